@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// newFlagSet returns a flag set that reports errors instead of exiting, so
+// that every bad flag becomes one line and exit code 2.
+func newFlagSet(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args after rewriting single-dash long names
+// (-rps 100) into pflag's double-dash form (--rps 100), so both spellings
+// that the CLI contract promises work. A one-letter shorthand (-o, -H)
+// is left alone. It returns errHelp when help was asked for.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	norm := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			norm = append(norm, args[i:]...)
+			break
+		}
+		norm = append(norm, normaliseDash(fs, a))
+	}
+	err := fs.Parse(norm)
+	if errors.Is(err, pflag.ErrHelp) {
+		return errHelp
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Name(), err)
+	}
+	return nil
+}
+
+// errHelp says that usage was printed on request: exit 0, not 2.
+var errHelp = errors.New("help requested")
+
+func normaliseDash(fs *pflag.FlagSet, arg string) string {
+	if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' {
+		return arg
+	}
+	name := arg[1:]
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	if len(name) > 1 && (fs.Lookup(name) != nil || name == "help") {
+		return "-" + arg
+	}
+	return arg
+}
+
+// printUsage writes the flag defaults of fs under a one-line synopsis.
+func printUsage(w io.Writer, synopsis string, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+}

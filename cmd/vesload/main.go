@@ -1,0 +1,81 @@
+// Command vesload is an open-model load generator for ONAP VES collectors.
+//
+// This package is the command line only: it parses flags, picks a
+// subcommand and turns errors into one line and an exit code. The load
+// logic lives in loadgen, the renderings in report.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes are part of the CLI contract (DESIGN §5): scripts rely on them.
+const (
+	exitOK          = 0   // done, every threshold passed
+	exitRun         = 1   // could not run: preflight, I/O
+	exitUsage       = 2   // bad usage or bad input file
+	exitThreshold   = 3   // a threshold failed
+	exitInterrupted = 130 // stopped by a signal; the result was still written
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// command is one subcommand: it gets its arguments and the standard
+// streams and returns the process exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run a load test (the default when no subcommand is given)", runRun},
+		{"serve", "run the built-in VES collector emulator", runServe},
+		{"version", "print the version", runVersion},
+	}
+}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// dispatch picks the subcommand named by the first argument, or "run"
+// when the first argument is a flag or absent.
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			usage(stdout)
+			return exitOK
+		}
+		for _, c := range commands() {
+			if args[0] == c.name {
+				return c.run(args[1:], stdout, stderr)
+			}
+		}
+		if args[0] != "" && args[0][0] != '-' {
+			fmt.Fprintf(stderr, "vesload: unknown command %q (see 'vesload help')\n", args[0])
+			return exitUsage
+		}
+	}
+	return runRun(args, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "vesload: an open-model load generator for ONAP VES collectors")
+	fmt.Fprintln(w, "\nUsage: vesload [command] [flags]")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'vesload COMMAND --help' for the flags of one command.")
+}
+
+func runVersion(_ []string, stdout, _ io.Writer) int {
+	fmt.Fprintf(stdout, "vesload %s\n", version)
+	return exitOK
+}

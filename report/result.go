@@ -1,0 +1,180 @@
+package report
+
+import "time"
+
+// Schema identifies version 1 of the result document. Readers refuse other
+// values so that a script never silently misreads a future layout.
+const Schema = "vesload/result/v1"
+
+// Result is the one JSON document a run produces (DESIGN §4). Reports,
+// comparisons, merges and CI gates read it, so its field names are a
+// contract: fields may be added, never renamed.
+type Result struct {
+	Schema      string           `json:"schema"`
+	Tool        Tool             `json:"tool"`
+	Config      RunConfig        `json:"config"`
+	Started     time.Time        `json:"started"`
+	Ended       time.Time        `json:"ended"`
+	DurationS   float64          `json:"duration_s"`
+	Interrupted bool             `json:"interrupted"`
+	Requests    Requests         `json:"requests"`
+	Errors      map[string]int64 `json:"errors"`
+	// MessageIDs counts the messageId of VES error bodies (SVC2000,
+	// POL2000, …) so that a 400 for a schema failure is told apart from a
+	// 400 for a mixed batch.
+	MessageIDs map[string]int64 `json:"message_ids,omitempty"`
+	RPS        Rate             `json:"rps"`
+	Latency    Summary          `json:"latency_ms"`
+	Service    Summary          `json:"service_ms"`
+	Bytes      Bytes            `json:"bytes"`
+	Target     *Target          `json:"target,omitempty"`
+	Generator  Generator        `json:"generator"`
+	Thresholds []Threshold      `json:"thresholds,omitempty"`
+	Histograms Histograms       `json:"histograms"`
+	Timeline   []Second         `json:"timeline"`
+	// Warnings are the rolled-up notices of the run (one line each, never
+	// one per request), shown by every renderer.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Tool names the build that produced the result.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// RunConfig is what the run was asked to do, with secrets redacted. It is
+// what compare checks before it agrees that two runs are comparable.
+type RunConfig struct {
+	URL        string            `json:"url"`
+	Method     string            `json:"method"`
+	RPS        float64           `json:"rps"`
+	DurationS  float64           `json:"duration_s"`
+	Shape      string            `json:"shape,omitempty"`
+	Pool       int               `json:"pool"`
+	PoolWaitS  float64           `json:"pool_wait_s"`
+	TimeoutS   float64           `json:"timeout_s"`
+	KeepAlive  bool              `json:"keepalive"`
+	Profile    string            `json:"profile,omitempty"`
+	Event      string            `json:"event,omitempty"`
+	EventSize  int               `json:"event_size,omitempty"`
+	Batch      int               `json:"batch,omitempty"`
+	BodyFile   string            `json:"body_file,omitempty"`
+	Headers    map[string]string `json:"headers,omitempty"`
+	User       string            `json:"user,omitempty"`
+	Auth       string            `json:"auth,omitempty"`
+	Insecure   bool              `json:"insecure,omitempty"`
+	Emulator   bool              `json:"emulator,omitempty"`
+	Thresholds []string          `json:"thresholds,omitempty"`
+}
+
+// Requests holds the request accounting. The invariant
+// Scheduled == Sent + Errors["pool_exhausted"] + NotSent always holds: no
+// request is dropped without being counted.
+type Requests struct {
+	Scheduled int64 `json:"scheduled"`
+	Sent      int64 `json:"sent"`
+	OK        int64 `json:"ok"`
+	Errors    int64 `json:"errors"`
+	NotSent   int64 `json:"not_sent"`
+}
+
+// Rate compares the asked-for and the achieved request rate, per second.
+type Rate struct {
+	Target   float64 `json:"target"`
+	Achieved float64 `json:"achieved"`
+}
+
+// Summary is a latency distribution in milliseconds, read off an HDR
+// histogram. Count is the number of recorded values behind it.
+type Summary struct {
+	Count int64   `json:"count"`
+	Min   float64 `json:"min"`
+	Avg   float64 `json:"avg"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	P999  float64 `json:"p999"`
+	Max   float64 `json:"max"`
+}
+
+// Bytes counts the payload bytes that went out and came back.
+type Bytes struct {
+	Sent     int64 `json:"sent"`
+	Received int64 `json:"received"`
+}
+
+// Target holds what was sampled of the system under test, when anything
+// was. Source says where the figures came from (pid:1234,
+// process:java, metrics:https://…/actuator/prometheus, …).
+type Target struct {
+	CPUAvgPct   float64 `json:"cpu_avg_pct"`
+	CPUMaxPct   float64 `json:"cpu_max_pct"`
+	RSSMaxBytes int64   `json:"rss_max_bytes"`
+	Source      string  `json:"source"`
+	// Series names the metric series a remote sampler used.
+	Series []string `json:"series,omitempty"`
+	// Extra holds named series such as PromQL queries, with avg and max.
+	Extra map[string]SeriesStats `json:"extra,omitempty"`
+	// SampleErrors counts samples that could not be taken; a sampler
+	// failure never stops a run.
+	SampleErrors int64  `json:"sample_errors,omitempty"`
+	LastError    string `json:"last_error,omitempty"`
+	Exited       bool   `json:"exited,omitempty"`
+}
+
+// SeriesStats summarises one sampled series over the run.
+type SeriesStats struct {
+	Avg     float64 `json:"avg"`
+	Max     float64 `json:"max"`
+	Samples int     `json:"samples"`
+}
+
+// Generator is vesload's own health: when it could not keep the schedule
+// the latency figures are suspect and Saturated says so.
+type Generator struct {
+	CPUAvgPct        float64 `json:"cpu_avg_pct"`
+	CPUMaxPct        float64 `json:"cpu_max_pct"`
+	RSSMaxBytes      int64   `json:"rss_max_bytes"`
+	DispatchLagP50Ms float64 `json:"dispatch_lag_p50_ms"`
+	DispatchLagP99Ms float64 `json:"dispatch_lag_p99_ms"`
+	DispatchLagMaxMs float64 `json:"dispatch_lag_max_ms"`
+	Saturated        bool    `json:"saturated"`
+	MaxInFlight      int64   `json:"max_in_flight"`
+}
+
+// Threshold is one CI gate and its outcome.
+type Threshold struct {
+	Expr  string  `json:"expr"`
+	Value float64 `json:"value"`
+	Pass  bool    `json:"pass"`
+}
+
+// Histograms carries the full distributions as base64 of HdrHistogram's
+// V2 compressed encoding, so that results can be merged and re-rendered
+// without losing precision.
+type Histograms struct {
+	Latency string `json:"latency"`
+	Service string `json:"service"`
+}
+
+// Second is one entry of the per-second timeline. T counts seconds from
+// the start of the run.
+type Second struct {
+	T             int64 `json:"t"`
+	Scheduled     int64 `json:"scheduled"`
+	Sent          int64 `json:"sent"`
+	OK            int64 `json:"ok"`
+	Errors        int64 `json:"errors"`
+	PoolExhausted int64 `json:"pool_exhausted"`
+	// ErrorsByClass breaks Errors down by class for charts of errors over
+	// time; empty seconds carry no map.
+	ErrorsByClass  map[string]int64 `json:"errors_by_class,omitempty"`
+	P50Ms          float64          `json:"p50_ms"`
+	P99Ms          float64          `json:"p99_ms"`
+	MaxMs          float64          `json:"max_ms"`
+	TargetCPUPct   float64          `json:"target_cpu_pct,omitempty"`
+	TargetRSSBytes int64            `json:"target_rss_bytes,omitempty"`
+	GenCPUPct      float64          `json:"generator_cpu_pct,omitempty"`
+}
