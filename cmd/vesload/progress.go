@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/vesload/vesload/loadgen"
+)
+
+// progress prints the live view of a run on stderr: on a terminal one line
+// rewritten every second, otherwise a plain line every ten seconds so that
+// CI logs stay short.
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	quiet    bool
+	terminal bool
+	total    time.Duration
+	lastLine time.Duration
+	dirty    bool // a live line is on screen and must be ended
+}
+
+func newProgress(w io.Writer, quiet bool, total time.Duration) *progress {
+	return &progress{w: w, quiet: quiet, terminal: isTerminal(w), total: total}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// second is the engine's once-a-second hook.
+func (p *progress) second(s loadgen.Progress) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	line := formatProgress(s)
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r\033[K%s", line)
+		p.dirty = true
+		return
+	}
+	if s.Elapsed-p.lastLine >= 10*time.Second {
+		p.lastLine = s.Elapsed
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+func formatProgress(s loadgen.Progress) string {
+	line := fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %s  p99 %s  errors %d  pool exhausted %d",
+		roundDur(s.Elapsed), roundDur(s.Total), s.RPS, s.TargetRPS, s.InFlight,
+		fmtMs(s.P50), fmtMs(s.P99), s.Errors, s.PoolExhausted)
+	if s.Target != nil {
+		line += fmt.Sprintf("  target cpu %.0f%%", s.Target.CPUPct)
+	}
+	return line
+}
+
+func roundDur(d time.Duration) time.Duration { return d.Round(time.Second) }
+
+func fmtMs(d time.Duration) string {
+	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+}
+
+// note prints a message on its own line, ending a live line first.
+func (p *progress) note(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dirty {
+		fmt.Fprintln(p.w)
+		p.dirty = false
+	}
+	fmt.Fprintf(p.w, "vesload: %s\n", msg)
+}
+
+// done ends the live line before the summary is printed.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dirty {
+		fmt.Fprintln(p.w)
+		p.dirty = false
+	}
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/threshold"
+)
+
+// runOptions holds the flags of `vesload run`.
+type runOptions struct {
+	url         string
+	rps         float64
+	duration    time.Duration
+	pool        int
+	poolWait    time.Duration
+	timeout     time.Duration
+	keepAlive   bool
+	headers     []string
+	user        string
+	passFile    string
+	cacert      string
+	cert, key   string
+	insecure    bool
+	noPreflight bool
+
+	event     string
+	eventSize int
+	batch     int
+	bodyFile  string
+	vars      []string
+
+	output     string
+	quiet      bool
+	thresholds []string
+	junit      string
+}
+
+func runFlags(o *runOptions) *pflag.FlagSet {
+	fs := newFlagSet("run")
+	fs.StringVar(&o.url, "url", "", "VES event listener URL, e.g. https://collector:8443/eventListener/v7 (default: a built-in emulator on 127.0.0.1)")
+	fs.Float64Var(&o.rps, "rps", 10, "requests per second (open model: the schedule never waits for the target)")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send")
+	fs.IntVar(&o.pool, "pool", 64, "maximum connections; a due request finding none free is a pool_exhausted error")
+	fs.DurationVar(&o.poolWait, "pool-wait", 0, "how long a due request may wait for a free connection")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-request timeout, also the drain limit at the end")
+	fs.BoolVar(&o.keepAlive, "keepalive", true, "reuse connections (--keepalive=false opens one per request)")
+	fs.StringArrayVarP(&o.headers, "header", "H", nil, "extra request header 'Name: value' (repeatable)")
+	fs.StringVar(&o.user, "user", "", "basic auth user")
+	fs.StringVar(&o.passFile, "password-file", "", "file holding the basic auth password (else $VESLOAD_PASSWORD)")
+	fs.StringVar(&o.cacert, "cacert", "", "PEM CA bundle to verify the target with")
+	fs.StringVar(&o.cert, "cert", "", "PEM client certificate")
+	fs.StringVar(&o.key, "key", "", "PEM client key")
+	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
+	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
+	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(vesDomains(), ", "))
+	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
+	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
+	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
+	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
+	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
+	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
+	return fs
+}
+
+const runSynopsis = "vesload [run] [-url URL] [-rps N] [-duration D] [flags]"
+
+// usageError is bad input: exit 2 with its one line.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func runRun(args []string, stdout, stderr io.Writer) int {
+	var o runOptions
+	fs := runFlags(&o)
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			printUsage(stdout, runSynopsis, fs)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "vesload: %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "vesload: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	code, err := execute(&o, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload: %v\n", err)
+		var u usageError
+		if errors.As(err, &u) {
+			return exitUsage
+		}
+		return exitRun
+	}
+	return code
+}
+
+// execute runs the test described by o and returns the exit code.
+func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
+	gates, err := parseThresholds(o.thresholds)
+	if err != nil {
+		return 0, err
+	}
+	plan, err := buildPlan(o)
+	if err != nil {
+		return 0, err
+	}
+	if plan.url == "" {
+		emu, err := startEmulator()
+		if err != nil {
+			return 0, err
+		}
+		defer emu.Close()
+		plan.url = emu.URL() + "/eventListener/v7"
+		if plan.batch {
+			plan.url += "/eventBatch"
+		}
+		plan.cfg.URL = plan.url
+		plan.summary.URL = plan.url
+		plan.summary.Emulator = true
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", plan.url)
+	}
+
+	summaryOut := stdout
+	if o.output == "-" {
+		summaryOut = stderr
+	}
+	prog := newProgress(stderr, o.quiet, plan.cfg.Schedule.Span())
+	plan.cfg.Hooks.Second = prog.second
+
+	eng, err := loadgen.New(plan.cfg)
+	if err != nil {
+		return 0, usageError{err}
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		n := 0
+		for range sigs {
+			n++
+			if n == 1 {
+				prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
+				stop()
+			} else {
+				eng.Abort()
+			}
+		}
+	}()
+
+	res, err := eng.Run(ctx)
+	prog.done()
+	if err != nil {
+		return 0, err
+	}
+	res.Tool = report.Tool{Name: "vesload", Version: version}
+	res.Config = plan.summary
+	res.Thresholds = threshold.EvalAll(gates, res)
+	if err := writeOutputs(o, res, stdout); err != nil {
+		return 0, err
+	}
+	if err := report.Text(summaryOut, res, report.TextOptions{}); err != nil {
+		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	switch {
+	case res.Interrupted:
+		return exitInterrupted, nil
+	case !threshold.Passed(res.Thresholds):
+		return exitThreshold, nil
+	}
+	return exitOK, nil
+}
+
+func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
+	gates := make([]threshold.Threshold, 0, len(exprs))
+	for _, e := range exprs {
+		t, err := threshold.Parse(e)
+		if err != nil {
+			return nil, usagef("--threshold: %v", err)
+		}
+		gates = append(gates, t)
+	}
+	return gates, nil
+}
+
+// writeOutputs writes the result document and the other requested files.
+func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
+	switch o.output {
+	case "":
+	case "-":
+		if err := report.Encode(stdout, res); err != nil {
+			return fmt.Errorf("write result: %w", err)
+		}
+	default:
+		if err := report.Write(o.output, res); err != nil {
+			return fmt.Errorf("write result %s: %w", o.output, err)
+		}
+	}
+	if o.junit != "" {
+		if err := writeFileWith(o.junit, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
+			return fmt.Errorf("write JUnit %s: %w", o.junit, err)
+		}
+	}
+	return nil
+}
+
+// writeFileWith renders into path through a temporary file, so that a
+// failed render never leaves half a file behind.
+func writeFileWith(path string, render func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(dirOf(path), ".vesload-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := render(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}

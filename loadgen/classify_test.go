@@ -1,0 +1,84 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+
+	"github.com/valyala/fasthttp"
+)
+
+func TestClassifyError(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{fasthttp.ErrTimeout, "timeout"},
+		{fasthttp.ErrDialTimeout, "timeout"},
+		{fmt.Errorf("read: %w", os.ErrDeadlineExceeded), "timeout"},
+		{&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "conn_refused"},
+		{&net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}, "conn_reset"},
+		{fasthttp.ErrConnectionClosed, "conn_reset"},
+		{io.EOF, "conn_reset"},
+		{&net.DNSError{Err: "no such host", Name: "collector.invalid"}, "dns"},
+		{fasthttp.ErrTLSHandshakeTimeout, "tls"},
+		{fasthttp.ErrNoFreeConns, "pool_exhausted"},
+		{errors.New("something else"), "other"},
+		{context.Canceled, "other"},
+	}
+	for _, tt := range tests {
+		if got := outcomeName(classifyError(tt.err), 0); got != tt.want {
+			t.Errorf("classify(%v) = %s, want %s", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestOutcomeNameHTTP(t *testing.T) {
+	t.Parallel()
+	for code, want := range map[int]string{503: "http_503", 401: "http_401", 999: "http_999"} {
+		if got := outcomeName(classHTTP, code); got != want {
+			t.Errorf("outcomeName(http, %d) = %s", code, got)
+		}
+	}
+}
+
+func TestMessageID(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ body, want string }{
+		{`{"requestError":{"ServiceException":{"messageId":"SVC2000","text":"x"}}}`, "SVC2000"},
+		{`{"requestError":{"PolicyException":{"messageId" : "POL2000"}}}`, "POL2000"},
+		{`{"requestError":{"serviceException":{"messageId":"SVC0002"}}}`, "SVC0002"},
+		{`Accepted`, ""},
+		{`{"messageId": 12}`, ""},
+		{`{"messageId":"has space"}`, ""},
+		{`{"messageId":"`, ""},
+		{`{"messageId":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`, ""},
+	}
+	for _, tt := range tests {
+		if got := string(messageID([]byte(tt.body))); got != tt.want {
+			t.Errorf("messageID(%s) = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
+
+func FuzzMessageID(f *testing.F) {
+	f.Add([]byte(`{"requestError":{"ServiceException":{"messageId":"SVC2000"}}}`))
+	f.Add([]byte(`"messageId":"`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		id := messageID(body)
+		if len(id) > 32 {
+			t.Fatalf("id %q longer than 32 bytes", id)
+		}
+		for _, b := range id {
+			if b == '"' || b == ' ' || b < 0x21 || b > 0x7e {
+				t.Fatalf("id %q holds byte %q", id, b)
+			}
+		}
+	})
+}

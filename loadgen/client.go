@@ -1,0 +1,107 @@
+package loadgen
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// target is the parsed request URL split the way fasthttp wants it.
+type target struct {
+	addr  string // host:port
+	host  string // for TLS server name
+	isTLS bool
+}
+
+func parseTarget(raw string) (target, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return target{}, fmt.Errorf("url %q: %w", raw, err)
+	}
+	t := target{host: u.Hostname(), isTLS: u.Scheme == "https"}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if t.isTLS {
+			port = "443"
+		}
+	}
+	t.addr = net.JoinHostPort(t.host, port)
+	return t, nil
+}
+
+// tlsConfig builds the client TLS settings: verification on unless asked
+// otherwise, an extra CA bundle and a client certificate when given.
+func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
+	cfg := &tls.Config{ServerName: serverName, InsecureSkipVerify: c.Insecure, MinVersion: tls.VersionTLS12}
+	if c.CAFile != "" {
+		pem, err := os.ReadFile(c.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("read CA file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("CA file %s: no PEM certificate found", c.CAFile)
+		}
+		cfg.RootCAs = pool
+	}
+	if (c.CertFile == "") != (c.KeyFile == "") {
+		return nil, fmt.Errorf("client certificate needs both a certificate and a key file")
+	}
+	if c.CertFile != "" {
+		pair, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("load client certificate: %w", err)
+		}
+		cfg.Certificates = []tls.Certificate{pair}
+	}
+	return cfg, nil
+}
+
+// newHostClient returns a fasthttp client with at most pool connections.
+// The engine never asks it for more requests at once than it has
+// connections, so a connection is always free for a request it sends.
+func newHostClient(t target, tc *tls.Config, cfg *Config) *fasthttp.HostClient {
+	return &fasthttp.HostClient{
+		Addr:                   t.addr,
+		IsTLS:                  t.isTLS,
+		TLSConfig:              tc,
+		Name:                   cfg.UserAgent,
+		MaxConns:               cfg.Pool,
+		MaxIdleConnDuration:    time.Minute,
+		DisablePathNormalizing: true,
+		ReadBufferSize:         16 << 10,
+		WriteBufferSize:        16 << 10,
+		MaxResponseBodySize:    4 << 20,
+	}
+}
+
+// preflight connects to the target once (and completes the TLS handshake
+// for https) so that a wrong address fails the run before it starts.
+func preflight(ctx context.Context, t target, tc *tls.Config, timeout time.Duration) error {
+	if timeout > 5*time.Second {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", t.addr)
+	if err != nil {
+		return fmt.Errorf("preflight: cannot connect to %s: %w", t.addr, err)
+	}
+	defer conn.Close()
+	if t.isTLS {
+		tconn := tls.Client(conn, tc)
+		if err := tconn.HandshakeContext(ctx); err != nil {
+			return fmt.Errorf("preflight: TLS handshake with %s: %w", t.addr, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package loadgen
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// Body renders the payload of one request. Request seq (0-based) is due
+// at due. Implementations are called from many goroutines at once and
+// append to a reused buffer, so the hot path need not allocate. The
+// built-in VES events and compiled templates of package ves satisfy it.
+type Body interface {
+	AppendBody(dst []byte, seq uint64, due time.Time) []byte
+}
+
+// Header is one extra request header.
+type Header struct {
+	Name, Value string
+}
+
+// TLS configures certificate checks and client certificates for https
+// targets. Verification is on unless Insecure is set.
+type TLS struct {
+	CAFile   string
+	CertFile string
+	KeyFile  string
+	Insecure bool
+}
+
+// Config is everything one run needs. The command line and profiles build
+// it; the engine reads it and never changes it.
+type Config struct {
+	// URL is the full request URL (for batches, the eventBatch path).
+	URL      string
+	Method   string
+	Headers  []Header
+	User     string
+	Password string // never copied into results or logs
+	TLS      TLS
+
+	Schedule *Schedule
+	Body     Body
+
+	Pool      int           // maximum connections (and requests in flight)
+	PoolWait  time.Duration // how long a due request may wait for a free connection
+	Timeout   time.Duration // per request, and the drain limit at the end
+	KeepAlive bool
+
+	NoPreflight bool
+
+	// UserAgent names the generator in requests.
+	UserAgent string
+
+	// Hooks receive what the engine observes; all are optional.
+	Hooks Hooks
+}
+
+// Hooks let callers watch a run without the engine knowing about
+// terminals, Prometheus or files. They are called from the engine's single
+// recorder goroutine, so implementations need no locking among themselves
+// but must be quick.
+type Hooks struct {
+	// Second is called once a second with the live figures.
+	Second func(Progress)
+	// Request is called for every finished request with its outcome
+	// ("ok" or an error class), status code (0 when none), latency and
+	// service time.
+	Request func(outcome string, code int, latency, service time.Duration)
+	// Samplers are polled once a second in their own goroutine.
+	Target    Sampler
+	Generator Sampler
+}
+
+// Progress is the live view of a run, once a second.
+type Progress struct {
+	Elapsed       time.Duration
+	Total         time.Duration
+	Scheduled     int64
+	Sent          int64
+	OK            int64
+	Errors        int64
+	PoolExhausted int64
+	InFlight      int64
+	// RPS is the rate sent during the last second.
+	RPS float64
+	// TargetRPS is the scheduled rate during the last second.
+	TargetRPS float64
+	P50, P99  time.Duration // of the requests finished in the last second
+	// LagMax is the largest dispatch lag during the last second.
+	LagMax time.Duration
+	// GeneratorCPU is vesload's own CPU use in the last second, 100 = one core.
+	GeneratorCPU float64
+	// Target and Generator are the latest samples, nil when not sampled.
+	Target    *Reading
+	Generator *Reading
+}
+
+func (c *Config) validate() error {
+	u, err := url.Parse(c.URL)
+	switch {
+	case err != nil:
+		return fmt.Errorf("url %q: %w", c.URL, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("url %q: scheme must be http or https", c.URL)
+	case u.Host == "":
+		return fmt.Errorf("url %q: no host", c.URL)
+	case c.Schedule == nil:
+		return fmt.Errorf("no schedule")
+	case c.Body == nil:
+		return fmt.Errorf("no body")
+	case c.Pool < 1:
+		return fmt.Errorf("pool %d: must be at least 1", c.Pool)
+	case c.PoolWait < 0:
+		return fmt.Errorf("pool wait %v: must not be negative", c.PoolWait)
+	case c.Timeout <= 0:
+		return fmt.Errorf("timeout %v: must be positive", c.Timeout)
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package loadgen
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/valyala/fasthttp"
+
+	"github.com/vesload/vesload/report"
+)
+
+// job is one due request handed from the dispatcher to a connection.
+type job struct {
+	seq int64
+	due time.Time
+}
+
+// Engine runs one load test. Create it with New, then call Run once.
+type Engine struct {
+	cfg    Config
+	target target
+	client *fasthttp.HostClient
+	header []Header // cfg.Headers plus the Authorization header
+
+	// slots holds one token per free connection: the dispatcher takes one
+	// for each request it sends and the worker gives it back when the
+	// response is in. jobs is buffered to the pool size, so a send after
+	// taking a token never blocks.
+	slots chan struct{}
+	jobs  chan job
+	recs  chan record
+
+	abort     chan struct{}
+	abortOnce sync.Once
+
+	// Counters shared between the dispatcher, the workers and the
+	// recorder; everything else has a single owner.
+	attempted atomic.Int64 // due requests the dispatcher reached
+	sent      atomic.Int64 // handed to a connection
+	exhausted atomic.Int64 // refused for want of a connection
+	lagMaxUs  atomic.Int64 // largest dispatch lag since the recorder last looked
+
+	lag *hdrhistogram.Histogram // dispatch lag in µs; owned by the dispatcher
+	rec *recorder
+}
+
+// New checks the configuration and prepares the client. It does not touch
+// the network.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Method == "" {
+		cfg.Method = fasthttp.MethodPost
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "vesload"
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	t, err := parseTarget(cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := tlsConfig(cfg.TLS, t.host)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		cfg:    cfg,
+		target: t,
+		client: newHostClient(t, tc, &cfg),
+		slots:  make(chan struct{}, cfg.Pool),
+		jobs:   make(chan job, cfg.Pool),
+		recs:   make(chan record, 8192),
+		abort:  make(chan struct{}),
+		lag:    report.NewHistogram(),
+	}
+	e.header = append([]Header(nil), cfg.Headers...)
+	if cfg.User != "" || cfg.Password != "" {
+		token := base64.StdEncoding.EncodeToString([]byte(cfg.User + ":" + cfg.Password))
+		e.header = append(e.header, Header{Name: "Authorization", Value: "Basic " + token})
+	}
+	for range cfg.Pool {
+		e.slots <- struct{}{}
+	}
+	e.rec = newRecorder(e)
+	return e, nil
+}
+
+// Preflight connects to the target once. Run calls it unless the
+// configuration says NoPreflight.
+func (e *Engine) Preflight(ctx context.Context) error {
+	return preflight(ctx, e.target, e.client.TLSConfig, e.cfg.Timeout)
+}
+
+// Abort ends a run at once: requests in flight are not waited for and are
+// counted as aborted. Run still returns what was recorded. It is safe to
+// call more than once and from any goroutine.
+func (e *Engine) Abort() {
+	e.abortOnce.Do(func() { close(e.abort) })
+}
+
+// Run executes the schedule until it ends or ctx is cancelled, then drains
+// requests in flight for up to the request timeout and returns the result.
+// A cancelled ctx marks the result as interrupted and counts the requests
+// that were never due as not sent; it is not an error.
+func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
+	if !e.cfg.NoPreflight {
+		if err := e.Preflight(ctx); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	e.rec.start(start)
+
+	var workers sync.WaitGroup
+	for range e.cfg.Pool {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			e.work(start)
+		}()
+	}
+	recDone := make(chan struct{})
+	go func() {
+		e.rec.loop()
+		close(recDone)
+	}()
+
+	interrupted := e.dispatch(ctx, start)
+	close(e.jobs)
+	e.drain(&workers)
+	e.rec.finish()
+	<-recDone
+	e.client.CloseIdleConnections()
+
+	res := e.rec.result(time.Now(), interrupted)
+	return res, nil
+}
+
+// drain waits for the requests in flight: each is bounded by the request
+// timeout, so the wait is too; Abort cuts it short.
+func (e *Engine) drain(workers *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() {
+		workers.Wait()
+		close(done)
+	}()
+	limit := time.NewTimer(e.cfg.Timeout + time.Second)
+	defer limit.Stop()
+	select {
+	case <-done:
+	case <-e.abort:
+	case <-limit.C:
+	}
+}
+
+// dispatch walks the schedule, waits for each due time and hands the
+// request to a free connection. It reports whether it was interrupted.
+func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted bool) {
+	var wait *time.Timer
+	if e.cfg.PoolWait > 0 {
+		wait = time.NewTimer(time.Hour)
+		wait.Stop()
+	}
+	var sl sleeper
+	for n := int64(0); ; n++ {
+		off, ok := e.cfg.Schedule.Due(n)
+		if !ok {
+			return false
+		}
+		due := start.Add(off)
+		if !sl.until(ctx, due, e.abort) {
+			return true
+		}
+		e.attempted.Add(1)
+		j := job{seq: n, due: due}
+		select {
+		case <-e.slots:
+			e.jobs <- j
+			e.handedOff(due, 0)
+			continue
+		default:
+		}
+		if wait == nil {
+			e.poolExhausted(start, due)
+			continue
+		}
+		waitStart := time.Now()
+		wait.Reset(e.cfg.PoolWait)
+		select {
+		case <-e.slots:
+			wait.Stop()
+			e.jobs <- j
+			e.handedOff(due, time.Since(waitStart))
+		case <-wait.C:
+			e.poolExhausted(start, due)
+		case <-ctx.Done():
+			wait.Stop()
+			e.attempted.Add(-1)
+			return true
+		}
+	}
+}
+
+// handedOff records the dispatch lag of a request that got a connection:
+// how late it was handed over, not counting the time spent waiting for a
+// free connection.
+func (e *Engine) handedOff(due time.Time, pooled time.Duration) {
+	e.sent.Add(1)
+	lag := time.Since(due) - pooled
+	us := max(lag.Microseconds(), 0)
+	e.lag.RecordValue(min(us, report.HistogramHighestUs))
+	if us > e.lagMaxUs.Load() {
+		e.lagMaxUs.Store(us)
+	}
+}
+
+func (e *Engine) poolExhausted(start, due time.Time) {
+	e.exhausted.Add(1)
+	e.send(record{dueNs: due.Sub(start).Nanoseconds(), class: classPoolExhausted})
+}
+
+// send passes a record to the recorder unless the run was aborted.
+func (e *Engine) send(r record) {
+	select {
+	case e.recs <- r:
+	case <-e.abort:
+	}
+}
+
+// work is one connection's loop: render, send, read, classify, record.
+// Its request and response objects and body buffer are reused, so a
+// request costs no allocation in steady state.
+func (e *Engine) work(start time.Time) {
+	req := fasthttp.AcquireRequest()
+	resp := fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI(e.cfg.URL)
+	req.Header.SetMethod(e.cfg.Method)
+	req.Header.SetContentType("application/json")
+	for _, h := range e.header {
+		req.Header.Set(h.Name, h.Value)
+	}
+	if !e.cfg.KeepAlive {
+		req.SetConnectionClose()
+	}
+	body := make([]byte, 0, 16<<10)
+	for j := range e.jobs {
+		body = e.cfg.Body.AppendBody(body[:0], uint64(j.seq), j.due)
+		req.SetBodyRaw(body)
+		req.SetTimeout(e.cfg.Timeout)
+		written := time.Now()
+		err := e.client.Do(req, resp)
+		done := time.Now()
+		r := record{
+			dueNs:   j.due.Sub(start).Nanoseconds(),
+			latency: done.Sub(j.due).Nanoseconds(),
+			service: done.Sub(written).Nanoseconds(),
+			sent:    int64(len(body)),
+			served:  true,
+		}
+		if err != nil {
+			r.class = classifyError(err)
+		} else {
+			r.code = int32(resp.StatusCode())
+			rb := resp.Body()
+			r.recv = int64(len(rb))
+			if r.code < 200 || r.code > 299 {
+				r.class = classHTTP
+				if id := messageID(rb); id != nil {
+					r.msgID = string(id)
+				}
+			}
+		}
+		resp.Reset()
+		e.slots <- struct{}{}
+		e.send(r)
+	}
+}
+
+// String describes the engine's target for logs, without credentials.
+func (e *Engine) String() string {
+	return fmt.Sprintf("vesload engine → %s (pool %d)", e.target.addr, e.cfg.Pool)
+}

@@ -1,0 +1,254 @@
+package loadgen
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/report"
+)
+
+// seqBody renders a tiny JSON body carrying the sequence number.
+type seqBody struct{}
+
+func (seqBody) AppendBody(dst []byte, seq uint64, _ time.Time) []byte {
+	dst = append(dst, `{"seq":`...)
+	dst = strconv.AppendUint(dst, seq, 10)
+	return append(dst, '}')
+}
+
+func testConfig(t *testing.T, url string, rps float64, d time.Duration) Config {
+	t.Helper()
+	s, err := Constant(rps, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{URL: url, Schedule: s, Body: seqBody{}, Pool: 16, Timeout: 2 * time.Second, KeepAlive: true}
+}
+
+func run(t *testing.T, cfg Config) *report.Result {
+	t.Helper()
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAccounting(t, res)
+	return res
+}
+
+func checkAccounting(t *testing.T, res *report.Result) {
+	t.Helper()
+	if err := res.AccountingError(); err != nil {
+		t.Fatalf("accounting: %v", err)
+	}
+	if res.Requests.OK+res.Requests.Errors-res.Errors["pool_exhausted"] != res.Requests.Sent {
+		t.Fatalf("ok %d + errors %d - pool_exhausted %d != sent %d",
+			res.Requests.OK, res.Requests.Errors, res.Errors["pool_exhausted"], res.Requests.Sent)
+	}
+}
+
+func TestExactCount(t *testing.T) {
+	t.Parallel()
+	var got atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		got.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	cfg := testConfig(t, srv.URL+"/eventListener/v7", 200, time.Second)
+	cfg.Pool = 200 // never short of connections, even on a loaded machine
+	res := run(t, cfg)
+	if res.Requests.Scheduled != 200 || res.Requests.Sent != 200 || res.Requests.OK != 200 || got.Load() != 200 {
+		t.Fatalf("scheduled %d sent %d ok %d server saw %d, want 200 each (errors %v)",
+			res.Requests.Scheduled, res.Requests.Sent, res.Requests.OK, got.Load(), res.Errors)
+	}
+	if res.Latency.Count != 200 || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P50 {
+		t.Fatalf("latency summary %+v", res.Latency)
+	}
+	if len(res.Timeline) == 0 || res.Histograms.Latency == "" {
+		t.Fatalf("no timeline (%d) or histogram", len(res.Timeline))
+	}
+	var sum int64
+	for _, s := range res.Timeline {
+		sum += s.Sent
+	}
+	if sum != 200 {
+		t.Fatalf("timeline sent adds up to %d, want 200", sum)
+	}
+}
+
+func TestPoolExhaustedUnderSlowTarget(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		time.Sleep(300 * time.Millisecond)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	cfg := testConfig(t, srv.URL, 50, time.Second)
+	cfg.Pool = 2
+	res := run(t, cfg)
+	pe := res.Errors["pool_exhausted"]
+	// Two connections serving 300 ms each handle at most 8 of 50 requests a second.
+	if pe < 30 || res.Requests.Sent > 20 {
+		t.Fatalf("pool_exhausted %d sent %d: want most requests refused for want of a connection", pe, res.Requests.Sent)
+	}
+}
+
+func TestLatencyFromDueTimeUnderStall(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		time.Sleep(50 * time.Millisecond)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	// One connection that serves 20/s, asked for 40/s, waiting as long as
+	// needed: requests queue, so latency from the due time grows while the
+	// service time stays near 50 ms. Coordinated omission would hide this.
+	cfg := testConfig(t, srv.URL, 40, time.Second)
+	cfg.Pool = 1
+	cfg.PoolWait = 5 * time.Second
+	res := run(t, cfg)
+	if res.Requests.Sent != 40 {
+		t.Fatalf("sent %d, want all 40 (pool wait is long)", res.Requests.Sent)
+	}
+	if res.Service.P99 > 200 || res.Latency.P99 < 3*res.Service.P99 {
+		t.Fatalf("latency p99 %.1f ms, service p99 %.1f ms: want latency to show the queue", res.Latency.P99, res.Service.P99)
+	}
+}
+
+func TestErrorClasses(t *testing.T) {
+	t.Parallel()
+	ves := func(code int, id string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(code)
+			io.WriteString(w, `{"requestError":{"ServiceException":{"messageId":"`+id+`","text":"x"}}}`)
+		}
+	}
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedURL := "http://" + closed.Addr().String()
+	closed.Close()
+	tests := []struct {
+		name    string
+		handler http.Handler
+		url     string
+		class   string
+		msgID   string
+	}{
+		{"401", ves(401, "POL2000"), "", "http_401", "POL2000"},
+		{"503", ves(503, "SVC2000"), "", "http_503", "SVC2000"},
+		{"timeout", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(time.Second)
+		}), "", "timeout", ""},
+		{"refused", nil, refusedURL, "conn_refused", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			url := tt.url
+			if tt.handler != nil {
+				srv := httptest.NewServer(tt.handler)
+				defer srv.Close()
+				url = srv.URL
+			}
+			cfg := testConfig(t, url, 10, 500*time.Millisecond)
+			cfg.Timeout = 200 * time.Millisecond
+			cfg.NoPreflight = true
+			res := run(t, cfg)
+			if res.Errors[tt.class] != 5 || res.Requests.Errors != 5 {
+				t.Fatalf("errors %v, want 5 of %s", res.Errors, tt.class)
+			}
+			if tt.msgID != "" && res.MessageIDs[tt.msgID] != 5 {
+				t.Fatalf("message ids %v, want 5 of %s", res.MessageIDs, tt.msgID)
+			}
+		})
+	}
+}
+
+func TestPreflightFailsFast(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close()
+	e, err := New(testConfig(t, url, 10, time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(context.Background()); err == nil {
+		t.Fatal("run against a closed port started")
+	}
+}
+
+func TestCancelCountsNotSent(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	e, err := New(testConfig(t, srv.URL, 100, 10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	res, err := e.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAccounting(t, res)
+	if !res.Interrupted || res.Requests.NotSent < 800 || res.Requests.Sent < 10 {
+		t.Fatalf("interrupted %v sent %d not sent %d", res.Interrupted, res.Requests.Sent, res.Requests.NotSent)
+	}
+}
+
+func TestAbortCountsInFlight(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		<-release
+	}))
+	defer srv.Close()
+	defer close(release)
+	cfg := testConfig(t, srv.URL, 20, 10*time.Second)
+	cfg.Timeout = 30 * time.Second
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, func() { cancel(); time.Sleep(100 * time.Millisecond); e.Abort() })
+	start := time.Now()
+	res, err := e.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("abort took %v", time.Since(start))
+	}
+	checkAccounting(t, res)
+	if res.Errors["aborted"] == 0 || res.Errors["aborted"] != res.Requests.Sent {
+		t.Fatalf("aborted %d of %d sent", res.Errors["aborted"], res.Requests.Sent)
+	}
+}

@@ -1,0 +1,364 @@
+package loadgen
+
+import (
+	"math"
+	"runtime"
+	"sort"
+	"syscall"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report"
+)
+
+// record is what one request's fate looks like to the recorder.
+type record struct {
+	dueNs   int64 // due time, from the start of the run
+	latency int64 // ns from due time to response
+	service int64 // ns from hand-over to response
+	sent    int64 // body bytes out
+	recv    int64 // body bytes in
+	code    int32
+	class   class
+	served  bool   // it went to a connection (not pool_exhausted)
+	msgID   string // messageId of a VES error body
+}
+
+// maxTimeline bounds the per-second timeline (a day of seconds), so that
+// memory does not grow without limit on endless runs.
+const maxTimeline = 86400
+
+// recorder owns every histogram and counter of a run. Only its loop
+// goroutine touches them; Run reads them after the loop has ended.
+type recorder struct {
+	e       *Engine
+	started time.Time
+
+	latency, service *hdrhistogram.Histogram
+	second           *hdrhistogram.Histogram // latency of the current second
+
+	classes   [numClasses]int64
+	codes     map[int32]int64
+	msgIDs    map[string]int64
+	completed int64 // records of requests that went to a connection
+	ok        int64
+	errs      int64
+	bytesOut  int64
+	bytesIn   int64
+	maxFlight int64
+
+	// the current second
+	secT       int64
+	secOK      int64
+	secErrs    int64
+	secClasses map[string]int64
+	lastSent   int64
+	lastAtt    int64
+	lastExh    int64
+	timeline   []report.Second
+	truncated  bool
+
+	cpu      cpuMeter
+	cpuAvg   float64
+	cpuMax   float64
+	cpuCount int
+
+	target    *sampling
+	generator *sampling
+
+	finishCh chan struct{}
+}
+
+func newRecorder(e *Engine) *recorder {
+	return &recorder{
+		e:          e,
+		latency:    report.NewHistogram(),
+		service:    report.NewHistogram(),
+		second:     report.NewHistogram(),
+		codes:      map[int32]int64{},
+		msgIDs:     map[string]int64{},
+		secClasses: map[string]int64{},
+		finishCh:   make(chan struct{}),
+	}
+}
+
+func (r *recorder) start(t time.Time) {
+	r.started = t
+	r.cpu.reset()
+	if s := r.e.cfg.Hooks.Target; s != nil {
+		r.target = startSampling(s)
+	}
+	if s := r.e.cfg.Hooks.Generator; s != nil {
+		r.generator = startSampling(s)
+	}
+}
+
+// finish tells the loop to drain what is queued and stop.
+func (r *recorder) finish() { close(r.finishCh) }
+
+func (r *recorder) loop() {
+	tick := time.NewTimer(time.Until(r.started.Add(time.Second)))
+	defer tick.Stop()
+	for {
+		select {
+		case rec := <-r.e.recs:
+			r.add(rec)
+		case now := <-tick.C:
+			r.closeSecond(now)
+			next := r.started.Add(time.Duration(r.secT+1) * time.Second)
+			tick.Reset(time.Until(next))
+		case <-r.finishCh:
+			for {
+				select {
+				case rec := <-r.e.recs:
+					r.add(rec)
+				default:
+					r.closeSecond(time.Now())
+					r.stopSampling()
+					return
+				}
+			}
+		}
+	}
+}
+
+func (r *recorder) add(rec record) {
+	if rec.served {
+		r.completed++
+		r.bytesOut += rec.sent
+		r.bytesIn += rec.recv
+		lat := clampUs(rec.latency)
+		r.latency.RecordValue(lat)
+		r.service.RecordValue(clampUs(rec.service))
+		r.second.RecordValue(lat)
+		if f := r.e.sent.Load() - r.completed; f > r.maxFlight {
+			r.maxFlight = f
+		}
+	}
+	r.classes[rec.class]++
+	name := ""
+	if rec.class == classOK {
+		r.ok++
+		r.secOK++
+		name = "ok"
+	} else {
+		r.errs++
+		r.secErrs++
+		name = outcomeName(rec.class, int(rec.code))
+		if rec.class == classHTTP {
+			r.codes[rec.code]++
+		}
+		r.secClasses[name]++
+		if rec.msgID != "" {
+			r.msgIDs[rec.msgID]++
+		}
+	}
+	if h := r.e.cfg.Hooks.Request; h != nil {
+		h(name, int(rec.code), time.Duration(rec.latency), time.Duration(rec.service))
+	}
+}
+
+func clampUs(ns int64) int64 {
+	us := (ns + 500) / 1000
+	return min(max(us, report.HistogramLowestUs), report.HistogramHighestUs)
+}
+
+// closeSecond ends the current second of the timeline and reports it.
+func (r *recorder) closeSecond(now time.Time) {
+	sent, att, exh := r.e.sent.Load(), r.e.attempted.Load(), r.e.exhausted.Load()
+	cpu := r.cpu.sample(now)
+	r.cpuAvg += cpu
+	r.cpuMax = math.Max(r.cpuMax, cpu)
+	r.cpuCount++
+	s := report.Second{
+		T:             r.secT,
+		Scheduled:     att - r.lastAtt,
+		Sent:          sent - r.lastSent,
+		OK:            r.secOK,
+		Errors:        r.secErrs,
+		PoolExhausted: exh - r.lastExh,
+		GenCPUPct:     round2(cpu),
+	}
+	if r.second.TotalCount() > 0 {
+		s.P50Ms = float64(r.second.ValueAtQuantile(50)) / 1000
+		s.P99Ms = float64(r.second.ValueAtQuantile(99)) / 1000
+		s.MaxMs = float64(r.second.Max()) / 1000
+	}
+	if len(r.secClasses) > 0 {
+		s.ErrorsByClass = r.secClasses
+		r.secClasses = map[string]int64{}
+	}
+	var tgt, gen *Reading
+	if r.target != nil {
+		tgt = r.target.latest()
+		if tgt != nil {
+			s.TargetCPUPct = round2(tgt.CPUPct)
+			s.TargetRSSBytes = tgt.RSSBytes
+		}
+	}
+	if r.generator != nil {
+		gen = r.generator.latest()
+	}
+	if len(r.timeline) < maxTimeline {
+		r.timeline = append(r.timeline, s)
+	} else {
+		r.truncated = true
+	}
+	lagUs := r.e.lagMaxUs.Swap(0)
+	if h := r.e.cfg.Hooks.Second; h != nil {
+		h(Progress{
+			Elapsed:       now.Sub(r.started),
+			Total:         r.e.cfg.Schedule.Span(),
+			Scheduled:     att,
+			Sent:          sent,
+			OK:            r.ok,
+			Errors:        r.errs,
+			PoolExhausted: exh,
+			InFlight:      sent - r.completed,
+			RPS:           float64(s.Sent),
+			TargetRPS:     float64(s.Scheduled),
+			P50:           time.Duration(s.P50Ms * float64(time.Millisecond)),
+			P99:           time.Duration(s.P99Ms * float64(time.Millisecond)),
+			LagMax:        time.Duration(lagUs) * time.Microsecond,
+			GeneratorCPU:  cpu,
+			Target:        tgt,
+			Generator:     gen,
+		})
+	}
+	r.second.Reset()
+	r.secOK, r.secErrs = 0, 0
+	r.lastSent, r.lastAtt, r.lastExh = sent, att, exh
+	r.secT++
+}
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+
+// cpuMeter measures the generator's own CPU use from getrusage, which is
+// cheap enough to call every second.
+type cpuMeter struct {
+	last    time.Time
+	lastCPU time.Duration
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func maxRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss * 1024 // kilobytes on Linux
+}
+
+func (m *cpuMeter) reset() { m.last, m.lastCPU = time.Now(), processCPU() }
+
+// sample returns the CPU share since the last call, 100 = one core.
+func (m *cpuMeter) sample(now time.Time) float64 {
+	c := processCPU()
+	wall := now.Sub(m.last)
+	pct := 0.0
+	if wall > 0 {
+		pct = 100 * float64(c-m.lastCPU) / float64(wall)
+	}
+	m.last, m.lastCPU = now, c
+	return pct
+}
+
+// result assembles the result document once the loop has ended.
+func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
+	e := r.e
+	cfg := &e.cfg
+	total := cfg.Schedule.Total()
+	att, sent, exh := e.attempted.Load(), e.sent.Load(), e.exhausted.Load()
+	res := &report.Result{
+		Schema:      report.Schema,
+		Started:     r.started.UTC(),
+		Ended:       ended.UTC(),
+		DurationS:   ended.Sub(r.started).Seconds(),
+		Interrupted: interrupted,
+		Requests: report.Requests{
+			Scheduled: total,
+			Sent:      sent,
+			OK:        r.ok,
+			NotSent:   total - att,
+		},
+		Errors:   map[string]int64{},
+		RPS:      report.Rate{Target: cfg.Schedule.MeanRate()},
+		Latency:  report.Summarize(r.latency),
+		Service:  report.Summarize(r.service),
+		Bytes:    report.Bytes{Sent: r.bytesOut, Received: r.bytesIn},
+		Timeline: r.timeline,
+	}
+	// Requests still in flight when an abort cut the drain short were sent
+	// but never answered: they count as aborted errors.
+	if lost := sent - r.completed; lost > 0 {
+		r.classes[classAborted] += lost
+		r.errs += lost
+	}
+	res.Requests.Errors = r.errs
+	for c := classTimeout; c < numClasses; c++ {
+		if n := r.classes[c]; n > 0 {
+			res.Errors[classNames[c]] = n
+		}
+	}
+	for code, n := range r.codes {
+		res.Errors[outcomeName(classHTTP, int(code))] = n
+	}
+	if exh != r.classes[classPoolExhausted] {
+		// Cannot happen: every refusal is recorded before the loop ends.
+		res.Errors["pool_exhausted"] = exh
+	}
+	if len(r.msgIDs) > 0 {
+		res.MessageIDs = r.msgIDs
+	}
+	if secs := res.DurationS; secs > 0 {
+		res.RPS.Achieved = round2(float64(sent) / math.Min(secs, math.Max(cfg.Schedule.Span().Seconds(), 1e-9)))
+	}
+	res.Histograms.Latency, _ = report.EncodeHistogram(r.latency)
+	res.Histograms.Service, _ = report.EncodeHistogram(r.service)
+	res.Generator = r.generatorHealth()
+	if r.target != nil {
+		res.Target = r.target.agg.Target()
+	}
+	if r.truncated {
+		res.Warnings = append(res.Warnings, "timeline truncated at one day of seconds")
+	}
+	if res.Generator.Saturated {
+		res.Warnings = append(res.Warnings, saturationWarning(res.Generator))
+	}
+	sort.Strings(res.Warnings)
+	return res
+}
+
+// saturatedLag is the dispatch-lag p99 beyond which the generator, not the
+// target, limited the run: its latency figures then include its own delay.
+const saturatedLag = 5 * time.Millisecond
+
+func (r *recorder) generatorHealth() report.Generator {
+	lag := r.e.lag
+	g := report.Generator{MaxInFlight: r.maxFlight, RSSMaxBytes: maxRSS()}
+	if r.cpuCount > 0 {
+		g.CPUAvgPct = round2(r.cpuAvg / float64(r.cpuCount))
+		g.CPUMaxPct = round2(r.cpuMax)
+	}
+	if lag.TotalCount() > 0 {
+		g.DispatchLagP50Ms = float64(lag.ValueAtQuantile(50)) / 1000
+		g.DispatchLagP99Ms = float64(lag.ValueAtQuantile(99)) / 1000
+		g.DispatchLagMaxMs = float64(lag.Max()) / 1000
+	}
+	g.Saturated = g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond)
+	return g
+}
+
+func saturationWarning(g report.Generator) string {
+	return "generator saturated: dispatch lag p99 " + formatMs(g.DispatchLagP99Ms) +
+		" (limit " + formatMs(float64(saturatedLag)/1e6) + ", " + itoa(runtime.NumCPU()) +
+		" CPUs); latency includes the generator's own delay"
+}

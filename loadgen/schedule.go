@@ -1,0 +1,113 @@
+package loadgen
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// Segment is one piece of an open-model load shape: the arrival rate goes
+// linearly from From to To requests per second over Duration. A constant
+// rate has From == To; a pause has both zero.
+type Segment struct {
+	From, To float64
+	Duration time.Duration
+}
+
+// Schedule gives the due time of every request of an open-model run. It is
+// a pure function of the request number, computed from the cumulative
+// arrival count N(t) = ∫ rate dt: request n is due when N(t) = n. A run
+// at R requests per second for D seconds therefore schedules exactly
+// floor(R·D) requests, and a ramp schedules the area under its rate.
+type Schedule struct {
+	segs  []Segment
+	start []time.Duration // start offset of each segment
+	cum   []float64       // arrivals before each segment
+	total int64
+	span  time.Duration
+}
+
+// NewSchedule checks the segments and precomputes their offsets.
+func NewSchedule(segs ...Segment) (*Schedule, error) {
+	if len(segs) == 0 {
+		return nil, fmt.Errorf("schedule: no load segments")
+	}
+	s := &Schedule{segs: append([]Segment(nil), segs...)}
+	var at time.Duration
+	var n float64
+	for i, g := range segs {
+		switch {
+		case g.Duration <= 0:
+			return nil, fmt.Errorf("schedule: segment %d: duration %v must be positive", i+1, g.Duration)
+		case g.From < 0 || g.To < 0 || math.IsNaN(g.From) || math.IsNaN(g.To) || math.IsInf(g.From, 0) || math.IsInf(g.To, 0):
+			return nil, fmt.Errorf("schedule: segment %d: rates %g→%g must be finite and not negative", i+1, g.From, g.To)
+		}
+		s.start = append(s.start, at)
+		s.cum = append(s.cum, n)
+		at += g.Duration
+		n += (g.From + g.To) / 2 * g.Duration.Seconds()
+	}
+	// A tiny epsilon keeps 100 rps × 600 s at 60000 despite rounding.
+	s.total = int64(math.Floor(n + 1e-6))
+	s.span = at
+	return s, nil
+}
+
+// Constant is the schedule of rps requests per second for d.
+func Constant(rps float64, d time.Duration) (*Schedule, error) {
+	if rps <= 0 || math.IsNaN(rps) || math.IsInf(rps, 0) {
+		return nil, fmt.Errorf("schedule: rate %g must be a positive number", rps)
+	}
+	return NewSchedule(Segment{From: rps, To: rps, Duration: d})
+}
+
+// Total is the number of requests the schedule holds.
+func (s *Schedule) Total() int64 { return s.total }
+
+// Span is how long the schedule lasts.
+func (s *Schedule) Span() time.Duration { return s.span }
+
+// Segments returns a copy of the schedule's segments.
+func (s *Schedule) Segments() []Segment { return append([]Segment(nil), s.segs...) }
+
+// MeanRate is the average arrival rate over the whole schedule.
+func (s *Schedule) MeanRate() float64 { return float64(s.total) / s.span.Seconds() }
+
+// Due returns when request n (0-based) is due, as an offset from the start
+// of the run; ok is false when n is past the end of the schedule.
+func (s *Schedule) Due(n int64) (due time.Duration, ok bool) {
+	if n < 0 || n >= s.total {
+		return 0, false
+	}
+	k := float64(n)
+	// The last segment whose cumulative start is <= n holds request n;
+	// segments that add no arrivals (pauses) are skipped by the search.
+	i := sort.Search(len(s.cum), func(i int) bool { return s.cum[i] > k }) - 1
+	for i > 0 && s.segs[i].From == 0 && s.segs[i].To == 0 {
+		i--
+	}
+	g := s.segs[i]
+	k -= s.cum[i]
+	secs := g.Duration.Seconds()
+	var t float64
+	switch {
+	case k == 0:
+		t = 0
+	case g.From == g.To:
+		t = k / g.From
+	default:
+		// Solve From·t + a·t² = k with a = (To-From)/(2·secs), in the form
+		// that stays accurate when a is small or negative.
+		a := (g.To - g.From) / (2 * secs)
+		disc := g.From*g.From + 4*a*k
+		if disc < 0 {
+			disc = 0
+		}
+		t = 2 * k / (g.From + math.Sqrt(disc))
+	}
+	if t > secs {
+		t = secs
+	}
+	return s.start[i] + time.Duration(t*float64(time.Second)), true
+}
