@@ -149,6 +149,12 @@ type Threshold struct {
 	Expr  string  `json:"expr"`
 	Value float64 `json:"value"`
 	Pass  bool    `json:"pass"`
+	// Unit is the unit of Value (ms, %, B, /s; empty for counts), so that
+	// "p99<0.5s" measured at 312 is not read as 312 seconds.
+	Unit string `json:"unit,omitempty"`
+	// Reason says why a gate failed without a measurement (the metric is
+	// missing from the result, e.g. the target was not sampled).
+	Reason string `json:"reason,omitempty"`
 }
 
 // Histograms carries the full distributions as base64 of HdrHistogram's

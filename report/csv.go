@@ -1,0 +1,65 @@
+package report
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+)
+
+// CSV writes the per-second timeline with a header row, one line per
+// second, for spreadsheets and plotting scripts. Error classes seen in any
+// second become columns "errors.<class>" in name order, so that errors
+// over time chart directly. Target columns are left empty when the target
+// was not sampled rather than filled with zeros a chart would mistake for
+// an idle target.
+func CSV(w io.Writer, r *Result) error {
+	if r == nil {
+		return errors.New("csv timeline: no result")
+	}
+	classes := timelineClasses(r.Timeline)
+	header := []string{"t", "scheduled", "sent", "ok", "errors", "pool_exhausted",
+		"p50_ms", "p99_ms", "max_ms", "target_cpu_pct", "target_rss_bytes", "generator_cpu_pct"}
+	for _, c := range classes {
+		header = append(header, "errors."+c)
+	}
+	cw := csv.NewWriter(w)
+	_ = cw.Write(header)
+	for _, s := range r.Timeline {
+		row := []string{
+			fmtInt(s.T), fmtInt(s.Scheduled), fmtInt(s.Sent), fmtInt(s.OK), fmtInt(s.Errors),
+			fmtInt(s.PoolExhausted), fmtNum(s.P50Ms), fmtNum(s.P99Ms), fmtNum(s.MaxMs),
+			"", "", fmtNum(s.GenCPUPct),
+		}
+		if r.Target != nil {
+			row[9], row[10] = fmtNum(s.TargetCPUPct), strconv.FormatInt(s.TargetRSSBytes, 10)
+		}
+		for _, c := range classes {
+			row = append(row, fmtInt(s.ErrorsByClass[c]))
+		}
+		_ = cw.Write(row)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("csv timeline: %w", err)
+	}
+	return nil
+}
+
+// timelineClasses returns every error class that appears in the timeline.
+func timelineClasses(tl []Second) []string {
+	seen := map[string]bool{}
+	for _, s := range tl {
+		for c := range s.ErrorsByClass {
+			seen[c] = true
+		}
+	}
+	classes := make([]string, 0, len(seen))
+	for c := range seen {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	return classes
+}

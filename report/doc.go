@@ -1,0 +1,15 @@
+// Package report owns the result document of a run (the JSON contract of
+// DESIGN §4) and every rendering of it: the human text summary, the
+// Markdown seed table, JUnit XML for CI and the per-second timeline as CSV.
+// It also holds the HDR histogram helpers that turn recorded values into
+// the summaries and mergeable encodings the document carries.
+//
+// Everything here is a pure function from results to bytes: the package
+// never touches the network, never runs load and never imports loadgen.
+// Reading and writing result files is the only I/O it does, and writes are
+// atomic so that a crash never leaves half a document behind.
+//
+// Renderers degrade gracefully: a result with no requests, no histograms
+// or no target sampling renders with "n/a" where a figure is missing
+// instead of failing.
+package report

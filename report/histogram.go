@@ -1,0 +1,88 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// The geometry every vesload histogram uses (DESIGN §3): values in
+// microseconds from 1 µs to 10 minutes with 3 significant digits. Memory
+// is constant whatever the run length, and histograms of the same geometry
+// merge without loss.
+const (
+	HistogramLowestUs  = 1
+	HistogramHighestUs = 10 * 60 * 1000 * 1000
+	HistogramSigFigs   = 3
+)
+
+// ErrNoHistogram is returned by DecodeHistogram for an empty string: the
+// result carries no distribution (nothing was recorded, or an older
+// writer left it out), which renderers treat as "not available" rather
+// than as corruption.
+var ErrNoHistogram = errors.New("no histogram")
+
+// NewHistogram returns an empty histogram of the standard geometry, so
+// that the engine, merges and tests all record into comparable shapes.
+func NewHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(HistogramLowestUs, HistogramHighestUs, HistogramSigFigs)
+}
+
+// EncodeHistogram returns h as base64 text of HdrHistogram's V2 compressed
+// encoding, the form Result.Histograms carries and other HdrHistogram
+// tools read. A nil histogram encodes as "".
+func EncodeHistogram(h *hdrhistogram.Histogram) (string, error) {
+	if h == nil {
+		return "", nil
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", fmt.Errorf("encode histogram: %w", err)
+	}
+	return string(b), nil
+}
+
+// DecodeHistogram reverses EncodeHistogram. It returns ErrNoHistogram for
+// an empty string and a wrapped error for text that is not a V2 compressed
+// histogram; it never panics on bad input.
+func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
+	if s == "" {
+		return nil, ErrNoHistogram
+	}
+	h, err := hdrhistogram.Decode([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("decode histogram: %w", err)
+	}
+	return h, nil
+}
+
+// Summarize reads the summary of a histogram whose values are in
+// microseconds and returns it in milliseconds, the unit of every latency
+// figure in the result. An empty or nil histogram gives a zero Summary
+// (Count 0), never NaN.
+func Summarize(h *hdrhistogram.Histogram) Summary {
+	if h == nil || h.TotalCount() == 0 {
+		return Summary{}
+	}
+	// The percentiles Summary carries, in field order.
+	p := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
+	mean := h.Mean()
+	if math.IsNaN(mean) || math.IsInf(mean, 0) {
+		mean = 0
+	}
+	return Summary{
+		Count: h.TotalCount(),
+		Min:   usToMs(h.Min()),
+		Avg:   mean / 1000,
+		P50:   usToMs(p[0]),
+		P90:   usToMs(p[1]),
+		P95:   usToMs(p[2]),
+		P99:   usToMs(p[3]),
+		P999:  usToMs(p[4]),
+		Max:   usToMs(h.Max()),
+	}
+}
+
+func usToMs(us int64) float64 { return float64(us) / 1000 }

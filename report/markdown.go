@@ -1,0 +1,63 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Markdown writes r as the one-row seed table, ready to paste into a wiki
+// page beside earlier runs. Cells with no data read "n/a".
+func Markdown(w io.Writer, r *Result) error {
+	if r == nil {
+		return errors.New("markdown: no result")
+	}
+	t := table{cols: seedColumns()}
+	t.add(seedRow(r)...)
+	p := &printer{w: w}
+	t.pipe(p, "")
+	if p.err != nil {
+		return fmt.Errorf("markdown: %w", p.err)
+	}
+	return nil
+}
+
+// MarkdownTable writes several runs as one seed table, one row each, with
+// a leading Run column: names[i] labels rs[i]. With no names each row is
+// labelled by its rate and start time; otherwise there must be one name
+// per result.
+func MarkdownTable(w io.Writer, rs []*Result, names []string) error {
+	if len(names) > 0 && len(names) != len(rs) {
+		return fmt.Errorf("markdown table: %d results but %d names", len(rs), len(names))
+	}
+	t := table{cols: append([]column{{"Run", false}}, seedColumns()...)}
+	for i, r := range rs {
+		if r == nil {
+			return fmt.Errorf("markdown table: result %d is missing", i+1)
+		}
+		name := runLabel(r)
+		if len(names) > 0 {
+			name = names[i]
+		}
+		t.add(append([]string{escapeCell(name)}, seedRow(r)...)...)
+	}
+	p := &printer{w: w}
+	t.pipe(p, "")
+	if p.err != nil {
+		return fmt.Errorf("markdown table: %w", p.err)
+	}
+	return nil
+}
+
+// runLabel names a run that was given no name: its rate and start time
+// tell repetitions apart.
+func runLabel(r *Result) string {
+	label := fmtNum(r.RPS.Target) + " rps"
+	if r.Config.Profile != "" {
+		label = r.Config.Profile + " " + label
+	}
+	if !r.Started.IsZero() {
+		label += " " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
+	}
+	return escapeCell(label)
+}

@@ -1,0 +1,317 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TextOptions tunes the human summary.
+type TextOptions struct {
+	// Color marks PASS, FAIL and warnings with ANSI colours; set it only
+	// when writing to a terminal.
+	Color bool
+}
+
+// ANSI colour codes used by the text summary.
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiBold   = "\x1b[1m"
+	ansiReset  = "\x1b[0m"
+)
+
+// textWriter is a printer that knows whether to colour.
+type textWriter struct {
+	printer
+	color bool
+}
+
+func (t *textWriter) paint(code, s string) string {
+	if !t.color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+// warnWidth is where warnings wrap, so that they read in a terminal.
+const warnWidth = 90
+
+// warn prints a warning that must not be missed, wrapped and indented
+// under its "WARNING:" label.
+func (t *textWriter) warn(indent, msg string) {
+	const label = "WARNING: "
+	for i, line := range wrap(msg, warnWidth) {
+		if i == 0 {
+			t.println(indent + t.paint(ansiYellow, "WARNING:") + " " + line)
+			continue
+		}
+		t.println(indent + strings.Repeat(" ", len(label)) + line)
+	}
+}
+
+// section starts a titled block, separated from the previous one by a
+// blank line.
+func (t *textWriter) section(title string) {
+	t.println("")
+	t.println(t.paint(ansiBold, title))
+}
+
+// Text writes the human summary of a run: what was asked and achieved,
+// the seed table, request accounting, errors, the latency distribution
+// beside service time, the generator's and target's health, thresholds
+// and warnings. Every section copes with missing data, so a run that sent
+// nothing still renders. The only error is a failed write.
+func Text(w io.Writer, r *Result, opts TextOptions) error {
+	if r == nil {
+		return errors.New("text report: no result")
+	}
+	t := &textWriter{printer: printer{w: w}, color: opts.Color}
+	textHeader(t, r)
+	textSeed(t, r)
+	textRequests(t, r)
+	textErrors(t, r)
+	textLatency(t, r)
+	textGenerator(t, r)
+	textTarget(t, r)
+	textThresholds(t, r)
+	textWarnings(t, r)
+	if t.err != nil {
+		return fmt.Errorf("text report: %w", t.err)
+	}
+	return nil
+}
+
+func textHeader(t *textWriter, r *Result) {
+	name := r.Tool.Name
+	if name == "" {
+		name = "vesload"
+	}
+	head := strings.TrimSpace(name + " " + r.Tool.Version)
+	target := strings.TrimSpace(r.Config.Method + " " + redactURL(r.Config.URL))
+	if target == "" {
+		target = "(no URL)"
+	}
+	line := head + ": " + target
+	if r.Config.Emulator {
+		line += " (built-in emulator)"
+	}
+	t.println(t.paint(ansiBold, line))
+
+	shape := r.Config.Shape
+	if shape == "" {
+		shape = "constant"
+	}
+	status := "completed"
+	if r.Interrupted {
+		status = t.paint(ansiYellow, "INTERRUPTED")
+	}
+	ran := fmtSeconds(r.DurationS)
+	if r.Config.DurationS > 0 {
+		ran += " of " + fmtSeconds(r.Config.DurationS)
+	}
+	t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
+		shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	if !r.Started.IsZero() {
+		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
+	}
+	if setup := runSetup(r.Config); setup != "" {
+		t.println("  " + setup)
+	}
+}
+
+func fmtTime(tm time.Time) string {
+	if tm.IsZero() {
+		return na
+	}
+	return tm.Format(time.RFC3339)
+}
+
+// runSetup lists the settings that explain the numbers: the pool bounds
+// concurrency, the profile or event says what was sent.
+func runSetup(c RunConfig) string {
+	var parts []string
+	if c.Profile != "" {
+		parts = append(parts, "profile "+c.Profile)
+	}
+	if c.Event != "" {
+		ev := "event " + c.Event
+		if c.EventSize > 0 {
+			ev += fmt.Sprintf(" (%d B)", c.EventSize)
+		}
+		parts = append(parts, ev)
+	}
+	if c.BodyFile != "" {
+		parts = append(parts, "body "+c.BodyFile)
+	}
+	if c.Batch > 1 {
+		parts = append(parts, fmt.Sprintf("batch %d", c.Batch))
+	}
+	if c.Pool > 0 {
+		parts = append(parts, fmt.Sprintf("pool %d", c.Pool))
+	}
+	if c.PoolWaitS > 0 {
+		parts = append(parts, "pool wait "+fmtSeconds(c.PoolWaitS))
+	}
+	if c.TimeoutS > 0 {
+		parts = append(parts, "timeout "+fmtSeconds(c.TimeoutS))
+	}
+	if !c.KeepAlive {
+		parts = append(parts, "keep-alive off")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func textSeed(t *textWriter, r *Result) {
+	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
+	tb := table{cols: seedColumns()}
+	tb.add(seedRow(r)...)
+	tb.pipe(&t.printer, "")
+}
+
+func textRequests(t *textWriter, r *Result) {
+	q := r.Requests
+	t.section("Requests")
+	tb := table{cols: []column{{"", false}, {"", true}, {"", false}}}
+	tb.add("scheduled", fmtInt(q.Scheduled))
+	tb.add("sent", fmtInt(q.Sent))
+	tb.add("ok", fmtInt(q.OK))
+	errNote := ""
+	if pct, ok := r.ErrorRatePct(); ok {
+		errNote = fmt.Sprintf("%s%% of %s attempted", fmtPct(pct), fmtInt(r.Attempted()))
+	}
+	tb.add("errors", fmtInt(q.Errors), errNote)
+	tb.add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
+	tb.plain(&t.printer, "  ")
+	if err := r.AccountingError(); err != nil {
+		t.warn("  ", "request accounting does not add up: "+err.Error())
+	} else {
+		t.printf("  accounting: scheduled = sent + pool_exhausted + not_sent holds (%s = %s + %s + %s)\n",
+			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(r.Errors["pool_exhausted"]), fmtInt(q.NotSent))
+	}
+	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
+		t.printf("  bytes: sent %s, received %s\n", fmtBytes(r.Bytes.Sent), fmtBytes(r.Bytes.Received))
+	}
+}
+
+func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+func textErrors(t *textWriter, r *Result) {
+	classes := byCount(r.Errors)
+	if len(classes) == 0 {
+		t.section("Errors: none")
+	} else {
+		t.section("Errors by class")
+		attempted := r.Attempted()
+		tb := table{cols: []column{{"class", false}, {"count", true}, {"% of attempted", true}}}
+		for _, c := range classes {
+			pct := na
+			if attempted > 0 {
+				pct = fmtPct(100 * float64(r.Errors[c]) / float64(attempted))
+			}
+			tb.add(c, fmtInt(r.Errors[c]), pct)
+		}
+		tb.plain(&t.printer, "  ")
+	}
+	ids := byCount(r.MessageIDs)
+	if len(ids) == 0 {
+		return
+	}
+	t.section("VES error messageIds")
+	tb := table{cols: []column{{"messageId", false}, {"count", true}}}
+	for _, id := range ids {
+		tb.add(id, fmtInt(r.MessageIDs[id]))
+	}
+	tb.plain(&t.printer, "  ")
+}
+
+// byCount returns the keys with a non-zero count, largest count first and
+// by name among equals, so that the main cause of errors reads first.
+func byCount(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k, v := range m {
+		if v != 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+func textThresholds(t *textWriter, r *Result) {
+	if len(r.Thresholds) == 0 {
+		return
+	}
+	failed := 0
+	for _, th := range r.Thresholds {
+		if !th.Pass {
+			failed++
+		}
+	}
+	title := fmt.Sprintf("Thresholds: %d passed, %d failed", len(r.Thresholds)-failed, failed)
+	t.section(title)
+	tb := table{cols: []column{{"Threshold", false}, {"Value", true}, {"Result", false}}}
+	for _, th := range r.Thresholds {
+		value, verdict := thresholdValue(th), "PASS"
+		if !th.Pass {
+			verdict = "FAIL"
+			if th.Reason != "" {
+				verdict += ": " + th.Reason
+			}
+		}
+		tb.add(escapeCell(th.Expr), value, escapeCell(verdict))
+	}
+	tb.style = func(row, col int, s string) string {
+		if col != 2 {
+			return s
+		}
+		if r.Thresholds[row].Pass {
+			return t.paint(ansiGreen, s)
+		}
+		return t.paint(ansiRed, s)
+	}
+	tb.pipe(&t.printer, "")
+}
+
+// thresholdValue formats a gate's measured value with its unit, or "n/a"
+// when the metric was missing from the result.
+func thresholdValue(th Threshold) string {
+	if th.Reason != "" {
+		return na
+	}
+	switch th.Unit {
+	case "ms":
+		return fmtMs(th.Value) + " ms"
+	case "%":
+		return fmtPct(th.Value) + "%"
+	case "B":
+		if th.Value >= 0 && th.Value < 1<<62 {
+			return fmtBytes(int64(th.Value))
+		}
+	case "/s":
+		return fmtRate(th.Value) + "/s"
+	case "":
+		return fmtNum(th.Value)
+	}
+	return strings.TrimSpace(fmtNum(th.Value) + " " + th.Unit)
+}
+
+func textWarnings(t *textWriter, r *Result) {
+	if len(r.Warnings) == 0 {
+		return
+	}
+	t.section(t.paint(ansiYellow, "Warnings"))
+	for _, w := range r.Warnings {
+		t.println("  - " + strings.Join(strings.Fields(w), " "))
+	}
+}

@@ -1,0 +1,81 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// textGenerator prints vesload's own health. When the generator could not
+// keep the schedule, the latency it measured includes its own delay, so a
+// saturated run gets a warning nobody can overlook.
+func textGenerator(t *textWriter, r *Result) {
+	g := r.Generator
+	t.section("Generator (vesload itself)")
+	tb := table{cols: []column{{"", false}, {"", false}}}
+	tb.add("dispatch lag", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms",
+		fmtMs(g.DispatchLagP50Ms), fmtMs(g.DispatchLagP99Ms), fmtMs(g.DispatchLagMaxMs)))
+	tb.add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(g.CPUAvgPct), fmtCPU(g.CPUMaxPct)))
+	if g.RSSMaxBytes > 0 {
+		tb.add("RSS max", fmtBytes(g.RSSMaxBytes))
+	}
+	if g.MaxInFlight > 0 {
+		tb.add("max in flight", fmtInt(g.MaxInFlight))
+	}
+	tb.plain(&t.printer, "  ")
+	if g.Saturated {
+		t.warn("  ", fmt.Sprintf("the generator was saturated (dispatch lag p99 %s ms, CPU max %s%%): "+
+			"it could not keep the schedule, so the latency figures include its own delay and are suspect. "+
+			"Lower the rate, give vesload more CPU, or split the load across machines.",
+			fmtMs(g.DispatchLagP99Ms), fmtCPU(g.CPUMaxPct)))
+	}
+}
+
+func fmtCPU(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// textTarget prints what was sampled of the system under test.
+func textTarget(t *textWriter, r *Result) {
+	tg := r.Target
+	if tg == nil {
+		t.section("Target: not sampled")
+		return
+	}
+	title := "Target"
+	if tg.Source != "" {
+		title += " (" + redactURL(tg.Source) + ")"
+	}
+	t.section(title)
+	tb := table{cols: []column{{"", false}, {"", false}}}
+	tb.add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(tg.CPUAvgPct), fmtCPU(tg.CPUMaxPct)))
+	rss := na
+	if tg.RSSMaxBytes > 0 {
+		rss = fmtBytes(tg.RSSMaxBytes)
+	}
+	tb.add("RSS max", rss)
+	if len(tg.Series) > 0 {
+		tb.add("series", strings.Join(tg.Series, ", "))
+	}
+	if tg.SampleErrors > 0 {
+		msg := fmtInt(tg.SampleErrors) + " samples failed"
+		if tg.LastError != "" {
+			msg += " (last: " + strings.Join(strings.Fields(tg.LastError), " ") + ")"
+		}
+		tb.add("sample errors", msg)
+	}
+	tb.plain(&t.printer, "  ")
+	if len(tg.Extra) > 0 {
+		ex := table{cols: []column{{"extra series", false}, {"avg", true}, {"max", true}, {"samples", true}}}
+		for _, name := range sortedKeys(tg.Extra) {
+			s := tg.Extra[name]
+			ex.add(name, fmtNum4(s.Avg), fmtNum4(s.Max), strconv.Itoa(s.Samples))
+		}
+		ex.plain(&t.printer, "  ")
+	}
+	if tg.Exited {
+		t.warn("  ", "the target process exited during the run; later samples are missing.")
+	}
+}
+
+// fmtNum4 formats a series value of unknown scale with four significant
+// digits.
+func fmtNum4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }

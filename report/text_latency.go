@@ -1,0 +1,101 @@
+package report
+
+import (
+	"errors"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// histogramBuckets is the number of bars of the ASCII latency histogram.
+const histogramBuckets = 10
+
+// textLatency prints the percentile spectrum of latency (from the due
+// time) beside service time (from the write). Showing both makes
+// coordinated omission visible: when the generator or the pool held
+// requests back, latency pulls away from service time.
+func textLatency(t *textWriter, r *Result) {
+	t.section("Latency distribution (ms)")
+	if !hasSummary(r.Latency) && !hasSummary(r.Service) {
+		t.println("  no latency recorded")
+		return
+	}
+	lat := readHistogram(t, "latency", r.Histograms.Latency)
+	svc := readHistogram(t, "service", r.Histograms.Service)
+	tb := table{cols: []column{{"", false}, {"from due time", true}, {"service time", true}, {"difference", true}}}
+	for _, row := range spectrum(r.Latency, lat, r.Service, svc) {
+		tb.add(row...)
+	}
+	tb.plain(&t.printer, "  ")
+	t.println("  latency counts from each request's due time, service time from its write;")
+	t.println("  the difference is time spent waiting for the generator or a connection.")
+
+	if buckets := logBuckets(lat, histogramBuckets); len(buckets) > 0 {
+		t.section("Latency histogram (from due time; log-spaced, upper bound in ms)")
+		writeBars(t, "  ", buckets)
+	}
+}
+
+// readHistogram decodes a histogram for display; an unreadable one is
+// noted and the summary figures are used alone.
+func readHistogram(t *textWriter, name, s string) *hdrhistogram.Histogram {
+	h, err := DecodeHistogram(s)
+	if err != nil {
+		if !errors.Is(err, ErrNoHistogram) {
+			t.println("  note: the " + name + " histogram is unreadable (" + err.Error() + "); showing the summary only")
+		}
+		return nil
+	}
+	return h
+}
+
+// spectrum lays out min, avg, the percentiles out to p99.999, max and
+// count for both distributions. The summary is authoritative for the
+// figures it carries; the extreme tail comes from the histogram when the
+// result has one.
+func spectrum(ls Summary, lh *hdrhistogram.Histogram, ss Summary, sh *hdrhistogram.Histogram) [][]string {
+	type fig struct {
+		label string
+		get   func(Summary, *hdrhistogram.Histogram) (float64, bool)
+	}
+	fromSummary := func(f func(Summary) float64) func(Summary, *hdrhistogram.Histogram) (float64, bool) {
+		return func(s Summary, _ *hdrhistogram.Histogram) (float64, bool) { return f(s), hasSummary(s) }
+	}
+	fromHist := func(p float64) func(Summary, *hdrhistogram.Histogram) (float64, bool) {
+		return func(_ Summary, h *hdrhistogram.Histogram) (float64, bool) {
+			if h == nil || h.TotalCount() == 0 {
+				return 0, false
+			}
+			return usToMs(h.ValueAtPercentile(p)), true
+		}
+	}
+	figs := []fig{
+		{"min", fromSummary(func(s Summary) float64 { return s.Min })},
+		{"avg", fromSummary(func(s Summary) float64 { return s.Avg })},
+		{"p50", fromSummary(func(s Summary) float64 { return s.P50 })},
+		{"p90", fromSummary(func(s Summary) float64 { return s.P90 })},
+		{"p95", fromSummary(func(s Summary) float64 { return s.P95 })},
+		{"p99", fromSummary(func(s Summary) float64 { return s.P99 })},
+		{"p99.9", fromSummary(func(s Summary) float64 { return s.P999 })},
+		{"p99.99", fromHist(99.99)},
+		{"p99.999", fromHist(99.999)},
+		{"max", fromSummary(func(s Summary) float64 { return s.Max })},
+	}
+	rows := make([][]string, 0, len(figs)+1)
+	for _, f := range figs {
+		l, lok := f.get(ls, lh)
+		s, sok := f.get(ss, sh)
+		row := []string{f.label, na, na, ""}
+		if lok {
+			row[1] = fmtMs(l)
+		}
+		if sok {
+			row[2] = fmtMs(s)
+		}
+		if lok && sok {
+			row[3] = fmtMs(max(0, l-s))
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, []string{"count", fmtInt(ls.Count), fmtInt(ss.Count), ""})
+	return rows
+}
