@@ -80,19 +80,26 @@ func newHostClient(t target, tc *tls.Config, cfg *Config) *fasthttp.HostClient {
 		ReadBufferSize:         16 << 10,
 		WriteBufferSize:        16 << 10,
 		MaxResponseBodySize:    4 << 20,
+		Dial:                   cfg.Dial,
 	}
 }
 
 // preflight connects to the target once (and completes the TLS handshake
 // for https) so that a wrong address fails the run before it starts.
-func preflight(ctx context.Context, t target, tc *tls.Config, timeout time.Duration) error {
+func preflight(ctx context.Context, t target, tc *tls.Config, timeout time.Duration, dial func(string) (net.Conn, error)) error {
 	if timeout > 5*time.Second {
 		timeout = 5 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", t.addr)
+	var conn net.Conn
+	var err error
+	if dial != nil {
+		conn, err = dial(t.addr)
+	} else {
+		var d net.Dialer
+		conn, err = d.DialContext(ctx, "tcp", t.addr)
+	}
 	if err != nil {
 		return fmt.Errorf("preflight: cannot connect to %s: %w", t.addr, err)
 	}

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"time"
 )
@@ -52,6 +53,11 @@ type Config struct {
 	// UserAgent names the generator in requests.
 	UserAgent string
 
+	// Dial, when set, opens connections instead of TCP to the URL's host
+	// (in-memory listeners in benchmarks, Unix sockets). Preflight then
+	// uses it too.
+	Dial func(addr string) (net.Conn, error)
+
 	// Hooks receive what the engine observes; all are optional.
 	Hooks Hooks
 }
@@ -63,13 +69,27 @@ type Config struct {
 type Hooks struct {
 	// Second is called once a second with the live figures.
 	Second func(Progress)
-	// Request is called for every finished request with its outcome
-	// ("ok" or an error class), status code (0 when none), latency and
-	// service time.
-	Request func(outcome string, code int, latency, service time.Duration)
+	// Request is called for every finished request, pool_exhausted ones
+	// included. It runs on the recorder goroutine: a slow hook slows the
+	// recording, never the schedule.
+	Request func(RequestEvent)
 	// Samplers are polled once a second in their own goroutine.
 	Target    Sampler
 	Generator Sampler
+}
+
+// RequestEvent is what happened to one request.
+type RequestEvent struct {
+	Seq     int64
+	Due     time.Time
+	Latency time.Duration // from the due time
+	Service time.Duration // from the hand-over to a connection; 0 when not sent
+	// Outcome is "ok" or the error class (http_503, timeout, pool_exhausted, …).
+	Outcome   string
+	Code      int // HTTP status, 0 when there was none
+	BytesSent int64
+	BytesRecv int64
+	MessageID string // of a VES error body
 }
 
 // Progress is the live view of a run, once a second.

@@ -94,7 +94,7 @@ func New(cfg Config) (*Engine, error) {
 // Preflight connects to the target once. Run calls it unless the
 // configuration says NoPreflight.
 func (e *Engine) Preflight(ctx context.Context) error {
-	return preflight(ctx, e.target, e.client.TLSConfig, e.cfg.Timeout)
+	return preflight(ctx, e.target, e.client.TLSConfig, e.cfg.Timeout, e.cfg.Dial)
 }
 
 // Abort ends a run at once: requests in flight are not waited for and are
@@ -187,7 +187,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 		default:
 		}
 		if wait == nil {
-			e.poolExhausted(start, due)
+			e.poolExhausted(start, n, due)
 			continue
 		}
 		waitStart := time.Now()
@@ -198,7 +198,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 			e.jobs <- j
 			e.handedOff(due, time.Since(waitStart))
 		case <-wait.C:
-			e.poolExhausted(start, due)
+			e.poolExhausted(start, n, due)
 		case <-ctx.Done():
 			wait.Stop()
 			e.attempted.Add(-1)
@@ -220,9 +220,9 @@ func (e *Engine) handedOff(due time.Time, pooled time.Duration) {
 	}
 }
 
-func (e *Engine) poolExhausted(start, due time.Time) {
+func (e *Engine) poolExhausted(start time.Time, seq int64, due time.Time) {
 	e.exhausted.Add(1)
-	e.send(record{dueNs: due.Sub(start).Nanoseconds(), class: classPoolExhausted})
+	e.send(record{seq: seq, dueNs: due.Sub(start).Nanoseconds(), latency: time.Since(due).Nanoseconds(), class: classPoolExhausted})
 }
 
 // send passes a record to the recorder unless the run was aborted.
@@ -259,6 +259,7 @@ func (e *Engine) work(start time.Time) {
 		err := e.client.Do(req, resp)
 		done := time.Now()
 		r := record{
+			seq:     j.seq,
 			dueNs:   j.due.Sub(start).Nanoseconds(),
 			latency: done.Sub(j.due).Nanoseconds(),
 			service: done.Sub(written).Nanoseconds(),

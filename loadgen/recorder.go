@@ -14,6 +14,7 @@ import (
 
 // record is what one request's fate looks like to the recorder.
 type record struct {
+	seq     int64
 	dueNs   int64 // due time, from the start of the run
 	latency int64 // ns from due time to response
 	service int64 // ns from hand-over to response
@@ -155,7 +156,17 @@ func (r *recorder) add(rec record) {
 		}
 	}
 	if h := r.e.cfg.Hooks.Request; h != nil {
-		h(name, int(rec.code), time.Duration(rec.latency), time.Duration(rec.service))
+		h(RequestEvent{
+			Seq:       rec.seq,
+			Due:       r.started.Add(time.Duration(rec.dueNs)),
+			Latency:   time.Duration(rec.latency),
+			Service:   time.Duration(rec.service),
+			Outcome:   name,
+			Code:      int(rec.code),
+			BytesSent: rec.sent,
+			BytesRecv: rec.recv,
+			MessageID: rec.msgID,
+		})
 	}
 }
 
