@@ -46,26 +46,29 @@ type Tool struct {
 // RunConfig is what the run was asked to do, with secrets redacted. It is
 // what compare checks before it agrees that two runs are comparable.
 type RunConfig struct {
-	URL        string            `json:"url"`
-	Method     string            `json:"method"`
-	RPS        float64           `json:"rps"`
-	DurationS  float64           `json:"duration_s"`
-	Shape      string            `json:"shape,omitempty"`
-	Pool       int               `json:"pool"`
-	PoolWaitS  float64           `json:"pool_wait_s"`
-	TimeoutS   float64           `json:"timeout_s"`
-	KeepAlive  bool              `json:"keepalive"`
-	Profile    string            `json:"profile,omitempty"`
-	Event      string            `json:"event,omitempty"`
-	EventSize  int               `json:"event_size,omitempty"`
-	Batch      int               `json:"batch,omitempty"`
-	BodyFile   string            `json:"body_file,omitempty"`
-	Headers    map[string]string `json:"headers,omitempty"`
-	User       string            `json:"user,omitempty"`
-	Auth       string            `json:"auth,omitempty"`
-	Insecure   bool              `json:"insecure,omitempty"`
-	Emulator   bool              `json:"emulator,omitempty"`
-	Thresholds []string          `json:"thresholds,omitempty"`
+	URL       string            `json:"url"`
+	Method    string            `json:"method"`
+	RPS       float64           `json:"rps"`
+	DurationS float64           `json:"duration_s"`
+	Shape     string            `json:"shape,omitempty"`
+	Pool      int               `json:"pool"`
+	PoolWaitS float64           `json:"pool_wait_s"`
+	TimeoutS  float64           `json:"timeout_s"`
+	KeepAlive bool              `json:"keepalive"`
+	Profile   string            `json:"profile,omitempty"`
+	Event     string            `json:"event,omitempty"`
+	EventSize int               `json:"event_size,omitempty"`
+	Batch     int               `json:"batch,omitempty"`
+	BodyFile  string            `json:"body_file,omitempty"`
+	Headers   map[string]string `json:"headers,omitempty"`
+	User      string            `json:"user,omitempty"`
+	Auth      string            `json:"auth,omitempty"`
+	Insecure  bool              `json:"insecure,omitempty"`
+	Emulator  bool              `json:"emulator,omitempty"`
+	// RunID prefixes every eventId the run sent, so that events seen at
+	// the collector or downstream can be traced back to the run.
+	RunID      string   `json:"run_id,omitempty"`
+	Thresholds []string `json:"thresholds,omitempty"`
 }
 
 // Requests holds the request accounting. The invariant

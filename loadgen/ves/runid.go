@@ -1,0 +1,45 @@
+package ves
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+)
+
+// maxRunIDLen bounds run IDs: they prefix every eventId.
+const maxRunIDLen = 64
+
+// resolveRunID returns id after checking it, or a fresh random ID when id
+// is empty. IDs are limited to letters, digits and . _ : - so that they
+// can be placed in JSON strings, file names and log lines without
+// escaping.
+func resolveRunID(id string) (string, error) {
+	if id == "" {
+		return newRunID(), nil
+	}
+	if len(id) > maxRunIDLen {
+		return "", fmt.Errorf("run ID %.20q… is longer than %d characters", id, maxRunIDLen)
+	}
+	for i := 0; i < len(id); i++ {
+		if !runIDByte(id[i]) {
+			return "", fmt.Errorf("run ID %q: character %q at %d is not a letter, digit, '.', '_', ':' or '-'", id, id[i], i+1)
+		}
+	}
+	return id, nil
+}
+
+func runIDByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return c == '.' || c == '_' || c == ':' || c == '-'
+}
+
+// newRunID returns 12 random hex digits: 48 bits make a clash between two
+// runs against the same collector negligible.
+func newRunID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error
+	return hex.EncodeToString(b[:])
+}
