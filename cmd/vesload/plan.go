@@ -44,7 +44,8 @@ func buildPlan(o *runOptions) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, isBatch, err := buildBody(o)
+	runID := newRunID()
+	body, isBatch, err := buildBody(o, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +82,7 @@ func buildPlan(o *runOptions) (*plan, error) {
 		User:       o.user,
 		Insecure:   o.insecure,
 		Thresholds: o.thresholds,
+		RunID:      runID,
 	}
 	if o.bodyFile != "" {
 		p.summary.Event = ""
@@ -204,20 +206,15 @@ func readPassword(path string) (string, error) {
 func vesDomains() []string { return ves.Domains() }
 
 // buildBody returns the request body source and whether it is a batch.
-func buildBody(o *runOptions) (loadgen.Body, bool, error) {
-	runID := newRunID()
+func buildBody(o *runOptions, runID string) (loadgen.Body, bool, error) {
 	if o.bodyFile != "" {
-		src, err := os.ReadFile(o.bodyFile)
-		if err != nil {
-			return nil, false, usagef("--body-file: %v", err)
-		}
 		vars, err := parseVars(o.vars)
 		if err != nil {
 			return nil, false, err
 		}
-		t, err := ves.CompileTemplate(src, ves.TemplateOptions{RunID: runID, Vars: vars})
+		t, err := ves.LoadTemplate(o.bodyFile, ves.TemplateOptions{RunID: runID, Vars: vars})
 		if err != nil {
-			return nil, false, usagef("--body-file %s: %v", o.bodyFile, err)
+			return nil, false, usagef("--body-file: %v", err)
 		}
 		return t, t.IsBatch(), nil
 	}

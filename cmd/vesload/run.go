@@ -217,34 +217,9 @@ func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
 		}
 	}
 	if o.junit != "" {
-		if err := writeFileWith(o.junit, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
+		if err := report.WriteFile(o.junit, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
 			return fmt.Errorf("write JUnit %s: %w", o.junit, err)
 		}
 	}
 	return nil
-}
-
-// writeFileWith renders into path through a temporary file, so that a
-// failed render never leaves half a file behind.
-func writeFileWith(path string, render func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(dirOf(path), ".vesload-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := render(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		return path[:i+1]
-	}
-	return "."
 }
