@@ -107,8 +107,9 @@ type Progress struct {
 	// TargetRPS is the scheduled rate during the last second.
 	TargetRPS float64
 	P50, P99  time.Duration // of the requests finished in the last second
-	// LagMax is the largest dispatch lag during the last second.
-	LagMax time.Duration
+	// LagMax is the largest dispatch lag during the last second; LagP50
+	// and LagP99 summarise the last whole second of dispatches.
+	LagMax, LagP50, LagP99 time.Duration
 	// GeneratorCPU is vesload's own CPU use in the last second, 100 = one core.
 	GeneratorCPU float64
 	// Target and Generator are the latest samples, nil when not sampled.

@@ -44,9 +44,13 @@ type Engine struct {
 	sent      atomic.Int64 // handed to a connection
 	exhausted atomic.Int64 // refused for want of a connection
 	lagMaxUs  atomic.Int64 // largest dispatch lag since the recorder last looked
+	lagP50Us  atomic.Int64 // dispatch lag percentiles of the last whole second
+	lagP99Us  atomic.Int64
 
-	lag *hdrhistogram.Histogram // dispatch lag in µs; owned by the dispatcher
-	rec *recorder
+	lag     *hdrhistogram.Histogram // dispatch lag in µs over the run; owned by the dispatcher
+	lagSec  *hdrhistogram.Histogram // the same for the current second
+	lagRoll time.Time               // when lagSec is next summarised
+	rec     *recorder
 }
 
 // New checks the configuration and prepares the client. It does not touch
@@ -78,6 +82,7 @@ func New(cfg Config) (*Engine, error) {
 		recs:   make(chan record, 8192),
 		abort:  make(chan struct{}),
 		lag:    report.NewHistogram(),
+		lagSec: report.NewHistogram(),
 	}
 	e.header = append([]Header(nil), cfg.Headers...)
 	if cfg.User != "" || cfg.Password != "" {
@@ -213,10 +218,19 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 func (e *Engine) handedOff(due time.Time, pooled time.Duration) {
 	e.sent.Add(1)
 	lag := time.Since(due) - pooled
-	us := max(lag.Microseconds(), 0)
-	e.lag.RecordValue(min(us, report.HistogramHighestUs))
+	us := min(max(lag.Microseconds(), 0), report.HistogramHighestUs)
+	e.lag.RecordValue(us)
+	e.lagSec.RecordValue(us)
 	if us > e.lagMaxUs.Load() {
 		e.lagMaxUs.Store(us)
+	}
+	// Once a second the dispatcher summarises its own lag for the live
+	// view; the recorder cannot read a histogram it does not own.
+	if due.After(e.lagRoll) {
+		e.lagP50Us.Store(e.lagSec.ValueAtQuantile(50))
+		e.lagP99Us.Store(e.lagSec.ValueAtQuantile(99))
+		e.lagSec.Reset()
+		e.lagRoll = due.Add(time.Second)
 	}
 }
 

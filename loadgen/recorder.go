@@ -232,6 +232,8 @@ func (r *recorder) closeSecond(now time.Time) {
 			P50:           time.Duration(s.P50Ms * float64(time.Millisecond)),
 			P99:           time.Duration(s.P99Ms * float64(time.Millisecond)),
 			LagMax:        time.Duration(lagUs) * time.Microsecond,
+			LagP50:        time.Duration(r.e.lagP50Us.Load()) * time.Microsecond,
+			LagP99:        time.Duration(r.e.lagP99Us.Load()) * time.Microsecond,
 			GeneratorCPU:  cpu,
 			Target:        tgt,
 			Generator:     gen,
@@ -337,6 +339,8 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 	res.Generator = r.generatorHealth()
 	if r.target != nil {
 		res.Target = r.target.agg.Target()
+		res.Target.CPUAvgPct = round2(res.Target.CPUAvgPct)
+		res.Target.CPUMaxPct = round2(res.Target.CPUMaxPct)
 	}
 	if r.truncated {
 		res.Warnings = append(res.Warnings, "timeline truncated at one day of seconds")

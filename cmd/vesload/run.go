@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/threshold"
 )
@@ -45,6 +46,8 @@ type runOptions struct {
 	quiet      bool
 	thresholds []string
 	junit      string
+
+	watch watchOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -73,6 +76,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
+	addWatchFlags(fs, &o.watch)
 	return fs
 }
 
@@ -145,6 +149,21 @@ func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
 	}
 	prog := newProgress(stderr, o.quiet, plan.cfg.Schedule.Span())
 	plan.cfg.Hooks.Second = prog.second
+	if plan.cfg.Hooks.Target, err = targetSampler(&o.watch, plan.cfg.TLS); err != nil {
+		return 0, err
+	}
+	if self, err := sample.NewSelf(); err == nil {
+		plan.cfg.Hooks.Generator = self
+	}
+	live, err := startMetrics(&o.watch)
+	if err != nil {
+		return 0, err
+	}
+	if live != nil {
+		live.hook(&plan.cfg.Hooks)
+		defer live.close(prog.note)
+		prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
+	}
 
 	eng, err := loadgen.New(plan.cfg)
 	if err != nil {

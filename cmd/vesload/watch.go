@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/metrics"
+	"github.com/vesload/vesload/loadgen/sample"
+)
+
+// watchOptions are the flags that watch the target and publish vesload's
+// own metrics during a run.
+type watchOptions struct {
+	targetPIDs    []int32
+	targetProcs   []string
+	targetMetrics string
+	promURL       string
+	promQueries   []string
+	metricsAddr   string
+	metricsLinger time.Duration
+}
+
+func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
+	fs.Int32SliceVar(&w.targetPIDs, "target-pid", nil, "sample this process's CPU and memory every second (repeatable)")
+	fs.StringArrayVar(&w.targetProcs, "target-process", nil, "sample all processes with this name, summed (repeatable)")
+	fs.StringVar(&w.targetMetrics, "target-metrics", "", "scrape the target's Prometheus endpoint every second, e.g. https://collector:8443/actuator/prometheus")
+	fs.StringVar(&w.promURL, "prom-url", "", "Prometheus server to evaluate --prom-query against every second")
+	fs.StringArrayVar(&w.promQueries, "prom-query", nil, "NAME=PROMQL instant query recorded in the timeline (repeatable; a query named cpu is the target's CPU %)")
+	fs.StringVar(&w.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
+	fs.DurationVar(&w.metricsLinger, "metrics-linger", 0, "keep serving metrics this long after the run, so the last scrape is not lost")
+}
+
+// targetSampler builds the sampler of the system under test from the
+// flags, or nil when nothing is to be sampled. Remote endpoints use the
+// target's TLS settings; their credentials come from the URL and never
+// reach the result.
+func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
+	opts := sample.HTTPOptions{CAFile: tls.CAFile, CertFile: tls.CertFile, KeyFile: tls.KeyFile, Insecure: tls.Insecure}
+	var primary sample.Sampler
+	var err error
+	local := len(w.targetPIDs) > 0 || len(w.targetProcs) > 0
+	switch {
+	case local && w.targetMetrics != "":
+		return nil, usagef("--target-metrics: choose either a local process (--target-pid/--target-process) or a metrics endpoint")
+	case local:
+		for _, p := range w.targetPIDs {
+			if p <= 0 {
+				return nil, usagef("--target-pid %d: want a process id", p)
+			}
+		}
+		if primary, err = sample.NewProcess(w.targetPIDs, w.targetProcs); err != nil {
+			return nil, usagef("--target-pid/--target-process: %v", err)
+		}
+	case w.targetMetrics != "":
+		if primary, err = sample.NewMetrics(w.targetMetrics, opts); err != nil {
+			return nil, usagef("--target-metrics: %v", err)
+		}
+	}
+	var extras []sample.Sampler
+	if (w.promURL == "") != (len(w.promQueries) == 0) {
+		return nil, usagef("--prom-url and --prom-query go together")
+	}
+	if w.promURL != "" {
+		queries := map[string]string{}
+		for _, q := range w.promQueries {
+			name, expr, ok := strings.Cut(q, "=")
+			if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(expr) == "" {
+				return nil, usagef("--prom-query %q: want NAME=PROMQL", q)
+			}
+			queries[strings.TrimSpace(name)] = expr
+		}
+		pq, err := sample.NewPromQL(w.promURL, queries, opts)
+		if err != nil {
+			return nil, usagef("--prom-url: %v", err)
+		}
+		extras = append(extras, pq)
+	}
+	switch {
+	case primary != nil:
+		return sample.Combine(primary, extras...), nil
+	case len(extras) > 0:
+		return sample.Combine(extras[0], extras[1:]...), nil
+	}
+	return nil, nil
+}
+
+// liveMetrics serves vesload's own metrics during a run.
+type liveMetrics struct {
+	exp    *metrics.Exporter
+	stop   func(context.Context) error
+	linger time.Duration
+	addr   string
+}
+
+func startMetrics(w *watchOptions) (*liveMetrics, error) {
+	if w.metricsAddr == "" {
+		return nil, nil
+	}
+	if w.metricsLinger < 0 {
+		return nil, usagef("--metrics-linger %v: want 0 or a positive duration", w.metricsLinger)
+	}
+	ln, err := net.Listen("tcp", w.metricsAddr)
+	if err != nil {
+		return nil, usagef("--metrics-addr %s: %v", w.metricsAddr, err)
+	}
+	exp := metrics.New()
+	return &liveMetrics{exp: exp, stop: exp.ServeListener(ln), linger: w.metricsLinger, addr: ln.Addr().String()}, nil
+}
+
+// hook wires the exporter into the engine's hooks.
+func (m *liveMetrics) hook(h *loadgen.Hooks) {
+	prevSecond := h.Second
+	h.Request = func(ev loadgen.RequestEvent) {
+		m.exp.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
+	}
+	h.Second = func(p loadgen.Progress) {
+		m.exp.SetInFlight(p.InFlight)
+		m.exp.SetRates(p.TargetRPS, p.RPS)
+		m.exp.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
+		if p.Target != nil {
+			m.exp.SetTarget(*p.Target)
+		}
+		if p.Generator != nil {
+			m.exp.SetGenerator(*p.Generator)
+		}
+		if prevSecond != nil {
+			prevSecond(p)
+		}
+	}
+}
+
+// close keeps serving for the linger time, then shuts the server down.
+func (m *liveMetrics) close(note func(string)) {
+	if m.linger > 0 {
+		note(fmt.Sprintf("serving metrics at http://%s/metrics for %v more", m.addr, m.linger))
+		time.Sleep(m.linger)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = m.stop(ctx)
+}
