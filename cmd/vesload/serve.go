@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/vesload/vesload/testserver"
+)
+
+const serveSynopsis = "vesload serve [flags]"
+
+// runServe runs the VES collector emulator until SIGINT or SIGTERM.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, stdout, stderr)
+}
+
+// serveFlags are the parsed flags of `vesload serve`.
+type serveFlags struct {
+	listen, compat, auth, authFile, tlsCert, tlsKey, stall string
+	pool, queue                                            int
+	publishTime, latency, jitter                           time.Duration
+	errorRate                                              float64
+	seed                                                   uint64
+	noValidate, quiet                                      bool
+}
+
+// serve is runServe with the stop signal as a context, so that tests can
+// stop it without sending signals to the test process.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve")
+	f := &serveFlags{}
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "address to listen on (`HOST:PORT`; \":8080\" listens on every interface)")
+	fs.StringVar(&f.compat, "compat", testserver.CompatV72, "answers as the collector's response compatibility setting: v7.2 (success 202, publish failure 500) or legacy (200, 503)")
+	fs.StringVar(&f.auth, "auth", "", "require HTTP basic auth `USER:PASS` (visible in process listings: prefer --auth-file)")
+	fs.StringVar(&f.authFile, "auth-file", "", "read USER:PASS for basic auth from `FILE`")
+	fs.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate `FILE` (needs --tls-key)")
+	fs.StringVar(&f.tlsKey, "tls-key", "", "PEM private key `FILE` of --tls-cert")
+	fs.IntVar(&f.pool, "backend-pool", testserver.DefaultBackendPool, "downstream publisher connections (with --publish-time)")
+	fs.IntVar(&f.queue, "backend-queue", 0, "requests that may wait for a downstream connection; past that a request fails at once (default 2 × --backend-pool)")
+	fs.DurationVar(&f.publishTime, "publish-time", 0, "time each accepted request holds a downstream connection (0: no backend model)")
+	fs.DurationVar(&f.latency, "latency", 0, "delay added to every answer")
+	fs.DurationVar(&f.jitter, "jitter", 0, "spread the delay uniformly over latency ± jitter")
+	fs.Float64Var(&f.errorRate, "error-rate", 0, "fraction (0..1) of valid requests answered with a publish failure")
+	fs.StringVar(&f.stall, "stall", "", "freeze every answer for `D` starting `T` after start, written D@T (e.g. 2s@10s)")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate and --jitter, to repeat a run exactly (0: random)")
+	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
+	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			printUsage(stdout, serveSynopsis, fs)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "vesload %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "vesload serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	log := newLineWriter(stderr, f.quiet)
+	opts, err := f.options(fs.Changed("backend-queue"), log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitUsage
+	}
+	return runEmulator(ctx, opts, log, stderr)
+}
+
+// runEmulator serves until ctx ends and prints the summary.
+func runEmulator(ctx context.Context, opts testserver.Options, log *lineWriter, stderr io.Writer) int {
+	srv, err := testserver.Start(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	start := time.Now()
+	log.printf("VES collector emulator on %s/eventListener/v7 (%s)", srv.URL(), describe(opts))
+	<-ctx.Done()
+	closeErr := srv.Close()
+	log.printf("%s", summary(srv.Stats(), time.Since(start)))
+	if closeErr != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", closeErr)
+		return exitRun
+	}
+	return exitOK
+}
+
+// options checks the flags and turns them into emulator options. Every
+// error names its flag.
+func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options, error) {
+	o := testserver.Options{
+		Addr: f.listen, Compat: f.compat, TLSCertFile: f.tlsCert, TLSKeyFile: f.tlsKey,
+		BackendPool: f.pool, BackendQueue: f.queue, PublishTime: f.publishTime,
+		Latency: f.latency, Jitter: f.jitter, ErrorRate: f.errorRate, Seed: f.seed,
+		NoValidate: f.noValidate, Logf: log.printf,
+	}
+	switch strings.ToLower(f.compat) {
+	case testserver.CompatV72, testserver.CompatLegacy, "none":
+	default:
+		return o, fmt.Errorf("--compat: want v7.2 or legacy, got %q", f.compat)
+	}
+	if !(f.errorRate >= 0 && f.errorRate <= 1) {
+		return o, fmt.Errorf("--error-rate: want a fraction between 0 and 1, got %v", f.errorRate)
+	}
+	if err := f.checkCounts(queueSet, &o); err != nil {
+		return o, err
+	}
+	if err := f.checkDurations(); err != nil {
+		return o, err
+	}
+	var err error
+	if o.Stall, o.StallAt, err = parseStall(f.stall); err != nil {
+		return o, fmt.Errorf("--stall: %w", err)
+	}
+	if o.Auth, err = f.credentials(); err != nil {
+		return o, err
+	}
+	return o, f.checkTLS()
+}
+
+func (f *serveFlags) checkCounts(queueSet bool, o *testserver.Options) error {
+	if f.pool < 1 {
+		return fmt.Errorf("--backend-pool: want at least 1, got %d", f.pool)
+	}
+	if f.queue < 0 {
+		return fmt.Errorf("--backend-queue: must not be negative, got %d", f.queue)
+	}
+	if queueSet && f.queue == 0 {
+		o.BackendQueue = -1 // an explicit 0: no queue at all
+	}
+	return nil
+}
+
+func (f *serveFlags) checkDurations() error {
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--publish-time", f.publishTime}, {"--latency", f.latency}, {"--jitter", f.jitter}} {
+		if d.v < 0 {
+			return fmt.Errorf("%s: must not be negative, got %v", d.flag, d.v)
+		}
+	}
+	return nil
+}
+
+// credentials returns USER:PASS from --auth or --auth-file.
+func (f *serveFlags) credentials() (string, error) {
+	if f.auth != "" && f.authFile != "" {
+		return "", errors.New("--auth and --auth-file: give only one")
+	}
+	cred, flag := f.auth, "--auth"
+	if f.authFile != "" {
+		b, err := os.ReadFile(f.authFile)
+		if err != nil {
+			return "", fmt.Errorf("--auth-file: %w", err)
+		}
+		cred, flag = strings.TrimSpace(string(b)), "--auth-file"
+	}
+	if cred == "" && f.authFile == "" {
+		return "", nil
+	}
+	if user, _, ok := strings.Cut(cred, ":"); !ok || user == "" {
+		return "", fmt.Errorf("%s: want USER:PASS", flag) // never echo the value: it holds a password
+	}
+	return cred, nil
+}
+
+func (f *serveFlags) checkTLS() error {
+	if f.tlsCert == "" && f.tlsKey == "" {
+		return nil
+	}
+	if f.tlsCert == "" || f.tlsKey == "" {
+		return errors.New("--tls-cert and --tls-key: give both")
+	}
+	if _, err := tls.LoadX509KeyPair(f.tlsCert, f.tlsKey); err != nil {
+		return fmt.Errorf("--tls-cert/--tls-key: %w", err)
+	}
+	return nil
+}
+
+// parseStall parses D@T ("2s@10s": freeze for 2s, 10s after start); the
+// empty string means no stall.
+func parseStall(s string) (stall, at time.Duration, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	ds, ts, ok := strings.Cut(s, "@")
+	if !ok {
+		return 0, 0, fmt.Errorf("want DURATION@START such as 2s@10s, got %q", s)
+	}
+	if stall, err = time.ParseDuration(ds); err != nil || stall <= 0 {
+		return 0, 0, fmt.Errorf("duration before @ must be positive, such as 2s, got %q", ds)
+	}
+	if at, err = time.ParseDuration(ts); err != nil || at < 0 {
+		return 0, 0, fmt.Errorf("start after @ must be a duration from start, such as 10s, got %q", ts)
+	}
+	return stall, at, nil
+}
+
+// describe says in a few words how the emulator behaves; it never
+// includes the credentials.
+func describe(o testserver.Options) string {
+	parts := []string{"compat " + strings.ToLower(o.Compat)}
+	if o.Auth != "" {
+		parts = append(parts, "basic auth")
+	}
+	if o.PublishTime > 0 {
+		q := fmt.Sprint(o.BackendQueue)
+		switch {
+		case o.BackendQueue == 0:
+			q = fmt.Sprint(2 * o.BackendPool)
+		case o.BackendQueue < 0:
+			q = "0"
+		}
+		parts = append(parts, fmt.Sprintf("backend %d connections + %s queued, publish %v", o.BackendPool, q, o.PublishTime))
+	}
+	if o.Latency > 0 || o.Jitter > 0 {
+		parts = append(parts, fmt.Sprintf("latency %v±%v", o.Latency, o.Jitter))
+	}
+	if o.ErrorRate > 0 {
+		parts = append(parts, fmt.Sprintf("error rate %g", o.ErrorRate))
+	}
+	if o.Stall > 0 {
+		parts = append(parts, fmt.Sprintf("stall %v at %v", o.Stall, o.StallAt))
+	}
+	if o.NoValidate {
+		parts = append(parts, "no validation")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// summary is the one line printed when the emulator stops.
+func summary(st testserver.Stats, up time.Duration) string {
+	codes := make([]int, 0, len(st.ByStatus))
+	for c := range st.ByStatus {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	var by bytes.Buffer
+	for _, c := range codes {
+		fmt.Fprintf(&by, " %d=%d", c, st.ByStatus[c])
+	}
+	return fmt.Sprintf("stopped after %v: %d requests (%d accepted, %d rejected), %d events, "+
+		"%d duplicate event ids, %d backend rejections, max %d in flight; by status:%s",
+		up.Round(time.Millisecond), st.Requests, st.Accepted, st.Rejected, st.Events,
+		st.DuplicateEventIDs, st.BackendRejected, st.MaxInFlight, by.String())
+}
+
+// lineWriter writes whole "vesload serve: …" lines from any goroutine,
+// or nothing when quiet.
+type lineWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	quiet bool
+}
+
+func newLineWriter(w io.Writer, quiet bool) *lineWriter {
+	return &lineWriter{w: w, quiet: quiet}
+}
+
+func (l *lineWriter) printf(format string, args ...any) {
+	if l.quiet {
+		return
+	}
+	line := fmt.Sprintf("vesload serve: "+format, args...)
+	line = strings.TrimRight(line, "\n") + "\n"
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	io.WriteString(l.w, line)
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestParseStall(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in        string
+		stall, at time.Duration
+		wantErr   string
+	}{
+		{in: ""},
+		{in: "2s@10s", stall: 2 * time.Second, at: 10 * time.Second},
+		{in: "500ms@0s", stall: 500 * time.Millisecond},
+		{in: "1m@1h30m", stall: time.Minute, at: 90 * time.Minute},
+		{in: "2s", wantErr: "DURATION@START"},
+		{in: "@10s", wantErr: "before @"},
+		{in: "0s@10s", wantErr: "positive"},
+		{in: "2s@", wantErr: "after @"},
+		{in: "2s@-1s", wantErr: "after @"},
+		{in: "x@y", wantErr: "before @"},
+	}
+	for _, tc := range tests {
+		stall, at, err := parseStall(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("parseStall(%q) error = %v, want one mentioning %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || stall != tc.stall || at != tc.at {
+			t.Errorf("parseStall(%q) = %v, %v, %v; want %v, %v", tc.in, stall, at, err, tc.stall, tc.at)
+		}
+	}
+}
+
+func TestServeBadFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	emptyAuth := filepath.Join(dir, "empty")
+	if err := os.WriteFile(emptyAuth, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--latency", "soon"}, "latency"},
+		{[]string{"--nope"}, "nope"},
+		{[]string{"--compat", "v8"}, "--compat"},
+		{[]string{"--error-rate", "2"}, "--error-rate"},
+		{[]string{"--error-rate", "-0.1"}, "--error-rate"},
+		{[]string{"--backend-pool", "0"}, "--backend-pool"},
+		{[]string{"--backend-queue", "-1"}, "--backend-queue"},
+		{[]string{"--publish-time", "-1s"}, "--publish-time"},
+		{[]string{"--jitter", "-1s"}, "--jitter"},
+		{[]string{"--stall", "2s"}, "--stall"},
+		{[]string{"--auth", "secretonly"}, "--auth"},
+		{[]string{"--auth", "a:b", "--auth-file", emptyAuth}, "--auth-file"},
+		{[]string{"--auth-file", emptyAuth}, "--auth-file"},
+		{[]string{"--auth-file", filepath.Join(dir, "missing")}, "--auth-file"},
+		{[]string{"--tls-cert", "c.pem"}, "--tls-key"},
+		{[]string{"--tls-cert", filepath.Join(dir, "c.pem"), "--tls-key", filepath.Join(dir, "k.pem")}, "--tls-cert"},
+		{[]string{"extra"}, "extra"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := serve(context.Background(), tc.args, &stdout, &stderr)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitUsage, stderr.String())
+			}
+			msg := stderr.String()
+			if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.flag) {
+				t.Errorf("stderr %q: want one line naming %s", msg, tc.flag)
+			}
+			if strings.Contains(msg, "secretonly") {
+				t.Errorf("stderr %q echoes the credentials", msg)
+			}
+		})
+	}
+}
+
+func TestServeHelp(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := serve(context.Background(), []string{"--help"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, flag := range []string{"--listen", "--backend-pool", "--publish-time", "--stall", "--auth-file"} {
+		if !strings.Contains(stdout.String(), flag) {
+			t.Errorf("usage does not mention %s", flag)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the emulator's log goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServeRuns(t *testing.T) {
+	t.Parallel()
+	authFile := filepath.Join(t.TempDir(), "auth")
+	if err := os.WriteFile(authFile, []byte("sample1:s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout bytes.Buffer
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- serve(ctx, []string{"-listen", "127.0.0.1:0", "--auth-file", authFile,
+			"--publish-time", "1ms", "--compat", "legacy"}, &stdout, &stderr)
+	}()
+	urlRe := regexp.MustCompile(`emulator on (http://127\.0\.0\.1:\d+)/eventListener/v7 `)
+	var base string
+	deadline := time.Now().Add(10 * time.Second)
+	for base == "" {
+		if m := urlRe.FindStringSubmatch(stderr.String()); m != nil {
+			base = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no URL line; stderr %q", stderr.String())
+		} else {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	body := `{"event":{"commonEventHeader":{"domain":"fault","eventId":"x1","eventName":"n","sequence":1,` +
+		`"priority":"High","reportingEntityName":"r","sourceName":"s","startEpochMicrosec":1,` +
+		`"lastEpochMicrosec":1,"version":"4.1","vesEventListenerVersion":"7.2"}}}`
+	req, err := http.NewRequest("POST", base+"/eventListener/v7", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth("sample1", "s3cret")
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("post event: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d, want 200 (legacy compat)", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after cancel")
+	}
+	out := stderr.String()
+	if !strings.Contains(out, "1 requests (1 accepted, 0 rejected), 1 events") || !strings.Contains(out, "200=1") {
+		t.Errorf("summary missing or wrong in %q", out)
+	}
+	if strings.Contains(out, "s3cret") {
+		t.Errorf("stderr %q shows the password", out)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", stdout.String())
+	}
+}
+
+func TestServeListenFailure(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := serve(context.Background(), []string{"--listen", "127.0.0.1:99999", "--quiet"}, &stdout, &stderr)
+	if code != exitRun {
+		t.Fatalf("exit %d, want %d; stderr %q", code, exitRun, stderr.String())
+	}
+	if strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "listen") {
+		t.Errorf("stderr %q: want one line about listening", stderr.String())
+	}
+}
+
+// FuzzParseStall checks that --stall parsing never panics and that what
+// it accepts is a positive stall at a non-negative start that survives
+// a round trip through its own notation.
+func FuzzParseStall(f *testing.F) {
+	for _, s := range []string{"", "2s@10s", "1m@0s", "@", "2s@", "@1s", "0@0", "1h2m3.5s@-1ns", "2s@10s@1s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		stall, at, err := parseStall(s)
+		if err != nil || s == "" {
+			return
+		}
+		if stall <= 0 || at < 0 {
+			t.Fatalf("parseStall(%q) = %v, %v: want a positive stall at a non-negative start", s, stall, at)
+		}
+		stall2, at2, err := parseStall(stall.String() + "@" + at.String())
+		if err != nil || stall2 != stall || at2 != at {
+			t.Fatalf("round trip of %q: %v, %v, %v; want %v, %v", s, stall2, at2, err, stall, at)
+		}
+	})
+}

@@ -1,0 +1,78 @@
+// Package testserver is an emulator of ONAP's VES collector
+// (dcaegen2-collectors-ves): the target of vesload's own tests, of
+// `vesload serve`, and of a run without --url. It answers like the
+// collector does, so that the load generator's error classification and
+// reports can be tested against the real response shapes, and it models
+// the collector's one known bottleneck, the downstream publisher's
+// connection pool, so that saturation can be reproduced on a laptop.
+//
+// # Routes
+//
+//	POST /eventListener/{v1..v5,v7}             body {"event": {...}}
+//	POST /eventListener/{v1..v5,v7}/eventBatch  body {"eventList": [...]}
+//	GET  /healthcheck                           200 "hello" (text/plain)
+//	GET  /                                      200 "Welcome to VESCollector"
+//	GET  /stats                                 the emulator's Stats as JSON
+//	GET  /metrics                               Prometheus text (own registry)
+//
+// /stats and /metrics are the emulator's own: they need no auth, get no
+// latency and are not counted. Everything else is counted and delayed.
+//
+// # Answers
+//
+//	202 (200 in legacy mode)  "Successfully send event", Content-Type application/json
+//	400 SVC0002  invalid JSON, body not an object, no event/eventList: "Incorrect JSON payload"
+//	400 SVC0002  header check failed: "Bad Parameter (JSON does not conform to schema)"
+//	400 SVC2006  stndDefined event without, or with an empty, stndDefinedNamespace
+//	400 SVC0001  events of one request differ in domain (also: an empty eventList),
+//	             or stndDefined events differ in stndDefinedNamespace
+//	400          unsupported API version: "API version vN is not supported" (not JSON)
+//	401 POL2000  missing or wrong basic auth (PolicyException), no Content-Type
+//	404, 405     wrong path, wrong method: Spring Boot's JSON error page (405 sets Allow)
+//	415          Content-Type missing or not application/json: Spring Boot's error page
+//	413 SVC2000  body over MaxBodyBytes (default 10 MiB); the connection is closed
+//	500 SVC2000  publish failure in v7.2 mode, variables ["Internal Server Error","500"]
+//	503 SVC2000  publish failure in legacy mode, variables ["Too Many Requests","429"]
+//	             when the backend queue is full, ["Service Unavailable","503"] when injected
+//
+// Error bodies have the collector's shape,
+// {"requestError":{"ServiceException":{"messageId":"SVC0002","text":"…"}}},
+// with "variables" only when the collector sends some. Like the collector
+// (whose error strings Spring negotiates), they are sent as
+// text/plain;charset=UTF-8 unless the request's Accept names
+// application/json.
+//
+// # Validation
+//
+// The emulator checks JSON syntax in full and the commonEventHeader of
+// every event: required fields, JSON types, and the enumerations of
+// domain, priority and (v7) version and vesEventListenerVersion, with the
+// rules of CommonEventFormat_28.4.1 for v1–v5 and 30.2.1_ONAP for v7. On
+// v7 the header and the event object accept no unknown properties, as
+// the schema says. It does not validate the rest of an event against the
+// schema (domain field blocks, stndDefined data): a body it accepts may
+// still be refused by the real collector. Options.NoValidate turns the
+// header checks off.
+//
+// # Backend model
+//
+// With PublishTime > 0 each valid request holds one of BackendPool
+// downstream connections for PublishTime (a batch is one publish, as in
+// the collector). When all are busy up to BackendQueue requests wait in
+// FIFO order; the next one fails at once with the publish-failure answer
+// and is counted in Stats.BackendRejected. Injected errors (ErrorRate) do
+// not use the backend.
+//
+// # Duplicates
+//
+// Event IDs of valid requests are remembered as 64-bit hashes in a
+// bounded set (Options.DuplicateWindow, default 2^20 IDs, at least the
+// most recent half of them kept); an ID seen again counts in
+// Stats.DuplicateEventIDs, whether or not the request was then accepted.
+//
+// This package must not depend on the load generator, and the emulator
+// must stay cheap: it shares a 2-core machine with the generator at
+// thousands of requests per second, so the request path allocates
+// nothing it can reuse and parses bodies in a single pass without
+// building a document.
+package testserver

@@ -1,0 +1,189 @@
+package testserver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Defaults of the emulator, chosen to match the collector where it has a
+// setting and documented where it does not.
+const (
+	// DefaultAddr listens on a free loopback port, which is what tests want.
+	DefaultAddr = "127.0.0.1:0"
+	// DefaultBackendPool is the collector's downstream connection pool size.
+	DefaultBackendPool = 16
+	// DefaultMaxBodyBytes is the largest request body accepted; larger
+	// bodies get 413. The collector's own limit depends on its servlet
+	// container; 10 MiB is far above any VES batch the tools send.
+	DefaultMaxBodyBytes = 10 << 20
+	// DefaultDuplicateWindow is how many event IDs the duplicate detector
+	// remembers at most (about 16 MiB at this size). It always remembers
+	// at least the most recent half of that.
+	DefaultDuplicateWindow = 1 << 20
+	// DefaultCloseTimeout bounds how long Close waits for handlers.
+	DefaultCloseTimeout = 5 * time.Second
+)
+
+// Compatibility modes, as the collector's collector.response.compatibility.
+const (
+	CompatV72    = "v7.2"   // success 202, publish failure 500 SVC2000 (the collector's default)
+	CompatLegacy = "legacy" // success 200, publish failure 503 SVC2000 (the setting "None")
+)
+
+// Options configure an emulator. The zero value is a collector with the
+// default settings (v7.2 responses, no auth, validation on, no backend
+// model) on a free loopback port.
+type Options struct {
+	// Addr is the listen address; empty means DefaultAddr.
+	Addr string
+	// Compat is CompatV72 (also the empty string) or CompatLegacy ("none"
+	// is accepted too, as the collector's property spells it).
+	Compat string
+	// Auth is "USER:PASS": when set, event and healthcheck requests need
+	// this HTTP basic auth, else they get 401 POL2000.
+	Auth string
+	// TLSCertFile and TLSKeyFile, both set, serve HTTPS.
+	TLSCertFile, TLSKeyFile string
+
+	// PublishTime is how long each accepted request holds a downstream
+	// connection, as the collector's synchronous publish to DMaaP does.
+	// Zero turns the backend model off: requests are accepted at once.
+	PublishTime time.Duration
+	// BackendPool is the number of downstream connections (default 16
+	// when PublishTime > 0).
+	BackendPool int
+	// BackendQueue is how many requests may wait for a connection
+	// (default 2*BackendPool); past that a request fails at once, as the
+	// collector's client does with "Pending acquire queue has reached its
+	// maximum size". A negative value means no queue: a request that
+	// finds every connection busy fails at once.
+	BackendQueue int
+
+	// Latency is added to every response to an emulated collector route;
+	// Jitter spreads it uniformly over [Latency-Jitter, Latency+Jitter],
+	// never below zero.
+	Latency, Jitter time.Duration
+	// ErrorRate is the fraction (0..1) of valid event requests answered
+	// with the publish-failure response, without using the backend.
+	ErrorRate float64
+	// Stall freezes the emulator once: from StallAt after Start for
+	// Stall, every response waits until the stall ends.
+	Stall, StallAt time.Duration
+	// Seed makes the random choices (error injection, jitter)
+	// reproducible; zero picks a random seed.
+	Seed uint64
+
+	// NoValidate turns off the header-field checks (the collector's
+	// collector.schema.checkflag=-1). JSON syntax, the event/eventList
+	// shape and the batch checks stay on, since the collector cannot
+	// route an event without them. The zero value validates.
+	NoValidate bool
+	// MaxBodyBytes is the largest accepted request body (default
+	// DefaultMaxBodyBytes); larger bodies get 413.
+	MaxBodyBytes int
+	// DuplicateWindow is how many event IDs are remembered for
+	// duplicate detection (default DefaultDuplicateWindow).
+	DuplicateWindow int
+	// CloseTimeout bounds Close (default DefaultCloseTimeout).
+	CloseTimeout time.Duration
+	// Logf receives the emulator's rare log lines (backend saturation,
+	// server errors); nil discards them. Lines never contain secrets.
+	Logf func(format string, args ...any)
+}
+
+// settings are Options after defaults and checks.
+type settings struct {
+	Options
+	legacy   bool
+	user     string
+	password string
+}
+
+// normalise applies defaults and rejects inconsistent options.
+func (o Options) normalise() (settings, error) {
+	s := settings{Options: o}
+	if s.Addr == "" {
+		s.Addr = DefaultAddr
+	}
+	switch strings.ToLower(s.Compat) {
+	case "", CompatV72:
+		s.Compat = CompatV72
+	case CompatLegacy, "none":
+		s.Compat, s.legacy = CompatLegacy, true
+	default:
+		return s, fmt.Errorf("compat %q: want %q or %q", o.Compat, CompatV72, CompatLegacy)
+	}
+	if err := s.parseAuth(); err != nil {
+		return s, err
+	}
+	if (s.TLSCertFile == "") != (s.TLSKeyFile == "") {
+		return s, errors.New("TLS needs both a certificate and a key file")
+	}
+	if err := s.checkDurations(); err != nil {
+		return s, err
+	}
+	if !(s.ErrorRate >= 0 && s.ErrorRate <= 1) {
+		return s, fmt.Errorf("error rate %v: want a fraction between 0 and 1", o.ErrorRate)
+	}
+	return s, s.backendDefaults()
+}
+
+func (s *settings) parseAuth() error {
+	if s.Auth == "" {
+		return nil
+	}
+	user, pass, ok := strings.Cut(s.Auth, ":")
+	if !ok || user == "" {
+		return errors.New("auth: want USER:PASS")
+	}
+	s.user, s.password = user, pass
+	return nil
+}
+
+func (s *settings) checkDurations() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"publish time", s.PublishTime}, {"latency", s.Latency}, {"jitter", s.Jitter},
+		{"stall", s.Stall}, {"stall start", s.StallAt}, {"close timeout", s.CloseTimeout},
+	} {
+		if d.v < 0 {
+			return fmt.Errorf("%s %v: must not be negative", d.name, d.v)
+		}
+	}
+	if s.CloseTimeout == 0 {
+		s.CloseTimeout = DefaultCloseTimeout
+	}
+	if s.MaxBodyBytes < 0 || s.DuplicateWindow < 0 {
+		return errors.New("max body bytes and duplicate window must not be negative")
+	}
+	if s.MaxBodyBytes == 0 {
+		s.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if s.DuplicateWindow == 0 {
+		s.DuplicateWindow = DefaultDuplicateWindow
+	}
+	return nil
+}
+
+func (s *settings) backendDefaults() error {
+	if s.BackendPool < 0 {
+		return errors.New("backend pool must not be negative")
+	}
+	if s.PublishTime == 0 {
+		return nil
+	}
+	if s.BackendPool == 0 {
+		s.BackendPool = DefaultBackendPool
+	}
+	switch {
+	case s.BackendQueue == 0:
+		s.BackendQueue = 2 * s.BackendPool
+	case s.BackendQueue < 0:
+		s.BackendQueue = 0
+	}
+	return nil
+}

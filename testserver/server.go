@@ -1,0 +1,236 @@
+package testserver
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+)
+
+// Server is a running VES collector emulator. Its methods are safe for
+// concurrent use.
+type Server struct {
+	opts     settings
+	hooks    hooks
+	srv      *fasthttp.Server
+	ln       net.Listener
+	scheme   string
+	started  time.Time
+	quit     chan struct{}
+	served   chan error
+	counters counters
+	backend  *backend
+	ids      *idSet
+	replies  replies
+	versions map[string]*ruleset
+	checkers sync.Pool
+	seed     maphash.Seed
+	dice     dice
+	metrics  fasthttp.RequestHandler
+	lastWarn atomic.Int64 // unix nanos of the last saturation log line
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// hooks let tests replace what would otherwise need real time.
+type hooks struct {
+	// publish, when set, is called instead of holding a backend
+	// connection for PublishTime.
+	publish func(quit <-chan struct{})
+}
+
+// Start listens on opts.Addr and serves in the background until Close.
+func Start(opts Options) (*Server, error) {
+	return start(opts, hooks{})
+}
+
+func start(opts Options, h hooks) (*Server, error) {
+	st, err := opts.normalise()
+	if err != nil {
+		return nil, fmt.Errorf("testserver options: %w", err)
+	}
+	var tlsConfig *tls.Config
+	if st.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(st.TLSCertFile, st.TLSKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("load TLS certificate %s and key %s: %w", st.TLSCertFile, st.TLSKeyFile, err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12,
+			NextProtos: []string{"http/1.1"}}
+	}
+	s := newServer(st, h)
+	if err := s.listen(tlsConfig); err != nil {
+		return nil, err
+	}
+	go func() { s.served <- s.srv.Serve(s.ln) }()
+	return s, nil
+}
+
+func newServer(st settings, h hooks) *Server {
+	s := &Server{
+		opts:     st,
+		hooks:    h,
+		scheme:   "http",
+		quit:     make(chan struct{}),
+		served:   make(chan error, 1),
+		ids:      newIDSet(st.DuplicateWindow),
+		replies:  newReplies(st.legacy),
+		versions: apiVersions(),
+		seed:     maphash.MakeSeed(),
+		dice:     newDice(st.Seed),
+	}
+	if st.PublishTime > 0 {
+		s.backend = newBackend(st.BackendPool, st.BackendQueue)
+	}
+	s.checkers.New = func() any {
+		return &checker{seed: s.seed, enforce: !st.NoValidate}
+	}
+	s.srv = &fasthttp.Server{
+		Handler:               s.handle,
+		ErrorHandler:          s.handleError,
+		Concurrency:           256 * 1024,
+		ReadBufferSize:        16 << 10,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           60 * time.Second,
+		MaxRequestBodySize:    st.MaxBodyBytes,
+		NoDefaultServerHeader: true,
+		NoDefaultContentType:  true,
+		CloseOnShutdown:       true,
+		Logger:                logger(st.Logf),
+	}
+	return s
+}
+
+// listen opens the listener and builds what needs it (the metrics
+// handler, the start time the stall is measured from).
+func (s *Server) listen(tlsConfig *tls.Config) error {
+	h, err := newMetricsHandler(s)
+	if err != nil {
+		return fmt.Errorf("register metrics: %w", err)
+	}
+	s.metrics = fasthttpadaptor.NewFastHTTPHandler(h)
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.opts.Addr, err)
+	}
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+		s.scheme = "https"
+	}
+	s.ln = ln
+	s.started = time.Now()
+	return nil
+}
+
+// Addr returns the address the emulator listens on, with the real port
+// when Options.Addr asked for port 0.
+func (s *Server) Addr() string {
+	return s.ln.Addr().String()
+}
+
+// URL returns the base URL clients use, e.g. "http://127.0.0.1:40123".
+// An unspecified listen address (0.0.0.0, ::) is given as loopback, so
+// the URL works from the same host.
+func (s *Server) URL() string {
+	host, port, err := net.SplitHostPort(s.Addr())
+	if err != nil {
+		return s.scheme + "://" + s.Addr()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return s.scheme + "://" + net.JoinHostPort(host, port)
+}
+
+// Stats returns a snapshot of the counters.
+func (s *Server) Stats() Stats {
+	st := s.counters.snapshot()
+	inUse, waiting := s.backendState()
+	st.BackendInUse, st.BackendWaiting = int64(inUse), int64(waiting)
+	return st
+}
+
+func (s *Server) backendState() (inUse, waiting int) {
+	if s.backend == nil {
+		return 0, 0
+	}
+	return s.backend.state()
+}
+
+// Close stops listening, cuts short any latency, stall or backend wait
+// in progress, and waits up to Options.CloseTimeout for handlers to
+// finish. It is safe to call more than once.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.quit)
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.CloseTimeout)
+		defer cancel()
+		err := s.srv.ShutdownWithContext(ctx)
+		if serr := <-s.served; serr != nil && err == nil {
+			err = serr
+		}
+		if err != nil {
+			s.closeErr = fmt.Errorf("close VES emulator on %s: %w", s.Addr(), err)
+		}
+	})
+	return s.closeErr
+}
+
+// logf writes a log line when a logger was given.
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// warnSaturated logs the collector's saturation message at most once a
+// second, so that an overload does not flood the log.
+func (s *Server) warnSaturated() {
+	now := time.Now().UnixNano()
+	last := s.lastWarn.Load()
+	if now-last < int64(time.Second) || !s.lastWarn.CompareAndSwap(last, now) {
+		return
+	}
+	s.logf("backend: Pending acquire queue has reached its maximum size of %d (%d rejected so far)",
+		s.opts.BackendQueue, s.counters.backendRejected.Load())
+}
+
+// logger adapts Logf to fasthttp's Logger.
+type logger func(format string, args ...any)
+
+func (l logger) Printf(format string, args ...any) {
+	if l != nil {
+		l(format, args...)
+	}
+}
+
+// errClosed is returned by waits cut short by Close.
+var errClosed = errors.New("emulator closed")
+
+// sleep waits for d, or until Close.
+func (s *Server) sleep(d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-s.quit:
+		return errClosed
+	}
+}
