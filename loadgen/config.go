@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"net"
 	"net/url"
 	"time"
@@ -73,6 +74,10 @@ type Hooks struct {
 	// included. It runs on the recorder goroutine: a slow hook slows the
 	// recording, never the schedule.
 	Request func(RequestEvent)
+	// Interval is called at the end of every second with the latency
+	// histogram (µs) of the requests that finished in it. The histogram
+	// is reset afterwards: read it, do not keep it.
+	Interval func(start, end time.Time, latency *hdrhistogram.Histogram)
 	// Samplers are polled once a second in their own goroutine.
 	Target    Sampler
 	Generator Sampler

@@ -239,6 +239,9 @@ func (r *recorder) closeSecond(now time.Time) {
 			Generator:     gen,
 		})
 	}
+	if h := r.e.cfg.Hooks.Interval; h != nil {
+		h(r.started.Add(time.Duration(r.secT)*time.Second), now, r.second)
+	}
 	r.second.Reset()
 	r.secOK, r.secErrs = 0, 0
 	r.lastSent, r.lastAtt, r.lastExh = sent, att, exh

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -24,7 +25,7 @@ type sampling struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
-	mu   sync.Mutex
+	mu   sync.Mutex // guards last; agg locks itself
 	last *Reading
 }
 
@@ -41,17 +42,16 @@ func (sm *sampling) loop(ctx context.Context, s Sampler) {
 	defer tick.Stop()
 	for {
 		sctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
-		r, err := s.Sample(sctx, time.Now())
+		r, err := sm.agg.Take(sctx, s, time.Now())
 		cancel()
 		if ctx.Err() != nil {
 			return
 		}
-		sm.mu.Lock()
-		sm.agg.Add(r, err)
-		if err == nil {
+		if err == nil || errors.Is(err, sample.ErrPartial) {
+			sm.mu.Lock()
 			sm.last = &r
+			sm.mu.Unlock()
 		}
-		sm.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			return

@@ -196,9 +196,15 @@ func readPassword(path string) (string, error) {
 	if path == "" {
 		return os.Getenv("VESLOAD_PASSWORD"), nil
 	}
+	return readSecretFile("--password-file", path)
+}
+
+// readSecretFile reads a password from a file; a trailing newline is not
+// part of it. Errors name the flag, never the content.
+func readSecretFile(flag, path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", usagef("--password-file: %v", err)
+		return "", usagef("%s: %v", flag, err)
 	}
 	return strings.TrimRight(string(b), "\r\n"), nil
 }

@@ -46,6 +46,10 @@ type runOptions struct {
 	quiet      bool
 	thresholds []string
 	junit      string
+	markdown   string
+	csv        string
+	jtl        string
+	hdrLog     string
 
 	watch watchOptions
 }
@@ -76,6 +80,10 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
+	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE (for a wiki)")
+	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
+	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
+	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
 	return fs
 }
@@ -165,6 +173,11 @@ func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
 		prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
 
+	outs, err := openStreams(o.jtl, o.hdrLog, plan.url, requestLabel(plan), time.Now())
+	if err != nil {
+		return 0, err
+	}
+	outs.hook(&plan.cfg.Hooks, requestLabel(plan))
 	eng, err := loadgen.New(plan.cfg)
 	if err != nil {
 		return 0, usageError{err}
@@ -189,6 +202,9 @@ func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
 
 	res, err := eng.Run(ctx)
 	prog.done()
+	if cerr := outs.close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write streams: %w", cerr)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -235,10 +251,32 @@ func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
 			return fmt.Errorf("write result %s: %w", o.output, err)
 		}
 	}
-	if o.junit != "" {
-		if err := report.WriteFile(o.junit, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
-			return fmt.Errorf("write JUnit %s: %w", o.junit, err)
+	renders := []struct {
+		path, what string
+		render     func(io.Writer, *report.Result) error
+	}{
+		{o.junit, "JUnit", report.JUnit},
+		{o.markdown, "Markdown", report.Markdown},
+		{o.csv, "CSV", report.CSV},
+	}
+	for _, r := range renders {
+		if r.path == "" {
+			continue
+		}
+		if err := report.WriteFile(r.path, func(w io.Writer) error { return r.render(w, res) }); err != nil {
+			return fmt.Errorf("write %s %s: %w", r.what, r.path, err)
 		}
 	}
 	return nil
+}
+
+// requestLabel names the requests in per-request outputs (the JTL label).
+func requestLabel(p *plan) string {
+	switch {
+	case p.summary.BodyFile != "":
+		return "template"
+	case p.batch:
+		return p.summary.Event + "-batch"
+	}
+	return p.summary.Event
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -20,6 +21,8 @@ type watchOptions struct {
 	targetPIDs    []int32
 	targetProcs   []string
 	targetMetrics string
+	metricsUser   string
+	metricsPass   string
 	promURL       string
 	promQueries   []string
 	metricsAddr   string
@@ -30,8 +33,10 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 	fs.Int32SliceVar(&w.targetPIDs, "target-pid", nil, "sample this process's CPU and memory every second (repeatable)")
 	fs.StringArrayVar(&w.targetProcs, "target-process", nil, "sample all processes with this name, summed (repeatable)")
 	fs.StringVar(&w.targetMetrics, "target-metrics", "", "scrape the target's Prometheus endpoint every second, e.g. https://collector:8443/actuator/prometheus")
+	fs.StringVar(&w.metricsUser, "target-metrics-user", "", "basic auth user for --target-metrics and --prom-url")
+	fs.StringVar(&w.metricsPass, "target-metrics-password-file", "", "file holding that user's password (else $VESLOAD_METRICS_PASSWORD)")
 	fs.StringVar(&w.promURL, "prom-url", "", "Prometheus server to evaluate --prom-query against every second")
-	fs.StringArrayVar(&w.promQueries, "prom-query", nil, "NAME=PROMQL instant query recorded in the timeline (repeatable; a query named cpu is the target's CPU %)")
+	fs.StringArrayVar(&w.promQueries, "prom-query", nil, "NAME=PROMQL instant query recorded every second (repeatable); a query named cpu (in cores) or cpu_pct (in %) is the target's CPU, rss or memory its memory")
 	fs.StringVar(&w.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.DurationVar(&w.metricsLinger, "metrics-linger", 0, "keep serving metrics this long after the run, so the last scrape is not lost")
 }
@@ -41,7 +46,16 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 // target's TLS settings; their credentials come from the URL and never
 // reach the result.
 func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
-	opts := sample.HTTPOptions{CAFile: tls.CAFile, CertFile: tls.CertFile, KeyFile: tls.KeyFile, Insecure: tls.Insecure}
+	opts := sample.HTTPOptions{CAFile: tls.CAFile, CertFile: tls.CertFile, KeyFile: tls.KeyFile, Insecure: tls.Insecure, User: w.metricsUser}
+	if w.metricsPass != "" {
+		pw, err := readSecretFile("--target-metrics-password-file", w.metricsPass)
+		if err != nil {
+			return nil, err
+		}
+		opts.Password = pw
+	} else {
+		opts.Password = os.Getenv("VESLOAD_METRICS_PASSWORD")
+	}
 	var primary sample.Sampler
 	var err error
 	local := len(w.targetPIDs) > 0 || len(w.targetProcs) > 0

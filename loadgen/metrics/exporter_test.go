@@ -1,0 +1,264 @@
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/vesload/vesload/loadgen/sample"
+)
+
+// observeAll feeds e one observation of every kind.
+func observeAll(e *Exporter) {
+	for range 3 {
+		e.ObserveRequest("ok", 202, 3*time.Millisecond, 2*time.Millisecond)
+	}
+	e.ObserveRequest("http_503", 503, 40*time.Millisecond, 39*time.Millisecond)
+	e.ObserveRequest("pool_exhausted", 0, 0, 0)
+	e.ObserveRequest("timeout", 0, 10*time.Second, 9*time.Second)
+	e.ObserveRequest("dial tcp 10.0.0.7:8443: connect: connection refused", 0, time.Millisecond, 0)
+	e.SetInFlight(7)
+	e.SetRates(100, 98.5)
+	e.SetDispatchLag(50*time.Microsecond, 900*time.Microsecond, 3*time.Millisecond)
+	e.SetTarget(sample.Reading{CPUPct: 55, RSSBytes: 1 << 30, Extra: map[string]float64{"cpu": 0.55, sample.ExtraSystemCPUPct: 31}})
+	e.SetGenerator(sample.Reading{CPUPct: 12, RSSBytes: 64 << 20})
+}
+
+// scrape fetches the handler's text exposition and parses it.
+func scrape(t *testing.T, h http.Handler) map[string]*dto.MetricFamily {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("scrape: %s", resp.Status)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fams
+}
+
+// value finds the sample of family name with exactly the given labels.
+func value(t *testing.T, fams map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
+	t.Helper()
+	for _, m := range fams[name].GetMetric() {
+		if !hasLabels(m, labels) {
+			continue
+		}
+		switch {
+		case m.GetCounter() != nil:
+			return m.GetCounter().GetValue()
+		case m.GetGauge() != nil:
+			return m.GetGauge().GetValue()
+		case m.GetHistogram() != nil:
+			return float64(m.GetHistogram().GetSampleCount())
+		}
+	}
+	t.Errorf("no %s%v in the scrape", name, labels)
+	return 0
+}
+
+func hasLabels(m *dto.Metric, want map[string]string) bool {
+	if len(m.GetLabel()) != len(want) {
+		return false
+	}
+	for _, l := range m.GetLabel() {
+		if want[l.GetName()] != l.GetValue() {
+			return false
+		}
+	}
+	return true
+}
+
+func TestExporterScrape(t *testing.T) {
+	t.Parallel()
+	e := New()
+	observeAll(e)
+	fams := scrape(t, e.Handler())
+	tests := []struct {
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"vesload_requests_total", map[string]string{"outcome": "ok", "code": "202"}, 3},
+		{"vesload_requests_total", map[string]string{"outcome": "http_503", "code": "503"}, 1},
+		{"vesload_requests_total", map[string]string{"outcome": "pool_exhausted", "code": "none"}, 1},
+		{"vesload_requests_total", map[string]string{"outcome": "timeout", "code": "none"}, 1},
+		{"vesload_requests_total", map[string]string{"outcome": "other", "code": "none"}, 1},
+		{"vesload_pool_exhausted_total", nil, 1},
+		{"vesload_request_latency_seconds", nil, 6}, // all but the pool-exhausted one
+		{"vesload_request_service_seconds", nil, 5}, // those that were written
+		{"vesload_in_flight", nil, 7},
+		{"vesload_target_rps", nil, 100},
+		{"vesload_achieved_rps", nil, 98.5},
+		{"vesload_dispatch_lag_seconds", map[string]string{"quantile": "0.5"}, 50e-6},
+		{"vesload_dispatch_lag_seconds", map[string]string{"quantile": "0.99"}, 900e-6},
+		{"vesload_dispatch_lag_seconds", map[string]string{"quantile": "1"}, 3e-3},
+		{"vesload_target_cpu_percent", nil, 55},
+		{"vesload_target_rss_bytes", nil, 1 << 30},
+		{"vesload_target_series", map[string]string{"series": "cpu"}, 0.55},
+		{"vesload_target_series", map[string]string{"series": "system_cpu_pct"}, 31},
+		{"vesload_generator_cpu_percent", nil, 12},
+		{"vesload_generator_rss_bytes", nil, 64 << 20},
+	}
+	for _, tt := range tests {
+		if got := value(t, fams, tt.name, tt.labels); got != tt.want {
+			t.Errorf("%s%v = %v, want %v", tt.name, tt.labels, got, tt.want)
+		}
+	}
+	if _, ok := fams["go_goroutines"]; !ok {
+		t.Error("Go runtime collector missing")
+	}
+	if _, ok := fams["process_resident_memory_bytes"]; !ok {
+		t.Error("process collector missing")
+	}
+	// The classic buckets are there: 3 ms lands in the 5 ms bucket.
+	h := fams["vesload_request_latency_seconds"].GetMetric()[0].GetHistogram()
+	for _, b := range h.GetBucket() {
+		if b.GetUpperBound() == 0.005 && b.GetCumulativeCount() != 4 {
+			t.Errorf("latency bucket le=0.005 holds %d, want 4", b.GetCumulativeCount())
+		}
+	}
+	if n := len(latencyBuckets()); len(h.GetBucket()) != n+1 { // and +Inf
+		t.Errorf("%d classic buckets, want %d and +Inf", len(h.GetBucket()), n)
+	}
+}
+
+func TestExporterLabelsAreBounded(t *testing.T) {
+	t.Parallel()
+	e := New()
+	for i := range 500 {
+		e.ObserveRequest(fmt.Sprintf("class_%d", i), 200+i%400, time.Millisecond, time.Millisecond)
+		e.ObserveRequest(fmt.Sprintf("POST /eventListener/v7 id=%d failed", i), 0, time.Millisecond, 0)
+	}
+	for i := range 100 {
+		e.SetTarget(sample.Reading{NoCPU: true, Extra: map[string]float64{fmt.Sprintf("q%d", i): 1}})
+	}
+	fams := scrape(t, e.Handler())
+	if n := len(fams["vesload_requests_total"].GetMetric()); n > maxRequestSeries+1 {
+		t.Errorf("%d request series, want at most %d", n, maxRequestSeries+1)
+	}
+	if n := len(fams["vesload_target_series"].GetMetric()); n != maxTargetSeries {
+		t.Errorf("%d target series, want the cap %d", n, maxTargetSeries)
+	}
+	var total float64
+	for name, mf := range fams {
+		if !strings.HasPrefix(name, "vesload_") {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			total += m.GetCounter().GetValue()
+			for _, l := range m.GetLabel() {
+				if strings.ContainsAny(l.GetValue(), " /:=") || len(l.GetValue()) > 32 {
+					t.Errorf("%s has label %s=%q", name, l.GetName(), l.GetValue())
+				}
+			}
+		}
+	}
+	// Nothing is lost past the cap: every request is still counted.
+	if want := float64(1000); value(t, fams, "vesload_pool_exhausted_total", nil) != 0 || total != want {
+		t.Errorf("counted %v requests, want %v", total, want)
+	}
+	if len(e.counters) > maxRequestSeries {
+		t.Errorf("label cache holds %d entries, want at most %d", len(e.counters), maxRequestSeries)
+	}
+}
+
+func TestSetTargetKeepsMissingFigures(t *testing.T) {
+	t.Parallel()
+	e := New()
+	e.SetTarget(sample.Reading{CPUPct: 40, RSSBytes: 1000})
+	e.SetTarget(sample.Reading{NoCPU: true}) // a reading without CPU or memory
+	e.SetGenerator(sample.Reading{CPUPct: 5, RSSBytes: 10})
+	e.SetGenerator(sample.Reading{NoCPU: true})
+	fams := scrape(t, e.Handler())
+	for name, want := range map[string]float64{
+		"vesload_target_cpu_percent": 40, "vesload_target_rss_bytes": 1000,
+		"vesload_generator_cpu_percent": 5, "vesload_generator_rss_bytes": 10,
+	} {
+		if got := value(t, fams, name, nil); got != want {
+			t.Errorf("%s = %v, want %v kept", name, got, want)
+		}
+	}
+}
+
+func TestNativeHistograms(t *testing.T) {
+	t.Parallel()
+	e := New()
+	observeAll(e)
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := expfmt.NewFormat(expfmt.TypeProtoDelim)
+	req.Header.Set("Accept", string(format))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	dec := expfmt.NewDecoder(resp.Body, expfmt.ResponseFormat(resp.Header))
+	found := map[string]bool{}
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mf.GetMetric() {
+			if h := m.GetHistogram(); h != nil && h.Schema != nil && len(h.GetPositiveSpan()) > 0 && len(h.GetBucket()) > 0 {
+				found[mf.GetName()] = true
+			}
+		}
+	}
+	for _, name := range []string{"vesload_request_latency_seconds", "vesload_request_service_seconds"} {
+		if !found[name] {
+			t.Errorf("%s lacks native buckets beside its classic ones", name)
+		}
+	}
+}
+
+func TestObserveRequestAllocatesNothing(t *testing.T) {
+	e := New()
+	observeAll(e) // resolves the label pairs
+	allocs := testing.AllocsPerRun(1000, func() {
+		e.ObserveRequest("ok", 202, 3*time.Millisecond, 2*time.Millisecond)
+		e.ObserveRequest("http_503", 503, 40*time.Millisecond, 39*time.Millisecond)
+	})
+	if allocs != 0 {
+		t.Errorf("ObserveRequest allocates %v times per call pair, want 0", allocs)
+	}
+}
+
+func BenchmarkObserveRequest(b *testing.B) {
+	e := New()
+	outcomes := []struct {
+		outcome string
+		code    int
+	}{{"ok", 202}, {"ok", 202}, {"ok", 202}, {"http_503", 503}, {"timeout", 0}, {"pool_exhausted", 0}}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		o := outcomes[i%len(outcomes)]
+		e.ObserveRequest(o.outcome, o.code, time.Duration(1+i%5000)*time.Microsecond, time.Duration(1+i%3000)*time.Microsecond)
+		i++
+	}
+}

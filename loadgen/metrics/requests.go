@@ -1,0 +1,93 @@
+package metrics
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// maxRequestSeries caps the outcome × code pairs: a handful of classes and
+// status codes occur in practice, and a bug upstream must not grow the
+// series (or the cache) without bound.
+const maxRequestSeries = 64
+
+// Label values used when a caller's value does not fit.
+const (
+	outcomeOther = "other" // an outcome that is not a short class name, or past the cap
+	codeNone     = "none"  // no HTTP status: the request got no response
+)
+
+// outcomePoolExhausted is the class that also counts as pool exhaustion.
+const outcomePoolExhausted = "pool_exhausted"
+
+// requestKey is what a caller passes; its counter is resolved once.
+type requestKey struct {
+	outcome string
+	code    int
+}
+
+// ObserveRequest records one completed or failed request. outcome is "ok"
+// or an error class (http_503, timeout, pool_exhausted, …); code is the
+// HTTP status, 0 without a response. A zero latency or service time means
+// the request never got that far (no connection, nothing written) and is
+// not observed. It allocates nothing once a pair of outcome and code has
+// been seen; anything that does not look like a class name is counted as
+// "other", so no message can become a label.
+func (e *Exporter) ObserveRequest(outcome string, code int, latency, service time.Duration) {
+	e.counter(outcome, code).Inc()
+	if outcome == outcomePoolExhausted {
+		e.poolExhausted.Inc()
+	}
+	if latency > 0 {
+		e.latency.Observe(latency.Seconds())
+	}
+	if service > 0 {
+		e.service.Observe(service.Seconds())
+	}
+}
+
+// counter returns the counter for outcome and code, resolving and caching
+// it on first use.
+func (e *Exporter) counter(outcome string, code int) prometheus.Counter {
+	k := requestKey{outcome, code}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c, ok := e.counters[k]; ok {
+		return c
+	}
+	if len(e.counters) >= maxRequestSeries {
+		return e.requests.WithLabelValues(outcomeOther, codeNone)
+	}
+	o := outcome
+	if !isClass(o) {
+		o = outcomeOther
+	}
+	c := e.requests.WithLabelValues(o, codeLabel(code))
+	e.counters[k] = c
+	return c
+}
+
+// isClass reports whether s looks like an outcome class: a short
+// lower-case word of letters, digits and underscores.
+func isClass(s string) bool {
+	if len(s) == 0 || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// codeLabel renders an HTTP status code, or "none" for anything that is
+// not one.
+func codeLabel(code int) string {
+	if code < 100 || code > 599 {
+		return codeNone
+	}
+	return strconv.Itoa(code)
+}

@@ -1,0 +1,108 @@
+package sample
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/report"
+)
+
+func TestAggregate(t *testing.T) {
+	t.Parallel()
+	type add struct {
+		r   Reading
+		err error
+	}
+	partial := fmt.Errorf("%w: query b: no series", ErrPartial)
+	tests := []struct {
+		name string
+		adds []add
+		want report.Target
+	}{
+		{
+			name: "nothing",
+			want: report.Target{Source: "src"},
+		},
+		{
+			name: "cpu avg and max skip unknown CPU",
+			adds: []add{
+				{r: Reading{NoCPU: true, RSSBytes: 10}},
+				{r: Reading{CPUPct: 20, RSSBytes: 30}},
+				{r: Reading{CPUPct: 60, RSSBytes: 20}},
+				{r: Reading{CPUPct: math.NaN()}},
+			},
+			want: report.Target{Source: "src", CPUAvgPct: 40, CPUMaxPct: 60, RSSMaxBytes: 30},
+		},
+		{
+			name: "errors counted, failed readings ignored",
+			adds: []add{
+				{r: Reading{CPUPct: 10}},
+				{r: Reading{CPUPct: 99, RSSBytes: 99}, err: errors.New("scrape: connection refused")},
+				{r: Reading{NoCPU: true}, err: errors.New("scrape: HTTP 503")},
+			},
+			want: report.Target{Source: "src", CPUAvgPct: 10, CPUMaxPct: 10, SampleErrors: 2, LastError: "scrape: HTTP 503"},
+		},
+		{
+			name: "partial readings folded in and counted",
+			adds: []add{
+				{r: Reading{NoCPU: true, Extra: map[string]float64{"a": 1, "n": math.Inf(1)}}},
+				{r: Reading{NoCPU: true, Extra: map[string]float64{"a": 3}}, err: partial},
+			},
+			want: report.Target{Source: "src", SampleErrors: 1, LastError: partial.Error(),
+				Extra: map[string]report.SeriesStats{"a": {Avg: 2, Max: 3, Samples: 2}}},
+		},
+		{
+			name: "negative extras and exit kept",
+			adds: []add{
+				{r: Reading{CPUPct: 5, Extra: map[string]float64{"d": -4}}},
+				{r: Reading{NoCPU: true, Exited: true, Extra: map[string]float64{"d": -2}}},
+				{r: Reading{CPUPct: 7}},
+			},
+			want: report.Target{Source: "src", CPUAvgPct: 6, CPUMaxPct: 7, Exited: true,
+				Extra: map[string]report.SeriesStats{"d": {Avg: -3, Max: -2, Samples: 2}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a := NewAggregate("src")
+			for _, ad := range tt.adds {
+				a.Add(ad.r, ad.err)
+			}
+			if got := a.Target(); !reflect.DeepEqual(*got, tt.want) {
+				t.Errorf("Target = %+v\nwant     %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAggregateLastAndTake(t *testing.T) {
+	t.Parallel()
+	srv := serve(t, text("process_cpu_usage 0.5\nprocess_resident_memory_bytes 100\n"))
+	s, err := NewMetrics(srv.URL+"/metrics", HTTPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAggregate(s.Source())
+	if r := a.Last(); r.CPUPct != 0 || r.Extra != nil {
+		t.Errorf("Last before any reading = %+v", r)
+	}
+	if _, err := a.Take(context.Background(), s, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	a.Add(Reading{CPUPct: 1, Extra: map[string]float64{"x": 1}}, nil)
+	last := a.Last()
+	last.Extra["x"] = 42 // the caller's copy
+	if got := a.Last().Extra["x"]; got != 1 {
+		t.Errorf("Last shares its Extra map: %v", got)
+	}
+	tg := a.Target()
+	if tg.CPUMaxPct != 50 || tg.RSSMaxBytes != 100 || !reflect.DeepEqual(tg.Series, []string{"process_cpu_usage", "process_resident_memory_bytes"}) {
+		t.Errorf("Target = %+v", *tg)
+	}
+}

@@ -1,0 +1,212 @@
+package sample
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shirou/gopsutil/v4/mem"
+	"github.com/shirou/gopsutil/v4/process"
+)
+
+// rescanEvery bounds how often a sampler by name lists all processes to
+// find new ones (a restarted collector): listing is cheap, but not so cheap
+// that it should run every second.
+const rescanEvery = 5 * time.Second
+
+// tracked is one sampled process and its counters at the previous reading.
+type tracked struct {
+	proc     *process.Process
+	explicit bool // chosen by pid, not found by name
+	primed   bool
+	user     float64
+	system   float64
+	minor    uint64
+	major    uint64
+}
+
+// processSampler sums the resources of local processes chosen by pid or
+// by name.
+type processSampler struct {
+	mu       sync.Mutex
+	source   string
+	names    []string
+	memTotal uint64
+	procs    map[int32]*tracked
+	skip     map[int32]struct{} // pids seen and found not to match names
+	lastScan time.Time
+	prevAt   time.Time
+	gone     bool // a process chosen by pid has exited
+}
+
+// NewProcess samples the processes with the given pids plus every process
+// whose name is one of names, summed into one reading. CPU comes from the
+// change of each process's CPU times between readings, so the sampler is
+// primed here and the first Sample already has a CPU figure. Processes by
+// name are looked for again every few seconds, so a restarted target is
+// picked up. Every pid must exist and every name must match a process now,
+// so that a typo fails before the run rather than yielding an empty report.
+func NewProcess(pids []int32, names []string) (Sampler, error) {
+	if len(pids) == 0 && len(names) == 0 {
+		return nil, errors.New("process sampler: no pid and no process name given")
+	}
+	ctx := context.Background()
+	s := &processSampler{
+		source: processSource(pids, names),
+		names:  names,
+		procs:  make(map[int32]*tracked),
+		skip:   make(map[int32]struct{}),
+	}
+	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
+		s.memTotal = vm.Total
+	}
+	for _, pid := range pids {
+		if err := s.addPid(ctx, pid); err != nil {
+			return nil, err
+		}
+	}
+	now := time.Now()
+	if len(names) > 0 {
+		if err := s.scan(ctx, now); err != nil {
+			return nil, err
+		}
+		if err := s.requireNames(); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range s.procs {
+		if st, err := readProc(ctx, t.proc); err == nil {
+			t.prime(st)
+		}
+	}
+	s.prevAt = now
+	return s, nil
+}
+
+// processSource renders the pids and names as "pid:1,2 process:java".
+func processSource(pids []int32, names []string) string {
+	var parts []string
+	if len(pids) > 0 {
+		ids := make([]string, len(pids))
+		for i, pid := range pids {
+			ids[i] = strconv.Itoa(int(pid))
+		}
+		parts = append(parts, "pid:"+strings.Join(ids, ","))
+	}
+	if len(names) > 0 {
+		parts = append(parts, "process:"+strings.Join(names, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// addPid starts tracking one explicitly chosen process.
+func (s *processSampler) addPid(ctx context.Context, pid int32) error {
+	if pid <= 0 {
+		return fmt.Errorf("target pid %d: not a process id", pid)
+	}
+	p, err := process.NewProcessWithContext(ctx, pid)
+	if err != nil {
+		return fmt.Errorf("target pid %d: %w", pid, err)
+	}
+	s.procs[pid] = &tracked{proc: p, explicit: true}
+	return nil
+}
+
+// requireNames fails when a name matched no process at all.
+func (s *processSampler) requireNames() error {
+	for _, name := range s.names {
+		found := false
+		for _, t := range s.procs {
+			if n, err := t.proc.Name(); err == nil && n == name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("target process %q: no running process has that name", name)
+		}
+	}
+	return nil
+}
+
+// Source implements Sampler.
+func (s *processSampler) Source() string { return s.source }
+
+// Series implements Sampler: local samplers use no metric series.
+func (s *processSampler) Series() []string { return nil }
+
+// Sample implements Sampler. A process that has exited is dropped and
+// reported through Reading.Exited; it is not an error.
+func (s *processSampler) Sample(ctx context.Context, now time.Time) (Reading, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.names) > 0 && now.Sub(s.lastScan) >= rescanEvery {
+		if err := s.scan(ctx, now); err != nil {
+			return Reading{NoCPU: true}, err
+		}
+	}
+	dt := now.Sub(s.prevAt).Seconds()
+	var r Reading
+	var rss uint64
+	cpuKnown, vanished := false, false
+	for pid, t := range s.procs {
+		st, err := readProc(ctx, t.proc)
+		if err != nil || st.zombie() {
+			if err == nil || isGone(ctx, pid) {
+				delete(s.procs, pid)
+				vanished = true
+				s.gone = s.gone || t.explicit
+				continue
+			}
+			return Reading{NoCPU: true}, fmt.Errorf("sample pid %d: %w", pid, err)
+		}
+		if t.add(&r, st, dt) {
+			cpuKnown = true
+		}
+		t.prime(st)
+		rss += st.rss
+		r.VSZBytes += int64(st.vms)
+		r.Threads += st.threads
+		r.Processes++
+	}
+	s.prevAt = now
+	r.RSSBytes = int64(rss)
+	r.CPUPct = r.UserPct + r.SystemPct
+	r.NoCPU = !cpuKnown
+	if s.memTotal > 0 {
+		r.MemPct = float64(rss) / float64(s.memTotal) * 100
+	}
+	r.Exited = vanished || s.gone || len(s.procs) == 0
+	return r, nil
+}
+
+// add folds the change since the previous reading into r, over dt
+// seconds. It reports false when there is no previous reading or the
+// counters went backwards (the pid now belongs to another process).
+func (t *tracked) add(r *Reading, st procStat, dt float64) bool {
+	if !t.primed || dt <= 0 || st.user < t.user || st.system < t.system ||
+		st.minor < t.minor || st.major < t.major {
+		return false
+	}
+	r.UserPct += (st.user - t.user) / dt * 100
+	r.SystemPct += (st.system - t.system) / dt * 100
+	r.MinorFaultsPerSec += float64(st.minor-t.minor) / dt
+	r.MajorFaultsPerSec += float64(st.major-t.major) / dt
+	return true
+}
+
+// prime remembers the counters the next reading is measured against.
+func (t *tracked) prime(st procStat) {
+	t.user, t.system, t.minor, t.major = st.user, st.system, st.minor, st.major
+	t.primed = true
+}
+
+// isGone tells an exited process from a failure to read a live one.
+func isGone(ctx context.Context, pid int32) bool {
+	exists, err := process.PidExistsWithContext(ctx, pid)
+	return err == nil && !exists
+}

@@ -1,0 +1,178 @@
+package sample
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/api"
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+	"github.com/prometheus/common/model"
+)
+
+// Query names with a meaning beyond their Extra series.
+const (
+	// QueryCPU is CPU in cores (CPU seconds per second, what rate() of a
+	// *_cpu_seconds_total counter gives); it sets CPUPct as cores × 100.
+	QueryCPU = "cpu"
+	// QueryCPUPct is CPU already in percent of one core; it sets CPUPct
+	// as is.
+	QueryCPUPct = "cpu_pct"
+	// QueryRSS and QueryMemory are resident memory in bytes; either sets
+	// RSSBytes.
+	QueryRSS    = "rss"
+	QueryMemory = "memory"
+)
+
+// promQLSampler evaluates named PromQL instant queries.
+type promQLSampler struct {
+	api      v1.API
+	source   string
+	password string
+	names    []string // sorted
+	queries  map[string]string
+	timeout  time.Duration
+}
+
+// NewPromQL samples a target through a Prometheus server, for targets that
+// vesload cannot reach directly (a pod on Kubernetes): each Sample
+// evaluates every query as an instant query at the server's current time,
+// so that clock skew between hosts does not matter. A query's scalar, or
+// the sum of its vector, goes to Extra under the query's name; the names
+// cpu, cpu_pct, rss and memory also fill CPUPct and RSSBytes (see QueryCPU).
+func NewPromQL(baseURL string, queries map[string]string, opts HTTPOptions) (Sampler, error) {
+	if len(queries) == 0 {
+		return nil, errors.New("promql sampler: no query given")
+	}
+	ep, err := parseEndpoint(baseURL, opts)
+	if err != nil {
+		return nil, fmt.Errorf("prometheus URL: %w", err)
+	}
+	t, err := newTransport(opts)
+	if err != nil {
+		return nil, fmt.Errorf("prometheus %s: %w", redact(ep.url), err)
+	}
+	client, err := api.NewClient(api.Config{Address: ep.url.String(), RoundTripper: ep.roundTripper(t)})
+	if err != nil {
+		return nil, fmt.Errorf("prometheus %s: %w", redact(ep.url), err)
+	}
+	s := &promQLSampler{
+		api:      v1.NewAPI(client),
+		source:   "promql:" + redact(ep.url),
+		password: ep.password,
+		queries:  make(map[string]string, len(queries)),
+		timeout:  timeout(opts),
+	}
+	for name, q := range queries {
+		if name == "" || q == "" {
+			return nil, fmt.Errorf("promql query %q=%q: needs a name and an expression", name, q)
+		}
+		s.names = append(s.names, name)
+		s.queries[name] = q
+	}
+	slices.Sort(s.names)
+	return s, nil
+}
+
+// Source implements Sampler.
+func (s *promQLSampler) Source() string { return s.source }
+
+// Series implements Sampler: the queries as name=expression, sorted by
+// name.
+func (s *promQLSampler) Series() []string {
+	out := make([]string, len(s.names))
+	for i, name := range s.names {
+		out[i] = name + "=" + s.queries[name]
+	}
+	return out
+}
+
+// Sample implements Sampler. When some queries fail and others succeed,
+// the reading holds the successful ones and the error wraps ErrPartial.
+func (s *promQLSampler) Sample(ctx context.Context, _ time.Time) (Reading, error) {
+	r := Reading{NoCPU: true, Extra: make(map[string]float64, len(s.names))}
+	var errs []error
+	for _, name := range s.names {
+		v, err := s.query(ctx, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		r.Extra[name] = v
+		s.apply(&r, name, v)
+	}
+	if len(errs) == 0 {
+		return r, nil
+	}
+	err := scrub(errors.Join(errs...), s.password)
+	if len(r.Extra) == 0 {
+		return Reading{NoCPU: true}, err
+	}
+	return r, fmt.Errorf("%w: %w", ErrPartial, err)
+}
+
+// query evaluates one named query to a single finite number.
+func (s *promQLSampler) query(ctx context.Context, name string) (float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	val, _, _, err := s.api.Query(ctx, s.queries[name], time.Time{})
+	if err != nil {
+		return 0, fmt.Errorf("query %s: %w", name, err)
+	}
+	v, err := scalar(val)
+	if err != nil {
+		return 0, fmt.Errorf("query %s: %w", name, err)
+	}
+	return v, nil
+}
+
+// apply fills the fields of r that a query's name stands for.
+func (s *promQLSampler) apply(r *Reading, name string, v float64) {
+	switch name {
+	case QueryCPU:
+		r.CPUPct, r.NoCPU = v*100, false
+	case QueryCPUPct:
+		r.CPUPct, r.NoCPU = v, false
+	case QueryRSS, QueryMemory:
+		if v >= 0 {
+			r.RSSBytes = toInt64(v)
+		}
+	}
+}
+
+// scalar reduces a query result to one number: a scalar as is, a vector
+// as the sum of its series.
+func scalar(val model.Value) (float64, error) {
+	var v float64
+	switch x := val.(type) {
+	case *model.Scalar:
+		v = float64(x.Value)
+	case model.Vector:
+		if len(x) == 0 {
+			return 0, errors.New("no series in the result")
+		}
+		for _, smp := range x {
+			if smp.Histogram != nil {
+				return 0, errors.New("result is a native histogram, want a number (use histogram_quantile or histogram_count)")
+			}
+			v += float64(smp.Value)
+		}
+	default:
+		return 0, fmt.Errorf("result is a %s, want a scalar or an instant vector", typeName(val))
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("result is %v", v)
+	}
+	return v, nil
+}
+
+// typeName names a result type for messages.
+func typeName(val model.Value) string {
+	if val == nil {
+		return "nothing"
+	}
+	return val.Type().String()
+}

@@ -1,0 +1,92 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+func TestJTLWriter(t *testing.T) {
+	// Not parallel: testing.AllocsPerRun refuses to run beside other tests.
+	var buf bytes.Buffer
+	j, err := NewJTLWriter(&buf, "http://127.0.0.1:8080/eventListener/v7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.UnixMilli(1700000000123)
+	rows := []JTLSample{
+		{Start: start, Elapsed: 12 * time.Millisecond, Service: 3 * time.Millisecond, Label: "fault", Code: 202, Outcome: "ok", BytesRecv: 8, BytesSent: 1024, InFlight: 3},
+		{Start: start, Elapsed: 5 * time.Millisecond, Label: "fault", Code: 503, Outcome: "http_503"},
+		{Start: start, Label: "fault", Outcome: "pool_exhausted"},
+	}
+	for _, r := range rows {
+		if err := j.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatalf("JTL is not CSV: %v", err)
+	}
+	if len(recs) != 4 || strings.Join(recs[0], ",")+"\n" != JTLHeader {
+		t.Fatalf("got %d rows, header %v", len(recs), recs[0])
+	}
+	want := [][]string{
+		{"1700000000123", "12", "fault", "202", "OK", "vesload 1-1", "text", "true", "", "8", "1024", "3", "3", "http://127.0.0.1:8080/eventListener/v7", "3", "0", "0"},
+		{"1700000000123", "5", "fault", "503", "http_503", "vesload 1-1", "text", "false", "http_503", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
+		{"1700000000123", "0", "fault", "pool_exhausted", "pool_exhausted", "vesload 1-1", "text", "false", "pool_exhausted", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
+	}
+	for i, w := range want {
+		if strings.Join(recs[i+1], "|") != strings.Join(w, "|") {
+			t.Errorf("row %d:\n got %v\nwant %v", i+1, recs[i+1], w)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = j.Write(rows[0]) }); n != 0 {
+		t.Errorf("a JTL row costs %v allocations, want 0", n)
+	}
+}
+
+func TestHdrLogRoundTrip(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	start := time.UnixMilli(1700000000000)
+	l, err := NewHdrLog(&buf, start, "latency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHistogram()
+	for i := 0; i < 3; i++ {
+		for v := int64(1); v <= 100; v++ {
+			h.RecordValue(v * int64(i+1) * 1000)
+		}
+		if err := l.Interval(start.Add(time.Duration(i)*time.Second), start.Add(time.Duration(i+1)*time.Second), h); err != nil {
+			t.Fatal(err)
+		}
+		h.Reset()
+	}
+	r := hdrhistogram.NewHistogramLogReader(&buf)
+	var maxes []int64
+	for {
+		got, err := r.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == nil {
+			break
+		}
+		if got.TotalCount() != 100 {
+			t.Fatalf("interval holds %d values, want 100", got.TotalCount())
+		}
+		maxes = append(maxes, got.Max())
+	}
+	if len(maxes) != 3 || l.Intervals() != 3 || !(maxes[0] < maxes[1] && maxes[1] < maxes[2]) {
+		t.Fatalf("read back %d intervals with maxima %v", len(maxes), maxes)
+	}
+}
