@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -244,6 +246,13 @@ var listenLine = regexp.MustCompile(`https?://127\.0\.0\.1:\d+`)
 // startServe runs `vesload serve` on a free port and returns its base URL.
 func startServe(t *testing.T, extra ...string) (string, func()) {
 	t.Helper()
+	url, _, stop := startServeProc(t, extra...)
+	return url, stop
+}
+
+// startServeProc is startServe that also returns the emulator's pid.
+func startServeProc(t *testing.T, extra ...string) (string, int, func()) {
+	t.Helper()
 	args := append([]string{"serve", "--listen", "127.0.0.1:0"}, extra...)
 	cmd := exec.Command(binary, args...)
 	stderr, err := cmd.StderrPipe()
@@ -277,12 +286,12 @@ func startServe(t *testing.T, extra ...string) (string, func()) {
 	}()
 	select {
 	case u := <-found:
-		return u, stop
+		return u, cmd.Process.Pid, stop
 	case <-time.After(10 * time.Second):
 		stop()
 		t.Fatal("vesload serve did not announce its address")
 	}
-	return "", nil
+	return "", 0, nil
 }
 
 func TestRunAgainstNginx(t *testing.T) {
@@ -296,5 +305,166 @@ func TestRunAgainstNginx(t *testing.T) {
 	res := readResult(t, out)
 	if res.Requests.Scheduled != 1000 || res.Requests.Sent != 1000 || res.Errors["http_202"] != 0 || res.Requests.OK != 1000 {
 		t.Fatalf("requests %+v errors %v, want exactly 1000 sent and ok", res.Requests, res.Errors)
+	}
+}
+
+func TestThresholdGates(t *testing.T) {
+	t.Parallel()
+	url, stop := startServe(t, "--latency", "10ms")
+	defer stop()
+	dir := t.TempDir()
+	tests := []struct {
+		gate string
+		code int
+	}{
+		{"p99<1ms", exitThreshold},
+		{"p99<5s", exitOK},
+	}
+	for _, tt := range tests {
+		junit := filepath.Join(dir, "gates-"+tt.gate+".xml")
+		o := vesload(t, 30*time.Second, "-url", url+"/eventListener/v7", "-rps", "20", "-duration", "1s",
+			"--threshold", tt.gate, "--threshold", "error_rate<1%", "--junit", junit, "-q")
+		if o.code != tt.code {
+			t.Fatalf("%s: exit %d, want %d\n%s", tt.gate, o.code, tt.code, o.stderr)
+		}
+		xml, err := os.ReadFile(junit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := strings.Contains(string(xml), "<failure")
+		if failed != (tt.code == exitThreshold) || !strings.Contains(string(xml), strings.ReplaceAll(tt.gate, "<", "&lt;")) {
+			t.Fatalf("%s: JUnit failure=%v:\n%s", tt.gate, failed, xml)
+		}
+		if !strings.Contains(o.stdout, tt.gate) {
+			t.Fatalf("%s: summary does not show the gate:\n%s", tt.gate, o.stdout)
+		}
+	}
+}
+
+func TestTargetSamplingAndLiveMetrics(t *testing.T) {
+	t.Parallel()
+	url, pid, stop := startServeProc(t)
+	defer stop()
+	dir := t.TempDir()
+
+	// The emulator's own /metrics: the CPU and RSS of the target, remotely.
+	out := filepath.Join(dir, "metrics.json")
+	o := vesload(t, 30*time.Second, "-url", url+"/eventListener/v7", "-rps", "200", "-duration", "3s",
+		"--target-metrics", url+"/metrics", "-o", out, "-q")
+	if o.code != exitOK {
+		t.Fatalf("exit %d: %s", o.code, o.stderr)
+	}
+	res := readResult(t, out)
+	if res.Target == nil || res.Target.RSSMaxBytes == 0 || res.Target.CPUMaxPct <= 0 ||
+		!strings.HasPrefix(res.Target.Source, "metrics:") || len(res.Target.Series) == 0 {
+		t.Fatalf("target %+v: want CPU, RSS and the series used", res.Target)
+	}
+
+	// A dead metrics endpoint: the run completes and counts the failures.
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + l.Addr().String() + "/metrics"
+	l.Close()
+	out = filepath.Join(dir, "dead.json")
+	o = vesload(t, 30*time.Second, "-url", url+"/eventListener/v7", "-rps", "20", "-duration", "2s",
+		"--target-metrics", dead, "-o", out, "-q")
+	if o.code != exitOK {
+		t.Fatalf("dead endpoint: exit %d: %s", o.code, o.stderr)
+	}
+	if res = readResult(t, out); res.Target == nil || res.Target.SampleErrors == 0 {
+		t.Fatalf("dead endpoint: target %+v, want sample errors counted", res.Target)
+	}
+
+	// The emulator's process, locally.
+	out = filepath.Join(dir, "pid.json")
+	o = vesload(t, 30*time.Second, "-url", url+"/eventListener/v7", "-rps", "200", "-duration", "3s",
+		"--target-pid", strconv.Itoa(pid), "-o", out)
+	if o.code != exitOK {
+		t.Fatalf("--target-pid: exit %d: %s", o.code, o.stderr)
+	}
+	if res = readResult(t, out); res.Target == nil || res.Target.RSSMaxBytes == 0 || res.Target.Source != "pid:"+strconv.Itoa(pid) {
+		t.Fatalf("--target-pid: target %+v", res.Target)
+	}
+	if strings.Contains(o.stdout, "|       n/a |") {
+		t.Fatalf("summary shows no target CPU:\n%s", o.stdout)
+	}
+}
+
+func TestLiveMetricsEndpoint(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "-rps", "50", "-duration", "3s", "--metrics-addr", addr, "-q")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	counts := []float64{}
+	for range 40 {
+		time.Sleep(100 * time.Millisecond)
+		if n, ok := scrapeCounter(addr, `vesload_requests_total{code="202",outcome="ok"}`); ok {
+			if len(counts) == 0 || n != counts[len(counts)-1] {
+				counts = append(counts, n)
+			}
+		}
+		if len(counts) >= 3 {
+			break
+		}
+	}
+	if len(counts) < 2 || counts[len(counts)-1] <= counts[0] {
+		t.Fatalf("request counter seen as %v: want it to increase during the run", counts)
+	}
+}
+
+// scrapeCounter reads one sample's value from a Prometheus text endpoint.
+func scrapeCounter(addr, series string) (float64, bool) {
+	c := &http.Client{Timeout: time.Second}
+	resp, err := c.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return 0, false
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, series+" ") {
+			var v float64
+			if _, err := fmt.Sscan(strings.TrimPrefix(line, series+" "), &v); err == nil {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func TestStreamOutputs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	jtl, hlog, md, csvPath := filepath.Join(dir, "r.jtl"), filepath.Join(dir, "r.hlog"), filepath.Join(dir, "r.md"), filepath.Join(dir, "r.csv")
+	o := vesload(t, 30*time.Second, "-rps", "40", "-duration", "2s", "-q",
+		"--jtl", jtl, "--hdr-log", hlog, "--markdown", md, "--csv", csvPath)
+	if o.code != exitOK {
+		t.Fatalf("exit %d: %s", o.code, o.stderr)
+	}
+	rows, _ := os.ReadFile(jtl)
+	if n := strings.Count(string(rows), "\n"); n != 81 {
+		t.Fatalf("JTL has %d lines, want a header and 80 rows", n)
+	}
+	logText, _ := os.ReadFile(hlog)
+	if strings.Count(string(logText), "Tag=latency,") < 2 {
+		t.Fatalf("HdrHistogram log has too few intervals:\n%s", logText)
+	}
+	mdText, _ := os.ReadFile(md)
+	if !strings.Contains(string(mdText), "| Avg |") && !strings.Contains(string(mdText), "Avg") {
+		t.Fatalf("Markdown lacks the seed table:\n%s", mdText)
+	}
+	csvText, _ := os.ReadFile(csvPath)
+	if !strings.HasPrefix(string(csvText), "t,") {
+		t.Fatalf("CSV timeline:\n%s", csvText)
 	}
 }
