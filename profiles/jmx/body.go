@@ -1,0 +1,121 @@
+package jmx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// checkJSON says what is wrong with a body that looks like JSON (starts
+// with { or [), after each ${…} template expression is replaced by 0 (a
+// number, and valid text inside a string), or "" when it parses or is not
+// JSON at all. The problem names the position in the body and in the plan
+// (the body starts at plan line startLine), and, for an unbalanced body,
+// how many closing braces or brackets are missing.
+func checkJSON(body string, startLine int) string {
+	trimmed := strings.TrimSpace(body)
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return ""
+	}
+	sub, orig := substitute(body)
+	var v any
+	err := json.Unmarshal([]byte(sub), &v)
+	if err == nil {
+		return ""
+	}
+	off := len(sub)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset)
+	}
+	if off > 0 && off <= len(sub) && !strings.HasPrefix(err.Error(), "unexpected end") {
+		off-- // the offset is just past the offending byte
+	}
+	off = min(max(off, 0), len(orig)-1)
+	line, col := lineCol(body, orig[off])
+	msg := fmt.Sprintf("%s at body line %d, column %d (plan line %d)", err.Error(), line, col, startLine+line-1)
+	if hint := unbalanced(sub); hint != "" {
+		msg += ": " + hint
+	}
+	return msg
+}
+
+// substitute replaces every ${…} expression with 0 and returns, for each
+// byte of the result (and its end), the offset it came from in s.
+func substitute(s string) (string, []int) {
+	var b strings.Builder
+	orig := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], "${") {
+			if n := exprEnd(s[i:]); n > 0 {
+				b.WriteByte('0')
+				orig = append(orig, i)
+				i += n
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		orig = append(orig, i)
+		i++
+	}
+	orig = append(orig, len(s))
+	return b.String(), orig
+}
+
+// lineCol converts a byte offset of s to a 1-based line and column.
+func lineCol(s string, off int) (int, int) {
+	off = min(off, len(s))
+	before := s[:off]
+	line := strings.Count(before, "\n") + 1
+	col := off - strings.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// unbalanced counts the braces and brackets left open outside strings.
+func unbalanced(s string) string {
+	var stack []byte
+	inString, escaped := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			stack = append(stack, c)
+		case (c == '}' || c == ']') && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	braces, brackets := 0, 0
+	for _, c := range stack {
+		if c == '{' {
+			braces++
+		} else {
+			brackets++
+		}
+	}
+	var parts []string
+	if braces > 0 {
+		parts = append(parts, plural(braces, "closing brace"))
+	}
+	if brackets > 0 {
+		parts = append(parts, plural(brackets, "closing bracket"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + " missing"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

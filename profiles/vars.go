@@ -1,0 +1,232 @@
+package profiles
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Set gives variable name the value, as --set NAME=VALUE does. Variables
+// fill ${NAME} placeholders in the target, headers, paths and bodies
+// (imported JMeter plans use them for hosts such as WORKER_IP). Setting a
+// name the profile neither declares nor uses is an error, so a typo does
+// not go unnoticed.
+func (p *Profile) Set(name, value string) error {
+	if !validVarName(name) {
+		return fmt.Errorf("--set %s: want NAME=VALUE with a name of letters, digits and _", name)
+	}
+	if _, declared := p.Vars[name]; !declared && !slices.Contains(p.referencedVars(), name) {
+		known := p.knownVars()
+		if len(known) == 0 {
+			return fmt.Errorf("--set %s: profile %s uses no variables", name, p.Name)
+		}
+		msg := fmt.Sprintf("--set %s: profile %s has no variable %s (it has %s)", name, p.Name, name, strings.Join(known, ", "))
+		if s := suggest(name, known); s != "" {
+			msg = fmt.Sprintf("--set %s: profile %s has no variable %s; did you mean %s?", name, p.Name, name, s)
+		}
+		return fmt.Errorf("%s", msg)
+	}
+	if p.Vars == nil {
+		p.Vars = make(map[string]string)
+	}
+	p.Vars[name] = value
+	return nil
+}
+
+// MissingVars lists, sorted, the variables used by a ${NAME} placeholder
+// (in the target URL, headers, auth user, request paths, headers and
+// inline bodies) that have no value yet: each must be set with --set (or
+// the URL replaced with --url) before the profile can run. Placeholders in
+// body_file templates are read by the engine and not listed here.
+func (p *Profile) MissingVars() []string {
+	var missing []string
+	for _, name := range p.referencedVars() {
+		if p.Vars[name] == "" {
+			missing = append(missing, name)
+		}
+	}
+	return missing
+}
+
+// Resolve returns a copy of the profile with every variable placeholder
+// replaced by its value, ready for the engine; JMeter-style functions such
+// as ${__time()} are left for the body template. It fails, naming them,
+// when variables are missing.
+func (p *Profile) Resolve() (*Profile, error) {
+	if missing := p.MissingVars(); len(missing) > 0 {
+		return nil, fmt.Errorf("profile %s: set %s (with --set NAME=VALUE or --url)", p.Name, strings.Join(missing, ", "))
+	}
+	q := p.clone()
+	sub := func(s string) string { return expandVars(s, p.Vars) }
+	q.Target.URL = sub(q.Target.URL)
+	q.Target.Headers = mapValues(q.Target.Headers, sub)
+	if q.Target.Auth != nil {
+		q.Target.Auth.User = sub(q.Target.Auth.User)
+	}
+	for i := range q.Requests {
+		r := &q.Requests[i]
+		r.Path, r.Body = sub(r.Path), sub(r.Body)
+		r.Headers = mapValues(r.Headers, sub)
+	}
+	if err := q.validateTarget(); err != nil {
+		return nil, fmt.Errorf("profile %s with variables set: %w", p.Name, err)
+	}
+	return q, nil
+}
+
+// clone copies the profile deeply enough that Resolve's edits do not
+// reach the original.
+func (p *Profile) clone() *Profile {
+	q := *p
+	q.Vars = mapValues(p.Vars, nil)
+	q.Target.Headers = mapValues(p.Target.Headers, nil)
+	if p.Target.Auth != nil {
+		a := *p.Target.Auth
+		q.Target.Auth = &a
+	}
+	if p.Target.TLS != nil {
+		t := *p.Target.TLS
+		q.Target.TLS = &t
+	}
+	q.Requests = slices.Clone(p.Requests)
+	for i := range q.Requests {
+		q.Requests[i].Headers = mapValues(p.Requests[i].Headers, nil)
+	}
+	q.Samplers.PromQueries = mapValues(p.Samplers.PromQueries, nil)
+	q.Thresholds = slices.Clone(p.Thresholds)
+	return &q
+}
+
+// referencedVars lists, sorted and once each, the variable names used by
+// placeholders in the fields Resolve expands.
+func (p *Profile) referencedVars() []string {
+	seen := map[string]bool{}
+	add := func(s string) {
+		for _, n := range VarsIn(s) {
+			seen[n] = true
+		}
+	}
+	add(p.Target.URL)
+	for _, v := range p.Target.Headers {
+		add(v)
+	}
+	if p.Target.Auth != nil {
+		add(p.Target.Auth.User)
+	}
+	for _, r := range p.Requests {
+		add(r.Path)
+		add(r.Body)
+		for _, v := range r.Headers {
+			add(v)
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// knownVars is every declared or referenced variable, sorted.
+func (p *Profile) knownVars() []string {
+	all := map[string]bool{}
+	for n := range p.Vars {
+		all[n] = true
+	}
+	for _, n := range p.referencedVars() {
+		all[n] = true
+	}
+	return sortedKeys(all)
+}
+
+// VarsIn lists the variable names of the ${NAME} placeholders in s, in
+// order of appearance. Placeholders whose name starts with __ are template
+// functions (${__time()}), not variables.
+func VarsIn(s string) []string {
+	var names []string
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			return names
+		}
+		s = s[i+2:]
+		j := strings.IndexByte(s, '}')
+		if j < 0 {
+			return names
+		}
+		if name := s[:j]; validVarName(name) {
+			names = append(names, name)
+		}
+		s = s[j+1:]
+	}
+}
+
+// expandVars replaces the placeholders of the variables in vars with their
+// values, leaving other ${…} text alone.
+func expandVars(s string, vars map[string]string) string {
+	if !strings.Contains(s, "${") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			break
+		}
+		name := s[i+2 : i+j]
+		b.WriteString(s[:i])
+		if v, ok := vars[name]; ok && validVarName(name) {
+			b.WriteString(v)
+		} else {
+			b.WriteString(s[i : i+j+1])
+		}
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// validVarName accepts names of letters, digits and _, not starting with
+// a digit; a leading __ is reserved for template functions.
+func validVarName(s string) bool {
+	return validIdent(s) && !strings.HasPrefix(s, "__")
+}
+
+func validIdent(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// mapValues copies m, applying f to each value when f is not nil.
+func mapValues(m map[string]string, f func(string) string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if f != nil {
+			v = f(v)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
