@@ -43,6 +43,9 @@ type Config struct {
 
 	Schedule *Schedule
 	Body     Body
+	// Mix, when set, replaces URL and Body with a weighted mix of
+	// requests to the same target; URL still names the target.
+	Mix []Request
 
 	Pool      int           // maximum connections (and requests in flight)
 	PoolWait  time.Duration // how long a due request may wait for a free connection
@@ -133,7 +136,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("url %q: no host", c.URL)
 	case c.Schedule == nil:
 		return fmt.Errorf("no schedule")
-	case c.Body == nil:
+	case c.Body == nil && len(c.Mix) == 0:
 		return fmt.Errorf("no body")
 	case c.Pool < 1:
 		return fmt.Errorf("pool %d: must be at least 1", c.Pool)

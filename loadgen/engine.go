@@ -16,8 +16,9 @@ import (
 
 // job is one due request handed from the dispatcher to a connection.
 type job struct {
-	seq int64
-	due time.Time
+	seq  int64
+	due  time.Time
+	kind uint8 // index into Engine.kinds
 }
 
 // Engine runs one load test. Create it with New, then call Run once.
@@ -25,7 +26,9 @@ type Engine struct {
 	cfg    Config
 	target target
 	client *fasthttp.HostClient
-	header []Header // cfg.Headers plus the Authorization header
+	header []Header  // cfg.Headers plus the Authorization header
+	kinds  []Request // the request mix; one kind without a mix
+	pick   []uint8   // request seq is of kind pick[seq % len(pick)]
 
 	// slots holds one token per free connection: the dispatcher takes one
 	// for each request it sends and the worker gives it back when the
@@ -84,6 +87,10 @@ func New(cfg Config) (*Engine, error) {
 		lag:    report.NewHistogram(),
 		lagSec: report.NewHistogram(),
 	}
+	if e.kinds, err = mixRequests(&e.cfg); err != nil {
+		return nil, err
+	}
+	e.pick = pickTable(e.kinds)
 	e.header = append([]Header(nil), cfg.Headers...)
 	if cfg.User != "" || cfg.Password != "" {
 		token := base64.StdEncoding.EncodeToString([]byte(cfg.User + ":" + cfg.Password))
@@ -183,7 +190,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 			return true
 		}
 		e.attempted.Add(1)
-		j := job{seq: n, due: due}
+		j := job{seq: n, due: due, kind: e.pick[n%int64(len(e.pick))]}
 		select {
 		case <-e.slots:
 			e.jobs <- j
@@ -192,7 +199,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 		default:
 		}
 		if wait == nil {
-			e.poolExhausted(start, n, due)
+			e.poolExhausted(start, j)
 			continue
 		}
 		waitStart := time.Now()
@@ -203,7 +210,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 			e.jobs <- j
 			e.handedOff(due, time.Since(waitStart))
 		case <-wait.C:
-			e.poolExhausted(start, n, due)
+			e.poolExhausted(start, j)
 		case <-ctx.Done():
 			wait.Stop()
 			e.attempted.Add(-1)
@@ -234,9 +241,9 @@ func (e *Engine) handedOff(due time.Time, pooled time.Duration) {
 	}
 }
 
-func (e *Engine) poolExhausted(start time.Time, seq int64, due time.Time) {
+func (e *Engine) poolExhausted(start time.Time, j job) {
 	e.exhausted.Add(1)
-	e.send(record{seq: seq, dueNs: due.Sub(start).Nanoseconds(), latency: time.Since(due).Nanoseconds(), class: classPoolExhausted})
+	e.send(record{seq: j.seq, kind: j.kind, dueNs: j.due.Sub(start).Nanoseconds(), latency: time.Since(j.due).Nanoseconds(), class: classPoolExhausted})
 }
 
 // send passes a record to the recorder unless the run was aborted.
@@ -251,22 +258,17 @@ func (e *Engine) send(r record) {
 // Its request and response objects and body buffer are reused, so a
 // request costs no allocation in steady state.
 func (e *Engine) work(start time.Time) {
-	req := fasthttp.AcquireRequest()
+	reqs := make([]*fasthttp.Request, len(e.kinds))
+	for i := range e.kinds {
+		reqs[i] = e.newRequest(&e.kinds[i])
+		defer fasthttp.ReleaseRequest(reqs[i])
+	}
 	resp := fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI(e.cfg.URL)
-	req.Header.SetMethod(e.cfg.Method)
-	req.Header.SetContentType("application/json")
-	for _, h := range e.header {
-		req.Header.Set(h.Name, h.Value)
-	}
-	if !e.cfg.KeepAlive {
-		req.SetConnectionClose()
-	}
 	body := make([]byte, 0, 16<<10)
 	for j := range e.jobs {
-		body = e.cfg.Body.AppendBody(body[:0], uint64(j.seq), j.due)
+		req := reqs[j.kind]
+		body = e.kinds[j.kind].Body.AppendBody(body[:0], uint64(j.seq), j.due)
 		req.SetBodyRaw(body)
 		req.SetTimeout(e.cfg.Timeout)
 		written := time.Now()
@@ -274,6 +276,7 @@ func (e *Engine) work(start time.Time) {
 		done := time.Now()
 		r := record{
 			seq:     j.seq,
+			kind:    j.kind,
 			dueNs:   j.due.Sub(start).Nanoseconds(),
 			latency: done.Sub(j.due).Nanoseconds(),
 			service: done.Sub(written).Nanoseconds(),
@@ -297,6 +300,25 @@ func (e *Engine) work(start time.Time) {
 		e.slots <- struct{}{}
 		e.send(r)
 	}
+}
+
+// newRequest prepares the reusable request of one kind: everything but
+// the body is set once.
+func (e *Engine) newRequest(k *Request) *fasthttp.Request {
+	req := fasthttp.AcquireRequest()
+	req.SetRequestURI(k.URL)
+	req.Header.SetMethod(e.cfg.Method)
+	req.Header.SetContentType("application/json")
+	for _, h := range e.header {
+		req.Header.Set(h.Name, h.Value)
+	}
+	for _, h := range k.Headers {
+		req.Header.Set(h.Name, h.Value)
+	}
+	if !e.cfg.KeepAlive {
+		req.SetConnectionClose()
+	}
+	return req
 }
 
 // String describes the engine's target for logs, without credentials.

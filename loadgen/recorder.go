@@ -15,6 +15,7 @@ import (
 // record is what one request's fate looks like to the recorder.
 type record struct {
 	seq     int64
+	kind    uint8
 	dueNs   int64 // due time, from the start of the run
 	latency int64 // ns from due time to response
 	service int64 // ns from hand-over to response
@@ -68,11 +69,21 @@ type recorder struct {
 	target    *sampling
 	generator *sampling
 
+	kinds   []kindStats // per request kind, when there is a mix
+	secSent int64       // payload bytes sent in the current second
+
 	finishCh chan struct{}
 }
 
+// kindStats is one request kind's share of a mixed run.
+type kindStats struct {
+	latency, service *hdrhistogram.Histogram
+	sent, ok, errs   int64
+	errors           map[string]int64
+}
+
 func newRecorder(e *Engine) *recorder {
-	return &recorder{
+	r := &recorder{
 		e:          e,
 		latency:    report.NewHistogram(),
 		service:    report.NewHistogram(),
@@ -82,6 +93,13 @@ func newRecorder(e *Engine) *recorder {
 		secClasses: map[string]int64{},
 		finishCh:   make(chan struct{}),
 	}
+	if len(e.kinds) > 1 {
+		r.kinds = make([]kindStats, len(e.kinds))
+		for i := range r.kinds {
+			r.kinds[i] = kindStats{latency: report.NewHistogram(), service: report.NewHistogram(), errors: map[string]int64{}}
+		}
+	}
+	return r
 }
 
 func (r *recorder) start(t time.Time) {
@@ -133,6 +151,13 @@ func (r *recorder) add(rec record) {
 		r.latency.RecordValue(lat)
 		r.service.RecordValue(clampUs(rec.service))
 		r.second.RecordValue(lat)
+		r.secSent += rec.sent
+		if r.kinds != nil {
+			k := &r.kinds[rec.kind]
+			k.sent++
+			k.latency.RecordValue(lat)
+			k.service.RecordValue(clampUs(rec.service))
+		}
 		if f := r.e.sent.Load() - r.completed; f > r.maxFlight {
 			r.maxFlight = f
 		}
@@ -153,6 +178,15 @@ func (r *recorder) add(rec record) {
 		r.secClasses[name]++
 		if rec.msgID != "" {
 			r.msgIDs[rec.msgID]++
+		}
+	}
+	if r.kinds != nil {
+		k := &r.kinds[rec.kind]
+		if rec.class == classOK {
+			k.ok++
+		} else {
+			k.errs++
+			k.errors[name]++
 		}
 	}
 	if h := r.e.cfg.Hooks.Request; h != nil {
@@ -190,7 +224,9 @@ func (r *recorder) closeSecond(now time.Time) {
 		Errors:        r.secErrs,
 		PoolExhausted: exh - r.lastExh,
 		GenCPUPct:     round2(cpu),
+		BytesSent:     r.secSent,
 	}
+	r.secSent = 0
 	if r.second.TotalCount() > 0 {
 		s.P50Ms = float64(r.second.ValueAtQuantile(50)) / 1000
 		s.P99Ms = float64(r.second.ValueAtQuantile(99)) / 1000
@@ -340,6 +376,7 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 	res.Histograms.Latency, _ = report.EncodeHistogram(r.latency)
 	res.Histograms.Service, _ = report.EncodeHistogram(r.service)
 	res.Generator = r.generatorHealth()
+	res.ByRequest = r.byRequest()
 	if r.target != nil {
 		res.Target = r.target.agg.Target()
 		res.Target.CPUAvgPct = round2(res.Target.CPUAvgPct)
@@ -379,4 +416,25 @@ func saturationWarning(g report.Generator) string {
 	return "generator saturated: dispatch lag p99 " + formatMs(g.DispatchLagP99Ms) +
 		" (limit " + formatMs(float64(saturatedLag)/1e6) + ", " + itoa(runtime.NumCPU()) +
 		" CPUs); latency includes the generator's own delay"
+}
+
+// byRequest is the per-kind breakdown of a mixed run.
+func (r *recorder) byRequest() []report.RequestStats {
+	if r.kinds == nil {
+		return nil
+	}
+	out := make([]report.RequestStats, len(r.kinds))
+	for i, k := range r.kinds {
+		out[i] = report.RequestStats{
+			Name:     r.e.kinds[i].Name,
+			Weight:   r.e.kinds[i].Weight,
+			Requests: report.Requests{Sent: k.sent, OK: k.ok, Errors: k.errs},
+			Latency:  report.Summarize(k.latency),
+			Service:  report.Summarize(k.service),
+		}
+		if len(k.errors) > 0 {
+			out[i].Errors = k.errors
+		}
+	}
+	return out
 }

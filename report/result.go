@@ -32,6 +32,11 @@ type Result struct {
 	Thresholds []Threshold      `json:"thresholds,omitempty"`
 	Histograms Histograms       `json:"histograms"`
 	Timeline   []Second         `json:"timeline"`
+	// ByRequest breaks a run with a request mix down per request kind, in
+	// the mix's order; a run of one kind of request has none.
+	ByRequest []RequestStats `json:"by_request,omitempty"`
+	// Steps summarises each step of a closed-model concurrency ramp.
+	Steps []Step `json:"steps,omitempty"`
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
@@ -168,6 +173,29 @@ type Histograms struct {
 	Service string `json:"service"`
 }
 
+// RequestStats is one request kind's share of a mixed run.
+type RequestStats struct {
+	Name     string           `json:"name"`
+	Weight   int              `json:"weight"`
+	Requests Requests         `json:"requests"`
+	Errors   map[string]int64 `json:"errors,omitempty"`
+	Latency  Summary          `json:"latency_ms"`
+	Service  Summary          `json:"service_ms"`
+}
+
+// Step is one step of a closed-model run: Concurrency requests kept in
+// flight for DurationS seconds.
+type Step struct {
+	Concurrency int     `json:"concurrency"`
+	StartS      float64 `json:"start_s"`
+	DurationS   float64 `json:"duration_s"`
+	Sent        int64   `json:"sent"`
+	OK          int64   `json:"ok"`
+	Errors      int64   `json:"errors"`
+	RPS         float64 `json:"rps"`
+	Latency     Summary `json:"latency_ms"`
+}
+
 // Second is one entry of the per-second timeline. T counts seconds from
 // the start of the run.
 type Second struct {
@@ -186,4 +214,9 @@ type Second struct {
 	TargetCPUPct   float64          `json:"target_cpu_pct,omitempty"`
 	TargetRSSBytes int64            `json:"target_rss_bytes,omitempty"`
 	GenCPUPct      float64          `json:"generator_cpu_pct,omitempty"`
+	// BytesSent is the request payload sent in this second, from which
+	// data rates (MB/s) of high-volume runs are read.
+	BytesSent int64 `json:"bytes_sent,omitempty"`
+	// Concurrency is the closed-model step's concurrency in this second.
+	Concurrency int `json:"concurrency,omitempty"`
 }
