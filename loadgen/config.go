@@ -41,7 +41,10 @@ type Config struct {
 	Password string // never copied into results or logs
 	TLS      TLS
 
+	// Schedule is the open-model load; Closed replaces it for a
+	// closed-model concurrency ramp. Exactly one is set.
 	Schedule *Schedule
+	Closed   *Closed
 	Body     Body
 	// Mix, when set, replaces URL and Body with a weighted mix of
 	// requests to the same target; URL still names the target.
@@ -134,8 +137,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("url %q: scheme must be http or https", c.URL)
 	case u.Host == "":
 		return fmt.Errorf("url %q: no host", c.URL)
-	case c.Schedule == nil:
-		return fmt.Errorf("no schedule")
+	case (c.Schedule == nil) == (c.Closed == nil):
+		return fmt.Errorf("want either an open-model schedule or a closed-model ramp")
 	case c.Body == nil && len(c.Mix) == 0:
 		return fmt.Errorf("no body")
 	case c.Pool < 1:
@@ -144,6 +147,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("pool wait %v: must not be negative", c.PoolWait)
 	case c.Timeout <= 0:
 		return fmt.Errorf("timeout %v: must be positive", c.Timeout)
+	case c.Closed != nil:
+		return c.Closed.validate(c.Pool)
 	}
 	return nil
 }

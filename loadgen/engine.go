@@ -18,7 +18,8 @@ import (
 type job struct {
 	seq  int64
 	due  time.Time
-	kind uint8 // index into Engine.kinds
+	kind uint8  // index into Engine.kinds
+	step uint16 // closed-model step
 }
 
 // Engine runs one load test. Create it with New, then call Run once.
@@ -49,6 +50,7 @@ type Engine struct {
 	lagMaxUs  atomic.Int64 // largest dispatch lag since the recorder last looked
 	lagP50Us  atomic.Int64 // dispatch lag percentiles of the last whole second
 	lagP99Us  atomic.Int64
+	step      atomic.Int64 // the closed-model step under way
 
 	lag     *hdrhistogram.Histogram // dispatch lag in µs over the run; owned by the dispatcher
 	lagSec  *hdrhistogram.Histogram // the same for the current second
@@ -143,7 +145,12 @@ func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
 		close(recDone)
 	}()
 
-	interrupted := e.dispatch(ctx, start)
+	var interrupted bool
+	if e.cfg.Closed != nil {
+		interrupted = e.dispatchClosed(ctx, start)
+	} else {
+		interrupted = e.dispatch(ctx, start)
+	}
 	close(e.jobs)
 	e.drain(&workers)
 	e.rec.finish()
@@ -277,6 +284,7 @@ func (e *Engine) work(start time.Time) {
 		r := record{
 			seq:     j.seq,
 			kind:    j.kind,
+			step:    j.step,
 			dueNs:   j.due.Sub(start).Nanoseconds(),
 			latency: done.Sub(j.due).Nanoseconds(),
 			service: done.Sub(written).Nanoseconds(),
@@ -319,6 +327,14 @@ func (e *Engine) newRequest(k *Request) *fasthttp.Request {
 		req.SetConnectionClose()
 	}
 	return req
+}
+
+// span is how long the load lasts by design.
+func (e *Engine) span() time.Duration {
+	if e.cfg.Closed != nil {
+		return e.cfg.Closed.span()
+	}
+	return e.cfg.Schedule.Span()
 }
 
 // String describes the engine's target for logs, without credentials.

@@ -16,6 +16,7 @@ import (
 type record struct {
 	seq     int64
 	kind    uint8
+	step    uint16
 	dueNs   int64 // due time, from the start of the run
 	latency int64 // ns from due time to response
 	service int64 // ns from hand-over to response
@@ -70,6 +71,7 @@ type recorder struct {
 	generator *sampling
 
 	kinds   []kindStats // per request kind, when there is a mix
+	steps   []stepStats // per closed-model step
 	secSent int64       // payload bytes sent in the current second
 
 	finishCh chan struct{}
@@ -82,6 +84,12 @@ type kindStats struct {
 	errors           map[string]int64
 }
 
+// stepStats is one closed-model step.
+type stepStats struct {
+	latency        *hdrhistogram.Histogram
+	sent, ok, errs int64
+}
+
 func newRecorder(e *Engine) *recorder {
 	r := &recorder{
 		e:          e,
@@ -92,6 +100,12 @@ func newRecorder(e *Engine) *recorder {
 		msgIDs:     map[string]int64{},
 		secClasses: map[string]int64{},
 		finishCh:   make(chan struct{}),
+	}
+	if c := e.cfg.Closed; c != nil {
+		r.steps = make([]stepStats, len(c.Concurrency))
+		for i := range r.steps {
+			r.steps[i].latency = report.NewHistogram()
+		}
 	}
 	if len(e.kinds) > 1 {
 		r.kinds = make([]kindStats, len(e.kinds))
@@ -152,6 +166,16 @@ func (r *recorder) add(rec record) {
 		r.service.RecordValue(clampUs(rec.service))
 		r.second.RecordValue(lat)
 		r.secSent += rec.sent
+		if r.steps != nil {
+			st := &r.steps[rec.step]
+			st.sent++
+			st.latency.RecordValue(lat)
+			if rec.class == classOK {
+				st.ok++
+			} else {
+				st.errs++
+			}
+		}
 		if r.kinds != nil {
 			k := &r.kinds[rec.kind]
 			k.sent++
@@ -226,6 +250,9 @@ func (r *recorder) closeSecond(now time.Time) {
 		GenCPUPct:     round2(cpu),
 		BytesSent:     r.secSent,
 	}
+	if c := r.e.cfg.Closed; c != nil {
+		s.Concurrency = c.Concurrency[r.e.step.Load()]
+	}
 	r.secSent = 0
 	if r.second.TotalCount() > 0 {
 		s.P50Ms = float64(r.second.ValueAtQuantile(50)) / 1000
@@ -256,7 +283,7 @@ func (r *recorder) closeSecond(now time.Time) {
 	if h := r.e.cfg.Hooks.Second; h != nil {
 		h(Progress{
 			Elapsed:       now.Sub(r.started),
-			Total:         r.e.cfg.Schedule.Span(),
+			Total:         r.e.span(),
 			Scheduled:     att,
 			Sent:          sent,
 			OK:            r.ok,
@@ -327,8 +354,11 @@ func (m *cpuMeter) sample(now time.Time) float64 {
 func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 	e := r.e
 	cfg := &e.cfg
-	total := cfg.Schedule.Total()
 	att, sent, exh := e.attempted.Load(), e.sent.Load(), e.exhausted.Load()
+	total, target := att, 0.0 // a closed loop schedules what it sends
+	if cfg.Schedule != nil {
+		total, target = cfg.Schedule.Total(), cfg.Schedule.MeanRate()
+	}
 	res := &report.Result{
 		Schema:      report.Schema,
 		Started:     r.started.UTC(),
@@ -342,7 +372,7 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 			NotSent:   total - att,
 		},
 		Errors:   map[string]int64{},
-		RPS:      report.Rate{Target: cfg.Schedule.MeanRate()},
+		RPS:      report.Rate{Target: target},
 		Latency:  report.Summarize(r.latency),
 		Service:  report.Summarize(r.service),
 		Bytes:    report.Bytes{Sent: r.bytesOut, Received: r.bytesIn},
@@ -371,12 +401,13 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 		res.MessageIDs = r.msgIDs
 	}
 	if secs := res.DurationS; secs > 0 {
-		res.RPS.Achieved = round2(float64(sent) / math.Min(secs, math.Max(cfg.Schedule.Span().Seconds(), 1e-9)))
+		res.RPS.Achieved = round2(float64(sent) / math.Min(secs, math.Max(e.span().Seconds(), 1e-9)))
 	}
 	res.Histograms.Latency, _ = report.EncodeHistogram(r.latency)
 	res.Histograms.Service, _ = report.EncodeHistogram(r.service)
 	res.Generator = r.generatorHealth()
 	res.ByRequest = r.byRequest()
+	res.Steps = r.stepResults()
 	if r.target != nil {
 		res.Target = r.target.agg.Target()
 		res.Target.CPUAvgPct = round2(res.Target.CPUAvgPct)
@@ -434,6 +465,28 @@ func (r *recorder) byRequest() []report.RequestStats {
 		}
 		if len(k.errors) > 0 {
 			out[i].Errors = k.errors
+		}
+	}
+	return out
+}
+
+// stepResults summarises each closed-model step.
+func (r *recorder) stepResults() []report.Step {
+	c := r.e.cfg.Closed
+	if c == nil {
+		return nil
+	}
+	out := make([]report.Step, len(r.steps))
+	for i, st := range r.steps {
+		out[i] = report.Step{
+			Concurrency: c.Concurrency[i],
+			StartS:      (time.Duration(i) * c.Step).Seconds(),
+			DurationS:   c.Step.Seconds(),
+			Sent:        st.sent,
+			OK:          st.ok,
+			Errors:      st.errs,
+			RPS:         round2(float64(st.sent) / c.Step.Seconds()),
+			Latency:     report.Summarize(st.latency),
 		}
 	}
 	return out
