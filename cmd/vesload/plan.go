@@ -7,10 +7,13 @@ import (
 	"math"
 	"net/url"
 	"os"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 )
 
@@ -19,100 +22,256 @@ import (
 type plan struct {
 	cfg     loadgen.Config
 	summary report.RunConfig
-	url     string // "" until a target is known
-	batch   bool
+	url     string // the target URL as written in results (no credentials)
+	label   string // the request label of per-request outputs
 }
 
-// buildPlan turns flags into a run configuration. Every error is bad input
-// and names the flag it comes from.
-func buildPlan(o *runOptions) (*plan, error) {
-	if err := checkNumbers(o); err != nil {
-		return nil, err
-	}
-	sched, err := loadgen.Constant(o.rps, o.duration)
-	if err != nil {
-		return nil, usagef("--rps/--duration: %v", err)
-	}
-	if sched.Total() == 0 {
-		return nil, usagef("--rps %g for --duration %v schedules no request", o.rps, o.duration)
-	}
-	headers, err := parseHeaders(o.headers)
+// buildPlan turns a resolved scenario into the engine's configuration.
+// The scenario's target URL must be set (the caller starts the emulator
+// when it is not). Every error is bad input.
+func buildPlan(p *profiles.Profile, noPreflight bool) (*plan, error) {
+	u, err := targetURL(p.Target.URL)
 	if err != nil {
 		return nil, err
 	}
-	password, err := readPassword(o.passFile)
+	user, password, err := credentials(p.Target.Auth, u)
 	if err != nil {
+		return nil, err
+	}
+	u.User = nil
+	pl := &plan{url: u.String()}
+	pl.cfg = loadgen.Config{
+		URL:         pl.url,
+		Method:      p.Target.Method,
+		Headers:     sortedHeaders(p.Target.Headers),
+		User:        user,
+		Password:    password,
+		Pool:        p.Pool,
+		PoolWait:    p.PoolWait,
+		Timeout:     p.Timeout,
+		KeepAlive:   p.KeepAliveOn(),
+		NoPreflight: noPreflight,
+		UserAgent:   "vesload/" + version,
+	}
+	if pl.cfg.Method == "" {
+		pl.cfg.Method = "POST"
+	}
+	if t := p.Target.TLS; t != nil {
+		pl.cfg.TLS = loadgen.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, Insecure: t.Insecure}
+	}
+	if err := setLoad(&pl.cfg, p.Load); err != nil {
 		return nil, err
 	}
 	runID := newRunID()
-	body, isBatch, err := buildBody(o, runID)
-	if err != nil {
+	if err := setRequests(pl, p, u, runID); err != nil {
 		return nil, err
 	}
-	p := &plan{batch: isBatch}
-	p.cfg = loadgen.Config{
-		Method:      "POST",
-		Headers:     headers,
-		User:        o.user,
-		Password:    password,
-		TLS:         loadgen.TLS{CAFile: o.cacert, CertFile: o.cert, KeyFile: o.key, Insecure: o.insecure},
-		Schedule:    sched,
-		Body:        body,
-		Pool:        o.pool,
-		PoolWait:    o.poolWait,
-		Timeout:     o.timeout,
-		KeepAlive:   o.keepAlive,
-		NoPreflight: o.noPreflight,
-		UserAgent:   "vesload/" + version,
+	pl.summary = summarize(p, pl, runID)
+	return pl, nil
+}
+
+// setLoad maps the scenario's load shape onto the engine: open shapes to
+// a schedule, the concurrency ramp to the closed model, and N producers
+// each sending every interval to the open rate N/interval.
+func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
+	var segs []loadgen.Segment
+	if open, ok := s.Open(); ok {
+		for _, g := range open {
+			segs = append(segs, loadgen.Segment{From: g.From, To: g.To, Duration: g.Duration})
+		}
 	}
-	p.summary = report.RunConfig{
-		Method:     "POST",
-		RPS:        o.rps,
-		DurationS:  o.duration.Seconds(),
-		Shape:      fmt.Sprintf("constant %g/s for %v", o.rps, o.duration),
-		Pool:       o.pool,
-		PoolWaitS:  o.poolWait.Seconds(),
-		TimeoutS:   o.timeout.Seconds(),
-		KeepAlive:  o.keepAlive,
-		Event:      o.event,
-		EventSize:  o.eventSize,
-		Batch:      o.batch,
-		BodyFile:   o.bodyFile,
-		Headers:    redactHeaders(headers),
-		User:       o.user,
-		Insecure:   o.insecure,
-		Thresholds: o.thresholds,
+	switch {
+	case s.Closed != nil:
+		cfg.Closed = &loadgen.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
+		for _, c := range s.Closed.Concurrency {
+			cfg.Pool = max(cfg.Pool, c)
+		}
+		return nil
+	case s.Producers != nil:
+		pr := s.Producers
+		rate := float64(pr.Count) / pr.Interval.Seconds()
+		segs = []loadgen.Segment{{From: rate, To: rate, Duration: time.Duration(pr.Messages) * pr.Interval}}
+	}
+	sched, err := loadgen.NewSchedule(segs...)
+	if err != nil {
+		return usagef("load shape: %v", err)
+	}
+	if sched.Total() == 0 {
+		return usagef("load shape %s schedules no request (rate × duration < 1)", s.Kind())
+	}
+	cfg.Schedule = sched
+	return nil
+}
+
+// setRequests builds the body of every request kind of the mix.
+func setRequests(pl *plan, p *profiles.Profile, base *url.URL, runID string) error {
+	mix := make([]loadgen.Request, 0, len(p.Requests))
+	for _, r := range p.Requests {
+		body, batch, err := requestBody(r, p.Vars, runID)
+		if err != nil {
+			return err
+		}
+		u := *base
+		if r.Path != "" {
+			u.Path = r.Path
+		}
+		if batch && !strings.HasSuffix(u.Path, "/eventBatch") {
+			u.Path = strings.TrimSuffix(u.Path, "/") + "/eventBatch"
+		}
+		mix = append(mix, loadgen.Request{Name: r.Name, URL: u.String(), Body: body, Headers: sortedHeaders(r.Headers), Weight: max(r.Weight, 1)})
+	}
+	if len(mix) == 1 {
+		pl.cfg.URL, pl.cfg.Body = mix[0].URL, mix[0].Body
+		pl.cfg.Headers = append(pl.cfg.Headers, mix[0].Headers...)
+		pl.url = mix[0].URL
+		pl.label = requestLabel(p.Requests[0])
+		return nil
+	}
+	pl.cfg.Mix = mix
+	pl.label = "mix"
+	return nil
+}
+
+// requestBody returns the body source of one request kind and whether it
+// is a batch.
+func requestBody(r profiles.Request, vars map[string]string, runID string) (loadgen.Body, bool, error) {
+	opts := ves.TemplateOptions{RunID: runID, Vars: vars}
+	switch {
+	case r.BodyFile != "":
+		t, err := ves.LoadTemplate(r.BodyFile, opts)
+		if err != nil {
+			return nil, false, usagef("body file: %v", err)
+		}
+		return t, t.IsBatch(), nil
+	case r.Body != "":
+		t, err := ves.CompileTemplate([]byte(r.Body), opts)
+		if err != nil {
+			return nil, false, usagef("request %s: body: %v", r.Name, err)
+		}
+		return t, t.IsBatch(), nil
+	}
+	event := r.Event
+	if event == "" {
+		event = "fault"
+	}
+	ev, err := ves.NewEvent(event, ves.EventOptions{RunID: runID, Size: r.Size, Batch: r.Batch})
+	if err != nil {
+		return nil, false, usagef("--event %s: %v", event, err)
+	}
+	return ev, r.Batch > 1, nil
+}
+
+// requestLabel names a request kind in per-request outputs (the JTL label).
+func requestLabel(r profiles.Request) string {
+	if r.Batch > 1 {
+		return r.Name + "-batch"
+	}
+	return r.Name
+}
+
+// credentials returns the basic auth user and password: from the
+// scenario's auth (a password file or environment variable), else from
+// the URL's user info, else $VESLOAD_PASSWORD with the user.
+func credentials(a *profiles.Auth, u *url.URL) (user, password string, err error) {
+	if a != nil {
+		user = a.User
+		switch {
+		case a.PasswordFile != "":
+			if password, err = readSecretFile("--password-file", a.PasswordFile); err != nil {
+				return "", "", err
+			}
+		case a.PasswordEnv != "":
+			password = os.Getenv(a.PasswordEnv)
+		}
+	}
+	if u.User != nil {
+		if user == "" {
+			user = u.User.Username()
+		}
+		if pw, ok := u.User.Password(); ok && password == "" {
+			password = pw
+		}
+	}
+	if password == "" && user != "" {
+		password = os.Getenv("VESLOAD_PASSWORD")
+	}
+	return user, password, nil
+}
+
+// summarize is the redacted description of the run for the result.
+func summarize(p *profiles.Profile, pl *plan, runID string) report.RunConfig {
+	c := pl.cfg
+	rc := report.RunConfig{
+		URL:        pl.url,
+		Method:     c.Method,
+		DurationS:  p.Load.TotalDuration().Seconds(),
+		Shape:      describeShape(p.Load),
+		Pool:       c.Pool,
+		PoolWaitS:  c.PoolWait.Seconds(),
+		TimeoutS:   c.Timeout.Seconds(),
+		KeepAlive:  c.KeepAlive,
+		Profile:    p.Name,
+		Headers:    redactHeaders(c.Headers),
+		User:       c.User,
+		Insecure:   c.TLS.Insecure,
+		Thresholds: p.Thresholds,
 		RunID:      runID,
 	}
-	if o.bodyFile != "" {
-		p.summary.Event = ""
+	if c.Schedule != nil {
+		rc.RPS = c.Schedule.MeanRate()
 	}
-	if o.user != "" || password != "" {
-		p.summary.Auth = "basic"
+	if c.User != "" || c.Password != "" {
+		rc.Auth = "basic"
 	}
-	if o.url != "" {
-		u, err := targetURL(o.url, isBatch)
-		if err != nil {
-			return nil, err
-		}
-		if u.User != nil {
-			// Credentials in the URL are taken as basic auth and kept out
-			// of everything written.
-			if p.cfg.User == "" {
-				p.cfg.User = u.User.Username()
-				p.summary.User = p.cfg.User
+	if len(p.Requests) == 1 {
+		r := p.Requests[0]
+		rc.EventSize, rc.Batch, rc.BodyFile = r.Size, r.Batch, r.BodyFile
+		if r.BodyFile == "" && r.Body == "" {
+			rc.Event = r.Event
+			if rc.Event == "" {
+				rc.Event = "fault"
 			}
-			if pw, ok := u.User.Password(); ok && p.cfg.Password == "" {
-				p.cfg.Password = pw
-			}
-			p.summary.Auth = "basic"
-			u.User = nil
 		}
-		p.url = u.String()
-		p.cfg.URL = p.url
-		p.summary.URL = p.url
 	}
-	return p, nil
+	return rc
+}
+
+// describeShape says in a few words what load the run applied.
+func describeShape(s profiles.Shape) string {
+	switch {
+	case s.Closed != nil:
+		c := s.Closed
+		return fmt.Sprintf("closed, concurrency %v, %s each", c.Concurrency, profiles.FormatDuration(c.Step))
+	case s.Producers != nil:
+		pr := s.Producers
+		return fmt.Sprintf("%d producers × %d messages every %s", pr.Count, pr.Messages, profiles.FormatDuration(pr.Interval))
+	case s.Ramp != nil:
+		return fmt.Sprintf("ramp %g→%g/s over %s", s.Ramp.From, s.Ramp.To, profiles.FormatDuration(s.Ramp.Over))
+	case len(s.Stages) > 0:
+		return fmt.Sprintf("%d stages over %s", len(s.Stages), profiles.FormatDuration(s.TotalDuration().Round(time.Millisecond)))
+	}
+	segs, _ := s.Open()
+	if len(segs) == 1 {
+		return fmt.Sprintf("constant %g/s for %s", segs[0].From, profiles.FormatDuration(s.Duration))
+	}
+	return s.Kind()
+}
+
+func sortedHeaders(m map[string]string) []loadgen.Header {
+	hs := make([]loadgen.Header, 0, len(m))
+	for _, name := range sortedNames(m) {
+		hs = append(hs, loadgen.Header{Name: name, Value: m[name]})
+	}
+	return hs
+}
+
+func sortedNames(m map[string]string) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
 }
 
 func checkNumbers(o *runOptions) error {
@@ -139,22 +298,30 @@ func checkNumbers(o *runOptions) error {
 	return nil
 }
 
-// targetURL checks a --url and appends /eventBatch for batches.
-func targetURL(raw string, isBatch bool) (*url.URL, error) {
+// targetURL checks the target URL.
+func targetURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, usagef("--url %q: not a URL", raw)
+		return nil, usagef("--url %q: not a URL", redactURL(raw))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, usagef("--url %q: want an http:// or https:// URL", raw)
+		return nil, usagef("--url %q: want an http:// or https:// URL", redactURL(raw))
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return nil, usagef("--url %q: no host", raw)
-	}
-	if isBatch && !strings.HasSuffix(u.Path, "/eventBatch") {
-		u.Path = strings.TrimSuffix(u.Path, "/") + "/eventBatch"
+		return nil, usagef("--url %q: no host", redactURL(raw))
 	}
 	return u, nil
+}
+
+// redactURL hides a password in a URL that is about to be printed.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	if i := strings.LastIndexByte(raw, '@'); i >= 0 {
+		return "…" + raw[i:]
+	}
+	return raw
 }
 
 func parseHeaders(raw []string) ([]loadgen.Header, error) {
@@ -190,15 +357,6 @@ func redactHeaders(hs []loadgen.Header) map[string]string {
 	return m
 }
 
-// readPassword reads the basic auth password from --password-file, else
-// $VESLOAD_PASSWORD. A trailing newline in the file is not part of it.
-func readPassword(path string) (string, error) {
-	if path == "" {
-		return os.Getenv("VESLOAD_PASSWORD"), nil
-	}
-	return readSecretFile("--password-file", path)
-}
-
 // readSecretFile reads a password from a file; a trailing newline is not
 // part of it. Errors name the flag, never the content.
 func readSecretFile(flag, path string) (string, error) {
@@ -210,38 +368,6 @@ func readSecretFile(flag, path string) (string, error) {
 }
 
 func vesDomains() []string { return ves.Domains() }
-
-// buildBody returns the request body source and whether it is a batch.
-func buildBody(o *runOptions, runID string) (loadgen.Body, bool, error) {
-	if o.bodyFile != "" {
-		vars, err := parseVars(o.vars)
-		if err != nil {
-			return nil, false, err
-		}
-		t, err := ves.LoadTemplate(o.bodyFile, ves.TemplateOptions{RunID: runID, Vars: vars})
-		if err != nil {
-			return nil, false, usagef("--body-file: %v", err)
-		}
-		return t, t.IsBatch(), nil
-	}
-	ev, err := ves.NewEvent(o.event, ves.EventOptions{RunID: runID, Size: o.eventSize, Batch: o.batch})
-	if err != nil {
-		return nil, false, usagef("--event %s: %v", o.event, err)
-	}
-	return ev, o.batch > 1, nil
-}
-
-func parseVars(raw []string) (map[string]string, error) {
-	vars := make(map[string]string, len(raw))
-	for _, kv := range raw {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usagef("--set %q: want NAME=VALUE", kv)
-		}
-		vars[k] = v
-	}
-	return vars, nil
-}
 
 // newRunID is a short random prefix that keeps event ids unique across runs.
 func newRunID() string {

@@ -21,6 +21,7 @@ import (
 
 // runOptions holds the flags of `vesload run`.
 type runOptions struct {
+	profile     string
 	url         string
 	rps         float64
 	duration    time.Duration
@@ -56,6 +57,7 @@ type runOptions struct {
 
 func runFlags(o *runOptions) *pflag.FlagSet {
 	fs := newFlagSet("run")
+	fs.StringVar(&o.profile, "profile", "", "scenario: a built-in profile name (see 'vesload profiles') or a YAML file; flags override its values")
 	fs.StringVar(&o.url, "url", "", "VES event listener URL, e.g. https://collector:8443/eventListener/v7 (default: a built-in emulator on 127.0.0.1)")
 	fs.Float64Var(&o.rps, "rps", 10, "requests per second (open model: the schedule never waits for the target)")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to send")
@@ -113,7 +115,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vesload: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	code, err := execute(&o, stdout, stderr)
+	code, err := execute(&o, fs.Changed, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: %v\n", err)
 		var u usageError
@@ -126,27 +128,32 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // execute runs the test described by o and returns the exit code.
-func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
-	gates, err := parseThresholds(o.thresholds)
+func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
+	if err := checkNumbers(o); err != nil {
+		return 0, err
+	}
+	sc, err := scenario(o, changed)
 	if err != nil {
 		return 0, err
 	}
-	plan, err := buildPlan(o)
+	gates, err := parseThresholds(sc.Thresholds)
 	if err != nil {
 		return 0, err
 	}
-	if plan.url == "" {
+	emulated := sc.Target.URL == ""
+	if emulated {
 		emu, err := startEmulator()
 		if err != nil {
 			return 0, err
 		}
 		defer emu.Close()
-		plan.url = emu.URL() + "/eventListener/v7"
-		if plan.batch {
-			plan.url += "/eventBatch"
-		}
-		plan.cfg.URL = plan.url
-		plan.summary.URL = plan.url
+		sc.Target.URL = emu.URL() + "/eventListener/v7"
+	}
+	plan, err := buildPlan(sc, o.noPreflight)
+	if err != nil {
+		return 0, err
+	}
+	if emulated {
 		plan.summary.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", plan.url)
 	}
@@ -155,7 +162,7 @@ func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
 	if o.output == "-" {
 		summaryOut = stderr
 	}
-	prog := newProgress(stderr, o.quiet, plan.cfg.Schedule.Span())
+	prog := newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	plan.cfg.Hooks.Second = prog.second
 	if plan.cfg.Hooks.Target, err = targetSampler(&o.watch, plan.cfg.TLS); err != nil {
 		return 0, err
@@ -173,11 +180,11 @@ func execute(o *runOptions, stdout, stderr io.Writer) (int, error) {
 		prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
 
-	outs, err := openStreams(o.jtl, o.hdrLog, plan.url, requestLabel(plan), time.Now())
+	outs, err := openStreams(o.jtl, o.hdrLog, plan.url, time.Now())
 	if err != nil {
 		return 0, err
 	}
-	outs.hook(&plan.cfg.Hooks, requestLabel(plan))
+	outs.hook(&plan.cfg.Hooks, plan.label)
 	eng, err := loadgen.New(plan.cfg)
 	if err != nil {
 		return 0, usageError{err}
@@ -268,15 +275,4 @@ func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// requestLabel names the requests in per-request outputs (the JTL label).
-func requestLabel(p *plan) string {
-	switch {
-	case p.summary.BodyFile != "":
-		return "template"
-	case p.batch:
-		return p.summary.Event + "-batch"
-	}
-	return p.summary.Event
 }

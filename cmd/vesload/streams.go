@@ -26,7 +26,7 @@ type streams struct {
 
 // openStreams creates the requested files before the run, so that an
 // unwritable path fails at once (exit 1) rather than after ten minutes.
-func openStreams(jtlPath, hdrPath, url, label string, start time.Time) (*streams, error) {
+func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error) {
 	s := &streams{}
 	if jtlPath != "" {
 		f, err := os.Create(jtlPath)
