@@ -3,6 +3,8 @@ package loadgen
 import (
 	"fmt"
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report"
 	"net"
 	"net/url"
 	"time"
@@ -57,6 +59,10 @@ type Config struct {
 
 	NoPreflight bool
 
+	// CheckpointEvery is how often Hooks.Checkpoint is called (whole
+	// seconds; 0: never).
+	CheckpointEvery time.Duration
+
 	// UserAgent names the generator in requests.
 	UserAgent string
 
@@ -84,6 +90,10 @@ type Hooks struct {
 	// histogram (µs) of the requests that finished in it. The histogram
 	// is reset afterwards: read it, do not keep it.
 	Interval func(start, end time.Time, latency *hdrhistogram.Histogram)
+	// Checkpoint receives a snapshot of the result every CheckpointEvery,
+	// marked interrupted, so that a crash loses at most one interval. It
+	// must not block: write the file in another goroutine.
+	Checkpoint func(*report.Result)
 	// Samplers are polled once a second in their own goroutine.
 	Target    Sampler
 	Generator Sampler

@@ -1,8 +1,10 @@
 package loadgen
 
 import (
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"syscall"
 	"time"
@@ -75,6 +77,7 @@ type recorder struct {
 	secSent int64       // payload bytes sent in the current second
 
 	finishCh chan struct{}
+	finished bool // the loop has ended: every histogram is final
 }
 
 // kindStats is one request kind's share of a mixed run.
@@ -149,6 +152,7 @@ func (r *recorder) loop() {
 				default:
 					r.closeSecond(time.Now())
 					r.stopSampling()
+					r.finished = true
 					return
 				}
 			}
@@ -302,6 +306,14 @@ func (r *recorder) closeSecond(now time.Time) {
 			Generator:     gen,
 		})
 	}
+	if h := r.e.cfg.Hooks.Checkpoint; h != nil && r.e.cfg.CheckpointEvery > 0 {
+		every := max(int64(r.e.cfg.CheckpointEvery/time.Second), 1)
+		if (r.secT+1)%every == 0 {
+			snap := r.result(now, true)
+			snap.Warnings = append(snap.Warnings, "checkpoint of a run in progress")
+			h(snap)
+		}
+	}
 	if h := r.e.cfg.Hooks.Interval; h != nil {
 		h(r.started.Add(time.Duration(r.secT)*time.Second), now, r.second)
 	}
@@ -376,36 +388,38 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 		Latency:  report.Summarize(r.latency),
 		Service:  report.Summarize(r.service),
 		Bytes:    report.Bytes{Sent: r.bytesOut, Received: r.bytesIn},
-		Timeline: r.timeline,
+		Timeline: slices.Clone(r.timeline),
 	}
-	// Requests still in flight when an abort cut the drain short were sent
-	// but never answered: they count as aborted errors.
+	// Requests still in flight when an abort cut the drain short (or when
+	// a checkpoint is taken) were sent but not answered: they count as
+	// aborted errors.
+	classes, errs := r.classes, r.errs
 	if lost := sent - r.completed; lost > 0 {
-		r.classes[classAborted] += lost
-		r.errs += lost
+		classes[classAborted] += lost
+		errs += lost
 	}
-	res.Requests.Errors = r.errs
+	res.Requests.Errors = errs
 	for c := classTimeout; c < numClasses; c++ {
-		if n := r.classes[c]; n > 0 {
+		if n := classes[c]; n > 0 {
 			res.Errors[classNames[c]] = n
 		}
 	}
 	for code, n := range r.codes {
 		res.Errors[outcomeName(classHTTP, int(code))] = n
 	}
-	if exh != r.classes[classPoolExhausted] {
-		// Cannot happen: every refusal is recorded before the loop ends.
+	if exh != classes[classPoolExhausted] && exh > 0 {
+		// Only a checkpoint sees this: refusals still queued for the recorder.
 		res.Errors["pool_exhausted"] = exh
 	}
 	if len(r.msgIDs) > 0 {
-		res.MessageIDs = r.msgIDs
+		res.MessageIDs = maps.Clone(r.msgIDs)
 	}
 	if secs := res.DurationS; secs > 0 {
 		res.RPS.Achieved = round2(float64(sent) / math.Min(secs, math.Max(e.span().Seconds(), 1e-9)))
 	}
 	res.Histograms.Latency, _ = report.EncodeHistogram(r.latency)
 	res.Histograms.Service, _ = report.EncodeHistogram(r.service)
-	res.Generator = r.generatorHealth()
+	res.Generator = r.generatorHealth(!interrupted || r.finished)
 	res.ByRequest = r.byRequest()
 	res.Steps = r.stepResults()
 	if r.target != nil {
@@ -427,14 +441,23 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 // target, limited the run: its latency figures then include its own delay.
 const saturatedLag = 5 * time.Millisecond
 
-func (r *recorder) generatorHealth() report.Generator {
+// generatorHealth reads the dispatch lag over the whole run once the
+// dispatcher has stopped (final); a checkpoint, taken while it runs, can
+// only use the summary of the last second, since the dispatcher owns the
+// run's lag histogram.
+func (r *recorder) generatorHealth(final bool) report.Generator {
 	lag := r.e.lag
 	g := report.Generator{MaxInFlight: r.maxFlight, RSSMaxBytes: maxRSS()}
+	if !final {
+		g.DispatchLagP50Ms = float64(r.e.lagP50Us.Load()) / 1000
+		g.DispatchLagP99Ms = float64(r.e.lagP99Us.Load()) / 1000
+		lag = nil
+	}
 	if r.cpuCount > 0 {
 		g.CPUAvgPct = round2(r.cpuAvg / float64(r.cpuCount))
 		g.CPUMaxPct = round2(r.cpuMax)
 	}
-	if lag.TotalCount() > 0 {
+	if lag != nil && lag.TotalCount() > 0 {
 		g.DispatchLagP50Ms = float64(lag.ValueAtQuantile(50)) / 1000
 		g.DispatchLagP99Ms = float64(lag.ValueAtQuantile(99)) / 1000
 		g.DispatchLagMaxMs = float64(lag.Max()) / 1000
@@ -464,7 +487,7 @@ func (r *recorder) byRequest() []report.RequestStats {
 			Service:  report.Summarize(k.service),
 		}
 		if len(k.errors) > 0 {
-			out[i].Errors = k.errors
+			out[i].Errors = maps.Clone(k.errors)
 		}
 	}
 	return out

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/nginxtest"
+	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 )
 
@@ -466,5 +467,46 @@ func TestStreamOutputs(t *testing.T) {
 	csvText, _ := os.ReadFile(csvPath)
 	if !strings.HasPrefix(string(csvText), "t,") {
 		t.Fatalf("CSV timeline:\n%s", csvText)
+	}
+}
+
+func TestBuiltinProfilesRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, info := range profiles.Builtins() {
+		out := filepath.Join(dir, info.Name+".json")
+		o := vesload(t, 60*time.Second, "-profile", info.Name, "-duration", "2s", "-o", out, "-q", "--pool", "1000")
+		if o.code != exitOK && o.code != exitThreshold {
+			t.Fatalf("%s: exit %d: %s", info.Name, o.code, o.stderr)
+		}
+		res := readResult(t, out)
+		if res.Config.Profile != info.Name || res.Requests.Sent == 0 || res.Requests.OK != res.Requests.Sent {
+			t.Fatalf("%s: profile %q requests %+v errors %v", info.Name, res.Config.Profile, res.Requests, res.Errors)
+		}
+	}
+}
+
+func TestProfileWithDurationOverride(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "r.json")
+	o := vesload(t, 60*time.Second, "-profile", "ves-100rps-10m", "-duration", "10s", "-o", out, "-q")
+	if o.code != exitOK {
+		t.Fatalf("exit %d: %s", o.code, o.stderr)
+	}
+	res := readResult(t, out)
+	if res.Requests.Scheduled != 1000 || res.Requests.Sent != 1000 || len(res.Thresholds) == 0 {
+		t.Fatalf("requests %+v thresholds %v, want 1000 and the profile's gates", res.Requests, res.Thresholds)
+	}
+}
+
+func TestProfileTypoFailsWithPosition(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(path, []byte("name: typo\nload:\n  rps: 10\n  duraton: 5s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := vesload(t, 20*time.Second, "-profile", path)
+	if o.code != exitUsage || !strings.Contains(o.stderr, path+":4:") || strings.Count(strings.TrimSpace(o.stderr), "\n") != 0 {
+		t.Fatalf("exit %d, stderr %q: want one line with %s:4:column", o.code, o.stderr, path)
 	}
 }

@@ -286,6 +286,8 @@ func checkNumbers(o *runOptions) error {
 		return usagef("--pool-wait %v: want 0 or a positive duration", o.poolWait)
 	case o.timeout <= 0:
 		return usagef("--timeout %v: want a positive duration", o.timeout)
+	case o.checkpoint < 0:
+		return usagef("--checkpoint %v: want 0 or a positive duration", o.checkpoint)
 	case o.eventSize < 0:
 		return usagef("--event-size %d: want 0 or a number of bytes", o.eventSize)
 	case o.batch < 0:

@@ -45,6 +45,7 @@ type runOptions struct {
 
 	output     string
 	quiet      bool
+	checkpoint time.Duration
 	thresholds []string
 	junit      string
 	markdown   string
@@ -80,6 +81,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
 	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE (for a wiki)")
@@ -185,6 +187,15 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		return 0, err
 	}
 	outs.hook(&plan.cfg.Hooks, plan.label)
+	fill := func(res *report.Result) {
+		res.Tool = report.Tool{Name: "vesload", Version: version}
+		res.Config = plan.summary
+	}
+	var ckpt *checkpointer
+	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
+		ckpt = &checkpointer{path: o.output, fill: fill}
+		ckpt.hook(&plan.cfg, o.checkpoint)
+	}
 	eng, err := loadgen.New(plan.cfg)
 	if err != nil {
 		return 0, usageError{err}
@@ -215,8 +226,12 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 	if err != nil {
 		return 0, err
 	}
-	res.Tool = report.Tool{Name: "vesload", Version: version}
-	res.Config = plan.summary
+	if ckpt != nil {
+		if cerr := ckpt.close(); cerr != nil {
+			prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
+		}
+	}
+	fill(res)
 	res.Thresholds = threshold.EvalAll(gates, res)
 	if err := writeOutputs(o, res, stdout); err != nil {
 		return 0, err
