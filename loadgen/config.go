@@ -136,6 +136,8 @@ type Progress struct {
 	// Target and Generator are the latest samples, nil when not sampled.
 	Target    *Reading
 	Generator *Reading
+	// Last is the timeline entry of the second that just ended.
+	Last report.Second
 }
 
 func (c *Config) validate() error {

@@ -304,6 +304,7 @@ func (r *recorder) closeSecond(now time.Time) {
 			GeneratorCPU:  cpu,
 			Target:        tgt,
 			Generator:     gen,
+			Last:          s,
 		})
 	}
 	if h := r.e.cfg.Hooks.Checkpoint; h != nil && r.e.cfg.CheckpointEvery > 0 {

@@ -13,7 +13,7 @@ import (
 // benchEvent is a v7 fault event of about 1 KiB, the size the ONAP
 // JMeter plans send.
 func benchEvent(id string) []byte {
-	extra := `,"reportingEntityId":"cc305d54-75b4-431b-adb2-eb6b9e541234","sourceId":"de305d54-75b4-431b-adb2-eb6b9e546014",` +
+	extra := `,"reportingEntityId":"7e5a0ad0-1c3b-4f0e-9d51-0000000000e1","sourceId":"7e5a0ad0-1c3b-4f0e-9d51-0000000000a1",` +
 		`"nfVendorName":"Ericsson","nfNamingCode":"scfx","nfcNamingCode":"ssc","timeZoneOffset":"UTC-05:30"`
 	return []byte(`{"event":{"commonEventHeader":` + header7(id, "fault", extra) +
 		`,"faultFields":{"faultFieldsVersion":"4.0","alarmCondition":"PilotNumberPoolExhaustion",` +

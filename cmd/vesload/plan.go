@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -296,6 +297,34 @@ func checkNumbers(o *runOptions) error {
 		return usagef("--batch does not apply to --body-file: a template that is an eventList is sent as a batch")
 	case (o.cert == "") != (o.key == ""):
 		return usagef("--cert and --key go together")
+	}
+	return checkFlagFiles(o)
+}
+
+// checkFlagFiles checks the flags that name things outside: the URL, the
+// event domain and the files, so that their errors name the flag rather
+// than the scenario they end up in.
+func checkFlagFiles(o *runOptions) error {
+	if o.url != "" {
+		if _, err := targetURL(o.url); err != nil {
+			return err
+		}
+	}
+	if !slices.ContainsFunc(ves.Domains(), func(d string) bool { return strings.EqualFold(d, o.event) }) {
+		return usagef("--event %q: want one of %s", o.event, strings.Join(ves.Domains(), ", "))
+	}
+	for _, f := range []struct{ flag, path string }{
+		{"--body-file", o.bodyFile}, {"--password-file", o.passFile},
+		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key},
+	} {
+		if f.path == "" {
+			continue
+		}
+		if st, err := os.Stat(f.path); err != nil {
+			return usagef("%s: %v", f.flag, err)
+		} else if st.IsDir() {
+			return usagef("%s %s: is a folder, want a file", f.flag, f.path)
+		}
 	}
 	return nil
 }

@@ -47,6 +47,7 @@ type runOptions struct {
 	quiet      bool
 	checkpoint time.Duration
 	thresholds []string
+	abortOn    []string
 	junit      string
 	markdown   string
 	csv        string
@@ -83,6 +84,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
+	fs.StringArrayVar(&o.abortOn, "abort-on-fail", nil, "stop the run early (exit 3) when this gate fails over the last 10 s, e.g. 'error_rate<5%' (repeatable)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
 	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE (for a wiki)")
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
@@ -142,6 +144,10 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 	if err != nil {
 		return 0, err
 	}
+	abortGates, err := parseAbortGates(o.abortOn)
+	if err != nil {
+		return 0, err
+	}
 	emulated := sc.Target.URL == ""
 	if emulated {
 		emu, err := startEmulator()
@@ -196,12 +202,16 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		ckpt = &checkpointer{path: o.output, fill: fill}
 		ckpt.hook(&plan.cfg, o.checkpoint)
 	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	guard := &abortGuard{gates: abortGates, stop: stop}
+	if len(abortGates) > 0 {
+		guard.hook(&plan.cfg.Hooks, prog.note)
+	}
 	eng, err := loadgen.New(plan.cfg)
 	if err != nil {
 		return 0, usageError{err}
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -233,6 +243,10 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 	}
 	fill(res)
 	res.Thresholds = threshold.EvalAll(gates, res)
+	if guard.failed != "" {
+		res.Thresholds = append(res.Thresholds, guard.gate)
+		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+guard.failed)
+	}
 	if err := writeOutputs(o, res, stdout); err != nil {
 		return 0, err
 	}
@@ -240,6 +254,8 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
 	switch {
+	case guard.failed != "":
+		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil
 	case !threshold.Passed(res.Thresholds):

@@ -37,8 +37,8 @@ func builtinDomains() []domainSpec {
 			name:      "fault",
 			eventName: "Fault_vesload_PilotNumberPoolExhaustion",
 			priority:  "High",
-			header: `,"reportingEntityId":"cc305d54-75b4-431b-adb2-eb6b9e541234"` +
-				`,"sourceId":"de305d54-75b4-431b-adb2-eb6b9e546014"` +
+			header: `,"reportingEntityId":"7e5a0ad0-1c3b-4f0e-9d51-0000000000e1"` +
+				`,"sourceId":"7e5a0ad0-1c3b-4f0e-9d51-0000000000a1"` +
 				`,"nfVendorName":"vesload","nfNamingCode":"scfx","nfcNamingCode":"ssc","timeZoneOffset":"UTC+00:00"`,
 			body: `"faultFields":{"faultFieldsVersion":"4.0","alarmCondition":"PilotNumberPoolExhaustion",` +
 				`"eventSourceType":"other","specificProblem":"Calls cannot complete - pilot numbers are unavailable",` +
