@@ -1,0 +1,54 @@
+package report
+
+import (
+	"strconv"
+)
+
+// textData reports what a high-volume run moved: events (a batch carries
+// several per request), events not sent, and the peak data rate of any
+// second, the figures the producer tests publish.
+func textData(t *textWriter, r *Result) {
+	var peak int64
+	for _, s := range r.Timeline {
+		peak = max(peak, s.BytesSent)
+	}
+	if peak == 0 {
+		return
+	}
+	perRequest := int64(max(r.Config.Batch, 1))
+	notSent := r.Requests.Scheduled - r.Requests.Sent
+	t.printf("  events: %s sent, %s not sent; data: %s sent, peak %s MB/s\n",
+		fmtInt(r.Requests.Sent*perRequest), fmtInt(notSent*perRequest),
+		fmtBytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
+}
+
+// textByRequest breaks a request mix down per request kind.
+func textByRequest(t *textWriter, r *Result) {
+	if len(r.ByRequest) == 0 {
+		return
+	}
+	t.section("By request (latency from due time, ms)")
+	tb := table{cols: []column{{"Request", false}, {"Weight", true}, {"Sent", true}, {"OK", true},
+		{"Errors", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"Max", true}}}
+	for _, q := range r.ByRequest {
+		tb.add(escapeCell(q.Name), strconv.Itoa(q.Weight), fmtInt(q.Requests.Sent), fmtInt(q.Requests.OK),
+			fmtInt(q.Requests.Errors), fmtMs(q.Latency.P50), fmtMs(q.Latency.P95), fmtMs(q.Latency.P99), fmtMs(q.Latency.Max))
+	}
+	tb.pipe(&t.printer, "")
+}
+
+// textSteps reports a closed-model ramp step by step, the way the ingress
+// concurrency tests read: where does latency bend as concurrency grows.
+func textSteps(t *textWriter, r *Result) {
+	if len(r.Steps) == 0 {
+		return
+	}
+	t.section("Steps (closed model; latency ms)")
+	tb := table{cols: []column{{"Concurrency", true}, {"Start s", true}, {"Sent", true}, {"req/s", true},
+		{"Errors", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"Max", true}}}
+	for _, s := range r.Steps {
+		tb.add(strconv.Itoa(s.Concurrency), fmtRound(s.StartS, 1), fmtInt(s.Sent), fmtRate(s.RPS),
+			fmtInt(s.Errors), fmtMs(s.Latency.P50), fmtMs(s.Latency.P95), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max))
+	}
+	tb.pipe(&t.printer, "")
+}

@@ -1,0 +1,37 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestTextBreakdowns(t *testing.T) {
+	t.Parallel()
+	r := &Result{
+		Schema:   Schema,
+		Config:   RunConfig{Batch: 4},
+		Requests: Requests{Scheduled: 120, Sent: 100, OK: 100},
+		Bytes:    Bytes{Sent: 3_000_000},
+		Timeline: []Second{{T: 0, BytesSent: 1_000_000}, {T: 1, BytesSent: 2_500_000}},
+		ByRequest: []RequestStats{
+			{Name: "fault", Weight: 3, Requests: Requests{Sent: 75, OK: 75}, Latency: Summary{Count: 75, P50: 1.5, P99: 9}},
+			{Name: "batch", Weight: 1, Requests: Requests{Sent: 25, Errors: 25}},
+		},
+		Steps: []Step{{Concurrency: 100, StartS: 0, Sent: 900, RPS: 30, Latency: Summary{P99: 12.5}}},
+	}
+	var buf bytes.Buffer
+	if err := Text(&buf, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"events: 400 sent, 80 not sent; data: ", "peak 2.50 MB/s",
+		"By request", "| fault ", "|      3 |", "| batch ",
+		"Steps (closed model", "|         100 |", "12.50",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}
