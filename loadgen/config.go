@@ -76,15 +76,14 @@ type Config struct {
 }
 
 // Hooks let callers watch a run without the engine knowing about
-// terminals, Prometheus or files. They are called from the engine's single
-// recorder goroutine, so implementations need no locking among themselves
-// but must be quick.
+// terminals, Prometheus or files. They are called with the recorder's
+// lock held, never two at once, so implementations need no locking among
+// themselves; they must be quick, since requests wait to be recorded.
 type Hooks struct {
 	// Second is called once a second with the live figures.
 	Second func(Progress)
 	// Request is called for every finished request, pool_exhausted ones
-	// included. It runs on the recorder goroutine: a slow hook slows the
-	// recording, never the schedule.
+	// included, on the goroutine that finished it.
 	Request func(RequestEvent)
 	// Interval is called at the end of every second with the latency
 	// histogram (µs) of the requests that finished in it. The histogram

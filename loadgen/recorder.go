@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"sync"
 	"syscall"
 	"time"
 
@@ -34,9 +35,11 @@ type record struct {
 // memory does not grow without limit on endless runs.
 const maxTimeline = 86400
 
-// recorder owns every histogram and counter of a run. Only its loop
-// goroutine touches them; Run reads them after the loop has ended.
+// recorder owns every histogram and counter of a run. Workers and the
+// dispatcher record under mu; its loop closes each second under mu too;
+// Run reads the state after the loop has ended.
 type recorder struct {
+	mu      *sync.Mutex // shared by copies taken for checkpoints; see snapshot
 	e       *Engine
 	started time.Time
 
@@ -95,6 +98,7 @@ type stepStats struct {
 
 func newRecorder(e *Engine) *recorder {
 	r := &recorder{
+		mu:         new(sync.Mutex),
 		e:          e,
 		latency:    report.NewHistogram(),
 		service:    report.NewHistogram(),
@@ -133,31 +137,56 @@ func (r *recorder) start(t time.Time) {
 // finish tells the loop to drain what is queued and stop.
 func (r *recorder) finish() { close(r.finishCh) }
 
+// loop closes a second of the timeline at every whole second of the run
+// until finish is called.
 func (r *recorder) loop() {
 	tick := time.NewTimer(time.Until(r.started.Add(time.Second)))
 	defer tick.Stop()
 	for {
 		select {
-		case rec := <-r.e.recs:
-			r.add(rec)
 		case now := <-tick.C:
+			r.mu.Lock()
 			r.closeSecond(now)
 			next := r.started.Add(time.Duration(r.secT+1) * time.Second)
+			r.mu.Unlock()
 			tick.Reset(time.Until(next))
 		case <-r.finishCh:
-			for {
-				select {
-				case rec := <-r.e.recs:
-					r.add(rec)
-				default:
-					r.closeSecond(time.Now())
-					r.stopSampling()
-					r.finished = true
-					return
-				}
-			}
+			r.stopSampling()
+			r.mu.Lock()
+			r.closeSecond(time.Now())
+			r.finished = true
+			r.mu.Unlock()
+			return
 		}
 	}
+}
+
+// snapshot copies the recorder's state for a checkpoint. The copy shares
+// nothing it could change with the live recorder.
+func (r *recorder) snapshot() *recorder {
+	c := *r
+	c.latency, c.service = r.latency.Clone(), r.service.Clone()
+	c.codes, c.msgIDs = maps.Clone(r.codes), maps.Clone(r.msgIDs)
+	c.timeline = slices.Clone(r.timeline)
+	c.kinds = slices.Clone(r.kinds)
+	for i, k := range c.kinds {
+		c.kinds[i].latency, c.kinds[i].service, c.kinds[i].errors = k.latency.Clone(), k.service.Clone(), maps.Clone(k.errors)
+	}
+	c.steps = slices.Clone(r.steps)
+	for i, st := range c.steps {
+		c.steps[i].latency = st.latency.Clone()
+	}
+	return &c
+}
+
+// record adds one request's fate. After an abort, stragglers are ignored:
+// the result counts them as aborted.
+func (r *recorder) record(rec record) {
+	r.mu.Lock()
+	if !r.finished {
+		r.add(rec)
+	}
+	r.mu.Unlock()
 }
 
 func (r *recorder) add(rec record) {
@@ -310,9 +339,14 @@ func (r *recorder) closeSecond(now time.Time) {
 	if h := r.e.cfg.Hooks.Checkpoint; h != nil && r.e.cfg.CheckpointEvery > 0 {
 		every := max(int64(r.e.cfg.CheckpointEvery/time.Second), 1)
 		if (r.secT+1)%every == 0 {
-			snap := r.result(now, true)
-			snap.Warnings = append(snap.Warnings, "checkpoint of a run in progress")
-			h(snap)
+			// Encoding histograms takes milliseconds: do it on a copy,
+			// outside the lock that requests are recorded under.
+			snap := r.snapshot()
+			go func() {
+				res := snap.result(now, true)
+				res.Warnings = append(res.Warnings, "checkpoint of a run in progress")
+				h(res)
+			}()
 		}
 	}
 	if h := r.e.cfg.Hooks.Interval; h != nil {
