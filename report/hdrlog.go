@@ -27,7 +27,9 @@ func NewHdrLog(w io.Writer, start time.Time, tag string) (*HdrLog, error) {
 	lw.SetBaseTime(ms)
 	steps := []func() error{
 		lw.OutputLogFormatVersion,
-		func() error { return lw.OutputComment("vesload: values in microseconds (use -outputValueUnitRatio 1000 for ms)") },
+		func() error {
+			return lw.OutputComment("vesload: values in microseconds (use -outputValueUnitRatio 1000 for ms)")
+		},
 		func() error { return lw.OutputStartTime(ms) },
 		func() error { return lw.OutputBaseTime(ms) },
 		lw.OutputLegend,

@@ -35,6 +35,11 @@ func commands() []command {
 	return []command{
 		{"run", "run a load test (the default when no subcommand is given)", runRun},
 		{"serve", "run the built-in VES collector emulator", runServe},
+		{"profiles", "list the built-in profiles, show one, check profile files", runProfiles},
+		{"import-jmx", "convert a JMeter plan (.jmx) into a profile", runImportJMX},
+		{"report", "re-render a saved result (text, json, html, junit, csv, markdown)", runReport},
+		{"compare", "compare runs of two builds with statistics (A/B)", runCompare},
+		{"merge", "merge the results of generators that ran in parallel", runMerge},
 		{"version", "print the version", runVersion},
 	}
 }

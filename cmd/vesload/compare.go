@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/html"
+)
+
+const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE]"
+
+// compareOptions holds the flags of `vesload compare`.
+type compareOptions struct {
+	format, output string
+	nameA, nameB   string
+	test, center   string
+	force          bool
+}
+
+func compareFlags(o *compareOptions) *pflag.FlagSet {
+	fs := newFlagSet("compare")
+	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, markdown, json or html")
+	fs.StringVar(&o.nameA, "name-a", "A", "name of the baseline side (the files before --vs), e.g. dmaap")
+	fs.StringVar(&o.nameB, "name-b", "B", "name of the other side (the files after --vs), e.g. cambria")
+	fs.StringVar(&o.test, "test", string(compare.Welch), "significance test on the per-run values: welch (decides with 3 runs a side) or utest (Mann-Whitney, needs 4+)")
+	fs.StringVar(&o.center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
+	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
+	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	return fs
+}
+
+// runCompare compares the runs before --vs (side A) with those after it
+// (side B).
+func runCompare(args []string, stdout, stderr io.Writer) int {
+	var o compareOptions
+	fs := compareFlags(&o)
+	before, after, err := splitVs(args)
+	if err != nil {
+		// Without --vs there is nothing to compare, but help and bad
+		// flags still get their own answer.
+		perr := parseFlags(fs, args)
+		switch {
+		case errors.Is(perr, errHelp):
+			printUsage(stdout, compareSynopsis, fs)
+			return exitOK
+		case perr != nil && errors.Is(err, errNoVs):
+			fmt.Fprintf(stderr, "vesload: %v\n", perr)
+		default:
+			fmt.Fprintf(stderr, "vesload: compare: %v\n", err)
+		}
+		return exitUsage
+	}
+	// One flag set parses both halves, so flags may sit on either side
+	// of --vs; each half's remaining arguments are its files.
+	var filesA, filesB []string
+	for _, half := range []struct {
+		args  []string
+		files *[]string
+	}{{before, &filesA}, {after, &filesB}} {
+		if err := parseFlags(fs, half.args); err != nil {
+			if errors.Is(err, errHelp) {
+				printUsage(stdout, compareSynopsis, fs)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "vesload: %v\n", err)
+			return exitUsage
+		}
+		*half.files = fs.Args()
+	}
+	code, err := executeCompare(&o, filesA, filesB, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload: compare: %v\n", err)
+	}
+	return code
+}
+
+// splitVs cuts the arguments at --vs (also -vs, --vs=FILE).
+func splitVs(args []string) (before, after []string, err error) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "vs" {
+			continue
+		}
+		before, after = args[:i], append([]string(nil), args[i+1:]...)
+		if hasValue {
+			after = append([]string{value}, after...)
+		}
+		for _, b := range after {
+			if n, _, _ := strings.Cut(strings.TrimLeft(b, "-"), "="); strings.HasPrefix(b, "-") && n == "vs" {
+				return nil, nil, errors.New("--vs given twice: put the baseline files before it and the others after it")
+			}
+		}
+		return before, after, nil
+	}
+	return nil, nil, fmt.Errorf("%w: usage: %s", errNoVs, compareSynopsis)
+}
+
+// errNoVs is the missing separator between the two sides.
+var errNoVs = errors.New("no --vs")
+
+// compareRenderers maps each --format to its renderer; HTML also needs
+// the runs for its charts.
+func compareRenderers() map[string]func(io.Writer, *compare.Comparison, []*report.Result, []*report.Result) error {
+	return map[string]func(io.Writer, *compare.Comparison, []*report.Result, []*report.Result) error{
+		"text":     func(w io.Writer, c *compare.Comparison, _, _ []*report.Result) error { return compare.Text(w, c) },
+		"markdown": func(w io.Writer, c *compare.Comparison, _, _ []*report.Result) error { return compare.Markdown(w, c) },
+		"json":     func(w io.Writer, c *compare.Comparison, _, _ []*report.Result) error { return compare.JSON(w, c) },
+		"html":     html.Comparison,
+	}
+}
+
+// executeCompare checks the flags, reads both sides and renders the
+// comparison; it returns the exit code with the error to print.
+func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) (int, error) {
+	render, ok := compareRenderers()[o.format]
+	if !ok {
+		return exitUsage, fmt.Errorf("--format: unknown format %q (want %s)", o.format, formatList(compareRenderers()))
+	}
+	if o.test != string(compare.Welch) && o.test != string(compare.UTest) {
+		return exitUsage, fmt.Errorf("--test: unknown test %q (want welch or utest)", o.test)
+	}
+	if o.center != string(compare.Mean) && o.center != string(compare.Median) {
+		return exitUsage, fmt.Errorf("--center: unknown centre %q (want mean or median)", o.center)
+	}
+	filesA, err := expandGlobs(argsA)
+	if err != nil {
+		return exitUsage, err
+	}
+	filesB, err := expandGlobs(argsB)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(filesA) == 0 || len(filesB) == 0 {
+		return exitUsage, fmt.Errorf("want result files on both sides of --vs, got %d before and %d after", len(filesA), len(filesB))
+	}
+	a, err := readResults(filesA)
+	if err != nil {
+		return exitUsage, err
+	}
+	b, err := readResults(filesB)
+	if err != nil {
+		return exitUsage, err
+	}
+	cmp, err := compare.Compare(a, b, compare.Options{
+		NameA: o.nameA, NameB: o.nameB,
+		Test: compare.Test(o.test), Center: compare.Center(o.center),
+		Force:   o.force,
+		LabelsA: filesA, LabelsB: filesB,
+	})
+	var mismatch *compare.MismatchError
+	if errors.As(err, &mismatch) {
+		return exitUsage, fmt.Errorf("%v (--force compares anyway)", mismatch)
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	if err := writeOutput(o.output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
+		return exitRun, err
+	}
+	return exitOK, nil
+}

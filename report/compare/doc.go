@@ -1,0 +1,23 @@
+// Package compare decides whether two sets of runs differ: build A
+// against build B, each repeated a few times with the same profile
+// (DESIGN §1, use 2). It turns the per-run figures of the result documents
+// into one table of metrics with, per side, a centre and spread over the
+// runs, the change of B against A, a p-value and a verdict at alpha 0.05,
+// where "~" means the runs cannot tell the two sides apart.
+//
+// The default test is Welch's t-test, which can decide with three runs a
+// side (what the ONAP comparisons use); the Mann-Whitney U test, as
+// benchstat uses it, needs at least four and the comparison says so. With
+// a single run on a side, run-to-run variation is unknown: the two
+// latency distributions are then compared request by request from their
+// HDR histograms, and the comparison says plainly what that cannot show.
+//
+// Runs are comparable only when they were asked the same thing: Compare
+// refuses runs whose rate, duration, body or target path differ unless
+// forced, and names the field.
+//
+// The package owns the statistics and the text, Markdown and JSON
+// renderings of a comparison; the HTML rendering lives in report/html,
+// which draws charts. It reads finished results only: it never runs load,
+// touches the network or reads files.
+package compare

@@ -1,0 +1,139 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Verdict is the row's conclusion at the comparison's alpha: "~" when
+// the runs cannot tell the sides apart, "?" when there were too few runs
+// to test, otherwise the change with "better" or "worse" where the
+// metric has a direction ("+31.2% worse").
+func (r Row) Verdict() string {
+	switch {
+	case !r.Tested:
+		return "?"
+	case !r.Significant:
+		return "~"
+	}
+	word := ""
+	switch {
+	case r.Better == Neutral || r.DeltaPct == 0:
+	case (r.DeltaPct > 0) == (r.Better == LowerIsBetter):
+		word = " worse"
+	default:
+		word = " better"
+	}
+	return r.Delta() + word
+}
+
+// Delta formats DeltaPct: "+31.2%", "-4.0%", "0.0%" (also for changes
+// that round to zero), or "+inf%" when A was 0 and B is not.
+func (r Row) Delta() string {
+	return fmtShift(r.DeltaPct)
+}
+
+// PValue formats P with three decimals ("<0.001" below that); "-" when
+// no test could run.
+func (r Row) PValue() string {
+	if !r.Tested {
+		return "-"
+	}
+	return fmtP(r.P)
+}
+
+func fmtP(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
+// Format formats one side as its centre and spread: "12.34 ± 0.56" (mean
+// and standard deviation) or "12.34 (11.90–12.80)" (median and range);
+// a single run shows its value alone.
+func (s Side) Format(center Center) string {
+	v := fmtVal(s.Center)
+	if len(s.Values) < 2 {
+		return v
+	}
+	if center == Median {
+		return v + " (" + fmtVal(s.Min) + "–" + fmtVal(s.Max) + ")"
+	}
+	return v + " ± " + fmtVal(s.StdDev)
+}
+
+func fmtVal(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+// Header returns the column titles of the comparison table.
+func (c *Comparison) Header() []string {
+	return []string{"metric", c.NameA, c.NameB, "delta", "p", "verdict"}
+}
+
+// Cells returns the cells of every row as Header lays them out, so that
+// the text, Markdown and HTML tables print the same figures.
+func (c *Comparison) Cells() [][]string {
+	out := make([][]string, len(c.Rows))
+	for i, r := range c.Rows {
+		out[i] = []string{r.Label, r.A.Format(c.Center), r.B.Format(c.Center), r.Delta(), r.PValue(), r.Verdict()}
+	}
+	return out
+}
+
+// TestName names the test for a reader.
+func (c *Comparison) TestName() string {
+	if c.Test == UTest {
+		return "Mann-Whitney U test"
+	}
+	return "Welch's t-test"
+}
+
+// Method is the one sentence that says how the table was computed.
+func (c *Comparison) Method() string {
+	if c.RunsA == 1 || c.RunsB == 1 {
+		return fmt.Sprintf("Per-run values (the %s when a side has several runs); delta is %s against %s; with a single run on a side no metric can be tested (\"?\").",
+			c.Center, c.NameB, c.NameA)
+	}
+	spread := "mean ± standard deviation"
+	if c.Center == Median {
+		spread = "median (min–max)"
+	}
+	return fmt.Sprintf("%s on the per-run values at alpha %g; %s over the runs; delta is %s against %s; \"~\" means no significant difference.",
+		c.TestName(), c.Alpha, spread, c.NameB, c.NameA)
+}
+
+// Title is the one-line heading of the comparison.
+func (c *Comparison) Title() string {
+	return fmt.Sprintf("%s (%s) vs %s (%s)", c.NameA, plural(c.RunsA, "run"), c.NameB, plural(c.RunsB, "run"))
+}
+
+// Summary describes one distribution test in a sentence.
+func (d Distribution) Summary(nameA, nameB string) string {
+	what := "latency"
+	if d.Metric == "service_ms" {
+		what = "service time"
+	}
+	verdict := "no difference detected"
+	if d.Significant {
+		verdict = fmt.Sprintf("the distributions differ; largest change of %s against %s %s at p%s", nameB, nameA, fmtShift(d.Shift), strconv.FormatFloat(d.ShiftPercentile, 'f', -1, 64))
+	}
+	p := "p=" + fmtP(d.P)
+	if d.P < 0.001 {
+		p = "p<0.001"
+	}
+	return fmt.Sprintf("%s, request by request (%d vs %d requests): KS D=%.3f, %s: %s",
+		what, d.NA, d.NB, d.D, p, verdict)
+}
+
+// fmtShift formats a change in percent with one decimal; changes that
+// round to zero read "0.0%", without a sign.
+func fmtShift(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "+inf%"
+	case math.Abs(v) < 0.05:
+		return "0.0%"
+	}
+	return fmt.Sprintf("%+.1f%%", v)
+}

@@ -1,0 +1,276 @@
+package compare
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// printer writes lines and keeps the first write error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) println(s string) {
+	if p.err == nil {
+		_, p.err = io.WriteString(p.w, s+"\n")
+	}
+}
+
+// Text writes the comparison as an aligned table for a terminal, with the
+// method above it and the notes below.
+func Text(w io.Writer, c *Comparison) error {
+	if c == nil {
+		return errors.New("comparison text: no comparison")
+	}
+	p := &printer{w: w}
+	p.println("A/B comparison: " + c.Title())
+	for _, line := range wrap(c.Method(), 100) {
+		p.println(line)
+	}
+	p.println("")
+	header, rows := c.Header(), c.Cells()
+	widths := colWidths(header, rows)
+	line := func(cells []string) {
+		parts := make([]string, len(cells))
+		for i, cell := range cells {
+			parts[i] = padTo(cell, widths[i], numeric(i, len(cells)))
+		}
+		p.println(strings.TrimRight(strings.Join(parts, "  "), " "))
+	}
+	line(header)
+	for _, r := range rows {
+		line(r)
+	}
+	if len(c.Distributions) > 0 {
+		p.println("")
+		p.println("Distributions:")
+		for _, d := range c.Distributions {
+			writeWrapped(p, "  ", d.Summary(c.NameA, c.NameB))
+		}
+	}
+	if len(c.Notes) > 0 {
+		p.println("")
+		p.println("Notes:")
+		for _, n := range c.Notes {
+			writeWrapped(p, "  - ", n)
+		}
+	}
+	if p.err != nil {
+		return fmt.Errorf("comparison text: %w", p.err)
+	}
+	return nil
+}
+
+// Markdown writes the comparison as a pipe table for a wiki page, with
+// the method above it and the notes as a list below.
+func Markdown(w io.Writer, c *Comparison) error {
+	if c == nil {
+		return errors.New("comparison markdown: no comparison")
+	}
+	p := &printer{w: w}
+	p.println("**A/B comparison: " + mdEscape(c.Title()) + "**")
+	p.println("")
+	p.println(mdEscape(c.Method()))
+	p.println("")
+	header, rows := c.Header(), c.Cells()
+	for i := range header {
+		header[i] = mdEscape(header[i])
+	}
+	for _, r := range rows {
+		for i := range r {
+			r[i] = mdEscape(r[i])
+		}
+	}
+	widths := colWidths(header, rows)
+	for i := range widths {
+		widths[i] = max(widths[i], 3)
+	}
+	line := func(cells []string) {
+		parts := make([]string, len(cells))
+		for i, cell := range cells {
+			parts[i] = padTo(cell, widths[i], numeric(i, len(cells)))
+		}
+		p.println("| " + strings.Join(parts, " | ") + " |")
+	}
+	line(header)
+	seps := make([]string, len(header))
+	for i, w := range widths {
+		seps[i] = strings.Repeat("-", w)
+		if numeric(i, len(widths)) {
+			seps[i] = seps[i][1:] + ":"
+		}
+	}
+	line(seps)
+	for _, r := range rows {
+		line(r)
+	}
+	if len(c.Distributions) > 0 || len(c.Notes) > 0 {
+		p.println("")
+	}
+	for _, d := range c.Distributions {
+		p.println("- " + mdEscape(d.Summary(c.NameA, c.NameB)))
+	}
+	for _, n := range c.Notes {
+		p.println("- " + mdEscape(n))
+	}
+	if p.err != nil {
+		return fmt.Errorf("comparison markdown: %w", p.err)
+	}
+	return nil
+}
+
+// jsonDoc is the JSON layout of a comparison. Rows carry at least metric,
+// a, b, delta_pct, p_value and significant; delta_pct is null when A was
+// 0 and B is not, p_value null when no test could run.
+type jsonDoc struct {
+	NameA         string     `json:"name_a"`
+	NameB         string     `json:"name_b"`
+	RunsA         int        `json:"runs_a"`
+	RunsB         int        `json:"runs_b"`
+	Test          Test       `json:"test"`
+	Center        Center     `json:"center"`
+	Alpha         float64    `json:"alpha"`
+	Rows          []jsonRow  `json:"rows"`
+	Distributions []jsonDist `json:"distributions,omitempty"`
+	Notes         []string   `json:"notes,omitempty"`
+}
+
+type jsonRow struct {
+	Metric      string    `json:"metric"`
+	A           float64   `json:"a"`
+	B           float64   `json:"b"`
+	DeltaPct    *float64  `json:"delta_pct"`
+	PValue      *float64  `json:"p_value"`
+	Significant bool      `json:"significant"`
+	Verdict     string    `json:"verdict"`
+	AStdDev     float64   `json:"a_stddev"`
+	BStdDev     float64   `json:"b_stddev"`
+	AValues     []float64 `json:"a_values"`
+	BValues     []float64 `json:"b_values"`
+}
+
+type jsonDist struct {
+	Metric      string  `json:"metric"`
+	NA          int64   `json:"n_a"`
+	NB          int64   `json:"n_b"`
+	D           float64 `json:"ks_d"`
+	PValue      float64 `json:"p_value"`
+	Significant bool    `json:"significant"`
+}
+
+// JSON writes the comparison for scripts:
+// {"rows": [{"metric", "a", "b", "delta_pct", "p_value", "significant", …}, …], …}
+// with metric names as in the result document (error_rate, derived, is
+// in percent like the threshold of that name). a and b are the sides'
+// centres; a_values and b_values the per-run figures behind them.
+func JSON(w io.Writer, c *Comparison) error {
+	if c == nil {
+		return errors.New("comparison json: no comparison")
+	}
+	doc := jsonDoc{
+		NameA: c.NameA, NameB: c.NameB, RunsA: c.RunsA, RunsB: c.RunsB,
+		Test: c.Test, Center: c.Center, Alpha: c.Alpha,
+		Rows: make([]jsonRow, len(c.Rows)), Notes: c.Notes,
+	}
+	for i, r := range c.Rows {
+		jr := jsonRow{
+			Metric: r.Metric, A: r.A.Center, B: r.B.Center, Significant: r.Significant,
+			Verdict: r.Verdict(), AStdDev: r.A.StdDev, BStdDev: r.B.StdDev,
+			AValues: r.A.Values, BValues: r.B.Values,
+		}
+		if !math.IsInf(r.DeltaPct, 0) && !math.IsNaN(r.DeltaPct) {
+			d := r.DeltaPct
+			jr.DeltaPct = &d
+		}
+		if r.Tested {
+			pv := r.P
+			jr.PValue = &pv
+		}
+		doc.Rows[i] = jr
+	}
+	for _, d := range c.Distributions {
+		doc.Distributions = append(doc.Distributions, jsonDist{
+			Metric: d.Metric, NA: d.NA, NB: d.NB, D: d.D, PValue: d.P, Significant: d.Significant,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("comparison json: %w", err)
+	}
+	return nil
+}
+
+// numeric says whether column i of n is right-aligned: every column
+// but the metric (first) and the verdict (last).
+func numeric(i, n int) bool { return i > 0 && i < n-1 }
+
+func colWidths(header []string, rows [][]string) []int {
+	w := make([]int, len(header))
+	for i, h := range header {
+		w[i] = utf8.RuneCountInString(h)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			w[i] = max(w[i], utf8.RuneCountInString(c))
+		}
+	}
+	return w
+}
+
+func padTo(s string, width int, right bool) string {
+	n := width - utf8.RuneCountInString(s)
+	if n <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", n) + s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+// mdEscape keeps a Markdown cell on one line and its pipes literal.
+func mdEscape(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "|", `\|`)), " ")
+}
+
+// writeWrapped prints text wrapped at 100 columns, continuation lines
+// indented under the first.
+func writeWrapped(p *printer, prefix, text string) {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	for i, l := range wrap(text, 100-len(prefix)) {
+		if i == 0 {
+			p.println(prefix + l)
+		} else {
+			p.println(indent + l)
+		}
+	}
+}
+
+// wrap breaks text into lines of at most width characters at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width:
+			lines = append(lines, line)
+			line = word
+		default:
+			line += " " + word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}

@@ -1,0 +1,191 @@
+package html
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"strings"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/compare"
+)
+
+// Comparison writes an A/B comparison as one self-contained HTML page:
+// the comparison table with its verdicts and notes, both sides' latency
+// percentile spectra and per-second p99 overlaid, and the runs behind
+// each side. a and b are the runs cmp was computed from, in the same
+// order; they supply the charts.
+func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) error {
+	if cmp == nil {
+		return errors.New("html comparison: no comparison")
+	}
+	for _, r := range append(append([]*report.Result(nil), a...), b...) {
+		if r == nil {
+			return errors.New("html comparison: a run is missing")
+		}
+	}
+	p := &page{
+		Title:   "vesload comparison: " + cmp.NameA + " vs " + cmp.NameB,
+		Heading: "A/B comparison: " + cmp.Title(),
+		Meta:    comparisonMeta(cmp, a, b),
+		Footer:  "Written by vesload from " + fmt.Sprintf("%d result documents", len(a)+len(b)) + " (" + report.Schema + ").",
+	}
+	p.Sections = []section{
+		comparisonTable(cmp),
+		{
+			ID: "charts", Title: "Charts",
+			Figures: []figure{
+				spectrumOverlay(cmp, a, b).figure("Neither side recorded latency histograms."),
+				p99Overlay(cmp, a, b).figure("The runs have no per-second timelines."),
+			},
+		},
+		runsSection(cmp, a, b),
+	}
+	return render(w, p)
+}
+
+func comparisonMeta(cmp *compare.Comparison, a, b []*report.Result) []string {
+	meta := []string{cmp.Method()}
+	if len(a) > 0 {
+		meta = append(meta, cmp.NameA+": "+targetLine(a[0]))
+	}
+	if len(b) > 0 {
+		meta = append(meta, cmp.NameB+": "+targetLine(b[0]))
+	}
+	return meta
+}
+
+func comparisonTable(cmp *compare.Comparison) section {
+	t := table{Head: head(1, cmp.Header()...)}
+	t.Head[len(t.Head)-1].Class = ""
+	for i, cells := range cmp.Cells() {
+		row := make([]cell, len(cells))
+		for j, c := range cells {
+			row[j] = num(c)
+		}
+		row[0] = key(cells[0])
+		verdict := cells[len(cells)-1]
+		row[len(row)-1] = cell{Text: verdict, Class: verdictClass(cmp.Rows[i], verdict)}
+		t.Rows = append(t.Rows, row)
+	}
+	s := section{ID: "comparison", Title: "Comparison", Tables: []table{t}}
+	for _, d := range cmp.Distributions {
+		s.Paras = append(s.Paras, "Distributions: "+d.Summary(cmp.NameA, cmp.NameB)+".")
+	}
+	s.Notes = cmp.Notes
+	return s
+}
+
+// verdictClass colours a significant change by whether it is better or
+// worse.
+func verdictClass(r compare.Row, verdict string) string {
+	switch {
+	case !r.Significant:
+		return ""
+	case strings.HasSuffix(verdict, " better"):
+		return "better"
+	case strings.HasSuffix(verdict, " worse"):
+		return "worse"
+	}
+	return ""
+}
+
+// sideStyle is how one side is drawn in the overlays.
+type sideStyle struct {
+	name   string
+	color  color.RGBA
+	dashed bool
+	runs   []*report.Result
+}
+
+func sides(cmp *compare.Comparison, a, b []*report.Result) []sideStyle {
+	return []sideStyle{
+		{name: cmp.NameA, color: colBlue, runs: a},
+		{name: cmp.NameB, color: colVermilion, dashed: true, runs: b},
+	}
+}
+
+// spectrumOverlay draws each side's merged latency spectrum, with each
+// run's own spectrum as a thin line behind it when a side has several.
+func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
+	c := chart{
+		title:   "Latency percentile spectra",
+		caption: "Latency from the due time at every percentile to p99.99, each side's runs merged (thick) and each run alone (thin).",
+		xLabel:  "percentile", yLabel: "ms",
+		spectrum: true,
+	}
+	var thick []series
+	for _, s := range sides(cmp, a, b) {
+		merged := report.NewHistogram()
+		for _, r := range s.runs {
+			h := runHistogram(r)
+			if h == nil {
+				continue
+			}
+			merged.Merge(h)
+			if len(s.runs) > 1 {
+				c.series = append(c.series, series{name: s.name, color: lighter(s.color), thin: true, xy: spectrum(h)})
+			}
+		}
+		thick = append(thick, series{name: s.name, color: s.color, dashed: s.dashed, legend: true, xy: spectrum(merged)})
+	}
+	c.series = append(c.series, thick...) // merged lines on top
+	return c
+}
+
+func runHistogram(r *report.Result) *hdrhistogram.Histogram {
+	h, err := report.DecodeHistogram(r.Histograms.Latency)
+	if err != nil {
+		return nil
+	}
+	return h
+}
+
+// p99Overlay draws every run's per-second p99, coloured by side.
+func p99Overlay(cmp *compare.Comparison, a, b []*report.Result) chart {
+	c := chart{
+		title:   "p99 latency per second",
+		caption: "Every run's p99 of the requests due in each second, coloured by side.",
+		xLabel:  "seconds", yLabel: "ms",
+	}
+	for _, s := range sides(cmp, a, b) {
+		first := true
+		for _, r := range s.runs {
+			if len(r.Timeline) == 0 {
+				continue
+			}
+			c.series = append(c.series, series{name: s.name, color: s.color, dashed: s.dashed, legend: first,
+				xy: latencyXY(r.Timeline, func(sec report.Second) float64 { return sec.P99Ms })})
+			first = false
+		}
+	}
+	return c
+}
+
+// runsSection lists the runs behind each side in the seed-table layout.
+func runsSection(cmp *compare.Comparison, a, b []*report.Result) section {
+	t := table{Head: head(3, append([]string{"side", "run", "started"}, report.SeedHeader()...)...)}
+	add := func(name string, labels []string, runs []*report.Result) {
+		for i, r := range runs {
+			label := fmt.Sprintf("run %d", i+1)
+			if i < len(labels) {
+				label = labels[i]
+			}
+			started := ""
+			if !r.Started.IsZero() {
+				started = fmtTime(r.Started)
+			}
+			row := []cell{key(name), {Text: label, Class: "nowrap"}, {Text: started, Class: "nowrap"}}
+			for _, v := range report.SeedRow(r) {
+				row = append(row, num(v))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	add(cmp.NameA, cmp.LabelsA, a)
+	add(cmp.NameB, cmp.LabelsB, b)
+	return section{ID: "runs", Title: "Runs", Tables: []table{t}}
+}

@@ -1,0 +1,104 @@
+package html
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/compare"
+)
+
+// abRuns are three runs of a build and three of a 30% slower one.
+func abRuns(t testing.TB) (a, b []*report.Result) {
+	t.Helper()
+	a = []*report.Result{synthRun(t, 10, 1, 20), synthRun(t, 10.3, 2, 20), synthRun(t, 9.8, 3, 20)}
+	b = []*report.Result{synthRun(t, 13, 4, 20), synthRun(t, 13.3, 5, 20), synthRun(t, 12.8, 6, 20)}
+	return a, b
+}
+
+func renderComparison(t *testing.T, a, b []*report.Result) string {
+	t.Helper()
+	c, err := compare.Compare(a, b, compare.Options{NameA: "dmaap", NameB: "cambria", LabelsA: []string{"a1.json", "a2.json", "a3.json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Comparison(&buf, c, a, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestComparisonStructure(t *testing.T) {
+	t.Parallel()
+	a, b := abRuns(t)
+	page := renderComparison(t, a, b)
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d charts, want 2 (spectra, per-second p99)", n)
+	}
+	checkSelfContained(t, page)
+	for _, want := range []string{
+		"A/B comparison: dmaap (3 runs) vs cambria (3 runs)", "Welch&#39;s t-test",
+		"Latency percentile spectra", "p99 latency per second",
+		`class="worse">`, // latency rows are significantly worse
+		">a2.json<", ">cambria run 3<",
+		"sample1:xxxxx@",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "s3cr3t") {
+		t.Error("page leaks the URL password")
+	}
+	if page != renderComparison(t, a, b) {
+		t.Error("comparison page is not deterministic")
+	}
+}
+
+func TestComparisonSingleRuns(t *testing.T) {
+	t.Parallel()
+	a, b := abRuns(t)
+	page := renderComparison(t, a[:1], b[:1])
+	for _, want := range []string{"Distributions: latency, request by request", "cannot be judged from single runs"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d charts, want 2", n)
+	}
+}
+
+func TestComparisonBadInput(t *testing.T) {
+	t.Parallel()
+	a, b := abRuns(t)
+	c, err := compare.Compare(a, b, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Comparison(new(bytes.Buffer), nil, a, b); err == nil {
+		t.Error("nil comparison accepted")
+	}
+	if err := Comparison(new(bytes.Buffer), c, a, []*report.Result{nil}); err == nil {
+		t.Error("nil run accepted")
+	}
+	// Runs without histograms or timelines still give a page.
+	bare := func(rs []*report.Result) []*report.Result {
+		out := make([]*report.Result, len(rs))
+		for i, r := range rs {
+			c := *r
+			c.Histograms, c.Timeline = report.Histograms{}, nil
+			out[i] = &c
+		}
+		return out
+	}
+	var buf bytes.Buffer
+	if err := Comparison(&buf, c, bare(a), bare(b)); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), "<svg"); n != 0 || !strings.Contains(buf.String(), "no per-second timelines") {
+		t.Errorf("bare runs: %d charts, want 0 and an explanation", n)
+	}
+}

@@ -1,0 +1,199 @@
+package html
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+)
+
+// page is what the templates render: a heading, metadata lines and
+// sections in order.
+type page struct {
+	Title    string
+	Heading  string
+	Meta     []string
+	Banner   string // a notice that must not be missed (interrupted run)
+	Warnings []string
+	Sections []section
+	Footer   string
+	CSS      template.CSS
+}
+
+// section is one titled block: paragraphs, tables and figures, in that
+// order.
+type section struct {
+	ID      string
+	Title   string
+	Badge   *badge
+	Paras   []string
+	Tables  []table
+	Figures []figure
+	Notes   []string
+}
+
+type badge struct {
+	Text  string
+	Class string // pass, fail
+}
+
+type table struct {
+	Caption string
+	Head    []cell
+	Rows    [][]cell
+}
+
+type cell struct {
+	Text  string
+	Class string // num, key, nowrap, pass, fail, better, worse
+}
+
+func num(s string) cell { return cell{Text: s, Class: "num"} }
+func txt(s string) cell { return cell{Text: s} }
+func key(s string) cell { return cell{Text: s, Class: "key"} }
+
+// head makes a header row; columns from numFrom on are numeric and
+// right-aligned like their cells (-1: none).
+func head(numFrom int, titles ...string) []cell {
+	out := make([]cell, len(titles))
+	for i, t := range titles {
+		out[i] = cell{Text: t}
+		if numFrom >= 0 && i >= numFrom {
+			out[i].Class = "num"
+		}
+	}
+	return out
+}
+
+// render writes p as a complete HTML document.
+func render(w io.Writer, p *page) error {
+	p.CSS = styles
+	t, err := template.New("page").Parse(pageTemplate)
+	if err != nil {
+		return fmt.Errorf("html template: %w", err)
+	}
+	if err := t.Execute(w, p); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
+	return nil
+}
+
+const pageTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="vesload">
+<title>{{.Title}}</title>
+<style>{{.CSS}}</style>
+</head>
+<body>
+<main>
+<header>
+<h1>{{.Heading}}</h1>
+{{range .Meta}}<p class="meta">{{.}}</p>
+{{end}}</header>
+{{with .Banner}}<p class="banner">{{.}}</p>
+{{end}}{{with .Warnings}}<section id="warnings" class="warnings">
+<h2>Warnings</h2>
+<ul>
+{{range .}}<li>{{.}}</li>
+{{end}}</ul>
+</section>
+{{end}}{{range .Sections}}<section id="{{.ID}}">
+<h2>{{.Title}}{{with .Badge}} <span class="badge {{.Class}}">{{.Text}}</span>{{end}}</h2>
+{{range .Paras}}<p>{{.}}</p>
+{{end}}{{range .Tables}}<table>
+{{with .Caption}}<caption>{{.}}</caption>
+{{end}}{{with .Head}}<thead><tr>{{range .}}<th{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
+{{end}}<tbody>
+{{range .Rows}}<tr>{{range .}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+{{end}}{{range .Figures}}<figure>
+<figcaption><strong>{{.Title}}</strong>{{with .Caption}} {{.}}{{end}}</figcaption>
+{{if .SVG}}{{.SVG}}{{with .Legend}}<ul class="legend">{{range .}}<li><span class="swatch{{if .Dashed}} dashed{{end}}" style="border-color: {{.Color}}"></span>{{.Name}}</li>{{end}}</ul>
+{{end}}{{else}}<p class="empty">{{.Empty}}</p>
+{{end}}</figure>
+{{end}}{{with .Notes}}<ul class="notes">
+{{range .}}<li>{{.}}</li>
+{{end}}</ul>
+{{end}}</section>
+{{end}}<footer>{{.Footer}}</footer>
+</main>
+</body>
+</html>
+`
+
+// styles are the page's only styles: system fonts (nothing to fetch),
+// tables that fit a printed page, and print rules that keep a figure or
+// a table row on one page and drop colour backgrounds.
+const styles template.CSS = `
+:root { color-scheme: light; }
+body { margin: 0; background: #f6f7f9; color: #1b1f24;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", Arial, sans-serif; }
+main { max-width: 62rem; margin: 0 auto; padding: 1.5rem 2rem 3rem; background: #fff; }
+h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; padding-bottom: .2rem; border-bottom: 1px solid #d5d9de; }
+p.meta { margin: .1rem 0; color: #4a525b; }
+table { border-collapse: collapse; margin: .6rem 0 1rem; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: .2rem 0; }
+th, td { padding: .25rem .7rem; border-bottom: 1px solid #e3e6ea; text-align: left; vertical-align: top; }
+th { background: #eef1f4; font-weight: 600; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.key { color: #4a525b; white-space: nowrap; }
+td.nowrap { white-space: nowrap; }
+td { overflow-wrap: anywhere; }
+.pass, .better { color: #0a6b2f; font-weight: 600; }
+.fail, .worse { color: #b3261e; font-weight: 600; }
+.badge { font-size: .85rem; padding: .1rem .5rem; border-radius: .3rem; border: 1px solid currentColor; vertical-align: middle; }
+.banner { padding: .6rem .8rem; border-left: 4px solid #b3261e; background: #fbeceb; }
+.warnings ul { padding-left: 1.2rem; }
+.warnings li { color: #7a4b00; }
+figure { margin: 1rem 0 1.6rem; }
+figcaption { margin-bottom: .3rem; }
+svg { display: block; width: 100%; height: auto; }
+ul.legend { list-style: none; padding: 0; margin: .2rem 0 0 3rem; display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; font-size: .9rem; }
+.swatch { display: inline-block; width: 1.6rem; margin-right: .4rem; vertical-align: middle; border-top: 3px solid; }
+.swatch.dashed { border-top-style: dashed; }
+p.empty { color: #4a525b; font-style: italic; }
+ul.notes { color: #4a525b; padding-left: 1.2rem; }
+footer { margin-top: 2.5rem; color: #6a737d; font-size: .85rem; }
+@media print {
+  body { background: #fff; font-size: 10.5pt; }
+  main { max-width: none; padding: 0; }
+  h2 { break-after: avoid; }
+  figure, table, tr { break-inside: avoid; }
+  th { background: none; }
+  .banner { background: none; }
+}
+`
+
+// Number formatting, shared by every table of the page.
+
+func fmtMs(v float64) string  { return strconv.FormatFloat(v, 'f', 2, 64) }
+func fmtPct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + " %" }
+func fmtInt(n int64) string   { return strconv.FormatInt(n, 10) }
+
+func fmtNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "n/a"
+	}
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// fmtBytes formats a byte count with IEC units.
+func fmtBytes(n int64) string {
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v := float64(n)
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := -1
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
+}

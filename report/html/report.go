@@ -1,0 +1,473 @@
+package html
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/vesload/vesload/report"
+)
+
+// Report writes r as one self-contained HTML page: summary, verdicts,
+// charts, errors, target and generator health, and configuration.
+func Report(w io.Writer, r *report.Result) error {
+	if r == nil {
+		return errors.New("html report: no result")
+	}
+	lat, svc, histNote := histograms(r)
+	p := &page{
+		Title:   "vesload report: " + targetLine(r),
+		Heading: "vesload report",
+		Meta:    reportMeta(r),
+		Footer:  footer(r),
+	}
+	if r.Interrupted {
+		p.Banner = fmt.Sprintf("This run was interrupted after %s of the %s planned: the figures cover only the part that ran.",
+			fmtDuration(r.DurationS), fmtDuration(r.Config.DurationS))
+	}
+	for _, w := range r.Warnings {
+		p.Warnings = append(p.Warnings, report.RedactURL(w))
+	}
+	p.Sections = []section{
+		summarySection(r),
+		verdictSection(r),
+		chartSection(r, lat, svc, histNote),
+		errorSection(r),
+		resourceSection(r),
+		configSection(r),
+	}
+	return render(w, p)
+}
+
+// histograms decodes both distributions; a missing or broken one leaves
+// its chart empty with a reason instead of failing the page.
+func histograms(r *report.Result) (lat, svc *hdrhistogram.Histogram, note string) {
+	var notes []string
+	lat, err := report.DecodeHistogram(r.Histograms.Latency)
+	if err != nil && !errors.Is(err, report.ErrNoHistogram) {
+		notes = append(notes, "latency histogram: "+err.Error())
+	}
+	svc, err = report.DecodeHistogram(r.Histograms.Service)
+	if err != nil && !errors.Is(err, report.ErrNoHistogram) {
+		notes = append(notes, "service histogram: "+err.Error())
+	}
+	return lat, svc, strings.Join(notes, "; ")
+}
+
+func targetLine(r *report.Result) string {
+	s := strings.TrimSpace(r.Config.Method + " " + report.RedactURL(r.Config.URL))
+	if r.Config.Emulator {
+		s += " (built-in emulator)"
+	}
+	if s == "" {
+		return "unknown target"
+	}
+	return s
+}
+
+func reportMeta(r *report.Result) []string {
+	meta := []string{"Target: " + targetLine(r)}
+	run := fmt.Sprintf("%s requests/s for %s", fmtNum(r.RPS.Target), fmtDuration(r.Config.DurationS))
+	if r.Config.Profile != "" {
+		run = "Profile " + r.Config.Profile + ": " + run
+	}
+	meta = append(meta, run)
+	if !r.Started.IsZero() {
+		meta = append(meta, fmt.Sprintf("Started %s, ran %s", fmtTime(r.Started), fmtDuration(r.DurationS)))
+	}
+	return meta
+}
+
+func footer(r *report.Result) string {
+	tool := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
+	if tool == "" {
+		tool = "vesload"
+	}
+	return "Written by " + tool + " from the result document (" + report.Schema + ")."
+}
+
+func summarySection(r *report.Result) section {
+	seed := table{Head: head(0, report.SeedHeader()...)}
+	var row []cell
+	for _, v := range report.SeedRow(r) {
+		row = append(row, num(v))
+	}
+	seed.Rows = [][]cell{row}
+
+	q := r.Requests
+	reqs := table{Caption: "Requests", Rows: [][]cell{
+		{key("scheduled"), num(fmtInt(q.Scheduled))},
+		{key("sent"), num(fmtInt(q.Sent))},
+		{key("ok"), num(fmtInt(q.OK))},
+		{key("errors"), num(fmtInt(q.Errors))},
+		{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
+		{key("rate target / achieved"), num(fmtNum(r.RPS.Target) + " / " + fmtNum(r.RPS.Achieved) + " /s")},
+		{key("bytes sent / received"), num(fmtBytes(r.Bytes.Sent) + " / " + fmtBytes(r.Bytes.Received))},
+	}}
+	dist := table{
+		Caption: "Distribution (ms)",
+		Head:    head(1, "", "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max", "count"),
+		Rows: [][]cell{
+			summaryRow("latency (from due time)", r.Latency),
+			summaryRow("service time (from write)", r.Service),
+		},
+	}
+	return section{
+		ID: "summary", Title: "Summary",
+		Paras: []string{"Latency in milliseconds, measured from each request's due time (coordinated-omission corrected); " +
+			"the table uses the columns of the ONAP performance pages."},
+		Tables: []table{seed, dist, reqs},
+	}
+}
+
+func summaryRow(name string, s report.Summary) []cell {
+	if s.Count == 0 && s.Max == 0 {
+		return []cell{key(name), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("0")}
+	}
+	return []cell{key(name), num(fmtMs(s.Min)), num(fmtMs(s.Avg)), num(fmtMs(s.P50)), num(fmtMs(s.P90)),
+		num(fmtMs(s.P95)), num(fmtMs(s.P99)), num(fmtMs(s.P999)), num(fmtMs(s.Max)), num(fmtInt(s.Count))}
+}
+
+func verdictSection(r *report.Result) section {
+	s := section{ID: "verdicts", Title: "Verdicts"}
+	if len(r.Thresholds) == 0 {
+		s.Paras = []string{"No thresholds were set for this run."}
+		return s
+	}
+	t := table{Head: head(-1, "threshold", "measured", "result", "")}
+	failed := 0
+	for _, th := range r.Thresholds {
+		res := cell{Text: "PASS", Class: "pass"}
+		if !th.Pass {
+			res = cell{Text: "FAIL", Class: "fail"}
+			failed++
+		}
+		measured := "n/a"
+		if th.Reason == "" {
+			measured = strings.TrimSpace(fmtNum(th.Value) + " " + th.Unit)
+		}
+		t.Rows = append(t.Rows, []cell{txt(th.Expr), num(measured), res, txt(th.Reason)})
+	}
+	s.Tables = []table{t}
+	s.Badge = &badge{Text: "PASS", Class: "pass"}
+	if failed > 0 {
+		s.Badge = &badge{Text: fmt.Sprintf("FAIL (%d of %d)", failed, len(r.Thresholds)), Class: "fail"}
+	}
+	return s
+}
+
+func chartSection(r *report.Result, lat, svc *hdrhistogram.Histogram, histNote string) section {
+	noTimeline := "The result has no per-second timeline."
+	spec := spectrumChart(lat, svc).figure("No latency was recorded.")
+	if histNote != "" {
+		spec.Caption += " Not drawn: " + histNote + "."
+	}
+	return section{
+		ID: "charts", Title: "Charts",
+		Figures: []figure{
+			latencyChart(r.Timeline).figure(noTimeline),
+			rateChart(r.Timeline).figure(noTimeline),
+			errorChart(r.Timeline).figure(noErrorsText(r)),
+			spec,
+			cpuChart(r).figure("Neither the target's nor the generator's CPU was sampled."),
+		},
+	}
+}
+
+func noErrorsText(r *report.Result) string {
+	if len(r.Timeline) == 0 {
+		return "The result has no per-second timeline."
+	}
+	return "No errors during the run."
+}
+
+// timelineXY reads one per-second series off the timeline.
+func timelineXY(tl []report.Second, get func(report.Second) float64) plotter.XYs {
+	xy := make(plotter.XYs, len(tl))
+	for i, s := range tl {
+		xy[i] = plotter.XY{X: float64(s.T), Y: get(s)}
+	}
+	return xy
+}
+
+// latencyXY reads a per-second latency series, leaving out seconds in
+// which nothing was recorded (the drain second after the schedule ends):
+// a latency of 0 there would be a fabricated figure.
+func latencyXY(tl []report.Second, get func(report.Second) float64) plotter.XYs {
+	xy := make(plotter.XYs, 0, len(tl))
+	for _, s := range tl {
+		if s.MaxMs > 0 || s.P99Ms > 0 {
+			xy = append(xy, plotter.XY{X: float64(s.T), Y: get(s)})
+		}
+	}
+	return xy
+}
+
+func latencyChart(tl []report.Second) chart {
+	return chart{
+		title:   "Latency per second",
+		caption: "p50, p99 and maximum of the requests due in each second, in ms from the due time.",
+		xLabel:  "seconds", yLabel: "ms",
+		series: []series{
+			{name: "max", color: colGrey, thin: true, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.MaxMs })},
+			{name: "p99", color: colOrange, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.P99Ms })},
+			{name: "p50", color: colBlue, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.P50Ms })},
+		},
+	}
+}
+
+func rateChart(tl []report.Second) chart {
+	return chart{
+		title:   "Target vs achieved rate",
+		caption: "Requests due (target), sent and answered successfully in each second.",
+		xLabel:  "seconds", yLabel: "requests/s",
+		series: []series{
+			{name: "target (scheduled)", color: colBlack, dashed: true, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Scheduled) })},
+			{name: "achieved (sent)", color: colBlue, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Sent) })},
+			{name: "ok", color: colGreen, thin: true, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.OK) })},
+		},
+	}
+}
+
+// errorChart draws one line per error class; a timeline written without
+// classes still shows its total. No errors at all means no chart.
+func errorChart(tl []report.Second) chart {
+	c := chart{
+		title:   "Errors per second by class",
+		caption: "Failed requests in each second, by error class (pool_exhausted: no free connection at the due time).",
+		xLabel:  "seconds", yLabel: "errors/s",
+	}
+	classes := map[string]bool{}
+	total := int64(0)
+	for _, s := range tl {
+		total += s.Errors
+		for k, v := range s.ErrorsByClass {
+			if v > 0 {
+				classes[k] = true
+			}
+		}
+	}
+	if total == 0 && len(classes) == 0 {
+		return c
+	}
+	names := make([]string, 0, len(classes))
+	for k := range classes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	colors := palette()
+	for i, name := range names {
+		c.series = append(c.series, series{
+			name: name, color: colors[i%len(colors)], dashed: i >= len(colors), legend: true,
+			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.ErrorsByClass[name]) }),
+		})
+	}
+	if len(names) == 0 {
+		c.series = append(c.series, series{name: "errors", color: colVermilion, legend: true,
+			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Errors) })})
+	}
+	return c
+}
+
+func spectrumChart(lat, svc *hdrhistogram.Histogram) chart {
+	return chart{
+		title:   "Latency percentile spectrum",
+		caption: "Every percentile from p0 to p99.99 over the whole run, on a 1/(1-q) axis that gives the tail room; latency from the due time and service time from the write.",
+		xLabel:  "percentile", yLabel: "ms",
+		spectrum: true,
+		series: []series{
+			{name: "latency", color: colBlue, legend: true, xy: spectrum(lat)},
+			{name: "service time", color: colOrange, dashed: true, legend: true, xy: spectrum(svc)},
+		},
+	}
+}
+
+func cpuChart(r *report.Result) chart {
+	c := chart{
+		title:   "CPU over time",
+		caption: "Target and generator CPU, in percent of one core.",
+		xLabel:  "seconds", yLabel: "% CPU",
+	}
+	if r.Target != nil {
+		c.series = append(c.series, series{name: "target", color: colVermilion, legend: true,
+			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.TargetCPUPct })})
+	}
+	if slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.GenCPUPct > 0 }) {
+		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue, legend: true,
+			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.GenCPUPct })})
+	}
+	return c
+}
+
+func errorSection(r *report.Result) section {
+	s := section{ID: "errors", Title: "Errors by class"}
+	if sumValues(r.Errors) == 0 {
+		s.Paras = []string{"No errors."}
+		return s
+	}
+	attempted := r.Attempted()
+	t := table{Head: head(1, "class", "count", "% of attempted")}
+	for _, k := range byCount(r.Errors) {
+		share := "n/a"
+		if attempted > 0 {
+			share = fmtPct(100 * float64(r.Errors[k]) / float64(attempted))
+		}
+		t.Rows = append(t.Rows, []cell{txt(k), num(fmtInt(r.Errors[k])), num(share)})
+	}
+	s.Tables = []table{t}
+	if len(r.MessageIDs) > 0 {
+		ids := table{Caption: "VES error messageId", Head: head(1, "messageId", "count")}
+		for _, k := range byCount(r.MessageIDs) {
+			ids.Rows = append(ids.Rows, []cell{txt(k), num(fmtInt(r.MessageIDs[k]))})
+		}
+		s.Tables = append(s.Tables, ids)
+	}
+	return s
+}
+
+func resourceSection(r *report.Result) section {
+	s := section{ID: "resources", Title: "Target and generator"}
+	if t := r.Target; t != nil {
+		tt := table{Caption: "Target", Rows: [][]cell{
+			{key("source"), txt(report.RedactURL(t.Source))},
+			{key("CPU avg / max"), num(fmtPct(t.CPUAvgPct) + " / " + fmtPct(t.CPUMaxPct))},
+			{key("RSS max"), num(fmtBytes(t.RSSMaxBytes))},
+		}}
+		for _, k := range sortedKeys(t.Extra) {
+			e := t.Extra[k]
+			tt.Rows = append(tt.Rows, []cell{key(k), num(fmt.Sprintf("avg %s, max %s (%d samples)", fmtNum(e.Avg), fmtNum(e.Max), e.Samples))})
+		}
+		if t.SampleErrors > 0 {
+			tt.Rows = append(tt.Rows, []cell{key("failed samples"), txt(fmt.Sprintf("%d (last: %s)", t.SampleErrors, report.RedactURL(t.LastError)))})
+		}
+		if t.Exited {
+			tt.Rows = append(tt.Rows, []cell{key("exited"), txt("the target process exited during the run")})
+		}
+		s.Tables = append(s.Tables, tt)
+	} else {
+		s.Paras = append(s.Paras, "The target was not sampled.")
+	}
+	g := r.Generator
+	sat := "no"
+	if g.Saturated {
+		sat = "yes: the generator could not keep the schedule, latency figures are suspect"
+	}
+	s.Tables = append(s.Tables, table{Caption: "Generator (vesload)", Rows: [][]cell{
+		{key("CPU avg / max"), num(fmtPct(g.CPUAvgPct) + " / " + fmtPct(g.CPUMaxPct))},
+		{key("RSS max"), num(fmtBytes(g.RSSMaxBytes))},
+		{key("dispatch lag p50 / p99 / max"), num(fmtMs(g.DispatchLagP50Ms) + " / " + fmtMs(g.DispatchLagP99Ms) + " / " + fmtMs(g.DispatchLagMaxMs) + " ms")},
+		{key("max in flight"), num(fmtInt(g.MaxInFlight))},
+		{key("saturated"), txt(sat)},
+	}})
+	return s
+}
+
+func configSection(r *report.Result) section {
+	c := r.Config
+	rows := [][]cell{
+		{key("url"), txt(report.RedactURL(c.URL))},
+		{key("method"), txt(c.Method)},
+		{key("rps"), num(fmtNum(c.RPS))},
+		{key("duration"), num(fmtDuration(c.DurationS))},
+	}
+	add := func(k, v string) {
+		if v != "" {
+			rows = append(rows, []cell{key(k), txt(v)})
+		}
+	}
+	add("shape", c.Shape)
+	rows = append(rows,
+		[]cell{key("pool"), num(fmtInt(int64(c.Pool)))},
+		[]cell{key("pool wait"), num(fmtDuration(c.PoolWaitS))},
+		[]cell{key("timeout"), num(fmtDuration(c.TimeoutS))},
+		[]cell{key("keep-alive"), txt(yesNo(c.KeepAlive))},
+	)
+	add("profile", c.Profile)
+	add("event", c.Event)
+	if c.EventSize > 0 {
+		add("event size", fmtInt(int64(c.EventSize))+" B")
+	}
+	if c.Batch > 0 {
+		add("batch", fmtInt(int64(c.Batch))+" events per request")
+	}
+	add("body file", c.BodyFile)
+	for _, k := range sortedKeys(c.Headers) {
+		add("header "+k, headerValue(k, c.Headers[k]))
+	}
+	add("user", c.User)
+	add("auth", c.Auth)
+	if c.Insecure {
+		add("TLS verification", "off (--insecure)")
+	}
+	if c.Emulator {
+		add("target", "the built-in VES collector emulator")
+	}
+	add("thresholds", strings.Join(c.Thresholds, ", "))
+	return section{ID: "config", Title: "Configuration", Tables: []table{{Rows: rows}}}
+}
+
+// headerValue hides the value of headers that carry credentials; results
+// are redacted by their writer, but the page must not leak one that
+// slipped through.
+func headerValue(name, value string) string {
+	n := strings.ToLower(name)
+	for _, s := range []string{"auth", "token", "key", "secret", "cookie", "password"} {
+		if strings.Contains(n, s) {
+			return "xxxxx"
+		}
+	}
+	return report.RedactURL(value)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// fmtDuration formats seconds as a Go duration, whole seconds from a
+// minute up.
+func fmtDuration(s float64) string {
+	if s < 0 || s > 1e9 || s != s {
+		return fmtNum(s) + "s"
+	}
+	d := time.Duration(s * float64(time.Second))
+	if d >= time.Minute {
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// byCount orders map keys by descending count, then by name.
+func byCount(m map[string]int64) []string {
+	keys := sortedKeys(m)
+	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+	return keys
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func sumValues(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

@@ -1,0 +1,189 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// generator returns the sample result as one of several generators: its
+// start shifted by offset and its latencies recorded afresh scaled by
+// scale, so that merged percentiles can be checked.
+func generator(t *testing.T, offset time.Duration, scale int64) *Result {
+	t.Helper()
+	r := sampleResult(t)
+	r.Started = r.Started.Add(offset)
+	r.Ended = r.Ended.Add(offset)
+	lat := NewHistogram()
+	for i := int64(1); i <= 1000; i++ {
+		if err := lat.RecordValue(i * 100 * scale); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc, err := EncodeHistogram(lat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Histograms.Latency, r.Latency = enc, Summarize(lat)
+	return r
+}
+
+func TestMerge(t *testing.T) {
+	t.Parallel()
+	a := generator(t, 0, 1)             // 0.1 … 100 ms
+	b := generator(t, 2*time.Second, 3) // 0.3 … 300 ms, started 2 s later
+	b.Target.CPUAvgPct, b.Target.CPUMaxPct = 50, 99
+	b.Generator.Saturated = false
+	b.Timeline[1].P99Ms = 500
+	m, err := Merge([]*Result{a, b}, []string{"g1.json", "g2.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Requests.Scheduled != 2*a.Requests.Scheduled || m.Requests.Sent != 2*a.Requests.Sent ||
+		m.Errors["http_503"] != 160 || m.MessageIDs["SVC2000"] != 80 || m.Bytes.Sent != 2*a.Bytes.Sent {
+		t.Errorf("counts not summed: requests %+v errors %v", m.Requests, m.Errors)
+	}
+	if err := m.AccountingError(); err != nil {
+		t.Errorf("merged accounting: %v", err)
+	}
+	if m.RPS.Target != 200 || m.RPS.Achieved != 199.9 || m.Config.RPS != 200 || m.Config.Pool != 32 {
+		t.Errorf("rates %+v config rps %v pool %d, want summed", m.RPS, m.Config.RPS, m.Config.Pool)
+	}
+	if !m.Started.Equal(a.Started) || !m.Ended.Equal(b.Ended) || m.DurationS != 102 {
+		t.Errorf("window %v – %v (%vs), want a's start to b's end, 102 s", m.Started, m.Ended, m.DurationS)
+	}
+	// 2000 values: 1000 in 0.1–100 ms and 1000 in 0.3–300 ms.
+	if m.Latency.Count != 2000 || m.Latency.Max < 299 || m.Latency.Max > 301 || m.Latency.Min > 0.11 {
+		t.Errorf("merged latency %+v", m.Latency)
+	}
+	h, err := DecodeHistogram(m.Histograms.Latency)
+	if err != nil || h.TotalCount() != 2000 {
+		t.Fatalf("merged histogram: %v", err)
+	}
+	if m.Service.Count != 2*a.Service.Count {
+		t.Errorf("service count %d, want %d", m.Service.Count, 2*a.Service.Count)
+	}
+	if m.Target.CPUMaxPct != 99 || m.Target.CPUAvgPct != (42.5+50)/2 || m.Target.Source != "pid:4242" {
+		t.Errorf("target %+v", m.Target)
+	}
+	if !m.Generator.Saturated || m.Generator.MaxInFlight != 32 {
+		t.Errorf("generator %+v, want saturated (a was) and 32 in flight", m.Generator)
+	}
+	if len(m.Thresholds) != 0 || len(m.Config.Thresholds) != 3 {
+		t.Errorf("thresholds %v config %v: outcomes must be dropped, expressions kept", m.Thresholds, m.Config.Thresholds)
+	}
+	// Timelines on the wall clock: b's second 0 is a's second 2.
+	if len(m.Timeline) != 5 {
+		t.Fatalf("timeline has %d seconds, want 5 (0–2 and b's 2–4)", len(m.Timeline))
+	}
+	s2 := m.Timeline[2]
+	if s2.T != 2 || s2.Sent != a.Timeline[2].Sent+b.Timeline[0].Sent || s2.ErrorsByClass["http_500"] != 1 {
+		t.Errorf("second 2 = %+v", s2)
+	}
+	if m.Timeline[3].P99Ms != 500 || m.Timeline[1].Sent != a.Timeline[1].Sent {
+		t.Errorf("seconds 1 and 3: %+v %+v", m.Timeline[1], m.Timeline[3])
+	}
+	if got := m.Timeline[2].P50Ms; got < 3.1 || got > 3.2 {
+		t.Errorf("second 2 p50 %v, want the sent-weighted mean of 3.2 and 3.1", got)
+	}
+	warns := strings.Join(m.Warnings, "\n")
+	if !strings.Contains(warns, "g2.json: the generator was saturated") || !strings.Contains(warns, "merged from 2 generators") {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+	// The inputs are untouched.
+	if a.Requests.Sent != 10000 || a.Config.RPS != 100 {
+		t.Error("Merge changed its input")
+	}
+}
+
+func TestMergeOne(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	m, err := Merge([]*Result{r}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Requests != r.Requests || m.Latency != r.Latency || m.Service != r.Service || len(m.Timeline) != len(r.Timeline) {
+		t.Errorf("merging one result changed it: %+v vs %+v", m.Requests, r.Requests)
+	}
+	if len(m.Warnings) != len(r.Warnings) {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	t.Parallel()
+	later := sampleResult(t)
+	later.Started = later.Started.Add(time.Hour)
+	later.Ended = later.Ended.Add(time.Hour)
+	noHist := sampleResult(t)
+	noHist.Histograms.Latency = ""
+	badHist := sampleResult(t)
+	badHist.Histograms.Service = "garbage"
+	tests := []struct {
+		name  string
+		rs    []*Result
+		names []string
+		want  string
+	}{
+		{"none", nil, nil, "no results"},
+		{"nil", []*Result{sampleResult(t), nil}, nil, "result 2 is missing"},
+		{"names", []*Result{sampleResult(t)}, []string{"a", "b"}, "1 results but 2 names"},
+		{"sequential", []*Result{sampleResult(t), later}, []string{"a.json", "b.json"}, "b.json ran 2025-03-04 11:00:00Z"},
+		{"no histogram", []*Result{sampleResult(t), noHist}, nil, "result 2 has 10000 latency values but no latency histogram"},
+		{"bad histogram", []*Result{sampleResult(t), badHist}, nil, "result 2: histograms.service: decode histogram"},
+	}
+	for _, tc := range tests {
+		_, err := Merge(tc.rs, tc.names)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestMergeEmptyResults(t *testing.T) {
+	t.Parallel()
+	m, err := Merge([]*Result{emptyResult(), emptyResult()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Histograms.Latency != "" || m.Latency.Count != 0 || m.Target != nil || len(m.Timeline) != 0 {
+		t.Errorf("merge of empty results: %+v", m)
+	}
+}
+
+// FuzzMerge merges any document Decode accepts with itself: Merge must
+// not panic, and when it succeeds the counts are doubled and the result
+// encodes to a document Decode accepts again.
+func FuzzMerge(f *testing.F) {
+	for _, r := range []*Result{sampleResult(f), emptyResult()} {
+		var b strings.Builder
+		if err := Encode(&b, r); err != nil {
+			f.Fatal(err)
+		}
+		f.Add([]byte(b.String()))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Decode(strings.NewReader(string(data)), "fuzz.json")
+		if err != nil {
+			return
+		}
+		m, err := Merge([]*Result{r, r}, nil)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if r.Requests.Sent < 1<<61 && m.Requests.Sent != 2*r.Requests.Sent {
+			t.Fatalf("sent %d, want 2 × %d", m.Requests.Sent, r.Requests.Sent)
+		}
+		var b strings.Builder
+		if err := Encode(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(strings.NewReader(b.String()), "merged.json"); err != nil {
+			t.Fatalf("merged result does not decode: %v", err)
+		}
+	})
+}

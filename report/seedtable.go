@@ -1,0 +1,23 @@
+package report
+
+// SeedHeader returns the column titles of the seed table (Avg, Max, p50,
+// p95, p99, Error rate %, Max CPU %), so that renderers outside this
+// package (HTML, comparisons) lay out the same columns the ONAP pages use.
+func SeedHeader() []string {
+	cols := seedColumns()
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.title
+	}
+	return out
+}
+
+// SeedRow returns the cells of r's seed-table row, formatted exactly as
+// the Markdown and text renderings print them ("n/a" where r has no
+// figure), so that every rendering of a run agrees to the digit.
+func SeedRow(r *Result) []string {
+	if r == nil {
+		return nil
+	}
+	return seedRow(r)
+}
