@@ -57,6 +57,11 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if output != "" && output != "-" {
 		fmt.Fprintf(stderr, "vesload: merged %d results (%d requests sent) into %s\n", len(rs), merged.Requests.Sent, output)
 	}
+	if !threshold.Passed(merged.Thresholds) {
+		// Parallel generators are gated on the merged figures, as one run is.
+		fmt.Fprintln(stderr, "vesload: merge: a threshold failed on the merged result")
+		return exitThreshold
+	}
 	return exitOK
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -50,6 +51,7 @@ type runOptions struct {
 	abortOn    []string
 	junit      string
 	markdown   string
+	html       string
 	csv        string
 	jtl        string
 	hdrLog     string
@@ -86,6 +88,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringArrayVar(&o.abortOn, "abort-on-fail", nil, "stop the run early (exit 3) when this gate fails over the last 10 s, e.g. 'error_rate<5%' (repeatable)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
+	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report with charts to FILE")
 	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE (for a wiki)")
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
@@ -294,6 +297,7 @@ func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
 		render     func(io.Writer, *report.Result) error
 	}{
 		{o.junit, "JUnit", report.JUnit},
+		{o.html, "HTML", html.Report},
 		{o.markdown, "Markdown", report.Markdown},
 		{o.csv, "CSV", report.CSV},
 	}
