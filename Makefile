@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 15s
 
-.PHONY: build run test vet race bench fuzz clean
+.PHONY: build run test vet race bench bench-peers soak fuzz clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vesload
@@ -26,6 +26,15 @@ test: vet
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# vesload beside wrk, ab, hey, vegeta and JMeter against a local nginx
+# (installs what it needs; about 5 minutes; REPEAT=3 for medians of 3).
+bench-peers:
+	bash bench/peers.sh
+
+# vesload's own RSS over a long run at 100 RPS (DURATION=10m by default).
+soak:
+	bash bench/soak.sh
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

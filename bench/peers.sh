@@ -1,0 +1,639 @@
+#!/usr/bin/env bash
+# bench/peers.sh: vesload measured side by side with wrk, ab, hey, vegeta and
+# JMeter against one local nginx that answers 202, server and generator pinned
+# to one core each. Prints one markdown table and writes it to bench/RESULTS.md.
+# See bench/README.md for the workloads and how the figures are computed.
+#
+# Environment (defaults in brackets):
+#   REPEAT [1]          runs of every workload; the table shows medians
+#   TOOLS  [wrk ab hey vegeta jmeter vesload]
+#   RATES  [1000 5000]  open-model rates (requests per second)
+#   CLOSED_S [10]  OPEN_S [20]  SEARCH_S [5]  SEARCH_RUNS [8]  SEARCH_START [5000]
+#   CONNS [50]          connections (closed loop) and vegeta/vesload pool bound
+#   SERVER_CPU [1]  GEN_CPU [0]
+#   INSTALL [1]         install missing tools (apt-get, go install)
+#   VESLOAD             use this vesload binary instead of building one
+#   RESULTS [bench/RESULTS.md]
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+
+REPEAT=${REPEAT:-1}
+TOOLS=${TOOLS:-"wrk ab hey vegeta jmeter vesload"}
+RATES=${RATES:-"1000 5000"}
+CONNS=${CONNS:-50}
+CLOSED_S=${CLOSED_S:-10}
+OPEN_S=${OPEN_S:-20}
+SEARCH_S=${SEARCH_S:-5}
+SEARCH_RUNS=${SEARCH_RUNS:-8}
+SEARCH_START=${SEARCH_START:-5000}
+SERVER_CPU=${SERVER_CPU:-1}
+GEN_CPU=${GEN_CPU:-0}
+INSTALL=${INSTALL:-1}
+RESULTS=${RESULTS:-$here/RESULTS.md}
+VEGETA_VERSION=${VEGETA_VERSION:-v12.13.0}
+HEY_VERSION=${HEY_VERSION:-v0.1.5}
+
+bin=$here/.bin     # go-installed tools and the JMeter shim (gitignored)
+out=$here/.out/peers # raw output of the last run, for inspection (gitignored)
+body=$here/fault-1k.json
+path=/eventListener/v7
+
+die() { echo "peers.sh: $*" >&2; exit 1; }
+log() { echo "== $*" >&2; }
+
+for v in REPEAT CONNS CLOSED_S OPEN_S SEARCH_S SEARCH_RUNS SEARCH_START SERVER_CPU GEN_CPU; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"
+done
+((REPEAT >= 1 && REPEAT <= 9)) || die "REPEAT must be 1..9, got $REPEAT"
+((SEARCH_RUNS >= 1 && SEARCH_RUNS <= 16)) || die "SEARCH_RUNS must be 1..16, got $SEARCH_RUNS"
+for r in $RATES; do [[ $r =~ ^[1-9][0-9]*$ ]] || die "RATES holds '$r', not a rate"; done
+[[ -f $body ]] || die "missing request body $body"
+
+want() { [[ " $TOOLS " == *" $1 "* ]]; }
+
+# ---------------------------------------------------------------- installing
+
+apt_install() {
+	local sudo=
+	((EUID == 0)) || sudo=sudo
+	# RUNLEVEL=1 keeps Debian's maintainer scripts from starting the system nginx.
+	$sudo env DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -qq "$@" >"$out/apt.log" 2>&1
+}
+
+apt_updated=0
+apt_update() {
+	((apt_updated)) && return 0
+	local sudo=
+	((EUID == 0)) || sudo=sudo
+	$sudo apt-get update -qq >"$out/apt-update.log" 2>&1 || true
+	apt_updated=1
+}
+
+install_tools() {
+	local missing=()
+	command -v nginx >/dev/null || missing+=(nginx)
+	command -v wrk >/dev/null || missing+=(wrk)
+	command -v ab >/dev/null || missing+=(apache2-utils)
+	[[ -x /usr/bin/time ]] || missing+=(time)
+	command -v jq >/dev/null || missing+=(jq)
+	command -v taskset >/dev/null || missing+=(util-linux)
+	command -v curl >/dev/null || missing+=(curl)
+	if ((${#missing[@]})); then
+		((INSTALL)) || die "missing ${missing[*]} (INSTALL=0)"
+		command -v apt-get >/dev/null || die "missing ${missing[*]} and no apt-get to install them"
+		log "installing ${missing[*]}"
+		apt_update
+		if ! apt_install "${missing[@]}"; then
+			# Older releases ship nginx as nginx-light only.
+			missing=("${missing[@]/#nginx/nginx-light}")
+			apt_install "${missing[@]}" || die "apt-get install ${missing[*]} failed: see $out/apt.log"
+		fi
+	fi
+	mkdir -p "$bin"
+	if want vegeta && [[ ! -x $bin/vegeta ]]; then
+		((INSTALL)) || die "missing $bin/vegeta (INSTALL=0)"
+		log "go install vegeta@$VEGETA_VERSION"
+		GOBIN=$bin GOFLAGS=-mod=mod go install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION" || die "go install vegeta failed"
+	fi
+	if want hey && [[ ! -x $bin/hey ]]; then
+		((INSTALL)) || die "missing $bin/hey (INSTALL=0)"
+		log "go install hey@$HEY_VERSION"
+		GOBIN=$bin GOFLAGS=-mod=mod go install "github.com/rakyll/hey@$HEY_VERSION" || die "go install hey failed"
+	fi
+	if want jmeter; then
+		if { ! command -v jmeter >/dev/null || ! command -v javac >/dev/null; } && ((INSTALL)) &&
+			command -v apt-get >/dev/null; then
+			log "installing jmeter (Debian) and a JDK for its shim"
+			apt_update
+			apt_install jmeter default-jdk-headless || true
+		fi
+		jmeter_setup || true
+	fi
+}
+
+# Debian's JMeter 2.13 cannot load any plan with Debian's XStream >= 1.4.18
+# (ForbiddenClassException: org.apache.jmeter.save.ScriptWrapper): XStream now
+# denies every type nobody allowed, and JMeter 2.13 allows none of its own. The
+# shim (bench/jmeter/shim) replaces XStream's deny-all permission with one that
+# also lets JMeter's own classes through, ahead of XStream on the class path.
+jmeter_cp=
+jmeter_problem="not installed (apt-get install jmeter failed or the package does not exist)"
+jmeter_setup() {
+	local jar=/usr/share/jmeter/bin/ApacheJMeter.jar xs=/usr/share/java/xstream.jar
+	[[ -f $jar ]] || return 1
+	if [[ -f $xs ]]; then
+		local src=$here/jmeter/shim/com/thoughtworks/xstream/security/NoTypePermission.java
+		local cls=$bin/jmeter-shim/com/thoughtworks/xstream/security/NoTypePermission.class
+		if [[ ! -f $cls || $src -nt $cls ]]; then
+			command -v javac >/dev/null || {
+				jmeter_problem="cannot load plans: needs javac (default-jdk-headless) to build its XStream shim"
+				return 1
+			}
+			javac -nowarn -source 8 -target 8 -cp "$xs" -d "$bin/jmeter-shim" "$src" >"$out/javac.log" 2>&1 ||
+				javac -nowarn -cp "$xs" -d "$bin/jmeter-shim" "$src" >>"$out/javac.log" 2>&1 || {
+				jmeter_problem="cannot load plans: building its XStream shim failed (see $out/javac.log)"
+				return 1
+			}
+		fi
+		jmeter_cp=$bin/jmeter-shim:$jar
+	else
+		jmeter_cp=$jar
+	fi
+	jmeter_problem=
+}
+
+# ------------------------------------------------------------ processes we own
+
+tmp=
+nginx_pid=
+cur_pid=
+stop_pid() { # stop_pid PID: TERM, then KILL after 5 s
+	local pid=$1 i
+	kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+}
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	[[ -n $cur_pid ]] && stop_pid "$cur_pid"
+	[[ -n $nginx_pid ]] && stop_pid "$nginx_pid"
+	[[ -n $tmp ]] && rm -rf "$tmp"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+start_nginx() {
+	local port
+	for ((port = 18080; port < 18180; port++)); do port_free "$port" && break; done
+	((port < 18180)) || die "no free port in 18080..18179 on 127.0.0.1"
+	mkdir -p "$tmp/nginx/tmp"
+	cat >"$tmp/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid nginx.pid;
+error_log error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 100000000;
+  keepalive_timeout 75s;
+  client_body_temp_path tmp;
+  proxy_temp_path tmp;
+  fastcgi_temp_path tmp;
+  uwsgi_temp_path tmp;
+  scgi_temp_path tmp;
+  server {
+    listen 127.0.0.1:$port;
+    location / { return 202; }
+  }
+}
+EOF
+	taskset -c "$SERVER_CPU" nginx -p "$tmp/nginx/" -c nginx.conf >"$out/nginx.log" 2>&1 &
+	nginx_pid=$!
+	local i
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$nginx_pid" 2>/dev/null || die "nginx did not start: $(cat "$out/nginx.log" "$tmp/nginx/error.log" 2>/dev/null)"
+		port_free "$port" || break
+		sleep 0.1
+	done
+	((i < 50)) || die "nginx does not listen on 127.0.0.1:$port after 5 s"
+	url=http://127.0.0.1:$port$path
+	local code
+	code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+		--data-binary "@$body" "$url") || true
+	[[ $code == 202 ]] || die "nginx on $url answered '$code', want 202"
+}
+
+# ------------------------------------------------------------------ measuring
+
+# measure NAME LIMIT_S CMD...: runs CMD on GEN_CPU under GNU time, at most
+# LIMIT_S seconds; stdout and stderr go to $out/NAME.{out,err}. Sets cpu_s
+# (user+sys seconds), rss_kb (peak RSS) and run_rc.
+measure() {
+	local name=$1 limit=$2
+	shift 2
+	run_rc=0
+	timeout -k 5 "$limit" /usr/bin/time -f '%U %S %M' -o "$out/$name.time" \
+		taskset -c "$GEN_CPU" "$@" >"$out/$name.out" 2>"$out/$name.err" &
+	cur_pid=$!
+	wait "$cur_pid" || run_rc=$?
+	cur_pid=
+	local u='' s='' m=''
+	read -r u s m < <(tail -n 1 "$out/$name.time" 2>/dev/null) || true
+	if [[ $u =~ ^[0-9.]+$ && $s =~ ^[0-9.]+$ && $m =~ ^[0-9]+$ ]]; then
+		cpu_s=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.3f", u+s}')
+		rss_kb=$m
+	else
+		cpu_s=
+		rss_kb=
+	fi
+}
+
+# per_req CPU_S N: CPU microseconds per request.
+per_req() { awk -v c="$1" -v n="$2" 'BEGIN{ if (c == "" || n + 0 <= 0) print ""; else printf "%.1f", c * 1e6 / n }'; }
+
+records=
+# record TOOL WORKLOAD ACHIEVED CPU_US RSS_KB LAG NOTE
+record() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:-}" "${4:-}" "${5:-}" "${6:-}" "${7:-}" >>"$records"
+	log "$1 $2: rate ${3:-?}/s, ${4:-?} us/req, rss ${5:-?} kB${6:+, lag p99 $6 ms}${7:+ ($7)}"
+}
+
+num() { [[ -n ${1:-} ]] && printf '%s' "$1" || printf '0'; }
+
+run_wrk() { # run_wrk REP
+	cat >"$tmp/post.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open("$body", "rb"))
+wrk.body = f:read("*a")
+f:close()
+EOF
+	local n=wrk-closed-$1
+	measure "$n" $((CLOSED_S + 30)) wrk -t1 -c"$CONNS" -d"${CLOSED_S}s" -s "$tmp/post.lua" "$url"
+	local total non2xx sockerr rate ok
+	total=$(awk '/ requests in /{print $1}' "$out/$n.out")
+	non2xx=$(awk -F: '/Non-2xx/{gsub(/ /, "", $2); print $2}' "$out/$n.out")
+	sockerr=$(awk '/Socket errors/{gsub(/,/, ""); print $4+$6+$8+$10}' "$out/$n.out")
+	rate=$(awk '/Requests\/sec/{printf "%.0f", $2}' "$out/$n.out")
+	ok=$(($(num "$total") - $(num "$non2xx")))
+	local note=
+	(($(num "$non2xx") + $(num "$sockerr"))) && note="errors: non-2xx $(num "$non2xx"), socket $(num "$sockerr")"
+	((run_rc)) && note="exit $run_rc${note:+; $note}"
+	record wrk closed "$rate" "$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
+}
+
+run_ab() { # run_ab REP
+	local n=ab-closed-$1
+	# -t sets -n to 50,000; the later -n lifts that cap. ab keeps a record per
+	# request, so -n is kept near what it can send.
+	measure "$n" $((CLOSED_S + 30)) ab -q -k -c "$CONNS" -t "$CLOSED_S" -n $((CLOSED_S * 100000)) \
+		-p "$body" -T application/json "$url"
+	local completed failed non2xx rate ok
+	completed=$(awk -F: '/^Complete requests/{gsub(/ /, "", $2); print $2}' "$out/$n.out")
+	failed=$(awk -F: '/^Failed requests/{gsub(/ /, "", $2); print $2}' "$out/$n.out")
+	non2xx=$(awk -F: '/^Non-2xx responses/{gsub(/ /, "", $2); print $2}' "$out/$n.out")
+	rate=$(awk '/^Requests per second/{printf "%.0f", $4}' "$out/$n.out")
+	ok=$(($(num "$completed") - $(num "$failed") - $(num "$non2xx")))
+	local note=
+	(($(num "$failed") + $(num "$non2xx"))) && note="errors: failed $(num "$failed"), non-2xx $(num "$non2xx")"
+	((run_rc)) && note="exit $run_rc${note:+; $note}"
+	record ab closed "$rate" "$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
+}
+
+# hey_parse NAME WORKLOAD NOTE
+hey_parse() {
+	local n=$1 ok errs rate
+	ok=$(awk '/^[[:space:]]*\[2[0-9][0-9]\]/{s += $2} END{print s + 0}' "$out/$n.out")
+	errs=$(awk '/^Error distribution/{e=1; next} e && /^[[:space:]]*\[[0-9]+\]/{gsub(/[][]/, "", $1); s += $1} END{print s + 0}' "$out/$n.out")
+	rate=$(awk '/Requests\/sec:/{printf "%.0f", $2}' "$out/$n.out")
+	local note=$3
+	((errs)) && note="${note:+$note; }errors $errs"
+	((run_rc)) && note="exit $run_rc${note:+; $note}"
+	record hey "$2" "$rate" "$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
+}
+
+run_hey() { # run_hey REP
+	local n=hey-closed-$1
+	measure "$n" $((CLOSED_S + 30)) "$bin/hey" -z "${CLOSED_S}s" -c "$CONNS" -m POST -D "$body" \
+		-T application/json "$url"
+	hey_parse "$n" closed ""
+	local r
+	for r in $RATES; do
+		n=hey-open$r-$1
+		# -q is per worker: 10 workers at r/10 each. A worker that falls
+		# behind skips ticks, so this is not an open model.
+		measure "$n" $((OPEN_S + 30)) "$bin/hey" -z "${OPEN_S}s" -c 10 -q $((r / 10)) -m POST -D "$body" \
+			-T application/json "$url"
+		hey_parse "$n" "open$r" "-c10 -q$((r / 10))"
+	done
+}
+
+# vegeta_attack NAME LIMIT WORKLOAD NOTE ARGS...
+vegeta_attack() {
+	local n=$1 limit=$2 wl=$3 note=$4
+	shift 4
+	printf 'POST %s\n' "$url" >"$tmp/targets"
+	measure "$n" "$limit" "$bin/vegeta" attack -targets="$tmp/targets" -body="$body" \
+		-header="Content-Type: application/json" -max-workers="$CONNS" -output="$out/$n.bin" "$@"
+	"$bin/vegeta" report -type=json "$out/$n.bin" >"$out/$n.json" 2>>"$out/$n.err" || true
+	local ok total rate
+	ok=$(jq -r '[.status_codes // {} | to_entries[] | select(.key | test("^2")) | .value] | add // 0' "$out/$n.json" 2>/dev/null || echo 0)
+	total=$(jq -r '.requests // 0' "$out/$n.json" 2>/dev/null || echo 0)
+	rate=$(jq -r '.throughput // 0 | floor' "$out/$n.json" 2>/dev/null || echo "")
+	((total > ok)) && note="${note:+$note; }errors $((total - ok))"
+	((run_rc)) && note="exit $run_rc${note:+; $note}"
+	record vegeta "$wl" "$rate" "$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
+}
+
+run_vegeta() { # run_vegeta REP
+	vegeta_attack "vegeta-closed-$1" $((CLOSED_S + 30)) closed "-rate=0" -rate=0 -duration="${CLOSED_S}s"
+	local r
+	for r in $RATES; do
+		vegeta_attack "vegeta-open$r-$1" $((OPEN_S + 30)) "open$r" "" -rate="$r/s" -duration="${OPEN_S}s"
+	done
+}
+
+# jmeter_run NAME WORKLOAD THREADS DURATION RATE
+jmeter_run() {
+	local n=$1 wl=$2 threads=$3 dur=$4 rate=$5
+	local tpl esc hostport
+	tpl=$(<"$here/jmeter/plan.jmx.in")
+	esc=$(sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' "$body")
+	hostport=${url#http://}
+	hostport=${hostport%%/*}
+	tpl=${tpl//@BODY@/"$esc"}
+	tpl=${tpl//@HOST@/"${hostport%:*}"}
+	tpl=${tpl//@PORT@/"${hostport##*:}"}
+	tpl=${tpl//@PATH@/"$path"}
+	tpl=${tpl//@THREADS@/"$threads"}
+	tpl=${tpl//@DURATION@/"$dur"}
+	if ((rate > 0)); then
+		tpl=${tpl//@TIMER_ENABLED@/true}
+		tpl=${tpl//@THROUGHPUT_PER_MIN@/"$((rate * 60)).0"}
+	else
+		tpl=${tpl//@TIMER_ENABLED@/false}
+		tpl=${tpl//@THROUGHPUT_PER_MIN@/0.0}
+	fi
+	printf '%s\n' "$tpl" >"$out/$n.jmx"
+	measure "$n" $((dur + 90)) java -cp "$jmeter_cp" -Djmeter.home=/usr/share/jmeter \
+		org.apache.jmeter.NewDriver -n -t "$out/$n.jmx" -j "$out/$n.log"
+	# Final line of JMeter's summariser:
+	# summary =  12345 in  10.1s = 1222.3/s Avg: ... Err:     0 (0.00%)
+	local line count achieved errs
+	line=$(grep 'summary =' "$out/$n.out" | tail -n 1 || true)
+	if [[ -z $line ]]; then
+		local why
+		why=$(grep -m1 -E 'Error|Exception' "$out/$n.out" "$out/$n.err" 2>/dev/null | head -c 160 || true)
+		record jmeter "$wl" "" "" "$rss_kb" "" "cannot run: ${why:-no summary (exit $run_rc)}"
+		return
+	fi
+	count=$(sed -E 's/.*summary = +([0-9]+) in.*/\1/' <<<"$line")
+	achieved=$(sed -E 's/.* = +([0-9.]+)\/s.*/\1/' <<<"$line")
+	errs=$(sed -E 's/.*Err: +([0-9]+).*/\1/' <<<"$line")
+	local note="$threads threads"
+	((rate > 0)) && note="$note, Constant Throughput Timer"
+	((errs)) && note="$note; errors $errs"
+	record jmeter "$wl" "$(printf '%.0f' "$achieved")" "$(per_req "$cpu_s" $((count - errs)))" "$rss_kb" "" \
+		"$note; JVM start-up included"
+}
+
+run_jmeter() { # run_jmeter REP
+	if [[ -n $jmeter_problem ]]; then
+		record jmeter all "" "" "" "" "$jmeter_problem"
+		return
+	fi
+	jmeter_run "jmeter-closed-$1" closed "$CONNS" "$CLOSED_S" 0
+	local r
+	for r in $RATES; do
+		jmeter_run "jmeter-open$r-$1" "open$r" "$CONNS" "$OPEN_S" "$r"
+	done
+}
+
+# vesload_run NAME RATE DURATION_S: runs vesload; sets v_ok v_rate v_lag
+# v_pe v_sat v_sched v_sent v_cpu_us v_rss_kb v_note.
+vesload_run() {
+	local n=$1 rate=$2 dur=$3
+	measure "$n" $((dur + 40)) "$vesload" -url "$url" -rps "$rate" -duration "${dur}s" -pool "$CONNS" \
+		--event-size 1024 -o "$out/$n.json" -q
+	local j=$out/$n.json
+	if [[ ! -s $j ]]; then
+		v_ok=0 v_rate='' v_lag='' v_pe=0 v_sat='' v_sched=0 v_sent=0 v_cpu_us='' v_rss_kb=$rss_kb
+		v_note="no result (exit $run_rc): $(head -c 160 "$out/$n.err" 2>/dev/null)"
+		return
+	fi
+	read -r v_ok v_rate v_lag v_pe v_sat v_sched v_sent v_errs < <(jq -r '[.requests.ok // 0,
+		(.rps.achieved // 0 | floor), (.generator.dispatch_lag_p99_ms // 0), (.errors.pool_exhausted // 0),
+		(.generator.saturated // false), .requests.scheduled // 0, .requests.sent // 0,
+		.requests.errors // 0] | @tsv' "$j" 2>/dev/null) || {
+		v_ok=0 v_rate='' v_lag='' v_pe=0 v_sat='' v_sched=0 v_sent=0 v_cpu_us='' v_rss_kb=$rss_kb
+		v_note="unreadable result $j (exit $run_rc)"
+		return 0
+	}
+	v_cpu_us=$(per_req "$cpu_s" "$v_ok")
+	v_rss_kb=$rss_kb
+	v_note=
+	((v_pe)) && v_note="pool_exhausted $v_pe"
+	((v_errs > v_pe)) && v_note="${v_note:+$v_note; }errors $((v_errs - v_pe))"
+	[[ $v_sat == true ]] && v_note="${v_note:+$v_note; }saturated"
+	((run_rc)) && v_note="exit $run_rc${v_note:+; $v_note}"
+	return 0
+}
+
+# passes RATE: the run just made sent everything on time at RATE.
+passes() {
+	awk -v lag="$(num "$v_lag")" -v pe="$v_pe" -v a="$(num "$v_rate")" -v r="$1" -v rc="$run_rc" \
+		'BEGIN{ exit !(rc == 0 && lag < 1 && pe == 0 && a >= 0.99 * r) }'
+}
+
+run_vesload() { # run_vesload REP
+	local r
+	for r in $RATES; do
+		vesload_run "vesload-open$r-$1" "$r" "$OPEN_S"
+		record vesload "open$r" "$v_rate" "$v_cpu_us" "$v_rss_kb" "$v_lag" "$v_note"
+	done
+
+	# Ceiling: double from SEARCH_START until a run fails, then bisect,
+	# SEARCH_RUNS runs at most, stopping when the bracket is within 5%.
+	local lo=0 hi=0 rate=$SEARCH_START runs=0 trail='' best=''
+	local b_rate='' b_cpu='' b_rss='' b_lag=''
+	while ((runs < SEARCH_RUNS)); do
+		runs=$((runs + 1))
+		vesload_run "vesload-search$runs-$1" "$rate" "$SEARCH_S"
+		if passes "$rate"; then
+			lo=$rate best=$rate b_rate=$v_rate b_cpu=$v_cpu_us b_rss=$v_rss_kb b_lag=$v_lag
+			trail="$trail $rate ok"
+		else
+			hi=$rate
+			trail="$trail $rate no(lag $v_lag, pe $v_pe, sent $v_rate/s)"
+		fi
+		log "vesload search: $rate/s -> $([[ $lo == "$rate" ]] && echo pass || echo fail), bracket [$lo, $hi]"
+		if ((hi == 0)); then
+			rate=$((rate * 2))
+		else
+			((hi - lo <= hi / 20 || hi - lo <= 200)) && break
+			rate=$(((lo + hi) / 2 / 100 * 100))
+			((rate <= lo)) && break
+		fi
+	done
+	if [[ -n $best ]]; then
+		record vesload ceiling "$b_rate" "$b_cpu" "$b_rss" "$b_lag" "ceiling $best/s in $runs runs of ${SEARCH_S}s:$trail"
+		# Past the ceiling: twice the rate must still run on a bounded pool.
+		vesload_run "vesload-overload-$1" $((best * 2)) "$SEARCH_S"
+		record vesload overload "$v_rate" "$v_cpu_us" "$v_rss_kb" "$v_lag" \
+			"2x ceiling = $((best * 2))/s: sent $v_sent of $v_sched, saturated=$v_sat, pool_exhausted $v_pe"
+	else
+		record vesload ceiling "" "" "" "" "no rate passed in $runs runs:$trail"
+	fi
+}
+
+# ------------------------------------------------------------------ reporting
+
+version_of() {
+	case $1 in
+	wrk) { wrk -v 2>&1 || true; } | awk 'NR == 1 {print $2}' ;;
+	ab) { ab -V 2>&1 || true; } | awk -F'Version ' 'NR == 1 {split($2, a, " "); print a[1]}' ;;
+	hey | vegeta) go version -m "$bin/$1" 2>/dev/null | awk '$1 == "mod" {print $3}' ;;
+	jmeter) dpkg-query -W -f '${Version}' jmeter 2>/dev/null || echo "?" ;;
+	vesload) "$vesload" version 2>/dev/null | awk '{print $2}' ;;
+	esac
+	return 0
+}
+
+workload_label() {
+	case $1 in
+	closed) echo "closed loop, $CONNS conns, ${CLOSED_S} s" ;;
+	open*) printf 'open %s/s, %s s\n' "${1#open}" "$OPEN_S" ;;
+	ceiling) echo "open-model ceiling (search, ${SEARCH_S} s runs)" ;;
+	overload) echo "2x ceiling, ${SEARCH_S} s" ;;
+	all) echo "all" ;;
+	esac
+}
+
+# median of the numeric arguments (empty when there are none)
+median() {
+	printf '%s\n' "$@" | awk 'NF && $1 ~ /^[0-9.]+$/' | sort -g |
+		awk '{v[NR] = $1} END{ if (NR) { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 } }'
+}
+
+# agg TOOL WORKLOAD COLUMN: median of a column over the repetitions.
+agg() {
+	local vals
+	mapfile -t vals < <(awk -F'\t' -v t="$1" -v w="$2" -v c="$3" '$1 == t && $2 == w {print $c}' "$records")
+	((${#vals[@]})) && median "${vals[@]}"
+	return 0
+}
+
+fmt_rate() { [[ -n $1 ]] && printf '%.0f/s' "$1" || printf '–'; }
+fmt_us() { [[ -n $1 ]] && printf '%.1f' "$1" || printf '–'; }
+fmt_mb() { [[ -n $1 ]] && awk -v k="$1" 'BEGIN{printf "%.1f MiB", k / 1024}' || printf '–'; }
+fmt_lag() { [[ -n $1 ]] && printf '%.3f ms' "$1" || printf '–'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "" || b == "" || b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+
+report() {
+	local t w
+	{
+		echo "| tool | version | workload | achieved rate | CPU µs/request | peak RSS | dispatch lag p99 | notes |"
+		echo "|---|---|---|---:|---:|---:|---:|---|"
+		for t in $TOOLS; do
+			local v
+			v=$(version_of "$t")
+			for w in closed $(for r in $RATES; do echo "open$r"; done) ceiling overload all; do
+				awk -F'\t' -v t="$t" -v w="$w" '$1 == t && $2 == w {f = 1} END{exit !f}' "$records" || continue
+				local note
+				note=$(awk -F'\t' -v t="$t" -v w="$w" '$1 == t && $2 == w {n = $7} END{print n}' "$records")
+				note=${note//|/\\|}
+				local lag='–'
+				[[ $t == vesload ]] && lag=$(fmt_lag "$(agg "$t" "$w" 6)")
+				printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "${v:-?}" "$(workload_label "$w")" \
+					"$(fmt_rate "$(agg "$t" "$w" 3)")" "$(fmt_us "$(agg "$t" "$w" 4)")" \
+					"$(fmt_mb "$(agg "$t" "$w" 5)")" "$lag" "$note"
+			done
+		done
+	} >"$out/table.md"
+
+	# Ratios against issue 6's targets, from the medians above.
+	local wrk_rate wrk_us veg_rate ceil
+	wrk_rate=$(agg wrk closed 3)
+	wrk_us=$(agg wrk closed 4)
+	veg_rate=$(agg vegeta closed 3)
+	ceil=$(agg vesload ceiling 3)
+	{
+		echo "Ratios against the targets (vesload ÷ peer, same run):"
+		echo
+		echo "- open-model ceiling ÷ wrk closed loop: $(ratio "$ceil" "$wrk_rate") (target ≥ 0.80);" \
+			"÷ vegeta closed loop: $(ratio "$ceil" "$veg_rate") (target ≥ 3)"
+		local r
+		for r in $RATES; do
+			local line
+			line="- at $r/s: CPU/request ÷ vegeta's $(ratio "$(agg vesload "open$r" 4)" "$(agg vegeta "open$r" 4)") (target ≤ 0.50)"
+			if ((r >= 5000)); then
+				line="$line; ÷ wrk's closed-loop floor $(ratio "$(agg vesload "open$r" 4)" "$wrk_us") (target ≤ 2)"
+				line="$line; peak RSS ÷ vegeta's $(ratio "$(agg vesload "open$r" 5)" "$(agg vegeta "open$r" 5)") (target ≤ 1)"
+			fi
+			echo "$line"
+		done
+		local sat
+		sat=$(awk -F'\t' '$1 == "vesload" && $2 == "overload" {n = $7} END{print n}' "$records")
+		if [[ -n $sat ]]; then
+			echo "- past the ceiling: $sat (target: bounded pool, saturated=true, bounded RSS)"
+		fi
+	} >"$out/ratios.md"
+
+	cat "$out/table.md"
+	echo
+	cat "$out/ratios.md"
+
+	local model kernel os
+	model=$(lscpu 2>/dev/null | awk -F: '/^Model name/{gsub(/^[ \t]+/, "", $2); print $2; exit}')
+	kernel=$(uname -r)
+	os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")
+	{
+		echo "# bench/peers.sh results"
+		echo
+		echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "- machine: $(nproc) CPUs, ${model:-unknown CPU}, kernel $kernel${os:+, $os}"
+		echo "- server: nginx $(nginx -v 2>&1 | sed 's/.*nginx\///') (\`return 202\`, 1 worker) on CPU $SERVER_CPU;" \
+			"generators on CPU $GEN_CPU; body: 1 KiB VES fault event (bench/fault-1k.json)"
+		echo "- load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "- REPEAT=$REPEAT (medians of $REPEAT), RATES=$RATES, CLOSED_S=$CLOSED_S, OPEN_S=$OPEN_S," \
+			"SEARCH_S=$SEARCH_S, SEARCH_RUNS=$SEARCH_RUNS, CONNS=$CONNS"
+		echo
+		echo "CPU µs/request = (user + sys CPU of the generator process, from GNU time) ÷ 2xx responses."
+		echo
+		cat "$out/table.md"
+		echo
+		cat "$out/ratios.md"
+	} >"$RESULTS"
+	log "wrote $RESULTS"
+}
+
+# ----------------------------------------------------------------------- main
+
+mkdir -p "$out"
+find "$out" -maxdepth 1 -type f -delete
+install_tools
+[[ $(nproc) -ge 2 ]] || log "only $(nproc) CPU: server and generator share it, figures are not comparable"
+
+if want vesload; then
+	if [[ -n ${VESLOAD:-} ]]; then
+		vesload=$VESLOAD
+	else
+		log "building vesload"
+		# A binary of our own: bin/vesload may be rebuilt while we measure.
+		vesload=$bin/vesload
+		mkdir -p "$(dirname "$vesload")"
+		# One retry: a build racing another in the same tree can fail once.
+		make -s -C "$root" build BIN="$vesload" >"$out/build.log" 2>&1 ||
+			{ sleep 5 && make -s -C "$root" build BIN="$vesload" >>"$out/build.log" 2>&1; } ||
+			die "make build failed: see $out/build.log"
+	fi
+	[[ -x $vesload ]] || die "no vesload binary at $vesload"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vesload-peers.XXXXXX")
+records=$out/records.tsv
+: >"$records"
+start_nginx
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+log "nginx on $url (CPU $SERVER_CPU), generators on CPU $GEN_CPU, load average $load_before"
+
+for ((rep = 1; rep <= REPEAT; rep++)); do
+	for t in $TOOLS; do
+		case $t in
+		wrk | ab | hey | vegeta | jmeter | vesload) "run_$t" "$rep" ;;
+		*) die "unknown tool '$t' in TOOLS" ;;
+		esac
+	done
+done
+
+report
