@@ -5,9 +5,11 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -68,7 +70,7 @@ func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
 // newHostClient returns a fasthttp client with at most pool connections.
 // The engine never asks it for more requests at once than it has
 // connections, so a connection is always free for a request it sends.
-func newHostClient(t target, tc *tls.Config, cfg *Config) *fasthttp.HostClient {
+func newHostClient(t target, tc *tls.Config, cfg *Config, dial fasthttp.DialFunc) *fasthttp.HostClient {
 	return &fasthttp.HostClient{
 		Addr:                   t.addr,
 		IsTLS:                  t.isTLS,
@@ -80,7 +82,7 @@ func newHostClient(t target, tc *tls.Config, cfg *Config) *fasthttp.HostClient {
 		ReadBufferSize:         16 << 10,
 		WriteBufferSize:        16 << 10,
 		MaxResponseBodySize:    4 << 20,
-		Dial:                   cfg.Dial,
+		Dial:                   dial,
 	}
 }
 
@@ -111,4 +113,91 @@ func preflight(ctx context.Context, t target, tc *tls.Config, timeout time.Durat
 		}
 	}
 	return nil
+}
+
+// warmDialer hands out connections opened before the run's clock starts,
+// then dials as usual. Without it every request of the first milliseconds
+// of a fast run finds no idle connection and opens one, so the run starts
+// with a burst of connection set-ups that shows up as pool_exhausted and
+// as service time that belongs to no request.
+type warmDialer struct {
+	ready chan warmConn
+	dial  func(addr string) (net.Conn, error)
+}
+
+// warmConn is a connection opened ahead, with when it was opened.
+type warmConn struct {
+	net.Conn
+	opened time.Time
+}
+
+// warmMaxAge bounds how long an opened connection waits for its first
+// request: servers close idle connections, and a POST on a connection the
+// server has closed fails.
+const warmMaxAge = 2 * time.Second
+
+func newWarmDialer(dial func(addr string) (net.Conn, error), capacity int) *warmDialer {
+	return &warmDialer{ready: make(chan warmConn, capacity), dial: dial}
+}
+
+// Dial is fasthttp's DialFunc.
+func (w *warmDialer) Dial(addr string) (net.Conn, error) {
+	for {
+		select {
+		case c := <-w.ready:
+			if time.Since(c.opened) < warmMaxAge {
+				return c.Conn, nil
+			}
+			c.Close()
+		default:
+			return w.dial(addr)
+		}
+	}
+}
+
+// warm opens n connections to addr in parallel; failures are ignored (the
+// run dials again when it needs a connection, and counts what fails).
+func (w *warmDialer) warm(addr string, n int) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if c, err := w.dial(addr); err == nil {
+				select {
+				case w.ready <- warmConn{Conn: c, opened: time.Now()}:
+				default:
+					c.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// close shuts the connections that were never used.
+func (w *warmDialer) close() {
+	for {
+		select {
+		case c := <-w.ready:
+			c.Close()
+		default:
+			return
+		}
+	}
+}
+
+// warmConnections is how many connections to open ahead: the arrivals of
+// 20 ms at the schedule's peak rate, at least 4, within the pool. Opening
+// connections during a fast run is what costs (on one core, a cascade of
+// set-ups at 5,000/s exhausted the pool in the first second).
+func warmConnections(cfg *Config) int {
+	if cfg.Closed != nil {
+		return min(cfg.Closed.Concurrency[0], cfg.Pool)
+	}
+	peak := 0.0
+	for _, g := range cfg.Schedule.segs {
+		peak = max(peak, g.From, g.To)
+	}
+	return min(cfg.Pool, max(4, int(math.Ceil(peak*0.02))))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,7 @@ type Engine struct {
 	cfg    Config
 	target target
 	client *fasthttp.HostClient
+	warm   *warmDialer
 	header []Header  // cfg.Headers plus the Authorization header
 	kinds  []Request // the request mix; one kind without a mix
 	pick   []uint8   // request seq is of kind pick[seq % len(pick)]
@@ -77,10 +79,17 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	dial := cfg.Dial
+	if dial == nil {
+		timeout := min(cfg.Timeout, 10*time.Second)
+		dial = func(addr string) (net.Conn, error) { return fasthttp.DialTimeout(addr, timeout) }
+	}
+	warm := newWarmDialer(dial, cfg.Pool)
 	e := &Engine{
 		cfg:    cfg,
 		target: t,
-		client: newHostClient(t, tc, &cfg),
+		warm:   warm,
+		client: newHostClient(t, tc, &cfg, warm.Dial),
 		slots:  make(chan struct{}, cfg.Pool),
 		jobs:   make(chan job, cfg.Pool),
 		abort:  make(chan struct{}),
@@ -126,17 +135,25 @@ func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
 			return nil, err
 		}
 	}
-	start := time.Now()
-	e.rec.start(start)
-
-	var workers sync.WaitGroup
+	// Connections and workers are made ready before the clock starts, so
+	// that the first second measures the target, not vesload's set-up.
+	e.warm.warm(e.target.addr, warmConnections(&e.cfg))
+	defer e.warm.close()
+	var workers, ready sync.WaitGroup
+	var start time.Time
+	begin := make(chan struct{})
 	for range e.cfg.Pool {
 		workers.Add(1)
+		ready.Add(1)
 		go func() {
 			defer workers.Done()
-			e.work(start)
+			e.work(&ready, begin, &start)
 		}()
 	}
+	ready.Wait()
+	start = time.Now()
+	e.rec.start(start)
+	close(begin)
 	recDone := make(chan struct{})
 	go func() {
 		e.rec.loop()
@@ -185,6 +202,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 		wait.Stop()
 	}
 	var sl sleeper
+	defer sl.close()
 	for n := int64(0); ; n++ {
 		off, ok := e.cfg.Schedule.Due(n)
 		if !ok {
@@ -262,7 +280,7 @@ func (e *Engine) send(r record) {
 // work is one connection's loop: render, send, read, classify, record.
 // Its request and response objects and body buffer are reused, so a
 // request costs no allocation in steady state.
-func (e *Engine) work(start time.Time) {
+func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *time.Time) {
 	reqs := make([]*fasthttp.Request, len(e.kinds))
 	for i := range e.kinds {
 		reqs[i] = e.newRequest(&e.kinds[i])
@@ -271,6 +289,9 @@ func (e *Engine) work(start time.Time) {
 	resp := fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseResponse(resp)
 	body := make([]byte, 0, 16<<10)
+	ready.Done()
+	<-begin
+	start := *startAt
 	for j := range e.jobs {
 		req := reqs[j.kind]
 		body = e.kinds[j.kind].Body.AppendBody(body[:0], uint64(j.seq), j.due)

@@ -8,9 +8,11 @@ import (
 
 // Go's timers wake up to a millisecond late on common Linux kernels, which
 // would put that much dispatch lag on every request. The sleeper sleeps on
-// a timer until shortly before the due time and covers the rest with one
-// nanosleep, which the kernel honours to within tens of microseconds. It
-// never spins.
+// a Go timer until shortly before the due time and covers the rest with a
+// fine sleep (fineSleeper): on Linux a timerfd that the runtime's network
+// poller waits on, so the dispatcher parks like any goroutine and the
+// kernel's high-resolution timer wakes it within tens of microseconds;
+// elsewhere a nanosleep. It never spins.
 const (
 	// timerMargin is how long before the due time the timer should fire.
 	timerMargin = 1500 * time.Microsecond
@@ -20,6 +22,7 @@ const (
 
 type sleeper struct {
 	timer *time.Timer
+	fine  fineSleeper
 }
 
 // until blocks until due. It returns false when ctx is cancelled or abort
@@ -54,7 +57,33 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 			}
 			continue
 		}
-		ts := syscall.NsecToTimespec(int64(w))
-		_ = syscall.Nanosleep(&ts, nil) // EINTR only shortens the wait; the loop re-checks
+		if s.fine == nil {
+			s.fine = newFineSleeper()
+		}
+		s.fine.sleep(w) // an early return only shortens the wait; the loop re-checks
 	}
 }
+
+// close releases the fine sleeper's resources.
+func (s *sleeper) close() {
+	if s.fine != nil {
+		s.fine.close()
+	}
+}
+
+// fineSleeper sleeps for short durations with microsecond precision.
+type fineSleeper interface {
+	sleep(d time.Duration)
+	close()
+}
+
+// nanoSleeper blocks its thread in nanosleep: precise, but the runtime
+// must hand the goroutine's processor to another thread meanwhile.
+type nanoSleeper struct{}
+
+func (nanoSleeper) sleep(d time.Duration) {
+	ts := syscall.NsecToTimespec(int64(d))
+	_ = syscall.Nanosleep(&ts, nil)
+}
+
+func (nanoSleeper) close() {}
