@@ -52,6 +52,7 @@ type Engine struct {
 	lagP50Us  atomic.Int64 // dispatch lag percentiles of the last whole second
 	lagP99Us  atomic.Int64
 	step      atomic.Int64 // the closed-model step under way
+	inFlight  atomic.Int64 // requests on a connection right now
 
 	lag     *hdrhistogram.Histogram // dispatch lag in µs over the run; owned by the dispatcher
 	lagSec  *hdrhistogram.Histogram // the same for the current second
@@ -297,11 +298,14 @@ func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *tim
 		body = e.kinds[j.kind].Body.AppendBody(body[:0], uint64(j.seq), j.due)
 		req.SetBodyRaw(body)
 		req.SetTimeout(e.cfg.Timeout)
+		flight := e.inFlight.Add(1)
 		written := time.Now()
 		err := e.client.Do(req, resp)
 		done := time.Now()
+		e.inFlight.Add(-1)
 		r := record{
 			seq:     j.seq,
+			flight:  flight,
 			kind:    j.kind,
 			step:    j.step,
 			dueNs:   j.due.Sub(start).Nanoseconds(),

@@ -76,6 +76,9 @@ func TestExactCount(t *testing.T) {
 	if res.Latency.Count != 200 || res.Latency.P50 <= 0 || res.Latency.Max < res.Latency.P50 {
 		t.Fatalf("latency summary %+v", res.Latency)
 	}
+	if res.RPS.Target != 200 || res.RPS.Achieved != 200 {
+		t.Fatalf("rate %+v, want 200 asked and achieved", res.RPS)
+	}
 	if len(res.Timeline) == 0 || res.Histograms.Latency == "" {
 		t.Fatalf("no timeline (%d) or histogram", len(res.Timeline))
 	}
@@ -103,6 +106,9 @@ func TestPoolExhaustedUnderSlowTarget(t *testing.T) {
 	// Two connections serving 300 ms each handle at most 8 of 50 requests a second.
 	if pe < 30 || res.Requests.Sent > 20 {
 		t.Fatalf("pool_exhausted %d sent %d: want most requests refused for want of a connection", pe, res.Requests.Sent)
+	}
+	if res.Generator.MaxInFlight != 2 {
+		t.Fatalf("max in flight %d with a pool of 2", res.Generator.MaxInFlight)
 	}
 }
 

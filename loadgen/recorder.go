@@ -18,6 +18,7 @@ import (
 // record is what one request's fate looks like to the recorder.
 type record struct {
 	seq     int64
+	flight  int64 // requests in flight when this one was sent, itself included
 	kind    uint8
 	step    uint16
 	dueNs   int64 // due time, from the start of the run
@@ -215,9 +216,7 @@ func (r *recorder) add(rec record) {
 			k.latency.RecordValue(lat)
 			k.service.RecordValue(clampUs(rec.service))
 		}
-		if f := r.e.sent.Load() - r.completed; f > r.maxFlight {
-			r.maxFlight = f
-		}
+		r.maxFlight = max(r.maxFlight, rec.flight)
 	}
 	r.classes[rec.class]++
 	name := ""
@@ -322,7 +321,7 @@ func (r *recorder) closeSecond(now time.Time) {
 			OK:            r.ok,
 			Errors:        r.errs,
 			PoolExhausted: exh,
-			InFlight:      sent - r.completed,
+			InFlight:      r.e.inFlight.Load(),
 			RPS:           float64(s.Sent),
 			TargetRPS:     float64(s.Scheduled),
 			P50:           time.Duration(s.P50Ms * float64(time.Millisecond)),
@@ -449,8 +448,12 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 	if len(r.msgIDs) > 0 {
 		res.MessageIDs = maps.Clone(r.msgIDs)
 	}
-	if secs := res.DurationS; secs > 0 {
-		res.RPS.Achieved = round2(float64(sent) / math.Min(secs, math.Max(e.span().Seconds(), 1e-9)))
+	// The achieved rate is over the schedule's span, or over the time the
+	// run lasted when it was cut short.
+	if span := e.span().Seconds(); interrupted && res.DurationS > 0 {
+		res.RPS.Achieved = round2(float64(sent) / math.Min(res.DurationS, span))
+	} else if span > 0 {
+		res.RPS.Achieved = round2(float64(sent) / span)
 	}
 	res.Histograms.Latency, _ = report.EncodeHistogram(r.latency)
 	res.Histograms.Service, _ = report.EncodeHistogram(r.service)
