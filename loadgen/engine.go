@@ -204,14 +204,24 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 	}
 	var sl sleeper
 	defer sl.close()
+	var woke time.Time
 	for n := int64(0); ; n++ {
 		off, ok := e.cfg.Schedule.Due(n)
 		if !ok {
 			return false
 		}
 		due := start.Add(off)
-		if !sl.until(ctx, due, e.abort) {
-			return true
+		// Wake at most once per coalesce window: at high rates the requests
+		// due within it go out together, a little late (and measured so)
+		// rather than each costing a wake-up of its own.
+		if wake := woke.Add(coalesce); due.After(time.Now()) {
+			if due.After(wake) {
+				wake = due
+			}
+			if !sl.until(ctx, wake, e.abort) {
+				return true
+			}
+			woke = wake
 		}
 		e.attempted.Add(1)
 		j := job{seq: n, due: due, kind: e.pick[n%int64(len(e.pick))]}

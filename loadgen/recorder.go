@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -500,14 +501,21 @@ func (r *recorder) generatorHealth(final bool) report.Generator {
 		g.DispatchLagP99Ms = float64(lag.ValueAtQuantile(99)) / 1000
 		g.DispatchLagMaxMs = float64(lag.Max()) / 1000
 	}
-	g.Saturated = g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond)
+	// Saturated: it could not keep the schedule, or it used nearly all the
+	// CPU it may run on, so that its own delays are in the figures.
+	g.Saturated = g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond) ||
+		g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
 	return g
 }
 
+// saturatedCPU is the average CPU share per usable core beyond which the
+// generator counts as saturated.
+const saturatedCPU = 90
+
 func saturationWarning(g report.Generator) string {
 	return "generator saturated: dispatch lag p99 " + formatMs(g.DispatchLagP99Ms) +
-		" (limit " + formatMs(float64(saturatedLag)/1e6) + ", " + itoa(runtime.NumCPU()) +
-		" CPUs); latency includes the generator's own delay"
+		" (limit " + formatMs(float64(saturatedLag)/1e6) + "), CPU " + strconv.FormatFloat(g.CPUAvgPct, 'f', 0, 64) +
+		"% of " + itoa(runtime.GOMAXPROCS(0)) + " usable cores; latency includes the generator's own delay"
 }
 
 // byRequest is the per-kind breakdown of a mixed run.

@@ -253,7 +253,7 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 	if err := writeOutputs(o, res, stdout); err != nil {
 		return 0, err
 	}
-	if err := report.Text(summaryOut, res, report.TextOptions{}); err != nil {
+	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
 	switch {
