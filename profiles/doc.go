@@ -1,9 +1,9 @@
 // Package profiles owns scenario files: the YAML profile format (target,
 // pool and timeouts, load shape, request mix, samplers, thresholds and
 // variables), its strict decoder with file:line:column errors, the
-// built-in profiles embedded in the binary, and the clock-free arrival
-// schedule of the open load shapes (Shape.Open, DueTime), which the engine
-// uses to know when each request is due.
+// built-in profiles embedded in the binary, and the arrival-rate segments
+// of the open load shapes (Shape.Open), which the command line hands to the
+// engine's schedule.
 //
 // It must not send traffic, start timers, read the clock, parse thresholds
 // or build event bodies: a Profile is plain data that the command line maps

@@ -4,10 +4,27 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/loadgen"
 )
 
+// dueTime is the engine's due time of request n under segs: profiles
+// describe shapes, loadgen schedules them, and these tests check that the
+// two agree on every shape a profile can hold.
+func dueTime(segs []Segment, n int64) (time.Duration, bool) {
+	ls := make([]loadgen.Segment, len(segs))
+	for i, g := range segs {
+		ls[i] = loadgen.Segment{From: g.From, To: g.To, Duration: g.Duration}
+	}
+	s, err := loadgen.NewSchedule(ls...)
+	if err != nil {
+		return 0, false
+	}
+	return s.Due(n)
+}
+
 // countsPerSecond counts how many requests of the shape are due in each
-// whole second of its schedule, using DueTime as a fake clock would.
+// whole second of its schedule, using the due times as a fake clock would.
 func countsPerSecond(t *testing.T, s Shape) []int {
 	t.Helper()
 	segs, ok := s.Open()
@@ -18,7 +35,7 @@ func countsPerSecond(t *testing.T, s Shape) []int {
 	counts := make([]int, secs)
 	total := s.TotalRequests()
 	for n := range total {
-		due, ok := DueTime(segs, n)
+		due, ok := dueTime(segs, n)
 		if !ok {
 			t.Fatalf("request %d of %d has no due time", n, total)
 		}
@@ -128,9 +145,9 @@ func TestDueTimeExactTimes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok := DueTime(tt.segs, tt.n)
+			got, ok := dueTime(tt.segs, tt.n)
 			if !ok || got != tt.want {
-				t.Errorf("DueTime(%d) = %v, %v; want %v, true", tt.n, got, ok, tt.want)
+				t.Errorf("dueTime(%d) = %v, %v; want %v, true", tt.n, got, ok, tt.want)
 			}
 		})
 	}
@@ -155,15 +172,15 @@ func TestDueTimeBounds(t *testing.T) {
 			if got := totalOf(tt.segs); got != tt.total {
 				t.Fatalf("total = %d, want %d", got, tt.total)
 			}
-			if _, ok := DueTime(tt.segs, tt.total); ok {
-				t.Errorf("DueTime(total=%d) is ok, want past the end", tt.total)
+			if _, ok := dueTime(tt.segs, tt.total); ok {
+				t.Errorf("dueTime(total=%d) is ok, want past the end", tt.total)
 			}
-			if _, ok := DueTime(tt.segs, -1); ok {
-				t.Error("DueTime(-1) is ok, want false")
+			if _, ok := dueTime(tt.segs, -1); ok {
+				t.Error("dueTime(-1) is ok, want false")
 			}
 			if tt.total > 0 {
-				if _, ok := DueTime(tt.segs, tt.total-1); !ok {
-					t.Errorf("DueTime(total-1) is not ok")
+				if _, ok := dueTime(tt.segs, tt.total-1); !ok {
+					t.Errorf("dueTime(total-1) is not ok")
 				}
 			}
 		})
@@ -189,44 +206,12 @@ func TestDueTimeMonotonic(t *testing.T) {
 			prev := time.Duration(-1)
 			total := totalOf(segs)
 			for n := range total {
-				due, ok := DueTime(segs, n)
+				due, ok := dueTime(segs, n)
 				if !ok || due < prev || due > end {
-					t.Fatalf("DueTime(%d) = %v, %v after %v (end %v)", n, due, ok, prev, end)
+					t.Fatalf("dueTime(%d) = %v, %v after %v (end %v)", n, due, ok, prev, end)
 				}
 				prev = due
 			}
 		})
-	}
-}
-
-func TestDueTimeAllocatesNothing(t *testing.T) {
-	segs := []Segment{{0, 100, time.Minute}, {100, 100, time.Minute}, {100, 10, time.Minute}}
-	var n int64
-	allocs := testing.AllocsPerRun(1000, func() {
-		if _, ok := DueTime(segs, n%9000); !ok {
-			t.Fatal("not ok")
-		}
-		n += 7
-	})
-	if allocs != 0 {
-		t.Errorf("DueTime allocates %v times per call, want 0", allocs)
-	}
-}
-
-func BenchmarkDueTime(b *testing.B) {
-	segs, _ := Shape{Stages: []Stage{
-		{Requests: 1000, Duration: 150 * time.Second}, {Requests: 1750, Duration: 150 * time.Second},
-		{Requests: 3500, Duration: 150 * time.Second}, {Requests: 5000, Duration: 150 * time.Second},
-		{Requests: 7500, Duration: 150 * time.Second}, {Ramp: &Ramp{From: 50, To: 100, Over: 150 * time.Second}},
-	}}.Open()
-	total := totalOf(segs)
-	b.ReportAllocs()
-	var n int64
-	for b.Loop() {
-		if _, ok := DueTime(segs, n); !ok {
-			n = 0
-			continue
-		}
-		n = (n + 1) % total
 	}
 }

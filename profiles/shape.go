@@ -16,7 +16,7 @@ import (
 //   - Producers: independent producers sending at a fixed interval.
 //
 // The first three are open-model: Open turns them into the segments of a
-// piecewise-linear arrival rate, from which DueTime gives each request's
+// piecewise-linear arrival rate, from which the engine's schedule gives each request's
 // due time.
 type Shape struct {
 	// RPS is the constant arrival rate in requests per second.

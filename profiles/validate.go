@@ -32,7 +32,7 @@ func (p *Profile) Validate() error {
 
 func (p *Profile) validateVars() error {
 	for _, name := range sortedKeys(p.Vars) {
-		if !validVarName(name) {
+		if !ValidVarName(name) {
 			return fieldErr("vars."+name, "%q: want a variable name of letters, digits and _ not starting with a digit or __", name)
 		}
 	}

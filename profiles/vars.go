@@ -13,7 +13,7 @@ import (
 // name the profile neither declares nor uses is an error, so a typo does
 // not go unnoticed.
 func (p *Profile) Set(name, value string) error {
-	if !validVarName(name) {
+	if !ValidVarName(name) {
 		return fmt.Errorf("--set %s: want NAME=VALUE with a name of letters, digits and _", name)
 	}
 	if _, declared := p.Vars[name]; !declared && !slices.Contains(p.referencedVars(), name) {
@@ -151,7 +151,7 @@ func VarsIn(s string) []string {
 		if j < 0 {
 			return names
 		}
-		if name := s[:j]; validVarName(name) {
+		if name := s[:j]; ValidVarName(name) {
 			names = append(names, name)
 		}
 		s = s[j+1:]
@@ -176,7 +176,7 @@ func expandVars(s string, vars map[string]string) string {
 		}
 		name := s[i+2 : i+j]
 		b.WriteString(s[:i])
-		if v, ok := vars[name]; ok && validVarName(name) {
+		if v, ok := vars[name]; ok && ValidVarName(name) {
 			b.WriteString(v)
 		} else {
 			b.WriteString(s[i : i+j+1])
@@ -187,9 +187,10 @@ func expandVars(s string, vars map[string]string) string {
 	return b.String()
 }
 
-// validVarName accepts names of letters, digits and _, not starting with
-// a digit; a leading __ is reserved for template functions.
-func validVarName(s string) bool {
+// ValidVarName accepts names of letters, digits and _, not starting with
+// a digit; a leading __ is reserved for template functions. Importers use
+// it to decide what can become a profile variable.
+func ValidVarName(s string) bool {
 	return validIdent(s) && !strings.HasPrefix(s, "__")
 }
 

@@ -53,8 +53,9 @@ func fmtRound(v float64, digits int) string {
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
-// wrap breaks text into lines of at most width characters at spaces.
-func wrap(text string, width int) []string {
+// Wrap breaks text into lines of at most width characters at spaces; the
+// text renderings of results and comparisons share it.
+func Wrap(text string, width int) []string {
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(text) {
@@ -74,8 +75,9 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
-// fmtBytes formats a byte count with IEC units (KiB, MiB, …).
-func fmtBytes(n int64) string {
+// FormatBytes formats a byte count with IEC units (KiB, MiB, …), as every
+// rendering shows memory and payload sizes.
+func FormatBytes(n int64) string {
 	if n < 1024 {
 		return strconv.FormatInt(n, 10) + " B"
 	}

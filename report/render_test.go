@@ -271,7 +271,7 @@ func TestRedactURL(t *testing.T) {
 
 func TestWrap(t *testing.T) {
 	t.Parallel()
-	got := wrap("aaa bbb ccc dddddddddd e", 7)
+	got := Wrap("aaa bbb ccc dddddddddd e", 7)
 	want := []string{"aaa bbb", "ccc", "dddddddddd", "e"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("wrap = %q, want %q", got, want)
@@ -282,8 +282,8 @@ func TestFmtBytes(t *testing.T) {
 	t.Parallel()
 	tests := map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 512 << 20: "512.0 MiB", 3 << 30: "3.0 GiB"}
 	for n, want := range tests {
-		if got := fmtBytes(n); got != want {
-			t.Errorf("fmtBytes(%d) = %q, want %q", n, got, want)
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -46,7 +46,7 @@ const warnWidth = 90
 // under its "WARNING:" label.
 func (t *textWriter) warn(indent, msg string) {
 	const label = "WARNING: "
-	for i, line := range wrap(msg, warnWidth) {
+	for i, line := range Wrap(msg, warnWidth) {
 		if i == 0 {
 			t.println(indent + t.paint(ansiYellow, "WARNING:") + " " + line)
 			continue
@@ -198,7 +198,7 @@ func textRequests(t *textWriter, r *Result) {
 			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(r.Errors["pool_exhausted"]), fmtInt(q.NotSent))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
-		t.printf("  bytes: sent %s, received %s\n", fmtBytes(r.Bytes.Sent), fmtBytes(r.Bytes.Received))
+		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))
 	}
 }
 
@@ -299,7 +299,7 @@ func thresholdValue(th Threshold) string {
 		return fmtPct(th.Value) + "%"
 	case "B":
 		if th.Value >= 0 && th.Value < 1<<62 {
-			return fmtBytes(int64(th.Value))
+			return FormatBytes(int64(th.Value))
 		}
 	case "/s":
 		return fmtRate(th.Value) + "/s"

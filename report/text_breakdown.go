@@ -19,7 +19,7 @@ func textData(t *textWriter, r *Result) {
 	notSent := r.Requests.Scheduled - r.Requests.Sent
 	t.printf("  events: %s sent, %s not sent; data: %s sent, peak %s MB/s\n",
 		fmtInt(r.Requests.Sent*perRequest), fmtInt(notSent*perRequest),
-		fmtBytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
+		FormatBytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
 }
 
 // textByRequest breaks a request mix down per request kind.

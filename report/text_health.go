@@ -17,7 +17,7 @@ func textGenerator(t *textWriter, r *Result) {
 		fmtMs(g.DispatchLagP50Ms), fmtMs(g.DispatchLagP99Ms), fmtMs(g.DispatchLagMaxMs)))
 	tb.add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(g.CPUAvgPct), fmtCPU(g.CPUMaxPct)))
 	if g.RSSMaxBytes > 0 {
-		tb.add("RSS max", fmtBytes(g.RSSMaxBytes))
+		tb.add("RSS max", FormatBytes(g.RSSMaxBytes))
 	}
 	if g.MaxInFlight > 0 {
 		tb.add("max in flight", fmtInt(g.MaxInFlight))
@@ -49,7 +49,7 @@ func textTarget(t *textWriter, r *Result) {
 	tb.add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(tg.CPUAvgPct), fmtCPU(tg.CPUMaxPct)))
 	rss := na
 	if tg.RSSMaxBytes > 0 {
-		rss = fmtBytes(tg.RSSMaxBytes)
+		rss = FormatBytes(tg.RSSMaxBytes)
 	}
 	tb.add("RSS max", rss)
 	if len(tg.Series) > 0 {

@@ -3,6 +3,8 @@ package jmx
 import (
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/profiles"
 )
 
 // translateText rewrites JMeter functions and variables in s into the
@@ -105,7 +107,7 @@ func (imp *importer) random(expr string, args []string, el *element, what string
 // property turns ${__P(name,default)} or ${__property(name,var,default)}
 // into the variable ${name} with the default as its value.
 func (imp *importer) property(expr, fn string, args []string, el *element, what string) string {
-	if len(args) == 0 || !validVar(strings.TrimSpace(args[0])) {
+	if len(args) == 0 || !profiles.ValidVarName(strings.TrimSpace(args[0])) {
 		imp.warn(el, "%s: %s is not a property name vesload can turn into a variable; left as written", what, expr)
 		return expr
 	}
@@ -124,7 +126,7 @@ func (imp *importer) property(expr, fn string, args []string, el *element, what 
 // variable keeps ${NAME} as a profile variable, declaring it (empty, so it
 // must be set) when the plan does not define it.
 func (imp *importer) variable(name, expr string, el *element, what string) string {
-	if !validVar(name) {
+	if !profiles.ValidVarName(name) {
 		imp.warn(el, "%s: variable %s is not a name vesload can set (letters, digits, _); left as written", what, expr)
 		return expr
 	}
@@ -180,19 +182,4 @@ func splitCall(inner string) (string, []string) {
 		args = nil
 	}
 	return inner[:open], args
-}
-
-// validVar matches the variable names profiles accept.
-func validVar(s string) bool {
-	if s == "" || len(s) > 128 || strings.HasPrefix(s, "__") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }

@@ -136,7 +136,7 @@ func (imp *importer) userVariables(el *element, args *node) {
 		if name == "" {
 			continue
 		}
-		if !validVar(name) {
+		if !profiles.ValidVarName(name) {
 			imp.warn(el, "user defined variable %q is not a name vesload can use (letters, digits, _): not translated", name)
 			continue
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/profiles"
 )
 
 // request is one translated HTTP sampler.
@@ -121,7 +123,7 @@ func (imp *importer) hostOf(host string, el *element) string {
 }
 
 func isPlaceholderHost(h string) bool {
-	if !validVar(h) || strings.ToUpper(h) != h {
+	if !profiles.ValidVarName(h) || strings.ToUpper(h) != h {
 		return false
 	}
 	return strings.ContainsFunc(h, func(r rune) bool { return r >= 'A' && r <= 'Z' })

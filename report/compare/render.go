@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vesload/vesload/report"
 )
 
 // printer writes lines and keeps the first write error.
@@ -30,7 +32,7 @@ func Text(w io.Writer, c *Comparison) error {
 	}
 	p := &printer{w: w}
 	p.println("A/B comparison: " + c.Title())
-	for _, line := range wrap(c.Method(), 100) {
+	for _, line := range report.Wrap(c.Method(), 100) {
 		p.println(line)
 	}
 	p.println("")
@@ -245,32 +247,11 @@ func mdEscape(s string) string {
 // indented under the first.
 func writeWrapped(p *printer, prefix, text string) {
 	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
-	for i, l := range wrap(text, 100-len(prefix)) {
+	for i, l := range report.Wrap(text, 100-len(prefix)) {
 		if i == 0 {
 			p.println(prefix + l)
 		} else {
 			p.println(indent + l)
 		}
 	}
-}
-
-// wrap breaks text into lines of at most width characters at spaces.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width:
-			lines = append(lines, line)
-			line = word
-		default:
-			line += " " + word
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }

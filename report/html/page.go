@@ -182,18 +182,3 @@ func fmtNum(v float64) string {
 	}
 	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
 }
-
-// fmtBytes formats a byte count with IEC units.
-func fmtBytes(n int64) string {
-	if n < 1024 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	v := float64(n)
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := -1
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
-}

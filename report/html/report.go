@@ -109,7 +109,7 @@ func summarySection(r *report.Result) section {
 		{key("errors"), num(fmtInt(q.Errors))},
 		{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
 		{key("rate target / achieved"), num(fmtNum(r.RPS.Target) + " / " + fmtNum(r.RPS.Achieved) + " /s")},
-		{key("bytes sent / received"), num(fmtBytes(r.Bytes.Sent) + " / " + fmtBytes(r.Bytes.Received))},
+		{key("bytes sent / received"), num(report.FormatBytes(r.Bytes.Sent) + " / " + report.FormatBytes(r.Bytes.Received))},
 	}}
 	dist := table{
 		Caption: "Distribution (ms)",
@@ -338,7 +338,7 @@ func resourceSection(r *report.Result) section {
 		tt := table{Caption: "Target", Rows: [][]cell{
 			{key("source"), txt(report.RedactURL(t.Source))},
 			{key("CPU avg / max"), num(fmtPct(t.CPUAvgPct) + " / " + fmtPct(t.CPUMaxPct))},
-			{key("RSS max"), num(fmtBytes(t.RSSMaxBytes))},
+			{key("RSS max"), num(report.FormatBytes(t.RSSMaxBytes))},
 		}}
 		for _, k := range sortedKeys(t.Extra) {
 			e := t.Extra[k]
@@ -361,7 +361,7 @@ func resourceSection(r *report.Result) section {
 	}
 	s.Tables = append(s.Tables, table{Caption: "Generator (vesload)", Rows: [][]cell{
 		{key("CPU avg / max"), num(fmtPct(g.CPUAvgPct) + " / " + fmtPct(g.CPUMaxPct))},
-		{key("RSS max"), num(fmtBytes(g.RSSMaxBytes))},
+		{key("RSS max"), num(report.FormatBytes(g.RSSMaxBytes))},
 		{key("dispatch lag p50 / p99 / max"), num(fmtMs(g.DispatchLagP50Ms) + " / " + fmtMs(g.DispatchLagP99Ms) + " / " + fmtMs(g.DispatchLagMaxMs) + " ms")},
 		{key("max in flight"), num(fmtInt(g.MaxInFlight))},
 		{key("saturated"), txt(sat)},
