@@ -273,33 +273,10 @@ func (r *recorder) closeSecond(now time.Time) {
 	r.cpuAvg += cpu
 	r.cpuMax = math.Max(r.cpuMax, cpu)
 	r.cpuCount++
-	s := report.Second{
-		T:             r.secT,
-		Scheduled:     att - r.lastAtt,
-		Sent:          sent - r.lastSent,
-		OK:            r.secOK,
-		Errors:        r.secErrs,
-		PoolExhausted: exh - r.lastExh,
-		GenCPUPct:     round2(cpu),
-		BytesSent:     r.secSent,
-	}
-	if c := r.e.cfg.Closed; c != nil {
-		s.Concurrency = c.Concurrency[r.e.step.Load()]
-	}
-	r.secSent = 0
-	if r.second.TotalCount() > 0 {
-		s.P50Ms = float64(r.second.ValueAtQuantile(50)) / 1000
-		s.P99Ms = float64(r.second.ValueAtQuantile(99)) / 1000
-		s.MaxMs = float64(r.second.Max()) / 1000
-	}
-	if len(r.secClasses) > 0 {
-		s.ErrorsByClass = r.secClasses
-		r.secClasses = map[string]int64{}
-	}
+	s := r.secondEntry(sent-r.lastSent, att-r.lastAtt, exh-r.lastExh, cpu)
 	var tgt, gen *Reading
 	if r.target != nil {
-		tgt = r.target.latest()
-		if tgt != nil {
+		if tgt = r.target.latest(); tgt != nil {
 			s.TargetCPUPct = round2(tgt.CPUPct)
 			s.TargetRSSBytes = tgt.RSSBytes
 		}
@@ -312,50 +289,74 @@ func (r *recorder) closeSecond(now time.Time) {
 	} else {
 		r.truncated = true
 	}
-	lagUs := r.e.lagMaxUs.Swap(0)
 	if h := r.e.cfg.Hooks.Second; h != nil {
 		h(Progress{
-			Elapsed:       now.Sub(r.started),
-			Total:         r.e.span(),
-			Scheduled:     att,
-			Sent:          sent,
-			OK:            r.ok,
-			Errors:        r.errs,
-			PoolExhausted: exh,
-			InFlight:      r.e.inFlight.Load(),
-			RPS:           float64(s.Sent),
-			TargetRPS:     float64(s.Scheduled),
-			P50:           time.Duration(s.P50Ms * float64(time.Millisecond)),
-			P99:           time.Duration(s.P99Ms * float64(time.Millisecond)),
-			LagMax:        time.Duration(lagUs) * time.Microsecond,
-			LagP50:        time.Duration(r.e.lagP50Us.Load()) * time.Microsecond,
-			LagP99:        time.Duration(r.e.lagP99Us.Load()) * time.Microsecond,
-			GeneratorCPU:  cpu,
-			Target:        tgt,
-			Generator:     gen,
-			Last:          s,
+			Elapsed: now.Sub(r.started), Total: r.e.span(),
+			Scheduled: att, Sent: sent, OK: r.ok, Errors: r.errs, PoolExhausted: exh,
+			InFlight: r.e.inFlight.Load(), RPS: float64(s.Sent), TargetRPS: float64(s.Scheduled),
+			P50:          time.Duration(s.P50Ms * float64(time.Millisecond)),
+			P99:          time.Duration(s.P99Ms * float64(time.Millisecond)),
+			LagMax:       time.Duration(r.e.lagMaxUs.Swap(0)) * time.Microsecond,
+			LagP50:       time.Duration(r.e.lagP50Us.Load()) * time.Microsecond,
+			LagP99:       time.Duration(r.e.lagP99Us.Load()) * time.Microsecond,
+			GeneratorCPU: cpu, Target: tgt, Generator: gen, Last: s,
 		})
 	}
-	if h := r.e.cfg.Hooks.Checkpoint; h != nil && r.e.cfg.CheckpointEvery > 0 {
-		every := max(int64(r.e.cfg.CheckpointEvery/time.Second), 1)
-		if (r.secT+1)%every == 0 {
-			// Encoding histograms takes milliseconds: do it on a copy,
-			// outside the lock that requests are recorded under.
-			snap := r.snapshot()
-			go func() {
-				res := snap.result(now, true)
-				res.Warnings = append(res.Warnings, "checkpoint of a run in progress")
-				h(res)
-			}()
-		}
-	}
+	r.checkpoint(now)
 	if h := r.e.cfg.Hooks.Interval; h != nil {
 		h(r.started.Add(time.Duration(r.secT)*time.Second), now, r.second)
 	}
 	r.second.Reset()
-	r.secOK, r.secErrs = 0, 0
+	r.secOK, r.secErrs, r.secSent = 0, 0, 0
 	r.lastSent, r.lastAtt, r.lastExh = sent, att, exh
 	r.secT++
+}
+
+// secondEntry is the timeline entry of the second now ending.
+func (r *recorder) secondEntry(sent, scheduled, exhausted int64, cpu float64) report.Second {
+	s := report.Second{
+		T:             r.secT,
+		Scheduled:     scheduled,
+		Sent:          sent,
+		OK:            r.secOK,
+		Errors:        r.secErrs,
+		PoolExhausted: exhausted,
+		GenCPUPct:     round2(cpu),
+		BytesSent:     r.secSent,
+	}
+	if c := r.e.cfg.Closed; c != nil {
+		s.Concurrency = c.Concurrency[r.e.step.Load()]
+	}
+	if r.second.TotalCount() > 0 {
+		s.P50Ms = float64(r.second.ValueAtQuantile(50)) / 1000
+		s.P99Ms = float64(r.second.ValueAtQuantile(99)) / 1000
+		s.MaxMs = float64(r.second.Max()) / 1000
+	}
+	if len(r.secClasses) > 0 {
+		s.ErrorsByClass = r.secClasses
+		r.secClasses = map[string]int64{}
+	}
+	return s
+}
+
+// checkpoint hands a snapshot of the result to the Checkpoint hook every
+// CheckpointEvery. Encoding histograms takes milliseconds, so it happens
+// on a copy, in another goroutine, outside the lock requests are recorded
+// under.
+func (r *recorder) checkpoint(now time.Time) {
+	h := r.e.cfg.Hooks.Checkpoint
+	if h == nil || r.e.cfg.CheckpointEvery <= 0 {
+		return
+	}
+	if every := max(int64(r.e.cfg.CheckpointEvery/time.Second), 1); (r.secT+1)%every != 0 {
+		return
+	}
+	snap := r.snapshot()
+	go func() {
+		res := snap.result(now, true)
+		res.Warnings = append(res.Warnings, "checkpoint of a run in progress")
+		h(res)
+	}()
 }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }

@@ -136,84 +136,135 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 // execute runs the test described by o and returns the exit code.
 func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
-	if err := checkNumbers(o); err != nil {
+	set, err := setUp(o, changed, stderr)
+	if err != nil {
 		return 0, err
+	}
+	defer set.tearDown()
+	res, err := set.run()
+	if err != nil {
+		return 0, err
+	}
+	return set.finish(res, stdout, stderr)
+}
+
+// runSetup is a run ready to start: its plan, its gates and everything
+// that watches it. tearDown releases what setUp started, in reverse order.
+type runSetup struct {
+	o        *runOptions
+	plan     *plan
+	gates    []threshold.Threshold
+	guard    *abortGuard
+	prog     *progress
+	outs     *streams
+	ckpt     *checkpointer
+	ctx      context.Context
+	stop     context.CancelFunc
+	closers  []func()
+	fillMeta func(*report.Result)
+}
+
+func (s *runSetup) tearDown() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+}
+
+// setUp checks the flags, resolves the scenario, starts the emulator when
+// there is no target, and attaches progress, samplers, live metrics,
+// streams, checkpoints and abort gates to the engine's hooks.
+func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSetup, err error) {
+	s := &runSetup{o: o}
+	defer func() {
+		if err != nil {
+			s.tearDown()
+		}
+	}()
+	if err := checkNumbers(o); err != nil {
+		return nil, err
 	}
 	sc, err := scenario(o, changed)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	gates, err := parseThresholds(sc.Thresholds)
-	if err != nil {
-		return 0, err
+	if s.gates, err = parseThresholds(sc.Thresholds); err != nil {
+		return nil, err
 	}
 	abortGates, err := parseAbortGates(o.abortOn)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	emulated := sc.Target.URL == ""
 	if emulated {
 		emu, err := startEmulator()
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		defer emu.Close()
+		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	plan, err := buildPlan(sc, o.noPreflight)
-	if err != nil {
-		return 0, err
+	if s.plan, err = buildPlan(sc, o.noPreflight); err != nil {
+		return nil, err
 	}
 	if emulated {
-		plan.summary.Emulator = true
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", plan.url)
+		s.plan.summary.Emulator = true
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.url)
 	}
+	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
+	if err := s.attach(abortGates); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
 
-	summaryOut := stdout
-	if o.output == "-" {
-		summaryOut = stderr
-	}
-	prog := newProgress(stderr, o.quiet, sc.Load.TotalDuration())
-	plan.cfg.Hooks.Second = prog.second
-	if plan.cfg.Hooks.Target, err = targetSampler(&o.watch, plan.cfg.TLS); err != nil {
-		return 0, err
+// attach wires the watchers into the plan's hooks.
+func (s *runSetup) attach(abortGates []threshold.Threshold) error {
+	o, cfg := s.o, &s.plan.cfg
+	cfg.Hooks.Second = s.prog.second
+	var err error
+	if cfg.Hooks.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
+		return err
 	}
 	if self, err := sample.NewSelf(); err == nil {
-		plan.cfg.Hooks.Generator = self
+		cfg.Hooks.Generator = self
 	}
 	live, err := startMetrics(&o.watch)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if live != nil {
-		live.hook(&plan.cfg.Hooks)
-		defer live.close(prog.note)
-		prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
+		live.hook(&cfg.Hooks)
+		s.closers = append(s.closers, func() { live.close(s.prog.note) })
+		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
-
-	outs, err := openStreams(o.jtl, o.hdrLog, plan.url, time.Now())
-	if err != nil {
-		return 0, err
+	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.url, time.Now()); err != nil {
+		return err
 	}
-	outs.hook(&plan.cfg.Hooks, plan.label)
-	fill := func(res *report.Result) {
+	s.outs.hook(&cfg.Hooks, s.plan.label)
+	s.fillMeta = func(res *report.Result) {
 		res.Tool = report.Tool{Name: "vesload", Version: version}
-		res.Config = plan.summary
+		res.Config = s.plan.summary
 	}
-	var ckpt *checkpointer
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
-		ckpt = &checkpointer{path: o.output, fill: fill}
-		ckpt.hook(&plan.cfg, o.checkpoint)
+		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
+		s.ckpt.hook(cfg, o.checkpoint)
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	guard := &abortGuard{gates: abortGates, stop: stop}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.closers = append(s.closers, s.stop)
+	s.guard = &abortGuard{gates: abortGates, stop: s.stop}
 	if len(abortGates) > 0 {
-		guard.hook(&plan.cfg.Hooks, prog.note)
+		s.guard.hook(&cfg.Hooks, s.prog.note)
 	}
-	eng, err := loadgen.New(plan.cfg)
+	return nil
+}
+
+// run drives the engine: a first signal stops the schedule and drains, a
+// second aborts at once.
+func (s *runSetup) run() (*report.Result, error) {
+	eng, err := loadgen.New(s.plan.cfg)
 	if err != nil {
-		return 0, usageError{err}
+		s.outs.close()
+		return nil, usageError{err}
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -223,41 +274,47 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		for range sigs {
 			n++
 			if n == 1 {
-				prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
-				stop()
+				s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
+				s.stop()
 			} else {
 				eng.Abort()
 			}
 		}
 	}()
-
-	res, err := eng.Run(ctx)
-	prog.done()
-	if cerr := outs.close(); err == nil && cerr != nil {
+	res, err := eng.Run(s.ctx)
+	s.prog.done()
+	if cerr := s.outs.close(); err == nil && cerr != nil {
 		err = fmt.Errorf("write streams: %w", cerr)
 	}
-	if err != nil {
-		return 0, err
-	}
-	if ckpt != nil {
-		if cerr := ckpt.close(); cerr != nil {
-			prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
+	return res, err
+}
+
+// finish completes the result, writes every output, prints the summary
+// and decides the exit code.
+func (s *runSetup) finish(res *report.Result, stdout, stderr io.Writer) (int, error) {
+	if s.ckpt != nil {
+		if cerr := s.ckpt.close(); cerr != nil {
+			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
 		}
 	}
-	fill(res)
-	res.Thresholds = threshold.EvalAll(gates, res)
-	if guard.failed != "" {
-		res.Thresholds = append(res.Thresholds, guard.gate)
-		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+guard.failed)
+	s.fillMeta(res)
+	res.Thresholds = threshold.EvalAll(s.gates, res)
+	if s.guard.failed != "" {
+		res.Thresholds = append(res.Thresholds, s.guard.gate)
+		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+s.guard.failed)
 	}
-	if err := writeOutputs(o, res, stdout); err != nil {
+	if err := writeOutputs(s.o, res, stdout); err != nil {
 		return 0, err
+	}
+	summaryOut := stdout
+	if s.o.output == "-" {
+		summaryOut = stderr
 	}
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
 	switch {
-	case guard.failed != "":
+	case s.guard.failed != "":
 		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil
