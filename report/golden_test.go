@@ -2,33 +2,11 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/vesload/vesload/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current output")
-
-// golden compares got with testdata/name, or rewrites the file under
-// -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test ./report -update to create it): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run go test ./report -update after checking the change)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
-}
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
@@ -65,4 +43,10 @@ func TestGolden(t *testing.T) {
 			golden(t, tc.name, b.Bytes())
 		})
 	}
+}
+
+// golden compares got with testdata/name (see internal/golden).
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }

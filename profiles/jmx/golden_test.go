@@ -3,7 +3,6 @@ package jmx
 import (
 	"bytes"
 	"crypto/sha256"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/vesload/vesload/internal/shareddata"
 	"github.com/vesload/vesload/profiles"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	goldenfile "github.com/vesload/vesload/internal/golden"
+)
 
 // The golden files hold what the import makes of each shared plan, except
 // the request bodies: those are the plans' own event documents, which stay
@@ -79,7 +78,7 @@ func TestImportSharedPlansGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkNoBodies(t, golden, p)
-			compareGolden(t, filepath.Join("testdata", name+".golden.yaml"), golden)
+			goldenfile.Check(t, filepath.Join("testdata", name+".golden.yaml"), golden)
 			back, err := profiles.Parse(out, name+".yaml")
 			if err != nil {
 				t.Fatalf("the rendered profile does not parse: %v", err)
@@ -178,23 +177,6 @@ func checkONAPTarget(t *testing.T, p *profiles.Profile) {
 		if err != nil || r.Target.URL != "https://127.0.0.1:30417/eventListener/v7" {
 			t.Errorf("resolved url %q, %v", r.Target.URL, err)
 		}
-	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the import (run go test -update after checking):\n--- got\n%s", path, got)
 	}
 }
 

@@ -3,37 +3,15 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vesload/vesload/report"
+
+	goldenfile "github.com/vesload/vesload/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current output")
-
-// golden compares got with testdata/name, or rewrites the file under
-// -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test ./report/compare -update to create it): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run go test ./report/compare -update after checking the change)\n--- got:\n%s\n--- want:\n%s", path, got, want)
-	}
-}
 
 // slowerB is the A/B case of the issue: B 30% slower, errors on one
 // side, three runs each.
@@ -166,4 +144,10 @@ func TestVerdictWording(t *testing.T) {
 			t.Errorf("verdict of %+v = %q, want %q", tc.row, got, tc.want)
 		}
 	}
+}
+
+// golden compares got with testdata/name (see internal/golden).
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
