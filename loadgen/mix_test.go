@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/report"
 )
 
 func TestPickTable(t *testing.T) {
@@ -89,6 +91,9 @@ func TestMixRun(t *testing.T) {
 		t.Fatalf("by request: %+v", res.ByRequest)
 	}
 	single, batch := res.ByRequest[0], res.ByRequest[1]
+	if h, err := report.DecodeHistogram(single.Histogram); err != nil || h.TotalCount() != 75 {
+		t.Fatalf("single's histogram: %v", err)
+	}
 	if single.Name != "single" || single.Requests.OK != 75 || single.Latency.Count != 75 {
 		t.Fatalf("single: %+v", single)
 	}

@@ -536,6 +536,7 @@ func (r *recorder) byRequest() []report.RequestStats {
 		if len(k.errors) > 0 {
 			out[i].Errors = maps.Clone(k.errors)
 		}
+		out[i].Histogram, _ = report.EncodeHistogram(k.latency)
 	}
 	return out
 }

@@ -181,6 +181,9 @@ type RequestStats struct {
 	Errors   map[string]int64 `json:"errors,omitempty"`
 	Latency  Summary          `json:"latency_ms"`
 	Service  Summary          `json:"service_ms"`
+	// Histogram is this request kind's latency distribution, encoded as
+	// Histograms.Latency is.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // Step is one step of a closed-model run: Concurrency requests kept in
