@@ -222,6 +222,8 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 				return true
 			}
 			woke = wake
+		} else if stopped(ctx, e.abort) {
+			return true // behind schedule, but a stop still stops at once
 		}
 		e.attempted.Add(1)
 		j := job{seq: n, due: due, kind: e.pick[n%int64(len(e.pick))]}
@@ -250,6 +252,19 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 			e.attempted.Add(-1)
 			return true
 		}
+	}
+}
+
+// stopped reports, without blocking, whether the run was cancelled or
+// aborted.
+func stopped(ctx context.Context, abort <-chan struct{}) bool {
+	select {
+	case <-ctx.Done():
+		return true
+	case <-abort:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -258,3 +258,35 @@ func TestAbortCountsInFlight(t *testing.T) {
 		t.Fatalf("aborted %d of %d sent", res.Errors["aborted"], res.Requests.Sent)
 	}
 }
+
+func TestCancelWhileBehindSchedule(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		time.Sleep(100 * time.Millisecond)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	// A million requests a second with one connection: the dispatcher
+	// never sleeps, it is always behind. A stop must still stop it.
+	cfg := testConfig(t, srv.URL, 1e6, 10*time.Second)
+	cfg.Pool = 1
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	res, err := e.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(begin); took > 5*time.Second {
+		t.Fatalf("the run took %v to stop", took)
+	}
+	checkAccounting(t, res)
+	if !res.Interrupted || res.Requests.NotSent == 0 {
+		t.Fatalf("interrupted %v requests %+v", res.Interrupted, res.Requests)
+	}
+}

@@ -7,12 +7,12 @@ import (
 )
 
 // Go's timers wake up to a millisecond late on common Linux kernels, which
-// would put that much dispatch lag on every request. The sleeper sleeps on
-// a Go timer until shortly before the due time and covers the rest with a
-// fine sleep (fineSleeper): on Linux a timerfd that the runtime's network
-// poller waits on, so the dispatcher parks like any goroutine and the
-// kernel's high-resolution timer wakes it within tens of microseconds;
-// elsewhere a nanosleep. It never spins.
+// would put that much dispatch lag on every request. The sleeper waits
+// with a fine sleeper instead: on Linux a timerfd that the runtime's
+// network poller waits on, so the dispatcher parks like any goroutine and
+// the kernel's high-resolution timer wakes it within tens of microseconds,
+// once per wait of up to 50 ms; elsewhere a nanosleep for the last few
+// milliseconds of a Go timer's wait. It never spins.
 const (
 	// timerMargin is how long before the due time the timer should fire.
 	timerMargin = 1500 * time.Microsecond
@@ -36,16 +36,12 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 	for {
 		w := time.Until(due)
 		if w <= dueEnough {
-			select {
-			case <-ctx.Done():
-				return false
-			case <-abort:
-				return false
-			default:
-				return true
-			}
+			return !stopped(ctx, abort)
 		}
-		if w > 2*timerMargin {
+		if s.fine == nil {
+			s.fine = newFineSleeper()
+		}
+		if w > s.fine.longest() {
 			if s.timer == nil {
 				s.timer = time.NewTimer(w - timerMargin)
 			} else {
@@ -62,9 +58,6 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 			}
 			continue
 		}
-		if s.fine == nil {
-			s.fine = newFineSleeper()
-		}
 		s.fine.sleep(w) // an early return only shortens the wait; the loop re-checks
 	}
 }
@@ -79,6 +72,9 @@ func (s *sleeper) close() {
 // fineSleeper sleeps for short durations with microsecond precision.
 type fineSleeper interface {
 	sleep(d time.Duration)
+	// longest is the longest wait it should take on: longer ones start on
+	// a Go timer, which a stop can interrupt, and end on the fine sleeper.
+	longest() time.Duration
 	close()
 }
 
@@ -90,5 +86,8 @@ func (nanoSleeper) sleep(d time.Duration) {
 	ts := syscall.NsecToTimespec(int64(d))
 	_ = syscall.Nanosleep(&ts, nil)
 }
+
+// longest keeps nanosleeps short: the thread is blocked meanwhile.
+func (nanoSleeper) longest() time.Duration { return 2 * timerMargin }
 
 func (nanoSleeper) close() {}
