@@ -77,19 +77,6 @@ func (p *program) appendSegment(dst []byte, s *segment, n uint64, due time.Time)
 	return dst
 }
 
-// staticLen is the number of bytes the program always renders, or -1 when
-// some segment's length depends on n or due.
-func (p *program) staticLen() int {
-	total := 0
-	for i := range p.segs {
-		if p.segs[i].kind != segStatic {
-			return -1
-		}
-		total += len(p.segs[i].lit)
-	}
-	return total
-}
-
 // merged returns the segments with runs of literals joined, so a render
 // does one append per run instead of one per source fragment. Positions
 // of merged literals are kept from the first fragment and lose their
