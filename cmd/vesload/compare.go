@@ -50,7 +50,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 			printUsage(stdout, compareSynopsis, fs)
 			return exitOK
 		case perr != nil && errors.Is(err, errNoVs):
-			fmt.Fprintf(stderr, "vesload: %v\n", perr)
+			fmt.Fprintf(stderr, "vesload %v\n", perr)
 		default:
 			fmt.Fprintf(stderr, "vesload: compare: %v\n", err)
 		}
@@ -63,13 +63,8 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		args  []string
 		files *[]string
 	}{{before, &filesA}, {after, &filesB}} {
-		if err := parseFlags(fs, half.args); err != nil {
-			if errors.Is(err, errHelp) {
-				printUsage(stdout, compareSynopsis, fs)
-				return exitOK
-			}
-			fmt.Fprintf(stderr, "vesload: %v\n", err)
-			return exitUsage
+		if code, done := parseCommand(fs, half.args, compareSynopsis, stdout, stderr); done {
+			return code
 		}
 		*half.files = fs.Args()
 	}

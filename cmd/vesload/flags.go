@@ -41,6 +41,23 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseCommand parses a subcommand's flags and answers what needs no
+// further work: --help prints the usage (exit 0), a bad flag prints one
+// line naming the command and the flag (exit 2). done is false when the
+// command should go on with fs.Args().
+func parseCommand(fs *pflag.FlagSet, args []string, synopsis string, stdout, stderr io.Writer) (code int, done bool) {
+	err := parseFlags(fs, args)
+	switch {
+	case err == nil:
+		return exitOK, false
+	case errors.Is(err, errHelp):
+		printUsage(stdout, synopsis, fs)
+		return exitOK, true
+	}
+	fmt.Fprintf(stderr, "vesload %v\n", err)
+	return exitUsage, true
+}
+
 // errHelp says that usage was printed on request: exit 0, not 2.
 var errHelp = errors.New("help requested")
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,13 +31,8 @@ func runImportJMX(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("import-jmx")
 	fs.StringVarP(&o.output, "output", "o", "", "write the profile to FILE (default: stdout)")
 	fs.StringArrayVar(&o.sets, "set", nil, "give variable NAME the value VALUE in the profile, e.g. --set WORKER_IP=collector (repeatable)")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			printUsage(stdout, importJMXSynopsis, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "vesload %v\n", err)
-		return exitUsage
+	if code, done := parseCommand(fs, args, importJMXSynopsis, stdout, stderr); done {
+		return code
 	}
 	switch fs.NArg() {
 	case 0:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -18,13 +17,8 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	var output string
 	fs := newFlagSet("merge")
 	fs.StringVarP(&output, "output", "o", "-", "write the merged result to FILE (atomically); '-' for stdout")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			printUsage(stdout, mergeSynopsis, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "vesload: %v\n", err)
-		return exitUsage
+	if code, done := parseCommand(fs, args, mergeSynopsis, stdout, stderr); done {
+		return code
 	}
 	files, err := expandGlobs(fs.Args())
 	if err == nil && len(files) == 0 {

@@ -17,13 +17,8 @@ const profilesSynopsis = `vesload profiles                 list the built-in pro
 // starting point of most scenarios, so they must be easy to see and copy.
 func runProfiles(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("profiles")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			printUsage(stdout, profilesSynopsis, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "vesload %v\n", err)
-		return exitUsage
+	if code, done := parseCommand(fs, args, profilesSynopsis, stdout, stderr); done {
+		return code
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {

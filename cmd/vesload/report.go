@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -32,13 +31,8 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("report")
 	fs.StringVarP(&format, "format", "f", "text", "output format: text, json, html, junit, csv or markdown")
 	fs.StringVarP(&output, "output", "o", "", "write to FILE (atomically) instead of stdout")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			printUsage(stdout, reportSynopsis, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "vesload: %v\n", err)
-		return exitUsage
+	if code, done := parseCommand(fs, args, reportSynopsis, stdout, stderr); done {
+		return code
 	}
 	render, ok := reportFormats()[format]
 	if !ok {

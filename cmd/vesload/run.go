@@ -110,13 +110,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 func runRun(args []string, stdout, stderr io.Writer) int {
 	var o runOptions
 	fs := runFlags(&o)
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			printUsage(stdout, runSynopsis, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "vesload: %v\n", err)
-		return exitUsage
+	if code, done := parseCommand(fs, args, runSynopsis, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "vesload: unexpected argument %q\n", fs.Arg(0))

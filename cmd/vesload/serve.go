@@ -58,13 +58,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate and --jitter, to repeat a run exactly (0: random)")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			printUsage(stdout, serveSynopsis, fs)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "vesload %v\n", err)
-		return exitUsage
+	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "vesload serve: unexpected argument %q\n", fs.Arg(0))
