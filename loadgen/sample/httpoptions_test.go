@@ -2,20 +2,16 @@ package sample
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/pem"
-	"math/big"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/testcert"
 )
 
 func TestParseEndpoint(t *testing.T) {
@@ -91,7 +87,7 @@ func TestTransportFiles(t *testing.T) {
 
 func TestMetricsTLS(t *testing.T) {
 	t.Parallel()
-	clientCert, clientKey, clientPool := writeClientCert(t)
+	clientCert, clientKey, clientPool := testcert.Write(t)
 	start := func(auth tls.ClientAuthType) *httptest.Server {
 		srv := httptest.NewUnstartedServer(text(micrometer))
 		srv.TLS = &tls.Config{ClientAuth: auth, ClientCAs: clientPool}
@@ -131,47 +127,4 @@ func TestMetricsTLS(t *testing.T) {
 			}
 		})
 	}
-}
-
-// writeClientCert writes a self-signed client certificate and its key and
-// returns their paths and a pool that trusts the certificate.
-func writeClientCert(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "vesload-test-client"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	certFile, keyFile = filepath.Join(dir, "client.pem"), filepath.Join(dir, "client.key")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool = x509.NewCertPool()
-	pool.AddCert(cert)
-	return certFile, keyFile, pool
 }
