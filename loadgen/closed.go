@@ -69,7 +69,7 @@ func (e *Engine) dispatchClosed(ctx context.Context, start time.Time) (interrupt
 				now := time.Now()
 				e.attempted.Add(1)
 				e.jobs <- job{seq: n, due: now, kind: e.pick[n%int64(len(e.pick))], step: uint16(step)}
-				e.handedOff(now, 0)
+				e.handedOff(now, now, 0)
 				n++
 			case <-timer.C:
 				stepOver = true

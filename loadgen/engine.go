@@ -214,7 +214,8 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 		// Wake at most once per coalesce window: at high rates the requests
 		// due within it go out together, a little late (and measured so)
 		// rather than each costing a wake-up of its own.
-		if wake := woke.Add(coalesce); due.After(time.Now()) {
+		now := time.Now()
+		if wake := woke.Add(coalesce); due.After(now) {
 			if due.After(wake) {
 				wake = due
 			}
@@ -222,6 +223,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 				return true
 			}
 			woke = wake
+			now = time.Now()
 		} else if stopped(ctx, e.abort) {
 			return true // behind schedule, but a stop still stops at once
 		}
@@ -230,7 +232,7 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 		select {
 		case <-e.slots:
 			e.jobs <- j
-			e.handedOff(due, 0)
+			e.handedOff(due, now, 0)
 			continue
 		default:
 		}
@@ -238,13 +240,13 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 			e.poolExhausted(start, j)
 			continue
 		}
-		waitStart := time.Now()
 		wait.Reset(e.cfg.PoolWait)
 		select {
 		case <-e.slots:
 			wait.Stop()
 			e.jobs <- j
-			e.handedOff(due, time.Since(waitStart))
+			got := time.Now()
+			e.handedOff(due, got, got.Sub(now))
 		case <-wait.C:
 			e.poolExhausted(start, j)
 		case <-ctx.Done():
@@ -268,12 +270,12 @@ func stopped(ctx context.Context, abort <-chan struct{}) bool {
 	}
 }
 
-// handedOff records the dispatch lag of a request that got a connection:
-// how late it was handed over, not counting the time spent waiting for a
-// free connection.
-func (e *Engine) handedOff(due time.Time, pooled time.Duration) {
+// handedOff records the dispatch lag of a request that got a connection
+// at now: how late it was handed over, not counting the time spent
+// waiting for a free connection.
+func (e *Engine) handedOff(due, now time.Time, pooled time.Duration) {
 	e.sent.Add(1)
-	lag := time.Since(due) - pooled
+	lag := now.Sub(due) - pooled
 	us := min(max(lag.Microseconds(), 0), report.HistogramHighestUs)
 	e.lag.RecordValue(us)
 	e.lagSec.RecordValue(us)
