@@ -1,12 +1,12 @@
 package loadgen
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -514,9 +514,8 @@ func (r *recorder) generatorHealth(final bool) report.Generator {
 const saturatedCPU = 90
 
 func saturationWarning(g report.Generator) string {
-	return "generator saturated: dispatch lag p99 " + formatMs(g.DispatchLagP99Ms) +
-		" (limit " + formatMs(float64(saturatedLag)/1e6) + "), CPU " + strconv.FormatFloat(g.CPUAvgPct, 'f', 0, 64) +
-		"% of " + itoa(runtime.GOMAXPROCS(0)) + " usable cores; latency includes the generator's own delay"
+	return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v), CPU %.0f%% of %d usable cores; "+
+		"latency includes the generator's own delay", g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct, runtime.GOMAXPROCS(0))
 }
 
 // byRequest is the per-kind breakdown of a mixed run.

@@ -3,7 +3,6 @@ package loadgen
 import (
 	"context"
 	"errors"
-	"strconv"
 	"sync"
 	"time"
 
@@ -79,7 +78,3 @@ func (r *recorder) stopSampling() {
 		}
 	}
 }
-
-func formatMs(ms float64) string { return strconv.FormatFloat(ms, 'f', 2, 64) + " ms" }
-
-func itoa(n int) string { return strconv.Itoa(n) }
