@@ -1,0 +1,130 @@
+// Package tlsconf builds the client TLS settings every part of vesload uses
+// (the REST transport, the HV-VES producers, the target samplers, the Kafka
+// consumer), so that verification, CA bundles and client certificates
+// behave the same everywhere. Verification is on unless asked otherwise.
+//
+// It reads files and nothing else: it never logs, and an error names the
+// file but never a password.
+package tlsconf
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"software.sslmate.com/src/go-pkcs12"
+)
+
+// Options says which files make up a client's TLS identity and trust.
+// A client certificate is either a PEM pair (CertFile + KeyFile) or a
+// PKCS#12 store (CertFile ending in .p12 or .pfx, or any CertFile given
+// with a CertPassFile and no KeyFile), as ONAP's certificate scripts make
+// them: the store's password is read from CertPassFile.
+type Options struct {
+	CAFile       string // PEM bundle of authorities to trust; the system roots when empty
+	CertFile     string // client certificate: PEM, or a PKCS#12 store
+	KeyFile      string // PEM key of a PEM client certificate
+	CertPassFile string // password of a PKCS#12 store (first line, trailing newline dropped)
+	Insecure     bool   // skip server verification (only on request)
+}
+
+// Enabled reports whether any TLS setting was given, so a caller can tell
+// a plain-TCP default from a deliberate TLS configuration.
+func (o Options) Enabled() bool {
+	return o.CAFile != "" || o.CertFile != "" || o.KeyFile != "" || o.CertPassFile != "" || o.Insecure
+}
+
+// IsPKCS12 reports whether CertFile is to be read as a PKCS#12 store.
+func (o Options) IsPKCS12() bool {
+	if o.CertFile == "" {
+		return false
+	}
+	lower := strings.ToLower(o.CertFile)
+	return strings.HasSuffix(lower, ".p12") || strings.HasSuffix(lower, ".pfx") ||
+		(o.CertPassFile != "" && o.KeyFile == "")
+}
+
+// Client returns a client configuration for a server called serverName
+// (empty: taken from the address by crypto/tls at dial time).
+func (o Options) Client(serverName string) (*tls.Config, error) {
+	cfg := &tls.Config{ServerName: serverName, InsecureSkipVerify: o.Insecure, MinVersion: tls.VersionTLS12}
+	if o.CAFile != "" {
+		pool, err := LoadCAFile(o.CAFile)
+		if err != nil {
+			return nil, err
+		}
+		cfg.RootCAs = pool
+	}
+	cert, ok, err := o.certificate()
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		cfg.Certificates = []tls.Certificate{cert}
+	}
+	return cfg, nil
+}
+
+// LoadCAFile reads a PEM bundle of certificate authorities.
+func LoadCAFile(path string) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read CA file: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("CA file %s: no PEM certificate found", path)
+	}
+	return pool, nil
+}
+
+// certificate loads the client certificate, if one is configured.
+func (o Options) certificate() (tls.Certificate, bool, error) {
+	switch {
+	case o.CertFile == "" && o.KeyFile == "" && o.CertPassFile == "":
+		return tls.Certificate{}, false, nil
+	case o.CertFile == "":
+		return tls.Certificate{}, false, errors.New("client certificate: a key or password file was given without a certificate file")
+	case o.IsPKCS12():
+		c, err := loadPKCS12(o.CertFile, o.CertPassFile)
+		return c, err == nil, err
+	case o.KeyFile == "":
+		return tls.Certificate{}, false, fmt.Errorf("client certificate %s: a PEM certificate needs a key file (or give a PKCS#12 store with a password file)", o.CertFile)
+	}
+	pair, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	if err != nil {
+		return tls.Certificate{}, false, fmt.Errorf("load client certificate: %w", err)
+	}
+	return pair, true, nil
+}
+
+// loadPKCS12 decodes a PKCS#12 store with its certificate chain.
+func loadPKCS12(storeFile, passFile string) (tls.Certificate, error) {
+	data, err := os.ReadFile(storeFile)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("read PKCS#12 store: %w", err)
+	}
+	password := ""
+	if passFile != "" {
+		raw, err := os.ReadFile(passFile)
+		if err != nil {
+			return tls.Certificate{}, fmt.Errorf("read PKCS#12 password file: %w", err)
+		}
+		password = strings.TrimRight(string(raw), "\r\n")
+	}
+	key, leaf, chain, err := pkcs12.DecodeChain(data, password)
+	if err != nil {
+		if errors.Is(err, pkcs12.ErrIncorrectPassword) {
+			return tls.Certificate{}, fmt.Errorf("PKCS#12 store %s: wrong password (check the password file)", storeFile)
+		}
+		return tls.Certificate{}, fmt.Errorf("PKCS#12 store %s: %v", storeFile, err)
+	}
+	c := tls.Certificate{PrivateKey: key, Leaf: leaf, Certificate: [][]byte{leaf.Raw}}
+	for _, ca := range chain {
+		c.Certificate = append(c.Certificate, ca.Raw)
+	}
+	return c, nil
+}

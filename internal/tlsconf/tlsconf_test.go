@@ -1,0 +1,81 @@
+package tlsconf
+
+import (
+	"crypto/tls"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"software.sslmate.com/src/go-pkcs12"
+
+	"github.com/vesload/vesload/internal/testcert"
+)
+
+// writeP12 turns the test certificate into a PKCS#12 store with password pw.
+func writeP12(t *testing.T, certFile, keyFile, pw string) (store, passFile string) {
+	t.Helper()
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := pkcs12.Modern.Encode(pair.PrivateKey, pair.Leaf, nil, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	store, passFile = filepath.Join(dir, "client.p12"), filepath.Join(dir, "client.pass")
+	if err := os.WriteFile(store, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(passFile, []byte(pw+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return store, passFile
+}
+
+func TestClient(t *testing.T) {
+	certFile, keyFile, _ := testcert.Write(t)
+	store, passFile := writeP12(t, certFile, keyFile, "s3cret")
+	wrongPass := filepath.Join(t.TempDir(), "wrong.pass")
+	if err := os.WriteFile(wrongPass, []byte("nope"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		opts     Options
+		certs    int
+		roots    bool
+		errMatch string
+	}{
+		{name: "defaults", opts: Options{}},
+		{name: "CA file", opts: Options{CAFile: certFile}, roots: true},
+		{name: "PEM pair", opts: Options{CertFile: certFile, KeyFile: keyFile}, certs: 1},
+		{name: "PKCS#12 store", opts: Options{CertFile: store, CertPassFile: passFile}, certs: 1},
+		{name: "wrong password", opts: Options{CertFile: store, CertPassFile: wrongPass}, errMatch: "wrong password"},
+		{name: "PEM without key", opts: Options{CertFile: certFile}, errMatch: "needs a key file"},
+		{name: "key without cert", opts: Options{KeyFile: keyFile}, errMatch: "without a certificate file"},
+		{name: "missing CA", opts: Options{CAFile: "/nonexistent/ca.pem"}, errMatch: "read CA file"},
+		{name: "CA not PEM", opts: Options{CAFile: passFile}, errMatch: "no PEM certificate"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := tt.opts.Client("localhost")
+			if tt.errMatch != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errMatch) {
+					t.Fatalf("error = %v, want it to contain %q", err, tt.errMatch)
+				}
+				if strings.Contains(err.Error(), "s3cret") {
+					t.Fatalf("error reveals the password: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Certificates) != tt.certs || (cfg.RootCAs != nil) != tt.roots || cfg.MinVersion != tls.VersionTLS12 {
+				t.Fatalf("config: %d certificates, roots %v, min version %x", len(cfg.Certificates), cfg.RootCAs != nil, cfg.MinVersion)
+			}
+		})
+	}
+}
