@@ -282,8 +282,11 @@ func (r *recorder) closeSecond(now time.Time) {
 		}
 	}
 	if r.generator != nil {
-		gen = r.generator.latest()
+		if gen = r.generator.latest(); gen != nil {
+			s.GenRSSBytes = gen.RSSBytes
+		}
 	}
+	s.InFlight = r.e.inFlight.Load()
 	if len(r.timeline) < maxTimeline {
 		r.timeline = append(r.timeline, s)
 	} else {

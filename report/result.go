@@ -217,6 +217,13 @@ type Second struct {
 	TargetCPUPct   float64          `json:"target_cpu_pct,omitempty"`
 	TargetRSSBytes int64            `json:"target_rss_bytes,omitempty"`
 	GenCPUPct      float64          `json:"generator_cpu_pct,omitempty"`
+	// GenRSSBytes is vesload's own resident memory at the end of the
+	// second, when it samples itself.
+	GenRSSBytes int64 `json:"generator_rss_bytes,omitempty"`
+	// InFlight is the number of requests on a connection at the end of
+	// the second: against the pool size it shows how close the run came
+	// to pool exhaustion.
+	InFlight int64 `json:"in_flight,omitempty"`
 	// BytesSent is the request payload sent in this second, from which
 	// data rates (MB/s) of high-volume runs are read.
 	BytesSent int64 `json:"bytes_sent,omitempty"`
