@@ -74,8 +74,8 @@ func TestCompareCLI(t *testing.T) {
 	if code != exitOK || out != "" {
 		t.Fatalf("html: exit %d stdout %q stderr %q", code, out, errs)
 	}
-	if html, err := os.ReadFile(page); err != nil || strings.Count(string(html), "<svg") != 2 {
-		t.Errorf("html comparison: %v, %d charts", err, strings.Count(string(html), "<svg"))
+	if html, err := os.ReadFile(page); err != nil || strings.Count(string(html), `<div class="chart"`) != 3 {
+		t.Errorf("html comparison: %v, %d charts, want 3 (spectra, p99, rate)", err, strings.Count(string(html), `<div class="chart"`))
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/vesload/vesload/report"
 )
@@ -171,12 +170,19 @@ func chartSection(r *report.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	}
 	return section{
 		ID: "charts", Title: "Charts",
+		Paras: []string{"Charts over seconds share one cursor: hover for the values of every chart at that second, " +
+			"drag across a chart to zoom into a span (double-click zooms out), click a legend entry to hide or show its line."},
 		Figures: []figure{
 			latencyChart(r.Timeline).figure(noTimeline),
 			rateChart(r.Timeline).figure(noTimeline),
 			errorChart(r.Timeline).figure(noErrorsText(r)),
 			spec,
 			cpuChart(r).figure("Neither the target's nor the generator's CPU was sampled."),
+			memoryChart(r).figure("Neither the target's nor the generator's memory was sampled."),
+			poolChart(r).figure(noTimeline),
+			// Charts of the HV-VES data rate and write back-pressure, and
+			// of end-to-end delivery, go here once the result carries
+			// those sections.
 		},
 	}
 }
@@ -189,10 +195,10 @@ func noErrorsText(r *report.Result) string {
 }
 
 // timelineXY reads one per-second series off the timeline.
-func timelineXY(tl []report.Second, get func(report.Second) float64) plotter.XYs {
-	xy := make(plotter.XYs, len(tl))
+func timelineXY(tl []report.Second, get func(report.Second) float64) []point {
+	xy := make([]point, len(tl))
 	for i, s := range tl {
-		xy[i] = plotter.XY{X: float64(s.T), Y: get(s)}
+		xy[i] = point{X: float64(s.T), Y: get(s)}
 	}
 	return xy
 }
@@ -200,11 +206,11 @@ func timelineXY(tl []report.Second, get func(report.Second) float64) plotter.XYs
 // latencyXY reads a per-second latency series, leaving out seconds in
 // which nothing was recorded (the drain second after the schedule ends):
 // a latency of 0 there would be a fabricated figure.
-func latencyXY(tl []report.Second, get func(report.Second) float64) plotter.XYs {
-	xy := make(plotter.XYs, 0, len(tl))
+func latencyXY(tl []report.Second, get func(report.Second) float64) []point {
+	xy := make([]point, 0, len(tl))
 	for _, s := range tl {
 		if s.MaxMs > 0 || s.P99Ms > 0 {
-			xy = append(xy, plotter.XY{X: float64(s.T), Y: get(s)})
+			xy = append(xy, point{X: float64(s.T), Y: get(s)})
 		}
 	}
 	return xy
@@ -216,9 +222,9 @@ func latencyChart(tl []report.Second) chart {
 		caption: "p50, p99 and maximum of the requests due in each second, in ms from the due time.",
 		xLabel:  "seconds", yLabel: "ms",
 		series: []series{
-			{name: "max", color: colGrey, thin: true, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.MaxMs })},
-			{name: "p99", color: colOrange, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.P99Ms })},
-			{name: "p50", color: colBlue, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.P50Ms })},
+			{name: "max", color: colGrey, thin: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.MaxMs })},
+			{name: "p99", color: colOrange, xy: latencyXY(tl, func(s report.Second) float64 { return s.P99Ms })},
+			{name: "p50", color: colBlue, xy: latencyXY(tl, func(s report.Second) float64 { return s.P50Ms })},
 		},
 	}
 }
@@ -229,9 +235,9 @@ func rateChart(tl []report.Second) chart {
 		caption: "Requests due (target), sent and answered successfully in each second.",
 		xLabel:  "seconds", yLabel: "requests/s",
 		series: []series{
-			{name: "target (scheduled)", color: colBlack, dashed: true, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Scheduled) })},
-			{name: "achieved (sent)", color: colBlue, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Sent) })},
-			{name: "ok", color: colGreen, thin: true, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.OK) })},
+			{name: "target (scheduled)", color: colBlack, dashed: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Scheduled) })},
+			{name: "achieved (sent)", color: colBlue, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Sent) })},
+			{name: "ok", color: colGreen, thin: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.OK) })},
 		},
 	}
 }
@@ -265,12 +271,12 @@ func errorChart(tl []report.Second) chart {
 	colors := palette()
 	for i, name := range names {
 		c.series = append(c.series, series{
-			name: name, color: colors[i%len(colors)], dashed: i >= len(colors), legend: true,
+			name: name, color: colors[i%len(colors)], dashed: i >= len(colors),
 			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.ErrorsByClass[name]) }),
 		})
 	}
 	if len(names) == 0 {
-		c.series = append(c.series, series{name: "errors", color: colVermilion, legend: true,
+		c.series = append(c.series, series{name: "errors", color: colVermilion,
 			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Errors) })})
 	}
 	return c
@@ -283,8 +289,8 @@ func spectrumChart(lat, svc *hdrhistogram.Histogram) chart {
 		xLabel:  "percentile", yLabel: "ms",
 		spectrum: true,
 		series: []series{
-			{name: "latency", color: colBlue, legend: true, xy: spectrum(lat)},
-			{name: "service time", color: colOrange, dashed: true, legend: true, xy: spectrum(svc)},
+			{name: "latency", color: colBlue, xy: spectrum(lat)},
+			{name: "service time", color: colOrange, dashed: true, xy: spectrum(svc)},
 		},
 	}
 }
@@ -296,12 +302,64 @@ func cpuChart(r *report.Result) chart {
 		xLabel:  "seconds", yLabel: "% CPU",
 	}
 	if r.Target != nil {
-		c.series = append(c.series, series{name: "target", color: colVermilion, legend: true,
+		c.series = append(c.series, series{name: "target", color: colVermilion,
 			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.TargetCPUPct })})
 	}
 	if slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.GenCPUPct > 0 }) {
-		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue, legend: true,
+		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue,
 			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.GenCPUPct })})
+	}
+	return c
+}
+
+// mib converts bytes to MiB for the memory axis.
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// memoryChart draws the resident memory of the target and of the
+// generator; seconds without a sample are gaps, not zeros.
+func memoryChart(r *report.Result) chart {
+	c := chart{
+		title:   "Memory over time",
+		caption: "Resident memory (RSS) of the target and of the generator, in MiB.",
+		xLabel:  "seconds", yLabel: "MiB",
+	}
+	sampled := func(get func(report.Second) int64) []point {
+		var xy []point
+		for _, s := range r.Timeline {
+			if v := get(s); v > 0 {
+				xy = append(xy, point{X: float64(s.T), Y: mib(v)})
+			}
+		}
+		return xy
+	}
+	c.series = []series{
+		{name: "target", color: colVermilion, xy: sampled(func(s report.Second) int64 { return s.TargetRSSBytes })},
+		{name: "generator (vesload)", color: colBlue, xy: sampled(func(s report.Second) int64 { return s.GenRSSBytes })},
+	}
+	return c
+}
+
+// poolChart draws the requests in flight against the pool size: a line
+// that touches the pool size means due requests found no free
+// connection. A closed-model ramp adds its step concurrency.
+func poolChart(r *report.Result) chart {
+	c := chart{
+		title:   "Pool use",
+		caption: "Requests on a connection at the end of each second against the connection pool size (--pool).",
+		xLabel:  "seconds", yLabel: "requests",
+	}
+	if len(r.Timeline) == 0 || !slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.InFlight > 0 || s.Concurrency > 0 }) {
+		return c
+	}
+	c.series = append(c.series, series{name: "in flight", color: colBlue,
+		xy: timelineXY(r.Timeline, func(s report.Second) float64 { return float64(s.InFlight) })})
+	if slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.Concurrency > 0 }) {
+		c.series = append(c.series, series{name: "step concurrency", color: colGreen, thin: true,
+			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return float64(s.Concurrency) })})
+	}
+	if r.Config.Pool > 0 {
+		c.series = append(c.series, series{name: "pool size", color: colBlack, dashed: true,
+			xy: timelineXY(r.Timeline, func(report.Second) float64 { return float64(r.Config.Pool) })})
 	}
 	return c
 }
