@@ -40,6 +40,19 @@ type Result struct {
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
+	// Influx says what reached InfluxDB (--influx-url); write errors are
+	// counted here and never fail the run.
+	Influx *InfluxWrites `json:"influx,omitempty"`
+}
+
+// InfluxWrites counts the batches of per-second points sent to InfluxDB.
+type InfluxWrites struct {
+	URL       string `json:"url"` // password hidden
+	Batches   int64  `json:"batches"`
+	Points    int64  `json:"points"`
+	Failed    int64  `json:"failed"`
+	Dropped   int64  `json:"dropped"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // Tool names the build that produced the result.

@@ -56,7 +56,8 @@ type runOptions struct {
 	jtl        string
 	hdrLog     string
 
-	watch watchOptions
+	watch  watchOptions
+	influx influxOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -94,6 +95,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addInfluxFlags(fs, &o.influx)
 	return fs
 }
 
@@ -157,6 +159,7 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*report.Result)
+	influx   *influxHook
 }
 
 func (s *runSetup) tearDown() {
@@ -176,6 +179,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		}
 	}()
 	if err := checkNumbers(o); err != nil {
+		return nil, err
+	}
+	if err := o.influx.check(); err != nil {
 		return nil, err
 	}
 	sc, err := scenario(o, changed)
@@ -236,6 +242,11 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		return err
 	}
 	s.outs.hook(&cfg.Hooks, s.plan.label)
+	if s.influx, err = startInflux(&o.influx, s.plan.label, s.prog.note); err != nil {
+		return err
+	}
+	s.influx.hook(&cfg.Hooks)
+	s.closers = append(s.closers, s.influx.close)
 	s.fillMeta = func(res *report.Result) {
 		res.Tool = report.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.summary
@@ -293,6 +304,7 @@ func (s *runSetup) finish(res *report.Result, stdout, stderr io.Writer) (int, er
 		}
 	}
 	s.fillMeta(res)
+	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
 	if s.guard.failed != "" {
 		res.Thresholds = append(res.Thresholds, s.guard.gate)
