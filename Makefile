@@ -52,3 +52,8 @@ clean:
 UPLOT_VERSION ?= 1.6.32
 uplot:
 	UPLOT_VERSION=$(UPLOT_VERSION) bash report/html/assets/uplot/refresh.sh
+
+# Renders docs/report.png from a 30 s run against the emulator with
+# headless Chromium (needs chromium).
+screenshot: build
+	bash scripts/screenshot.sh
