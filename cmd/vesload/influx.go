@@ -10,6 +10,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/influx"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // influxOptions are the flags that send the run to InfluxDB as JMeter's
@@ -93,12 +94,12 @@ func (h *influxHook) close() {
 
 // finish writes the last second and the end annotation, waits briefly
 // for the writes, and records in the result what reached InfluxDB.
-func (h *influxHook) finish(res *report.Result) {
+func (h *influxHook) finish(res *result.Result) {
 	if h == nil {
 		return
 	}
 	st := h.w.Close(0, 5*time.Second)
-	res.Influx = &report.InfluxWrites{URL: st.URL, Batches: st.Batches, Points: st.Points,
+	res.Influx = &result.InfluxWrites{URL: st.URL, Batches: st.Batches, Points: st.Points,
 		Failed: st.Failed, Dropped: st.Dropped, LastError: st.LastError}
 	if lost := st.Failed + st.Dropped; lost > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("InfluxDB: %d of %d batches were not written (last: %s)",

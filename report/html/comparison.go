@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Comparison writes an A/B comparison as one self-contained HTML page:
@@ -19,11 +20,11 @@ import (
 // percentile spectra and per-second p99 overlaid, and the runs behind
 // each side. a and b are the runs cmp was computed from, in the same
 // order; they supply the charts.
-func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) error {
+func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*result.Result) error {
 	if cmp == nil {
 		return errors.New("html comparison: no comparison")
 	}
-	for _, r := range append(append([]*report.Result(nil), a...), b...) {
+	for _, r := range append(append([]*result.Result(nil), a...), b...) {
 		if r == nil {
 			return errors.New("html comparison: a run is missing")
 		}
@@ -32,7 +33,7 @@ func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) err
 		Title:   "vesload comparison: " + cmp.NameA + " vs " + cmp.NameB,
 		Heading: "A/B comparison: " + cmp.Title(),
 		Meta:    comparisonMeta(cmp, a, b),
-		Footer:  "Written by vesload from " + fmt.Sprintf("%d result documents", len(a)+len(b)) + " (" + report.Schema + ").",
+		Footer:  "Written by vesload from " + fmt.Sprintf("%d result documents", len(a)+len(b)) + " (" + result.Schema + ").",
 	}
 	p.Sections = []section{
 		comparisonTable(cmp),
@@ -47,7 +48,7 @@ func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) err
 	return render(w, p)
 }
 
-func comparisonMeta(cmp *compare.Comparison, a, b []*report.Result) []string {
+func comparisonMeta(cmp *compare.Comparison, a, b []*result.Result) []string {
 	meta := []string{cmp.Method()}
 	if len(a) > 0 {
 		meta = append(meta, cmp.NameA+": "+targetLine(a[0]))
@@ -98,7 +99,7 @@ type sideStyle struct {
 	name   string
 	color  color.RGBA
 	dashed bool
-	runs   []*report.Result
+	runs   []*result.Result
 	labels []string
 }
 
@@ -114,7 +115,7 @@ func (s sideStyle) runName(i int) string {
 	return fmt.Sprintf("%s run %d", s.name, i+1)
 }
 
-func sides(cmp *compare.Comparison, a, b []*report.Result) []sideStyle {
+func sides(cmp *compare.Comparison, a, b []*result.Result) []sideStyle {
 	return []sideStyle{
 		{name: cmp.NameA, color: colBlue, runs: a, labels: cmp.LabelsA},
 		{name: cmp.NameB, color: colVermilion, dashed: true, runs: b, labels: cmp.LabelsB},
@@ -123,7 +124,7 @@ func sides(cmp *compare.Comparison, a, b []*report.Result) []sideStyle {
 
 // spectrumOverlay draws each side's merged latency spectrum, with each
 // run's own spectrum as a thin line behind it when a side has several.
-func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
+func spectrumOverlay(cmp *compare.Comparison, a, b []*result.Result) chart {
 	c := chart{
 		title:   "Latency percentile spectra",
 		caption: "Latency from the due time at every percentile to p99.99, each side's runs merged (thick) and each run alone (thin).",
@@ -132,7 +133,7 @@ func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
 	}
 	var thick []series
 	for _, s := range sides(cmp, a, b) {
-		merged := report.NewHistogram()
+		merged := result.NewHistogram()
 		for i, r := range s.runs {
 			h := runHistogram(r)
 			if h == nil {
@@ -149,8 +150,8 @@ func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
 	return c
 }
 
-func runHistogram(r *report.Result) *hdrhistogram.Histogram {
-	h, err := report.DecodeHistogram(r.Histograms.Latency)
+func runHistogram(r *result.Result) *hdrhistogram.Histogram {
+	h, err := result.DecodeHistogram(r.Histograms.Latency)
 	if err != nil {
 		return nil
 	}
@@ -159,7 +160,7 @@ func runHistogram(r *report.Result) *hdrhistogram.Histogram {
 
 // runOverlay draws one per-second series of every run, coloured by
 // side.
-func runOverlay(cmp *compare.Comparison, a, b []*report.Result, c chart, xy func([]report.Second) []point) chart {
+func runOverlay(cmp *compare.Comparison, a, b []*result.Result, c chart, xy func([]result.Second) []point) chart {
 	for _, s := range sides(cmp, a, b) {
 		for i, r := range s.runs {
 			if len(r.Timeline) == 0 {
@@ -174,43 +175,43 @@ func runOverlay(cmp *compare.Comparison, a, b []*report.Result, c chart, xy func
 
 // runOverlays are the per-second charts of a comparison: every run's
 // p99, achieved rate and errors, coloured by side.
-func runOverlays(cmp *compare.Comparison, a, b []*report.Result) []figure {
+func runOverlays(cmp *compare.Comparison, a, b []*result.Result) []figure {
 	const none = "The runs have no per-second timelines."
 	p99 := runOverlay(cmp, a, b, chart{
 		title:   "p99 latency per second",
 		caption: "Every run's p99 of the requests due in each second, coloured by side.",
 		xLabel:  "seconds", yLabel: "ms",
-	}, func(tl []report.Second) []point {
-		return latencyXY(tl, func(sec report.Second) float64 { return sec.P99Ms })
+	}, func(tl []result.Second) []point {
+		return latencyXY(tl, func(sec result.Second) float64 { return sec.P99Ms })
 	})
 	rate := runOverlay(cmp, a, b, chart{
 		title:   "Achieved rate per second",
 		caption: "Every run's requests sent in each second, coloured by side.",
 		xLabel:  "seconds", yLabel: "requests/s",
-	}, func(tl []report.Second) []point {
-		return timelineXY(tl, func(sec report.Second) float64 { return float64(sec.Sent) })
+	}, func(tl []result.Second) []point {
+		return timelineXY(tl, func(sec result.Second) float64 { return float64(sec.Sent) })
 	})
 	errs := runOverlay(cmp, a, b, chart{
 		title:   "Errors per second",
 		caption: "Every run's failed requests in each second, all classes, coloured by side.",
 		xLabel:  "seconds", yLabel: "errors/s",
-	}, func(tl []report.Second) []point {
-		return timelineXY(tl, func(sec report.Second) float64 { return float64(sec.Errors) })
+	}, func(tl []result.Second) []point {
+		return timelineXY(tl, func(sec result.Second) float64 { return float64(sec.Errors) })
 	})
 	noErrors := none
-	if slices.ContainsFunc(append(slices.Clone(a), b...), func(r *report.Result) bool { return len(r.Timeline) > 0 }) {
+	if slices.ContainsFunc(append(slices.Clone(a), b...), func(r *result.Result) bool { return len(r.Timeline) > 0 }) {
 		noErrors = "No run had errors."
 	}
-	if !slices.ContainsFunc(append(slices.Clone(a), b...), func(r *report.Result) bool { return r.Requests.Errors > 0 }) {
+	if !slices.ContainsFunc(append(slices.Clone(a), b...), func(r *result.Result) bool { return r.Requests.Errors > 0 }) {
 		errs.series = nil
 	}
 	return []figure{p99.figure(none), rate.figure(none), errs.figure(noErrors)}
 }
 
 // runsSection lists the runs behind each side in the seed-table layout.
-func runsSection(cmp *compare.Comparison, a, b []*report.Result) section {
+func runsSection(cmp *compare.Comparison, a, b []*result.Result) section {
 	t := table{Head: head(3, append([]string{"side", "run", "started"}, report.SeedHeader()...)...)}
-	add := func(name string, labels []string, runs []*report.Result) {
+	add := func(name string, labels []string, runs []*result.Result) {
 		for i, r := range runs {
 			label := fmt.Sprintf("run %d", i+1)
 			if i < len(labels) {

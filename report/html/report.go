@@ -12,11 +12,12 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Report writes r as one self-contained HTML page: summary, verdicts,
 // charts, errors, target and generator health, and configuration.
-func Report(w io.Writer, r *report.Result) error {
+func Report(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("html report: no result")
 	}
@@ -47,20 +48,20 @@ func Report(w io.Writer, r *report.Result) error {
 
 // histograms decodes both distributions; a missing or broken one leaves
 // its chart empty with a reason instead of failing the page.
-func histograms(r *report.Result) (lat, svc *hdrhistogram.Histogram, note string) {
+func histograms(r *result.Result) (lat, svc *hdrhistogram.Histogram, note string) {
 	var notes []string
-	lat, err := report.DecodeHistogram(r.Histograms.Latency)
-	if err != nil && !errors.Is(err, report.ErrNoHistogram) {
+	lat, err := result.DecodeHistogram(r.Histograms.Latency)
+	if err != nil && !errors.Is(err, result.ErrNoHistogram) {
 		notes = append(notes, "latency histogram: "+err.Error())
 	}
-	svc, err = report.DecodeHistogram(r.Histograms.Service)
-	if err != nil && !errors.Is(err, report.ErrNoHistogram) {
+	svc, err = result.DecodeHistogram(r.Histograms.Service)
+	if err != nil && !errors.Is(err, result.ErrNoHistogram) {
 		notes = append(notes, "service histogram: "+err.Error())
 	}
 	return lat, svc, strings.Join(notes, "; ")
 }
 
-func targetLine(r *report.Result) string {
+func targetLine(r *result.Result) string {
 	s := strings.TrimSpace(r.Config.Method + " " + report.RedactURL(r.Config.URL))
 	if r.Config.Emulator {
 		s += " (built-in emulator)"
@@ -71,7 +72,7 @@ func targetLine(r *report.Result) string {
 	return s
 }
 
-func reportMeta(r *report.Result) []string {
+func reportMeta(r *result.Result) []string {
 	meta := []string{"Target: " + targetLine(r)}
 	run := fmt.Sprintf("%s requests/s for %s", fmtNum(r.RPS.Target), fmtDuration(r.Config.DurationS))
 	if r.Config.Profile != "" {
@@ -84,15 +85,15 @@ func reportMeta(r *report.Result) []string {
 	return meta
 }
 
-func footer(r *report.Result) string {
+func footer(r *result.Result) string {
 	tool := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
 	if tool == "" {
 		tool = "vesload"
 	}
-	return "Written by " + tool + " from the result document (" + report.Schema + ")."
+	return "Written by " + tool + " from the result document (" + result.Schema + ")."
 }
 
-func summarySection(r *report.Result) section {
+func summarySection(r *result.Result) section {
 	seed := table{Head: head(0, report.SeedHeader()...)}
 	var row []cell
 	for _, v := range report.SeedRow(r) {
@@ -126,7 +127,7 @@ func summarySection(r *report.Result) section {
 	}
 }
 
-func summaryRow(name string, s report.Summary) []cell {
+func summaryRow(name string, s result.Summary) []cell {
 	if s.Count == 0 && s.Max == 0 {
 		return []cell{key(name), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("0")}
 	}
@@ -134,7 +135,7 @@ func summaryRow(name string, s report.Summary) []cell {
 		num(fmtMs(s.P95)), num(fmtMs(s.P99)), num(fmtMs(s.P999)), num(fmtMs(s.Max)), num(fmtInt(s.Count))}
 }
 
-func verdictSection(r *report.Result) section {
+func verdictSection(r *result.Result) section {
 	s := section{ID: "verdicts", Title: "Verdicts"}
 	if len(r.Thresholds) == 0 {
 		s.Paras = []string{"No thresholds were set for this run."}
@@ -162,7 +163,7 @@ func verdictSection(r *report.Result) section {
 	return s
 }
 
-func chartSection(r *report.Result, lat, svc *hdrhistogram.Histogram, histNote string) section {
+func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote string) section {
 	noTimeline := "The result has no per-second timeline."
 	spec := spectrumChart(lat, svc).figure("No latency was recorded.")
 	if histNote != "" {
@@ -187,7 +188,7 @@ func chartSection(r *report.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	}
 }
 
-func noErrorsText(r *report.Result) string {
+func noErrorsText(r *result.Result) string {
 	if len(r.Timeline) == 0 {
 		return "The result has no per-second timeline."
 	}
@@ -195,7 +196,7 @@ func noErrorsText(r *report.Result) string {
 }
 
 // timelineXY reads one per-second series off the timeline.
-func timelineXY(tl []report.Second, get func(report.Second) float64) []point {
+func timelineXY(tl []result.Second, get func(result.Second) float64) []point {
 	xy := make([]point, len(tl))
 	for i, s := range tl {
 		xy[i] = point{X: float64(s.T), Y: get(s)}
@@ -206,7 +207,7 @@ func timelineXY(tl []report.Second, get func(report.Second) float64) []point {
 // latencyXY reads a per-second latency series, leaving out seconds in
 // which nothing was recorded (the drain second after the schedule ends):
 // a latency of 0 there would be a fabricated figure.
-func latencyXY(tl []report.Second, get func(report.Second) float64) []point {
+func latencyXY(tl []result.Second, get func(result.Second) float64) []point {
 	xy := make([]point, 0, len(tl))
 	for _, s := range tl {
 		if s.MaxMs > 0 || s.P99Ms > 0 {
@@ -216,35 +217,35 @@ func latencyXY(tl []report.Second, get func(report.Second) float64) []point {
 	return xy
 }
 
-func latencyChart(tl []report.Second) chart {
+func latencyChart(tl []result.Second) chart {
 	return chart{
 		title:   "Latency per second",
 		caption: "p50, p99 and maximum of the requests due in each second, in ms from the due time.",
 		xLabel:  "seconds", yLabel: "ms",
 		series: []series{
-			{name: "max", color: colGrey, thin: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.MaxMs })},
-			{name: "p99", color: colOrange, xy: latencyXY(tl, func(s report.Second) float64 { return s.P99Ms })},
-			{name: "p50", color: colBlue, xy: latencyXY(tl, func(s report.Second) float64 { return s.P50Ms })},
+			{name: "max", color: colGrey, thin: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.MaxMs })},
+			{name: "p99", color: colOrange, xy: latencyXY(tl, func(s result.Second) float64 { return s.P99Ms })},
+			{name: "p50", color: colBlue, xy: latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })},
 		},
 	}
 }
 
-func rateChart(tl []report.Second) chart {
+func rateChart(tl []result.Second) chart {
 	return chart{
 		title:   "Target vs achieved rate",
 		caption: "Requests due (target), sent and answered successfully in each second.",
 		xLabel:  "seconds", yLabel: "requests/s",
 		series: []series{
-			{name: "target (scheduled)", color: colBlack, dashed: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Scheduled) })},
-			{name: "achieved (sent)", color: colBlue, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Sent) })},
-			{name: "ok", color: colGreen, thin: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.OK) })},
+			{name: "target (scheduled)", color: colBlack, dashed: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Scheduled) })},
+			{name: "achieved (sent)", color: colBlue, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) })},
+			{name: "ok", color: colGreen, thin: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.OK) })},
 		},
 	}
 }
 
 // errorChart draws one line per error class; a timeline written without
 // classes still shows its total. No errors at all means no chart.
-func errorChart(tl []report.Second) chart {
+func errorChart(tl []result.Second) chart {
 	c := chart{
 		title:   "Errors per second by class",
 		caption: "Failed requests in each second, by error class (pool_exhausted: no free connection at the due time).",
@@ -272,12 +273,12 @@ func errorChart(tl []report.Second) chart {
 	for i, name := range names {
 		c.series = append(c.series, series{
 			name: name, color: colors[i%len(colors)], dashed: i >= len(colors),
-			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.ErrorsByClass[name]) }),
+			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.ErrorsByClass[name]) }),
 		})
 	}
 	if len(names) == 0 {
 		c.series = append(c.series, series{name: "errors", color: colVermilion,
-			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Errors) })})
+			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Errors) })})
 	}
 	return c
 }
@@ -295,7 +296,7 @@ func spectrumChart(lat, svc *hdrhistogram.Histogram) chart {
 	}
 }
 
-func cpuChart(r *report.Result) chart {
+func cpuChart(r *result.Result) chart {
 	c := chart{
 		title:   "CPU over time",
 		caption: "Target and generator CPU, in percent of one core.",
@@ -303,11 +304,11 @@ func cpuChart(r *report.Result) chart {
 	}
 	if r.Target != nil {
 		c.series = append(c.series, series{name: "target", color: colVermilion,
-			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.TargetCPUPct })})
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.TargetCPUPct })})
 	}
-	if slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.GenCPUPct > 0 }) {
+	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.GenCPUPct > 0 }) {
 		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue,
-			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.GenCPUPct })})
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.GenCPUPct })})
 	}
 	return c
 }
@@ -317,13 +318,13 @@ func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
 // memoryChart draws the resident memory of the target and of the
 // generator; seconds without a sample are gaps, not zeros.
-func memoryChart(r *report.Result) chart {
+func memoryChart(r *result.Result) chart {
 	c := chart{
 		title:   "Memory over time",
 		caption: "Resident memory (RSS) of the target and of the generator, in MiB.",
 		xLabel:  "seconds", yLabel: "MiB",
 	}
-	sampled := func(get func(report.Second) int64) []point {
+	sampled := func(get func(result.Second) int64) []point {
 		var xy []point
 		for _, s := range r.Timeline {
 			if v := get(s); v > 0 {
@@ -333,8 +334,8 @@ func memoryChart(r *report.Result) chart {
 		return xy
 	}
 	c.series = []series{
-		{name: "target", color: colVermilion, xy: sampled(func(s report.Second) int64 { return s.TargetRSSBytes })},
-		{name: "generator (vesload)", color: colBlue, xy: sampled(func(s report.Second) int64 { return s.GenRSSBytes })},
+		{name: "target", color: colVermilion, xy: sampled(func(s result.Second) int64 { return s.TargetRSSBytes })},
+		{name: "generator (vesload)", color: colBlue, xy: sampled(func(s result.Second) int64 { return s.GenRSSBytes })},
 	}
 	return c
 }
@@ -342,29 +343,29 @@ func memoryChart(r *report.Result) chart {
 // poolChart draws the requests in flight against the pool size: a line
 // that touches the pool size means due requests found no free
 // connection. A closed-model ramp adds its step concurrency.
-func poolChart(r *report.Result) chart {
+func poolChart(r *result.Result) chart {
 	c := chart{
 		title:   "Pool use",
 		caption: "Requests on a connection at the end of each second against the connection pool size (--pool).",
 		xLabel:  "seconds", yLabel: "requests",
 	}
-	if len(r.Timeline) == 0 || !slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.InFlight > 0 || s.Concurrency > 0 }) {
+	if len(r.Timeline) == 0 || !slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.InFlight > 0 || s.Concurrency > 0 }) {
 		return c
 	}
 	c.series = append(c.series, series{name: "in flight", color: colBlue,
-		xy: timelineXY(r.Timeline, func(s report.Second) float64 { return float64(s.InFlight) })})
-	if slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.Concurrency > 0 }) {
+		xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.InFlight) })})
+	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.Concurrency > 0 }) {
 		c.series = append(c.series, series{name: "step concurrency", color: colGreen, thin: true,
-			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return float64(s.Concurrency) })})
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.Concurrency) })})
 	}
 	if r.Config.Pool > 0 {
 		c.series = append(c.series, series{name: "pool size", color: colBlack, dashed: true,
-			xy: timelineXY(r.Timeline, func(report.Second) float64 { return float64(r.Config.Pool) })})
+			xy: timelineXY(r.Timeline, func(result.Second) float64 { return float64(r.Config.Pool) })})
 	}
 	return c
 }
 
-func errorSection(r *report.Result) section {
+func errorSection(r *result.Result) section {
 	s := section{ID: "errors", Title: "Errors by class"}
 	if sumValues(r.Errors) == 0 {
 		s.Paras = []string{"No errors."}
@@ -390,7 +391,7 @@ func errorSection(r *report.Result) section {
 	return s
 }
 
-func resourceSection(r *report.Result) section {
+func resourceSection(r *result.Result) section {
 	s := section{ID: "resources", Title: "Target and generator"}
 	if t := r.Target; t != nil {
 		tt := table{Caption: "Target", Rows: [][]cell{
@@ -427,7 +428,7 @@ func resourceSection(r *report.Result) section {
 	return s
 }
 
-func configSection(r *report.Result) section {
+func configSection(r *result.Result) section {
 	c := r.Config
 	rows := [][]cell{
 		{key("url"), txt(report.RedactURL(c.URL))},
