@@ -425,6 +425,18 @@ func resourceSection(r *result.Result) section {
 		{key("max in flight"), num(fmtInt(g.MaxInFlight))},
 		{key("saturated"), txt(sat)},
 	}})
+	if in := r.Influx; in != nil {
+		rows := [][]cell{
+			{key("write URL"), txt(report.RedactURL(in.URL))},
+			{key("batches written"), num(fmtInt(in.Batches))},
+			{key("points written"), num(fmtInt(in.Points))},
+			{key("batches failed / dropped"), num(fmtInt(in.Failed) + " / " + fmtInt(in.Dropped))},
+		}
+		if in.LastError != "" {
+			rows = append(rows, []cell{key("last error"), txt(report.RedactURL(in.LastError))})
+		}
+		s.Tables = append(s.Tables, table{Caption: "InfluxDB (--influx-url)", Rows: rows})
+	}
 	return s
 }
 

@@ -187,6 +187,9 @@ func TestReportDegrades(t *testing.T) {
 	noErrors.Target = nil
 	broken := sampleResult(t)
 	broken.Histograms.Latency = "not a histogram"
+	influxDown := sampleResult(t)
+	influxDown.Influx = &result.InfluxWrites{URL: "http://vl:xxxxx@influx:8086/write?db=jmeter", Failed: 61,
+		LastError: "influx write: dial tcp 10.0.0.9:8086: connect: connection refused"}
 	interrupted := sampleResult(t)
 	interrupted.Interrupted = true
 	interrupted.DurationS = 12.5
@@ -199,6 +202,7 @@ func TestReportDegrades(t *testing.T) {
 		{"empty", empty, 0, []string{"has no per-second timeline", "No latency was recorded", "was sampled", "No errors.", "No thresholds were set", "built-in emulator"}},
 		{"no errors, no target", noErrors, 6, []string{"No errors during the run.", "The target was not sampled."}},
 		{"broken histogram", broken, 7, []string{"latency histogram: decode histogram"}},
+		{"influx down", influxDown, 7, []string{"InfluxDB (--influx-url)", "http://vl:xxxxx@influx:8086/write?db=jmeter", ">61 / 0<", "connection refused"}},
 		{"interrupted", interrupted, 7, []string{`class="banner"`, "interrupted after 12.5s of the 1m0s planned"}},
 	}
 	for _, tc := range tests {
