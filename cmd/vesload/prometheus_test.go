@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/internal/grafana"
 	"github.com/vesload/vesload/internal/promtest"
+	"github.com/vesload/vesload/report"
 )
 
 // TestDashboardQueriesOnRealPrometheus has a real Prometheus scrape
@@ -32,15 +34,19 @@ func TestDashboardQueriesOnRealPrometheus(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
+	out := filepath.Join(t.TempDir(), "r.json")
 	run := exec.CommandContext(ctx, binary, "-url", url+"/eventListener/v7", "-rps", "100", "-duration", "20s",
 		"-pool", "2", "--metrics-addr", metricsAddr, "--target-pid", strconv.Itoa(pid),
-		"--prom-url", prom.URL, "--prom-query", "scraped=count(up)", "-q")
+		"--prom-url", prom.URL, "--prom-query", "scraped=count(up)", "-o", out, "-q")
 	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
+	stopped := false
 	defer func() {
-		_ = run.Process.Kill() // the run is only a source of metrics; stop it by its pid
-		_ = run.Wait()
+		if !stopped {
+			_ = run.Process.Kill()
+			_ = run.Wait()
+		}
 	}()
 
 	pending := map[string]string{}
@@ -66,5 +72,25 @@ func TestDashboardQueriesOnRealPrometheus(t *testing.T) {
 	if len(pending) > 0 {
 		up, _ := prom.Query(`up{job="vesload"}`)
 		t.Logf("up: %v", up)
+	}
+
+	// Interrupted, the run still writes its result: its timeline shows
+	// the pool full (2 in flight) and the generator's memory.
+	_ = run.Process.Signal(os.Interrupt)
+	err = run.Wait()
+	stopped = true
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("interrupted run: %v, want exit %d", err, exitInterrupted)
+	}
+	res, err := report.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var maxFlight, maxRSS int64
+	for _, s := range res.Timeline {
+		maxFlight, maxRSS = max(maxFlight, s.InFlight), max(maxRSS, s.GenRSSBytes)
+	}
+	if maxFlight != 2 || maxRSS == 0 {
+		t.Errorf("timeline: at most %d in flight (want the pool of 2), generator RSS up to %d", maxFlight, maxRSS)
 	}
 }
