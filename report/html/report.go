@@ -180,7 +180,7 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 			spec,
 			cpuChart(r).figure("Neither the target's nor the generator's CPU was sampled."),
 			memoryChart(r).figure("Neither the target's nor the generator's memory was sampled."),
-			poolChart(r).figure(noTimeline),
+			poolChart(r).figure("The result has no per-second count of requests in flight."),
 			// Charts of the HV-VES data rate and write back-pressure, and
 			// of end-to-end delivery, go here once the result carries
 			// those sections.
