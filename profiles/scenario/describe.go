@@ -4,13 +4,13 @@ import (
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // describe is the redacted description of the run for the result.
-func describe(p *profiles.Profile, pl *Plan, runID string) report.RunConfig {
+func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 	c := pl.Config
-	rc := report.RunConfig{
+	rc := result.RunConfig{
 		URL:        pl.URL,
 		Method:     c.Method,
 		DurationS:  p.Load.TotalDuration().Seconds(),

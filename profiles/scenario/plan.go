@@ -7,7 +7,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Plan is a compiled run: what the engine needs and how the result
@@ -17,7 +17,7 @@ type Plan struct {
 	Config loadgen.Config
 	// RunConfig is the run's description for the result document, with
 	// every secret redacted.
-	RunConfig report.RunConfig
+	RunConfig result.RunConfig
 	// URL is the target URL as results show it (no user info).
 	URL string
 	// Label names the request in per-request outputs (the JTL label):
