@@ -40,6 +40,7 @@ func TestHeader(t *testing.T) {
 		{"X-Auth-Token", "t", Mask},
 		{"X-Vendor-Secret", "s", Mask},
 		{"X-Tenant", "onap", "onap"},
+		{"X-Trace", "on", "on"},
 		{"X-Callback", "https://u:p@h/cb", "https://u:xxxxx@h/cb"},
 	}
 	for _, tt := range tests {
