@@ -219,9 +219,7 @@ func summarize(p *profiles.Profile, pl *plan, runID string) report.RunConfig {
 	if c.Schedule != nil {
 		rc.RPS = c.Schedule.MeanRate()
 	}
-	if c.User != "" || c.Password != "" {
-		rc.Auth = "basic"
-	}
+	rc.Auth = authMode(c)
 	if len(p.Requests) == 1 {
 		r := p.Requests[0]
 		rc.EventSize, rc.Batch, rc.BodyFile = r.Size, r.Batch, r.BodyFile

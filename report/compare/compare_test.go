@@ -227,6 +227,8 @@ func TestCompareConfigMismatch(t *testing.T) {
 		{"batch", func(c *report.RunConfig) { c.Batch = 10 }, "batch"},
 		{"body file", func(c *report.RunConfig) { c.BodyFile = "fault.json" }, "body_file"},
 		{"path", func(c *report.RunConfig) { c.URL = "http://collector-a:8080/eventListener/v5" }, "path"},
+		{"auth mode", func(c *report.RunConfig) { c.Auth = "certificate" }, "auth"},
+		{"no auth, recorded or not", func(c *report.RunConfig) { c.Auth = "none" }, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
