@@ -2,6 +2,8 @@ package report
 
 import (
 	"strconv"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // textData reports what a high-volume run moved: events (a batch carries
@@ -9,7 +11,7 @@ import (
 // second, the figures the producer tests publish. "Unsent" counts every
 // request that was due but not sent, pool_exhausted included, so it is
 // not the "not sent" row (cut off by the stop) and says so.
-func textData(t *textWriter, r *Result) {
+func textData(t *textWriter, r *result.Result) {
 	var peak int64
 	for _, s := range r.Timeline {
 		peak = max(peak, s.BytesSent)
@@ -25,7 +27,7 @@ func textData(t *textWriter, r *Result) {
 }
 
 // textByRequest breaks a request mix down per request kind.
-func textByRequest(t *textWriter, r *Result) {
+func textByRequest(t *textWriter, r *result.Result) {
 	if len(r.ByRequest) == 0 {
 		return
 	}
@@ -41,7 +43,7 @@ func textByRequest(t *textWriter, r *Result) {
 
 // textSteps reports a closed-model ramp step by step, the way the ingress
 // concurrency tests read: where does latency bend as concurrency grows.
-func textSteps(t *textWriter, r *Result) {
+func textSteps(t *textWriter, r *result.Result) {
 	if len(r.Steps) == 0 {
 		return
 	}

@@ -8,11 +8,12 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // runQuick runs a short in-process load against the built-in emulator and
 // returns the exit code, stderr and the result written with -o.
-func runQuick(t *testing.T, extra ...string) (int, string, *report.Result) {
+func runQuick(t *testing.T, extra ...string) (int, string, *result.Result) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
 	args := append([]string{"-rps", "20", "-duration", "300ms", "--quiet", "-o", out}, extra...)
