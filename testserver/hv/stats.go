@@ -17,7 +17,7 @@ type Stats struct {
 	// DisconnectedBy counts disconnections by cause: closed (by the
 	// client), idle, invalid_wire_frame_marker, too_big_payload,
 	// tls_handshake.
-	DisconnectedBy map[string]int64 `json:"disconnected_by"`
+	DisconnectedBy  map[string]int64 `json:"disconnected_by"`
 	ClientsRejected map[string]int64 `json:"clients_rejected"`
 	BytesReceived   int64            `json:"data_received_bytes"`
 	PayloadBytes    int64            `json:"payload_bytes"`
