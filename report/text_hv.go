@@ -1,13 +1,14 @@
 package report
 
 import (
+	"github.com/vesload/vesload/report/result"
 	"strconv"
 	"strings"
 )
 
 // textHV prints an HV-VES run the way ONAP's HV-VES performance pages
 // tabulate theirs, then what the producers saw.
-func textHV(t *textWriter, r *Result) {
+func textHV(t *textWriter, r *result.Result) {
 	hv := r.HV
 	if hv == nil {
 		return
@@ -46,7 +47,7 @@ func textHV(t *textWriter, r *Result) {
 	textHVProducers(t, hv)
 }
 
-func textHVReceiver(t *textWriter, rc *HVReceiver) {
+func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 	if rc == nil {
 		return
 	}
@@ -63,7 +64,7 @@ func textHVReceiver(t *textWriter, rc *HVReceiver) {
 }
 
 // textHVProducers lists producers when there are few enough to read.
-func textHVProducers(t *textWriter, hv *HV) {
+func textHVProducers(t *textWriter, hv *result.HV) {
 	if len(hv.ByProducer) == 0 || len(hv.ByProducer) > 20 {
 		return
 	}
@@ -77,7 +78,7 @@ func textHVProducers(t *textWriter, hv *HV) {
 	tb.pipe(&t.printer, "")
 }
 
-func transport(hv *HV) string {
+func transport(hv *result.HV) string {
 	if hv.TLS {
 		return "TLS to " + hv.Addr
 	}
@@ -99,7 +100,7 @@ func hvSeedColumns() []column {
 		{"Peak MB/s", true}, {"Travel p99 ms", true}, {"Peak CPU %", true}, {"Memory", true}}
 }
 
-func hvSeedRow(r *Result) []string {
+func hvSeedRow(r *result.Result) []string {
 	hv := r.HV
 	received, diff, travel := na, na, na
 	if rc := hv.Receiver; rc != nil {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/vesload/vesload/report/result"
 	"path/filepath"
 	"testing"
 
@@ -10,21 +11,21 @@ import (
 
 // hvResult is a 2-producer HV-VES run with a reconnect and an observed
 // receiver.
-func hvResult(t testing.TB) *Result {
+func hvResult(t testing.TB) *result.Result {
 	r := sampleResult(t)
 	r.Config.Protocol = "hv-ves"
-	r.HV = &HV{
+	r.HV = &result.HV{
 		Addr: "127.0.0.1:6061", TLS: true, Producers: 2, Messages: 1000, SizeBytes: 8192, IntervalS: 0.01,
-		Domain: "perf3gpp", Sent: HVCounts{Scheduled: 2000, Sent: 1990, Written: 1989, Failed: 1, NotSent: 10, Bytes: 1989 * 8204},
+		Domain: "perf3gpp", Sent: result.HVCounts{Scheduled: 2000, Sent: 1990, Written: 1989, Failed: 1, NotSent: 10, Bytes: 1989 * 8204},
 		NotSentBy: map[string]int64{"disconnected": 10}, MBps: 1.63, PeakMBps: 1.65,
-		WriteBlocked: Summary{Count: 1989, P50: 0.02, P99: 0.3, Max: 2.5},
-		Connect:      Summary{Count: 3, P50: 0.2, Max: 0.4}, Handshake: Summary{Count: 3, P50: 3.1, Max: 4.2},
+		WriteBlocked: result.Summary{Count: 1989, P50: 0.02, P99: 0.3, Max: 2.5},
+		Connect:      result.Summary{Count: 3, P50: 0.2, Max: 0.4}, Handshake: result.Summary{Count: 3, P50: 3.1, Max: 4.2},
 		Connects: 3, Reconnects: 1, Disconnects: map[string]int64{"conn_reset": 1},
-		ByProducer: []HVProducer{
-			{Source: "vesload-hv-0", Counts: HVCounts{Scheduled: 1000, Sent: 1000, Written: 1000, Bytes: 1000 * 8204}},
-			{Source: "vesload-hv-1", Counts: HVCounts{Scheduled: 1000, Sent: 990, Written: 989, Failed: 1, NotSent: 10, Bytes: 989 * 8204}, Reconnects: 1},
+		ByProducer: []result.HVProducer{
+			{Source: "vesload-hv-0", Counts: result.HVCounts{Scheduled: 1000, Sent: 1000, Written: 1000, Bytes: 1000 * 8204}},
+			{Source: "vesload-hv-1", Counts: result.HVCounts{Scheduled: 1000, Sent: 990, Written: 989, Failed: 1, NotSent: 10, Bytes: 989 * 8204}, Reconnects: 1},
 		},
-		Receiver: &HVReceiver{Source: "emulator", Received: 1988, Accepted: 1988, Lost: 1,
+		Receiver: &result.HVReceiver{Source: "emulator", Received: 1988, Accepted: 1988, Lost: 1,
 			TravelP50Ms: 0.4, TravelP99Ms: 2.2, TravelMaxMs: 9.5},
 	}
 	return r

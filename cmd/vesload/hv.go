@@ -19,6 +19,7 @@ import (
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
@@ -31,7 +32,7 @@ type hvOptions struct {
 	addr, domain, runID     string
 	producers, messages     int
 	size                    int
-	interval                time.Duration
+	interval, duration      time.Duration
 	rate                    float64
 	tls                     tlsconf.Options
 	dialTimeout, writeTimeo time.Duration
@@ -50,6 +51,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.IntVar(&o.messages, "messages", 1000, "messages per producer")
 	fs.IntVar(&o.size, "size", 8192, "bytes of every VesEvent (the WTP payload; each frame is 12 more)")
 	fs.DurationVar(&o.interval, "interval", 10*time.Millisecond, "time between two messages of one producer")
+	fs.DurationVar(&o.duration, "duration", 0, "instead of --messages: send for this long (messages per producer = duration / interval)")
 	fs.Float64Var(&o.rate, "rate", 0, "total messages per second over all producers (instead of --interval)")
 	fs.StringVar(&o.domain, "domain", "perf3gpp", "commonEventHeader.domain (the collector routes perf3gpp to HV_VES_PERF3GPP)")
 	fs.StringVar(&o.runID, "run-id", "", "eventId prefix (default: random); eventIds are <run-id>-<sequence>")
@@ -121,6 +123,15 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 			return cfg, nil, usagef("--rate: %v", err)
 		}
 		cfg.Interval = d
+	}
+	if changed("duration") {
+		if changed("messages") {
+			return cfg, nil, usagef("--duration and --messages: give only one")
+		}
+		if o.duration <= 0 || cfg.Interval <= 0 {
+			return cfg, nil, usagef("--duration: want a positive duration, got %v", o.duration)
+		}
+		cfg.Messages = int(min(int64(o.duration/cfg.Interval), 1<<31-1))
 	}
 	if cfg.RunID == "" {
 		cfg.RunID = newHVRunID()
@@ -226,7 +237,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	out, err := hv.Run(ctx, cfg, live)
 	stopProgress()
 	if err != nil {
-		self.stop(&report.Generator{})
+		self.stop(&result.Generator{})
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "vesload hv: interrupted while connecting: nothing was sent")
 			return exitInterrupted, nil
@@ -235,11 +246,11 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	}
 	res, err := out.Result()
 	if err != nil {
-		self.stop(&report.Generator{})
+		self.stop(&result.Generator{})
 		return 0, err
 	}
 	self.stop(&res.Generator)
-	res.Tool = report.Tool{Name: "vesload", Version: version}
+	res.Tool = result.Tool{Name: "vesload", Version: version}
 	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
 	if emu != nil {
 		res.HV.Receiver = emulatorView(emu, out.Totals().Written, o.settle)
@@ -250,20 +261,20 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 
 // emulatorView waits (up to settle) until the emulator has read every
 // frame written, then reads its counters.
-func emulatorView(emu *hvemu.Server, written int64, settle time.Duration) *report.HVReceiver {
+func emulatorView(emu *hvemu.Server, written int64, settle time.Duration) *result.HVReceiver {
 	deadline := time.Now().Add(settle)
 	st := emu.Stats()
 	for st.Received < written && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 		st = emu.Stats()
 	}
-	return &report.HVReceiver{Source: "emulator", Received: st.Received, Accepted: st.Accepted,
+	return &result.HVReceiver{Source: "emulator", Received: st.Received, Accepted: st.Accepted,
 		Dropped: st.Dropped, Lost: written - st.Received, Duplicates: st.DuplicateEventIDs,
 		TravelP50Ms: st.TravelMs.P50, TravelP99Ms: st.TravelMs.P99, TravelMaxMs: st.TravelMs.Max}
 }
 
 // hvFinish writes the outputs, prints the summary and picks the exit code.
-func hvFinish(o *hvOptions, res *report.Result, stdout, stderr io.Writer) (int, error) {
+func hvFinish(o *hvOptions, res *result.Result, stdout, stderr io.Writer) (int, error) {
 	if err := hvOutputs(o, res, stdout); err != nil {
 		return 0, err
 	}
@@ -283,7 +294,7 @@ func hvFinish(o *hvOptions, res *report.Result, stdout, stderr io.Writer) (int, 
 	return exitOK, nil
 }
 
-func hvOutputs(o *hvOptions, res *report.Result, stdout io.Writer) error {
+func hvOutputs(o *hvOptions, res *result.Result, stdout io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -297,7 +308,7 @@ func hvOutputs(o *hvOptions, res *report.Result, stdout io.Writer) error {
 	}
 	for _, r := range []struct {
 		path, what string
-		render     func(io.Writer, *report.Result) error
+		render     func(io.Writer, *result.Result) error
 	}{
 		{o.junit, "JUnit", report.JUnit}, {o.html, "HTML", html.Report},
 		{o.markdown, "Markdown", report.Markdown}, {o.csv, "CSV", report.CSV},

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/sample"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // selfWatch samples vesload's own CPU and memory once a second during an
@@ -53,7 +53,7 @@ func watchSelf() *selfWatch {
 }
 
 // stop ends the sampling and puts the figures into g.
-func (w *selfWatch) stop(g *report.Generator) {
+func (w *selfWatch) stop(g *result.Generator) {
 	select {
 	case <-w.done:
 	default:

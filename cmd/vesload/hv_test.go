@@ -183,6 +183,8 @@ func TestHVBadInput(t *testing.T) {
 		{[]string{"--interval", "soon"}, exitUsage, "interval"},
 		{[]string{"--rate", "100", "--interval", "1ms"}, exitUsage, "--rate and --interval"},
 		{[]string{"--rate", "-5"}, exitUsage, "--rate:"},
+		{[]string{"--duration", "1s", "--messages", "5"}, exitUsage, "--duration and --messages"},
+		{[]string{"--duration", "-1s"}, exitUsage, "--duration:"},
 		{[]string{"--addr", "collector"}, exitUsage, "--addr:"},
 		{[]string{"--run-id", "a b"}, exitUsage, "--run-id:"},
 		{[]string{"--cacert", cert}, exitUsage, "need --addr"},
@@ -235,6 +237,14 @@ func TestHVProfile(t *testing.T) {
 	}
 	if cfg.Producers != 6 || cfg.Messages != 7 || cfg.Size != 8192 || cfg.Interval != 10*time.Millisecond {
 		t.Errorf("config from the profile: %+v", cfg)
+	}
+	o = hvOptions{}
+	fs = hvFlags(&o)
+	if err := parseFlags(fs, []string{"--profile", "hv-nodmaap-14x90000-8k", "--duration", "1m"}); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _, err = hvConfig(&o, fs.Changed); err != nil || cfg.Producers != 14 || cfg.Messages != 6000 {
+		t.Errorf("14 producers shortened to 1 minute: %+v %v", cfg, err)
 	}
 }
 

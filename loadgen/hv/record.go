@@ -6,7 +6,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Reasons a message was not sent.
@@ -69,8 +69,8 @@ type Live struct {
 func newRecorder(start time.Time, span time.Duration, live *Live) *recorder {
 	return &recorder{
 		notSentBy: map[string]int64{}, drops: map[string]int64{}, dialErrors: map[string]int64{},
-		latency: report.NewHistogram(), blocked: report.NewHistogram(), lag: report.NewHistogram(),
-		connect: report.NewHistogram(), handshake: report.NewHistogram(),
+		latency: result.NewHistogram(), blocked: result.NewHistogram(), lag: result.NewHistogram(),
+		connect: result.NewHistogram(), handshake: result.NewHistogram(),
 		seconds: make([]second, int(span/time.Second)+2), start: start, live: live,
 	}
 }
@@ -85,7 +85,7 @@ func (r *recorder) at(t time.Time) *second {
 }
 
 func us(d time.Duration) int64 {
-	return min(max(d.Microseconds(), report.HistogramLowestUs), report.HistogramHighestUs)
+	return min(max(d.Microseconds(), result.HistogramLowestUs), result.HistogramHighestUs)
 }
 
 func (r *recorder) scheduled(due time.Time) {

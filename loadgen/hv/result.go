@@ -3,7 +3,7 @@ package hv
 import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Protocol is the result document's config.protocol for HV-VES runs.
@@ -20,17 +20,17 @@ func (o *Outcome) Totals() Counts {
 
 // Result turns the outcome into the result document. The caller adds
 // tool, thresholds, the receiver's view and anything else it knows.
-func (o *Outcome) Result() (*report.Result, error) {
+func (o *Outcome) Result() (*result.Result, error) {
 	cfg := o.Config
 	tot := o.Totals()
 	lat, blocked, lag := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.latency }),
 		merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.blocked }),
 		merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.lag })
-	latEnc, err := report.EncodeHistogram(lat)
+	latEnc, err := result.EncodeHistogram(lat)
 	if err != nil {
 		return nil, err
 	}
-	svcEnc, err := report.EncodeHistogram(blocked)
+	svcEnc, err := result.EncodeHistogram(blocked)
 	if err != nil {
 		return nil, err
 	}
@@ -40,26 +40,26 @@ func (o *Outcome) Result() (*report.Result, error) {
 		scheme = "tls://"
 	}
 	target := float64(cfg.Producers) / cfg.Interval.Seconds()
-	r := &report.Result{
-		Schema: report.Schema,
-		Config: report.RunConfig{Protocol: Protocol, URL: scheme + cfg.Addr, RPS: target,
+	r := &result.Result{
+		Schema: result.Schema,
+		Config: result.RunConfig{Protocol: Protocol, URL: scheme + cfg.Addr, RPS: target,
 			DurationS: (cfg.Span() + cfg.Interval).Seconds(), Pool: cfg.Producers, KeepAlive: true,
 			Event: domain(cfg), EventSize: cfg.Size, RunID: cfg.RunID, TimeoutS: cfg.WriteTimeout.Seconds()},
 		Started: o.Start, Ended: o.End, DurationS: elapsed, Interrupted: o.Interrupted,
-		Requests: report.Requests{Scheduled: tot.Scheduled, Sent: tot.Sent, OK: tot.Written,
+		Requests: result.Requests{Scheduled: tot.Scheduled, Sent: tot.Sent, OK: tot.Written,
 			Errors: tot.Failed, NotSent: tot.NotSent},
 		Errors:     map[string]int64{},
-		RPS:        report.Rate{Target: target, Achieved: rate(tot.Written, elapsed)},
-		Latency:    report.Summarize(lat),
-		Service:    report.Summarize(blocked),
-		Bytes:      report.Bytes{Sent: tot.Bytes},
-		Histograms: report.Histograms{Latency: latEnc, Service: svcEnc},
+		RPS:        result.Rate{Target: target, Achieved: rate(tot.Written, elapsed)},
+		Latency:    result.Summarize(lat),
+		Service:    result.Summarize(blocked),
+		Bytes:      result.Bytes{Sent: tot.Bytes},
+		Histograms: result.Histograms{Latency: latEnc, Service: svcEnc},
 	}
-	lagS := report.Summarize(lag)
-	r.Generator = report.Generator{DispatchLagP50Ms: lagS.P50, DispatchLagP99Ms: lagS.P99,
+	lagS := result.Summarize(lag)
+	r.Generator = result.Generator{DispatchLagP50Ms: lagS.P50, DispatchLagP99Ms: lagS.P99,
 		DispatchLagMaxMs: lagS.Max, MaxInFlight: int64(cfg.Producers), Saturated: lagS.P99 > 5}
 	r.Timeline = o.timeline()
-	r.HV = o.hvSection(tot, elapsed, r.Timeline, report.Summarize(blocked))
+	r.HV = o.hvSection(tot, elapsed, r.Timeline, result.Summarize(blocked))
 	for _, rec := range o.recs {
 		for k, v := range rec.drops {
 			r.Errors[k] += v
@@ -84,7 +84,7 @@ func rate(n int64, seconds float64) float64 {
 
 // merged adds up one histogram of every producer.
 func merged(recs []*recorder, pick func(*recorder) *hdrhistogram.Histogram) *hdrhistogram.Histogram {
-	h := report.NewHistogram()
+	h := result.NewHistogram()
 	for _, r := range recs {
 		h.Merge(pick(r))
 	}
@@ -92,12 +92,12 @@ func merged(recs []*recorder, pick func(*recorder) *hdrhistogram.Histogram) *hdr
 }
 
 // timeline adds the producers' seconds up.
-func (o *Outcome) timeline() []report.Second {
+func (o *Outcome) timeline() []result.Second {
 	n := 0
 	for _, r := range o.recs {
 		n = max(n, len(r.seconds))
 	}
-	tl := make([]report.Second, n)
+	tl := make([]result.Second, n)
 	for i := range tl {
 		tl[i].T = int64(i)
 	}
@@ -116,9 +116,9 @@ func (o *Outcome) timeline() []report.Second {
 	return tl
 }
 
-func (o *Outcome) hvSection(tot Counts, elapsed float64, tl []report.Second, blocked report.Summary) *report.HV {
+func (o *Outcome) hvSection(tot Counts, elapsed float64, tl []result.Second, blocked result.Summary) *result.HV {
 	cfg := o.Config
-	hv := &report.HV{
+	hv := &result.HV{
 		Addr: cfg.Addr, TLS: cfg.TLS != nil, Producers: cfg.Producers, Messages: cfg.Messages,
 		SizeBytes: cfg.Size, IntervalS: cfg.Interval.Seconds(), Domain: domain(cfg),
 		Sent: hvCounts(tot), NotSentBy: map[string]int64{}, Disconnects: map[string]int64{},
@@ -130,14 +130,14 @@ func (o *Outcome) hvSection(tot Counts, elapsed float64, tl []report.Second, blo
 	}
 	connect := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.connect })
 	hs := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.handshake })
-	hv.Connect, hv.Handshake = report.Summarize(connect), report.Summarize(hs)
+	hv.Connect, hv.Handshake = result.Summarize(connect), result.Summarize(hs)
 	for i, r := range o.recs {
 		hv.Connects += r.connects
 		hv.Reconnects += r.reconnects
 		addAll(hv.NotSentBy, r.notSentBy)
 		addAll(hv.Disconnects, r.drops)
 		addAll(hv.DialErrors, r.dialErrors)
-		hv.ByProducer = append(hv.ByProducer, report.HVProducer{
+		hv.ByProducer = append(hv.ByProducer, result.HVProducer{
 			Source: cfg.Source(i).SourceName, Counts: hvCounts(r.counts), Reconnects: r.reconnects})
 	}
 	return hv
@@ -149,7 +149,7 @@ func addAll(dst, src map[string]int64) {
 	}
 }
 
-func hvCounts(c Counts) report.HVCounts {
-	return report.HVCounts{Scheduled: c.Scheduled, Sent: c.Sent, Written: c.Written,
+func hvCounts(c Counts) result.HVCounts {
+	return result.HVCounts{Scheduled: c.Scheduled, Sent: c.Sent, Written: c.Written,
 		Failed: c.Failed, NotSent: c.NotSent, Bytes: c.Bytes}
 }

@@ -3,7 +3,7 @@ package threshold
 import (
 	"fmt"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 const hvMetricList = "hv.lost, hv.received, hv.duplicates, hv.written, hv.failed, hv.not_sent, " +
@@ -13,16 +13,16 @@ const hvMetricList = "hv.lost, hv.received, hv.duplicates, hv.written, hv.failed
 // are compared as plain numbers ("hv.peak_mbps>4"); hv.lost and the other
 // receiver figures need the receiving side to have been observed.
 func hvMetric(field string) (metric, *nameError) {
-	sent := func(f func(hv *report.HV) float64) func(*report.Result) (float64, string) {
-		return func(r *report.Result) (float64, string) {
+	sent := func(f func(hv *result.HV) float64) func(*result.Result) (float64, string) {
+		return func(r *result.Result) (float64, string) {
 			if r.HV == nil {
 				return 0, "not an HV-VES run"
 			}
 			return f(r.HV), ""
 		}
 	}
-	recv := func(f func(rc *report.HVReceiver) float64) func(*report.Result) (float64, string) {
-		return func(r *report.Result) (float64, string) {
+	recv := func(f func(rc *result.HVReceiver) float64) func(*result.Result) (float64, string) {
+		return func(r *result.Result) (float64, string) {
 			switch {
 			case r.HV == nil:
 				return 0, "not an HV-VES run"
@@ -35,25 +35,25 @@ func hvMetric(field string) (metric, *nameError) {
 	m := metric{name: "hv." + field, kind: kindCount}
 	switch field {
 	case "lost":
-		m.get = recv(func(rc *report.HVReceiver) float64 { return float64(rc.Lost) })
+		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Lost) })
 	case "received":
-		m.get = recv(func(rc *report.HVReceiver) float64 { return float64(rc.Received) })
+		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Received) })
 	case "duplicates":
-		m.get = recv(func(rc *report.HVReceiver) float64 { return float64(rc.Duplicates) })
+		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Duplicates) })
 	case "written":
-		m.get = sent(func(hv *report.HV) float64 { return float64(hv.Sent.Written) })
+		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Sent.Written) })
 	case "failed":
-		m.get = sent(func(hv *report.HV) float64 { return float64(hv.Sent.Failed) })
+		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Sent.Failed) })
 	case "not_sent":
-		m.get = sent(func(hv *report.HV) float64 { return float64(hv.Sent.NotSent) })
+		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Sent.NotSent) })
 	case "reconnects":
-		m.get = sent(func(hv *report.HV) float64 { return float64(hv.Reconnects) })
+		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Reconnects) })
 	case "mbps":
-		m.get = sent(func(hv *report.HV) float64 { return hv.MBps })
+		m.get = sent(func(hv *result.HV) float64 { return hv.MBps })
 	case "peak_mbps":
-		m.get = sent(func(hv *report.HV) float64 { return hv.PeakMBps })
+		m.get = sent(func(hv *result.HV) float64 { return hv.PeakMBps })
 	case "write_blocked_p99":
-		m.kind, m.get = kindLatency, sent(func(hv *report.HV) float64 { return hv.WriteBlocked.P99 })
+		m.kind, m.get = kindLatency, sent(func(hv *result.HV) float64 { return hv.WriteBlocked.P99 })
 	default:
 		return metric{}, &nameError{len("hv."), fmt.Sprintf("unknown HV-VES metric %q (want %s)", field, hvMetricList)}
 	}

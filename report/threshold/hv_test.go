@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
-func hvResult() *report.Result {
-	r := result()
-	r.HV = &report.HV{
-		Producers: 6, Sent: report.HVCounts{Scheduled: 36000, Sent: 36000, Written: 35990, Failed: 10},
-		MBps: 4.8, PeakMBps: 4.92, Reconnects: 2, WriteBlocked: report.Summary{Count: 35990, P99: 0.2},
-		Receiver: &report.HVReceiver{Source: "emulator", Received: 35988, Lost: 2, Duplicates: 0},
+func hvResult() *result.Result {
+	r := sampleRun()
+	r.HV = &result.HV{
+		Producers: 6, Sent: result.HVCounts{Scheduled: 36000, Sent: 36000, Written: 35990, Failed: 10},
+		MBps: 4.8, PeakMBps: 4.92, Reconnects: 2, WriteBlocked: result.Summary{Count: 35990, P99: 0.2},
+		Receiver: &result.HVReceiver{Source: "emulator", Received: 35988, Lost: 2, Duplicates: 0},
 	}
 	return r
 }
@@ -23,7 +23,7 @@ func TestEvalHV(t *testing.T) {
 	noReceiver.HV.Receiver = nil
 	for _, c := range []struct {
 		expr   string
-		r      *report.Result
+		r      *result.Result
 		value  float64
 		pass   bool
 		reason string
@@ -40,7 +40,7 @@ func TestEvalHV(t *testing.T) {
 		{"hv.reconnects==0", hvResult(), 2, false, ""},
 		{"hv.write_blocked_p99<1ms", hvResult(), 0.2, true, ""},
 		{"hv.lost==0", noReceiver, 0, false, "the receiving side was not observed"},
-		{"hv.peak_mbps>4", result(), 0, false, "not an HV-VES run"},
+		{"hv.peak_mbps>4", sampleRun(), 0, false, "not an HV-VES run"},
 	} {
 		th, err := Parse(c.expr)
 		if err != nil {

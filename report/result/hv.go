@@ -1,4 +1,4 @@
-package report
+package result
 
 // HV is the HV-VES part of a result: a run of producers writing WTP
 // frames to a high-volume collector, which never answers. Requests
