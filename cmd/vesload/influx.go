@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/influx"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -59,7 +59,7 @@ func startInflux(o *influxOptions, label string, note func(string)) (*influxHook
 	if err != nil {
 		return nil, usagef("--influx-url: %v", err)
 	}
-	note("writing per-second figures to InfluxDB at " + report.RedactURL(o.url))
+	note("writing per-second figures to InfluxDB at " + redact.URL(o.url))
 	return &influxHook{w: w}, nil
 }
 

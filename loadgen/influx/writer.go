@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vesload/vesload/internal/redact"
 )
 
 // Config says where and how to write.
@@ -171,24 +173,18 @@ func parseURL(raw string) (endpoint, user, pass string, err error) {
 	return u.String(), user, pass, nil
 }
 
-// redacted hides the password of a write URL, in its user part or its
-// p= parameter.
+// redacted hides the password of a write URL, in its user part (the
+// project's one redaction policy) or in InfluxDB's p= parameter.
 func redacted(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(unparsable URL)"
 	}
-	if u.User != nil {
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(u.User.Username(), "xxxxx")
-		}
-	}
-	q := u.Query()
-	if q.Has("p") {
-		q.Set("p", "xxxxx")
+	if q := u.Query(); q.Has("p") {
+		q.Set("p", redact.Mask)
 		u.RawQuery = q.Encode()
 	}
-	return u.String()
+	return redact.URL(u.String())
 }
 
 // Start writes the test's start annotation.
