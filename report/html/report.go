@@ -179,7 +179,7 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 		Paras: []string{"Charts over seconds share one cursor: hover for the values of every chart at that second, " +
 			"drag across a chart to zoom into a span (double-click zooms out), click a legend entry to hide or show its line."},
 		Figures: []figure{
-			latencyChart(r.Timeline).figure(noTimeline),
+			latencyChart(r.Timeline).figure(noLatencyText(r)),
 			rateChart(r.Timeline).figure(noTimeline),
 			errorChart(r.Timeline).figure(noErrorsText(r)),
 			spec,
@@ -194,6 +194,18 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	// A chart of end-to-end delivery goes here once the result carries
 	// a delivery section.
 	return s
+}
+
+// noLatencyText says why there is no latency per second: no timeline,
+// or a timeline of messages nothing answers (HV-VES).
+func noLatencyText(r *result.Result) string {
+	if len(r.Timeline) == 0 {
+		return "The result has no per-second timeline."
+	}
+	if r.HV != nil {
+		return "No latency per second: HV-VES never answers a message (its travel time is in the HV-VES section)."
+	}
+	return "No request of the run finished with a latency."
 }
 
 func noErrorsText(r *result.Result) string {
