@@ -69,7 +69,7 @@ func TestHVSection(t *testing.T) {
 	if page := render1(t, r); !strings.Contains(page, "HV-VES never answers a message") {
 		t.Error("no word on why an HV-VES run has no latency per second")
 	}
-		// A REST run has neither.
+	// A REST run has neither.
 	plain := render1(t, sampleResult(t))
 	if strings.Contains(plain, `id="hv-ves"`) || strings.Contains(plain, "HV-VES data rate") {
 		t.Error("a REST run shows an HV-VES section")
