@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -15,7 +16,7 @@ import (
 // not go unnoticed.
 func (p *Profile) Set(name, value string) error {
 	if !ValidVarName(name) {
-		return fmt.Errorf("--set %s: want NAME=VALUE with a name of letters, digits and _", name)
+		return fmt.Errorf("--set %q: want NAME=VALUE with a name of letters, digits and _", name)
 	}
 	if _, declared := p.Vars[name]; !declared && !slices.Contains(p.referencedVars(), name) {
 		known := p.knownVars()
@@ -115,9 +116,9 @@ func (p *Profile) ScanBodyFiles() error {
 		if r.BodyFile == "" {
 			continue
 		}
-		src, err := os.ReadFile(r.BodyFile)
+		src, err := readBodyFile(r.BodyFile)
 		if err != nil {
-			return fmt.Errorf("body file: %w", err)
+			return err
 		}
 		for _, n := range VarsIn(string(src)) {
 			seen[n] = true
@@ -125,6 +126,27 @@ func (p *Profile) ScanBodyFiles() error {
 	}
 	p.fileVars = slices.Sorted(maps.Keys(seen))
 	return nil
+}
+
+// maxBodyFile bounds what ScanBodyFiles reads: a request body is at most a
+// few megabytes (the VES limit is 2 MB), and a device such as /dev/zero
+// must not hang the run before it starts.
+const maxBodyFile = 64 << 20
+
+func readBodyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("body file: %w", err)
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, maxBodyFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("body file %s: %w", path, err)
+	}
+	if len(src) > maxBodyFile {
+		return nil, fmt.Errorf("body file %s: more than %d bytes: want a request body", path, maxBodyFile)
+	}
+	return src, nil
 }
 
 // referencedVars lists, sorted and once each, the variable names used by
