@@ -1,11 +1,10 @@
 package scenario
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"os"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
 )
@@ -85,20 +84,11 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 	}
 	runID := opts.RunID
 	if runID == "" {
-		runID = newRunID()
+		runID = ves.NewRunID()
 	}
 	if err := setRequests(pl, p, u, runID); err != nil {
 		return nil, err
 	}
 	pl.RunConfig = describe(p, pl, runID)
 	return pl, nil
-}
-
-// newRunID is a short random prefix that keeps event ids unique across runs.
-func newRunID() string {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "vesload"
-	}
-	return hex.EncodeToString(b[:])
 }
