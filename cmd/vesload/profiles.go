@@ -108,6 +108,11 @@ func checkProfiles(args []string, stdout, stderr io.Writer) int {
 			code = exitUsage
 			continue
 		}
+		if err := p.ScanBodyFiles(); err != nil {
+			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
+			code = exitUsage
+			continue
+		}
 		line := "ok  " + path
 		if missing := p.MissingVars(); len(missing) > 0 {
 			line += " (before a run, " + setAdvice(p, missing) + ")"
