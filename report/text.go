@@ -78,6 +78,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	t := &textWriter{printer: printer{w: w}, color: opts.Color}
 	textHeader(t, r)
 	textSeed(t, r)
+	textHV(t, r)
 	textRequests(t, r)
 	textData(t, r)
 	textByRequest(t, r)

@@ -8,8 +8,10 @@ import (
 )
 
 // textData reports what a high-volume run moved: events (a batch carries
-// several per request), events not sent, and the peak data rate of any
-// second, the figures the producer tests publish.
+// several per request), events unsent, and the peak data rate of any
+// second, the figures the producer tests publish. "Unsent" counts every
+// request that was due but not sent, pool_exhausted included, so it is
+// not the "not sent" row (cut off by the stop) and says so.
 func textData(t *textWriter, r *result.Result) {
 	var peak int64
 	for _, s := range r.Timeline {
@@ -20,7 +22,7 @@ func textData(t *textWriter, r *result.Result) {
 	}
 	perRequest := int64(max(r.Config.Batch, 1))
 	notSent := r.Requests.Scheduled - r.Requests.Sent
-	t.printf("  events: %s sent, %s not sent; data: %s sent, peak %s MB/s\n",
+	t.printf("  events: %s sent, %s unsent (pool_exhausted + not_sent); data: %s sent, peak %s MB/s\n",
 		fmtInt(r.Requests.Sent*perRequest), fmtInt(notSent*perRequest),
 		FormatBytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
 }

@@ -29,9 +29,7 @@ func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 	if c.Schedule != nil {
 		rc.RPS = c.Schedule.MeanRate()
 	}
-	if c.User != "" || c.Password != "" {
-		rc.Auth = "basic"
-	}
+	rc.Auth = authMode(c)
 	if len(p.Requests) == 1 {
 		r := p.Requests[0]
 		rc.EventSize, rc.Batch, rc.BodyFile = r.Size, r.Batch, r.BodyFile
