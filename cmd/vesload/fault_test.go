@@ -8,7 +8,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -25,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -401,5 +404,90 @@ func skipUnlessRoot(t *testing.T, what string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skipf("%s needs root (mount); not tested here", what)
+	}
+}
+
+// mountFullDisk mounts a tiny tmpfs, fills it and returns its path; the
+// test is skipped, saying why, where mounting is not permitted.
+func mountFullDisk(t *testing.T) string {
+	t.Helper()
+	skipUnlessRoot(t, "-o on a full disk")
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("-o on a full disk not tested: mounting a tmpfs is not permitted here: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	f, err := os.Create(filepath.Join(dir, "fill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			break // full
+		}
+	}
+	return dir
+}
+
+func TestFaultOutputOnFullDisk(t *testing.T) {
+	t.Parallel()
+	full := mountFullDisk(t)
+	tmp := t.TempDir()
+	out := filepath.Join(full, "r.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "-rps", "20", "-duration", "500ms", "-q", "-o", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitRun {
+		t.Fatalf("run = %v, want exit %d; stderr %s", err, exitRun, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "no space left on device") || !strings.Contains(stderr.String(), "saved to "+tmp) {
+		t.Errorf("stderr %q: want the disk error and where the result went", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Requests") {
+		t.Errorf("no summary printed:\n%s", stdout.String())
+	}
+	saved, _ := filepath.Glob(filepath.Join(tmp, "vesload-result-*.json"))
+	if len(saved) != 1 {
+		t.Fatalf("saved results %v, want one in %s", saved, tmp)
+	}
+	if res := readResult(t, saved[0]); res.Requests.Scheduled != 10 {
+		t.Errorf("saved result has %d scheduled, want 10", res.Requests.Scheduled)
+	}
+}
+
+// When the fallback cannot be written either, the result is printed.
+func TestFaultOutputNowhereToSave(t *testing.T) {
+	t.Parallel()
+	full := mountFullDisk(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "-rps", "20", "-duration", "500ms", "-q", "-o", filepath.Join(full, "r.json"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+full)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	_ = cmd.Run()
+	text := stderr.String()
+	i := strings.Index(text, "{")
+	if i < 0 || !strings.Contains(text, "printed on stderr instead") {
+		t.Fatalf("stderr %q: want the result printed", text)
+	}
+	end := strings.LastIndex(text, "}")
+	res, err := report.Decode(strings.NewReader(text[i:end+1]), "stderr")
+	if err != nil {
+		t.Fatalf("the printed result does not decode: %v", err)
+	}
+	if err := res.AccountingError(); err != nil || res.Requests.Scheduled != 10 {
+		t.Errorf("printed result: %+v %v", res.Requests, err)
 	}
 }

@@ -299,15 +299,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		res.Thresholds = append(res.Thresholds, s.guard.gate)
 		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+s.guard.failed)
 	}
-	if err := writeOutputs(s.o, res, stdout); err != nil {
-		return 0, err
-	}
+	// The summary is printed even when an output could not be written:
+	// the run happened and its figures are not lost.
+	outErr := writeOutputs(s.o, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
 	}
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	if outErr != nil {
+		return 0, outErr
 	}
 	switch {
 	case s.guard.failed != "":
@@ -333,7 +336,7 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
-func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
+func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -341,8 +344,8 @@ func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
 			return fmt.Errorf("write result: %w", err)
 		}
 	default:
-		if err := report.Write(o.output, res); err != nil {
-			return fmt.Errorf("write result %s: %w", o.output, err)
+		if err := saveResult(o.output, res, stderr); err != nil {
+			return err
 		}
 	}
 	renders := []struct {
