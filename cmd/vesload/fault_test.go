@@ -491,3 +491,33 @@ func TestFaultOutputNowhereToSave(t *testing.T) {
 		t.Errorf("printed result: %+v %v", res.Requests, err)
 	}
 }
+
+// A pool larger than the open-file limit is clamped with a warning, so no
+// connection fails with "too many open files" (it used to: 72 % of the
+// requests became "other" errors).
+func TestFaultPoolOverOpenFileLimit(t *testing.T) {
+	t.Parallel()
+	port := freePort(t)
+	startServeOnPort(t, port, "--latency", "1s")
+	out := filepath.Join(t.TempDir(), "r.json")
+	script := fmt.Sprintf("ulimit -n 160 && exec %q --url http://127.0.0.1:%d/eventListener/v7 --pool 1000 -rps 200 -duration 1s --timeout 3s --checkpoint 0 -o %q",
+		binary, port, out)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	_ = cmd.Run()
+	run := outcome{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	if !strings.Contains(run.stderr, "--pool 1000 is more than the open-file limit of 160 allows: pool clamped to 96 connections") {
+		t.Errorf("stderr %q: want the clamp announced", run.stderr)
+	}
+	res := checkFaultRun(t, run, out, time.Second+3*time.Second+15*time.Second)
+	if res.Config.Pool != 96 || res.Errors["other"] != 0 {
+		t.Errorf("pool %d, errors %v: want 96 connections and no failed connection", res.Config.Pool, res.Errors)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "pool clamped") {
+		t.Errorf("result warnings %q do not record the clamp", res.Warnings)
+	}
+}

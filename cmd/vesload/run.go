@@ -158,6 +158,7 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
+	notes    []string // warnings about the set-up, for the result
 }
 
 func (s *runSetup) tearDown() {
@@ -206,6 +207,13 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.plan.summary.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.url)
 	}
+	if limit, ok := openFileLimit(); ok {
+		if pool, note := clampPool(s.plan.cfg.Pool, emulated, limit); note != "" {
+			s.plan.cfg.Pool, s.plan.summary.Pool = pool, pool
+			s.notes = append(s.notes, note)
+			fmt.Fprintln(stderr, "vesload: "+note)
+		}
+	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	if err := s.attach(abortGates); err != nil {
 		return nil, err
@@ -240,6 +248,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.summary
+		res.Warnings = append(res.Warnings, s.notes...)
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
 		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
