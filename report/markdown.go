@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // Markdown writes r as the one-row seed table, ready to paste into a wiki
@@ -14,10 +15,10 @@ func Markdown(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("markdown: no result")
 	}
-	t := table{cols: seedColumns()}
-	t.add(seedRow(r)...)
+	t := table.Table{Cols: seedColumns()}
+	t.Add(seedRow(r)...)
 	p := &printer{w: w}
-	t.pipe(p, "")
+	p.lines(t.Pipe(""))
 	if p.err != nil {
 		return fmt.Errorf("markdown: %w", p.err)
 	}
@@ -32,7 +33,7 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	if len(names) > 0 && len(names) != len(rs) {
 		return fmt.Errorf("markdown table: %d results but %d names", len(rs), len(names))
 	}
-	t := table{cols: append([]column{{"Run", false}}, seedColumns()...)}
+	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, seedColumns()...)}
 	for i, r := range rs {
 		if r == nil {
 			return fmt.Errorf("markdown table: result %d is missing", i+1)
@@ -41,10 +42,10 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 		if len(names) > 0 {
 			name = names[i]
 		}
-		t.add(append([]string{escapeCell(name)}, seedRow(r)...)...)
+		t.Add(append([]string{table.EscapeCell(name)}, seedRow(r)...)...)
 	}
 	p := &printer{w: w}
-	t.pipe(p, "")
+	p.lines(t.Pipe(""))
 	if p.err != nil {
 		return fmt.Errorf("markdown table: %w", p.err)
 	}
@@ -61,5 +62,5 @@ func runLabel(r *result.Result) string {
 	if !r.Started.IsZero() {
 		label += " " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
 	}
-	return escapeCell(label)
+	return table.EscapeCell(label)
 }

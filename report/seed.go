@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // The seed table is the comparison the ONAP performance pages publish for
@@ -14,10 +15,10 @@ import (
 //
 // Latency is from the due time, in ms ("sync time" in those pages); Max
 // CPU % is the target's when it was sampled.
-func seedColumns() []column {
-	return []column{
-		{"Avg", true}, {"Max", true}, {"p50", true}, {"p95", true},
-		{"p99", true}, {"Error rate %", true}, {"Max CPU %", true},
+func seedColumns() []table.Column {
+	return []table.Column{
+		table.Right("Avg"), table.Right("Max"), table.Right("p50"), table.Right("p95"),
+		table.Right("p99"), table.Right("Error rate %"), table.Right("Max CPU %"),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // textData reports what a high-volume run moved: events (a batch carries
@@ -32,13 +33,13 @@ func textByRequest(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("By request (latency from due time, ms)")
-	tb := table{cols: []column{{"Request", false}, {"Weight", true}, {"Sent", true}, {"OK", true},
-		{"Errors", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"Max", true}}}
+	tb := table.Table{Cols: []table.Column{table.Left("Request"), table.Right("Weight"), table.Right("Sent"), table.Right("OK"),
+		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
 	for _, q := range r.ByRequest {
-		tb.add(escapeCell(q.Name), strconv.Itoa(q.Weight), fmtInt(q.Requests.Sent), fmtInt(q.Requests.OK),
+		tb.Add(table.EscapeCell(q.Name), strconv.Itoa(q.Weight), fmtInt(q.Requests.Sent), fmtInt(q.Requests.OK),
 			fmtInt(q.Requests.Errors), fmtMs(q.Latency.P50), fmtMs(q.Latency.P95), fmtMs(q.Latency.P99), fmtMs(q.Latency.Max))
 	}
-	tb.pipe(&t.printer, "")
+	t.lines(tb.Pipe(""))
 }
 
 // textSteps reports a closed-model ramp step by step, the way the ingress
@@ -48,11 +49,11 @@ func textSteps(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("Steps (closed model; latency ms)")
-	tb := table{cols: []column{{"Concurrency", true}, {"Start s", true}, {"Sent", true}, {"req/s", true},
-		{"Errors", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"Max", true}}}
+	tb := table.Table{Cols: []table.Column{table.Right("Concurrency"), table.Right("Start s"), table.Right("Sent"), table.Right("req/s"),
+		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
 	for _, s := range r.Steps {
-		tb.add(strconv.Itoa(s.Concurrency), fmtRound(s.StartS, 1), fmtInt(s.Sent), fmtRate(s.RPS),
+		tb.Add(strconv.Itoa(s.Concurrency), fmtRound(s.StartS, 1), fmtInt(s.Sent), fmtRate(s.RPS),
 			fmtInt(s.Errors), fmtMs(s.Latency.P50), fmtMs(s.Latency.P95), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max))
 	}
-	tb.pipe(&t.printer, "")
+	t.lines(tb.Pipe(""))
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
@@ -34,24 +33,6 @@ func TestRunIDHas64Bits(t *testing.T) {
 	hex16 := regexp.MustCompile(`^[0-9a-f]{16}$`)
 	if !hex16.MatchString(a.Config.RunID) || !hex16.MatchString(b.Config.RunID) || a.Config.RunID == b.Config.RunID {
 		t.Errorf("run ids %q and %q: want two different 16-digit hex ids", a.Config.RunID, b.Config.RunID)
-	}
-}
-
-func TestAuthMode(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		cfg  loadgen.Config
-		want string
-	}{
-		{loadgen.Config{}, "none"},
-		{loadgen.Config{User: "sample1", Password: "x"}, "basic"},
-		{loadgen.Config{TLS: loadgen.TLS{CertFile: "client.p12"}}, "certificate"},
-		{loadgen.Config{User: "sample1", TLS: loadgen.TLS{CertFile: "c.pem", KeyFile: "k.pem"}}, "certificate+basic"},
-	}
-	for _, tc := range tests {
-		if got := authMode(tc.cfg); got != tc.want {
-			t.Errorf("authMode(%+v) = %q, want %q", tc.cfg, got, tc.want)
-		}
 	}
 }
 
