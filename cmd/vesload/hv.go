@@ -28,20 +28,20 @@ const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M]
 
 // hvOptions holds the flags of `vesload hv`.
 type hvOptions struct {
-	profile                 string
-	addr, domain, runID     string
-	producers, messages     int
-	size                    int
-	interval, duration      time.Duration
-	rate                    float64
-	tls                     tlsconf.Options
-	dialTimeout, writeTimeo time.Duration
-	output, junit, html     string
-	markdown, csv           string
-	thresholds              []string
-	quiet                   bool
-	settle                  time.Duration
-	target                  *hvTargetFlags
+	profile                   string
+	addr, domain, runID       string
+	producers, messages       int
+	size                      int
+	interval, duration        time.Duration
+	rate                      float64
+	tls                       tlsconf.Options
+	dialTimeout, writeTimeout time.Duration
+	output, junit, html       string
+	markdown, csv             string
+	thresholds                []string
+	quiet                     bool
+	settle                    time.Duration
+	target                    *hvTargetFlags
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -62,7 +62,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.tls.CertPassFile, "cert-pass-file", "", "file holding the PKCS#12 store's password")
 	fs.BoolVar(&o.tls.Insecure, "insecure", false, "TLS without verifying the collector's certificate")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", hv.DefaultDialTimeout, "bound on making a connection (TLS handshake included)")
-	fs.DurationVar(&o.writeTimeo, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "with the built-in emulator, how long to wait for it to read what was written")
 	o.target = addHVTargetFlags(fs)
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
@@ -115,7 +115,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 		}
 	}
 	cfg := hv.Config{Addr: o.addr, Producers: o.producers, Messages: o.messages, Size: o.size,
-		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeo}
+		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout}
 	if changed("rate") {
 		if changed("interval") {
 			return cfg, nil, usagef("--rate and --interval: give only one")
@@ -144,7 +144,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 	for _, t := range []struct {
 		flag string
 		d    time.Duration
-	}{{"--dial-timeout", o.dialTimeout}, {"--write-timeout", o.writeTimeo}, {"--settle", o.settle}} {
+	}{{"--dial-timeout", o.dialTimeout}, {"--write-timeout", o.writeTimeout}, {"--settle", o.settle}} {
 		if t.d < 0 {
 			return cfg, nil, usagef("%s: must not be negative, got %v", t.flag, t.d)
 		}

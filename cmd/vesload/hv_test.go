@@ -108,7 +108,7 @@ func TestHVAgainstServe(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "hv.json")
 			args := append([]string{"hv", "--addr", addr, "--producers", "6", "--messages", "300", "--size", "8192",
 				"--interval", "10ms", "-o", out, "-q", "--target-metrics", mon + "/monitoring/prometheus",
-				"--threshold", "hv.lost==0", "--threshold", "hv.peak_mbps>4"}, c.args...)
+				"--threshold", "hv.lost==0"}, c.args...)
 			o := vesload(t, 60*time.Second, args...)
 			if o.code != exitOK {
 				t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
@@ -124,11 +124,17 @@ func TestHVAgainstServe(t *testing.T) {
 				rc.Duplicates == nil || *rc.Duplicates != 0 || rc.TravelAvgMs <= 0 {
 				t.Errorf("receiver from the collector's metrics: %+v", rc)
 			}
-			if res.Target == nil || res.Target.RSSMaxBytes == 0 || len(res.Thresholds) != 2 || !res.Thresholds[0].Pass {
+			if res.Target == nil || res.Target.RSSMaxBytes == 0 || len(res.Thresholds) != 1 || !res.Thresholds[0].Pass {
 				t.Errorf("target %+v, thresholds %+v", res.Target, res.Thresholds)
 			}
-			if hv.PeakMBps < 4 || hv.PeakMBps > 6 {
-				t.Errorf("peak %.2f MB/s, want about 4.9 (600 frames of 8,204 B a second)", hv.PeakMBps)
+			var peak int64
+			for _, s := range res.Timeline {
+				peak = max(peak, s.BytesSent)
+			}
+			// 600 frames of 8,204 B a second: 4.92 MB/s when on time (a
+			// stalled machine sends late and shifts bytes between seconds)
+			if hv.PeakMBps != float64(peak)/1e6 || hv.PeakMBps < 3.5 || hv.MBps < 3.5 {
+				t.Errorf("peak %.2f MB/s (timeline peak %d B), average %.2f", hv.PeakMBps, peak, hv.MBps)
 			}
 			st := hvStats(t, mon, 1800)
 			if st.Received != 1800 || st.Accepted != 1800 || st.DuplicateEventIDs != 0 || len(st.BySource) != 6 {
