@@ -31,6 +31,9 @@ type Stats struct {
 	BackendRejected int64 `json:"backend_rejected"`
 	// InjectedErrors counts publish failures injected by ErrorRate.
 	InjectedErrors int64 `json:"injected_errors"`
+	// PublishFailed counts accepted-and-valid requests whose events
+	// Options.Publish refused (a stalled or failed downstream).
+	PublishFailed int64 `json:"publish_failed,omitempty"`
 	// ByStatus counts responses by HTTP status.
 	ByStatus map[int]int64 `json:"by_status"`
 	// InFlight and MaxInFlight are event requests being handled now and
@@ -50,7 +53,7 @@ const maxStatus = 600
 type counters struct {
 	requests, eventRequests, accepted, rejected, invalid atomic.Int64
 	events, acceptedEvents, duplicates                   atomic.Int64
-	backendRejected, injected                            atomic.Int64
+	backendRejected, injected, publishFailed             atomic.Int64
 	inFlight, maxInFlight                                atomic.Int64
 	status                                               [maxStatus]atomic.Int64
 }
@@ -100,6 +103,7 @@ func (c *counters) snapshot() Stats {
 		DuplicateEventIDs: c.duplicates.Load(),
 		BackendRejected:   c.backendRejected.Load(),
 		InjectedErrors:    c.injected.Load(),
+		PublishFailed:     c.publishFailed.Load(),
 		InFlight:          c.inFlight.Load(),
 		MaxInFlight:       c.maxInFlight.Load(),
 		ByStatus:          map[int]int64{},

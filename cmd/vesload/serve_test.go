@@ -73,6 +73,15 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--tls-cert", "c.pem"}, "--tls-key"},
 		{[]string{"--tls-cert", filepath.Join(dir, "c.pem"), "--tls-key", filepath.Join(dir, "k.pem")}, "--tls-cert"},
 		{[]string{"extra"}, "extra"},
+		{[]string{"--publish", "http://k:9092"}, "--publish"},
+		{[]string{"--publish", "kafka://k"}, "--publish"},
+		{[]string{"--publish", "kafka://k:9092/topic"}, "--publish"},
+		{[]string{"--publish", "kafka://k:9092", "--kafka-embedded", "127.0.0.1:0"}, "--kafka-embedded"},
+		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-drop", "1.5"}, "--publish-drop"},
+		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-delay", "-1s"}, "--publish-delay"},
+		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-buffer", "0"}, "--publish-buffer"},
+		{[]string{"--publish-drop", "0.1"}, "--kafka-embedded"},
+		{[]string{"--compat", "kafka"}, "--compat kafka"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
