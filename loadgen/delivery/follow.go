@@ -1,0 +1,53 @@
+package delivery
+
+import (
+	"context"
+	"time"
+
+	"github.com/vesload/vesload/report"
+)
+
+// Follower reads a source into a tally in the background, from just
+// before the first request until the grace after the last.
+type Follower struct {
+	src    Source
+	tally  *Tally
+	name   string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// Follow starts reading src (already preflighted) into t. name is the
+// source as reported (no credentials).
+func Follow(src Source, t *Tally, name string, now func() time.Time) *Follower {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &Follower{src: src, tally: t, name: name, cancel: cancel, done: make(chan error, 1)}
+	go func() { f.done <- src.Run(ctx, t, now) }()
+	return f
+}
+
+// Finish waits until expected events were delivered or grace has passed,
+// stops reading, and returns the figures.
+func (f *Follower) Finish(expected int64, grace time.Duration) (*report.Delivery, error) {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-f.tally.Expect(expected):
+	case <-timer.C:
+	}
+	f.cancel()
+	err := <-f.done
+	f.src.Close()
+	d, rerr := f.tally.Result(f.name, expected, grace)
+	if err == nil {
+		err = rerr
+	}
+	return d, err
+}
+
+// Stop stops reading without figures (a run that failed to start).
+func (f *Follower) Stop() {
+	f.cancel()
+	<-f.done
+	f.src.Close()
+}
