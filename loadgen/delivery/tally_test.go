@@ -36,7 +36,9 @@ func TestTallyCounts(t *testing.T) {
 			tl.Accept(seq) // request 3 got an error
 		}
 	}
-	at := func(n int, ms int) time.Time { return dueEvery10ms(uint64(n)).Add(time.Duration(ms) * time.Millisecond) }
+	at := func(n int, ms int) time.Time {
+		return dueEvery10ms(uint64(n)).Add(time.Duration(ms) * time.Millisecond)
+	}
 	recs := []Record{
 		jsonRecord("run-ab12-0", 0, at(0, 5)),
 		jsonRecord("run-ab12-2", 0, at(2, 7)),
