@@ -34,8 +34,9 @@ type Delivery struct {
 	// traffic on the topic); they are otherwise ignored.
 	Foreign int64 `json:"foreign"`
 	Records int64 `json:"records"`
-	// ClockSkewed counts events whose record timestamp is before their due
-	// time (clocks apart); they are recorded as 0.
+	// ClockSkewed counts events whose record timestamp is a millisecond
+	// or more before their due time (clocks apart; Kafka timestamps are
+	// whole milliseconds); they are recorded as 0.
 	ClockSkewed int64 `json:"clock_skewed,omitempty"`
 	// E2E is due time → record timestamp; Consumed is due time → read by
 	// vesload.

@@ -12,8 +12,9 @@ func Markdown(w io.Writer, r *Result) error {
 	if r == nil {
 		return errors.New("markdown: no result")
 	}
-	t := table{cols: seedColumns()}
-	t.add(seedRow(r)...)
+	d := anyDelivery(r)
+	t := table{cols: seedColumns(d)}
+	t.add(seedRow(r, d)...)
 	p := &printer{w: w}
 	t.pipe(p, "")
 	if p.err != nil {
@@ -30,7 +31,8 @@ func MarkdownTable(w io.Writer, rs []*Result, names []string) error {
 	if len(names) > 0 && len(names) != len(rs) {
 		return fmt.Errorf("markdown table: %d results but %d names", len(rs), len(names))
 	}
-	t := table{cols: append([]column{{"Run", false}}, seedColumns()...)}
+	d := anyDelivery(rs...)
+	t := table{cols: append([]column{{"Run", false}}, seedColumns(d)...)}
 	for i, r := range rs {
 		if r == nil {
 			return fmt.Errorf("markdown table: result %d is missing", i+1)
@@ -39,7 +41,7 @@ func MarkdownTable(w io.Writer, rs []*Result, names []string) error {
 		if len(names) > 0 {
 			name = names[i]
 		}
-		t.add(append([]string{escapeCell(name)}, seedRow(r)...)...)
+		t.add(append([]string{escapeCell(name)}, seedRow(r, d)...)...)
 	}
 	p := &printer{w: w}
 	t.pipe(p, "")

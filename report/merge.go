@@ -65,6 +65,10 @@ func Merge(rs []*Result, names []string) (*Result, error) {
 		return nil, err
 	}
 	mergeResources(m, rs)
+	var err error
+	if m.Delivery, err = mergeDelivery(rs, label); err != nil {
+		return nil, err
+	}
 	m.Timeline = mergeTimelines(rs, m.Started)
 	m.Warnings = mergeWarnings(rs, label)
 	return m, nil

@@ -10,20 +10,39 @@ import "strconv"
 //
 // Latency is from the due time, in ms ("sync time" in those pages); Max
 // CPU % is the target's when it was sampled.
-func seedColumns() []column {
-	return []column{
-		{"Avg", true}, {"Max", true}, {"p50", true}, {"p95", true},
-		{"p99", true}, {"Error rate %", true}, {"Max CPU %", true},
+//
+// With delivery figures (--consume) the table gains the pages' "Avg VES
+// processing time" column (client → VES → topic), between p99 and the
+// error rate as they print it.
+func seedColumns(delivery bool) []column {
+	cols := []column{{"Avg", true}, {"Max", true}, {"p50", true}, {"p95", true}, {"p99", true}}
+	if delivery {
+		cols = append(cols, column{"Avg VES processing time", true})
 	}
+	return append(cols, column{"Error rate %", true}, column{"Max CPU %", true})
 }
 
-func seedRow(r *Result) []string {
-	row := make([]string, 0, 7)
+// anyDelivery tells whether some result carries delivery figures, which
+// adds their column to the table.
+func anyDelivery(rs ...*Result) bool {
+	for _, r := range rs {
+		if r != nil && r.Delivery != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func seedRow(r *Result, delivery bool) []string {
+	row := make([]string, 0, 8)
 	l := r.Latency
 	if hasSummary(l) {
 		row = append(row, fmtMs(l.Avg), fmtMs(l.Max), fmtMs(l.P50), fmtMs(l.P95), fmtMs(l.P99))
 	} else {
 		row = append(row, na, na, na, na, na)
+	}
+	if delivery {
+		row = append(row, processingTime(r.Delivery))
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
 		row = append(row, fmtPct(pct))
@@ -40,3 +59,17 @@ func seedRow(r *Result) []string {
 
 // hasSummary tells a recorded distribution from an absent one.
 func hasSummary(s Summary) bool { return s.Count > 0 || s.Max > 0 }
+
+// processingTime is the average end-to-end time of delivered events: to
+// the record timestamp, or to the read when the source has none.
+func processingTime(d *Delivery) string {
+	switch {
+	case d == nil:
+		return na
+	case d.E2E.Count > 0:
+		return fmtMs(d.E2E.Avg)
+	case d.Consumed.Count > 0:
+		return fmtMs(d.Consumed.Avg)
+	}
+	return na
+}

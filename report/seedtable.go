@@ -4,7 +4,7 @@ package report
 // p95, p99, Error rate %, Max CPU %), so that renderers outside this
 // package (HTML, comparisons) lay out the same columns the ONAP pages use.
 func SeedHeader() []string {
-	cols := seedColumns()
+	cols := seedColumns(false)
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c.title
@@ -19,5 +19,5 @@ func SeedRow(r *Result) []string {
 	if r == nil {
 		return nil
 	}
-	return seedRow(r)
+	return seedRow(r, false)
 }

@@ -82,6 +82,7 @@ func Text(w io.Writer, r *Result, opts TextOptions) error {
 	textLatency(t, r)
 	textGenerator(t, r)
 	textTarget(t, r)
+	textDelivery(t, r)
 	textThresholds(t, r)
 	textWarnings(t, r)
 	if t.err != nil {
@@ -172,8 +173,9 @@ func runSetup(c RunConfig) string {
 
 func textSeed(t *textWriter, r *Result) {
 	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
-	tb := table{cols: seedColumns()}
-	tb.add(seedRow(r)...)
+	d := anyDelivery(r)
+	tb := table{cols: seedColumns(d)}
+	tb.add(seedRow(r, d)...)
 	tb.pipe(&t.printer, "")
 }
 

@@ -56,7 +56,8 @@ type runOptions struct {
 	jtl        string
 	hdrLog     string
 
-	watch watchOptions
+	watch   watchOptions
+	consume consumeOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -94,6 +95,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addConsumeFlags(fs, &o.consume)
 	return fs
 }
 
@@ -157,6 +159,7 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*report.Result)
+	follow   *follow
 }
 
 func (s *runSetup) tearDown() {
@@ -178,6 +181,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
+	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
 	sc, err := scenario(o, changed)
 	if err != nil {
 		return nil, err
@@ -190,8 +196,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
+	var emu *emulator
 	if emulated {
-		emu, err := startEmulator()
+		emu, err = startEmulator()
 		if err != nil {
 			return nil, err
 		}
@@ -204,6 +211,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if emulated {
 		s.plan.summary.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.url)
+	}
+	if err := s.startFollow(sc, emu); err != nil {
+		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	if err := s.attach(abortGates); err != nil {
@@ -287,6 +297,9 @@ func (s *runSetup) run() (*report.Result, error) {
 // finish completes the result, writes every output, prints the summary
 // and decides the exit code.
 func (s *runSetup) finish(res *report.Result, stdout, stderr io.Writer) (int, error) {
+	if err := s.follow.finish(res, s.prog.note); err != nil {
+		return 0, err
+	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.close(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))

@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/vesload/vesload/report"
@@ -15,6 +16,8 @@ type Follower struct {
 	name   string
 	cancel context.CancelFunc
 	done   chan error
+	once   sync.Once
+	err    error
 }
 
 // Follow starts reading src (already preflighted) into t. name is the
@@ -35,9 +38,7 @@ func (f *Follower) Finish(expected int64, grace time.Duration) (*report.Delivery
 	case <-f.tally.Expect(expected):
 	case <-timer.C:
 	}
-	f.cancel()
-	err := <-f.done
-	f.src.Close()
+	err := f.stop()
 	d, rerr := f.tally.Result(f.name, expected, grace)
 	if err == nil {
 		err = rerr
@@ -45,9 +46,15 @@ func (f *Follower) Finish(expected int64, grace time.Duration) (*report.Delivery
 	return d, err
 }
 
-// Stop stops reading without figures (a run that failed to start).
-func (f *Follower) Stop() {
-	f.cancel()
-	<-f.done
-	f.src.Close()
+// Stop stops reading (for a run that did not finish); it is safe after
+// Finish and more than once.
+func (f *Follower) Stop() { _ = f.stop() }
+
+func (f *Follower) stop() error {
+	f.once.Do(func() {
+		f.cancel()
+		f.err = <-f.done
+		f.src.Close()
+	})
+	return f.err
 }

@@ -135,8 +135,10 @@ func (t *Tally) record(n uint64, r Record, now time.Time) {
 	_ = t.consumed.RecordValue(consumed)
 	lat := consumed
 	if r.TSType != NoTimestamp {
+		// Kafka timestamps are whole milliseconds: only a timestamp a
+		// millisecond or more before the due time means clocks apart.
 		d := r.Timestamp.Sub(due)
-		if d < 0 {
+		if d <= -time.Millisecond {
 			t.skewed++
 		}
 		lat = micros(d)
@@ -171,6 +173,14 @@ func (t *Tally) flushSecond() {
 	})
 	t.second.Reset()
 	t.secCount = 0
+}
+
+// SetStart moves the timeline's origin to the schedule's start, once it
+// is known; call it before the first record.
+func (t *Tally) SetStart(start time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.cfg.Start = start
 }
 
 // Expect sets how many distinct events are expected and returns a
