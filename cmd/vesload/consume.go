@@ -35,7 +35,7 @@ type consumeOptions struct {
 const defaultGrace = 30 * time.Second
 
 // preflightTimeout bounds the consumer's first connection.
-const preflightTimeout = 15 * time.Second
+const preflightTimeout = 10 * time.Second
 
 func addConsumeFlags(fs *pflag.FlagSet, c *consumeOptions) {
 	fs.StringVar(&c.url, "consume", "", "follow every event onto the output topic: kafka://HOST:PORT/TOPIC (kafkas:// for TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID")
