@@ -7,21 +7,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Encode writes r as indented JSON, the form -o - prints and the form
 // files hold. A result without a schema is written as the current schema
 // (r itself is not changed), so that a half-filled result saved in a hurry
 // can still be read back.
-func Encode(w io.Writer, r *Result) error {
+func Encode(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("encode result: no result")
 	}
 	c := *r
 	if c.Schema == "" {
-		c.Schema = Schema
+		c.Schema = result.Schema
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -35,7 +39,7 @@ func Encode(w io.Writer, r *Result) error {
 
 // Write saves r at path atomically (see WriteFile). Path "-" (stdout) is
 // the caller's business: use Encode.
-func Write(path string, r *Result) error {
+func Write(path string, r *result.Result) error {
 	if path == "" || path == "-" {
 		return fmt.Errorf("write result %q: not a file path (use Encode for stdout)", path)
 	}
@@ -49,7 +53,78 @@ func Write(path string, r *Result) error {
 // to disk and renames it over path, so that readers and crashes only ever
 // see the old or the new file, never half of one; a failed render leaves
 // the old file alone. Every rendering vesload writes goes through it.
+//
+// Only regular files (and paths that do not exist yet) are replaced that
+// way; a symlink is followed and its target replaced, the link kept.
+// Anything else that can be opened for writing (a named pipe, a device such
+// as /dev/null, /dev/stdout) is written through, since renaming over it
+// would destroy it; a directory is refused.
 func WriteFile(path string, render func(io.Writer) error) error {
+	if throughProcess(path) {
+		return writeThrough(path, render)
+	}
+	target, err := followLinks(path)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return writeAtomic(target, render)
+	case err != nil:
+		return err
+	case st.IsDir():
+		return errors.New("is a directory (want a file name)")
+	case st.Mode().IsRegular():
+		return writeAtomic(target, render)
+	default:
+		return writeThrough(target, render)
+	}
+}
+
+// throughProcess reports paths that name one of this process's own open
+// files (/dev/stdout, /dev/fd/N, /proc/self/fd/N): their link targets are
+// not ordinary paths ("pipe:[123]"), and when they do name a file the
+// shell opened it, so the bytes go through the descriptor's file.
+func throughProcess(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, p := range []string{"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"} {
+		if abs == p || strings.HasPrefix(abs, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLinks bounds the symlinks followLinks follows, as the kernel does
+// (ELOOP after 40).
+const maxLinks = 40
+
+// followLinks returns the path a chain of symlinks at path ends at, which
+// need not exist yet (a dangling link is written through to its target).
+func followLinks(path string) (string, error) {
+	for i := 0; i < maxLinks; i++ {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// writeAtomic is the temporary file and rename of WriteFile.
+func writeAtomic(path string, render func(io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -68,6 +143,26 @@ func WriteFile(path string, render func(io.Writer) error) error {
 	}
 	syncDir(dir)
 	return nil
+}
+
+// writeThrough renders into path opened as it is: a pipe's reader or a
+// device gets the bytes, nothing is created, renamed or truncated (a
+// regular file behind /dev/stdout is appended to, as the shell's ">>" and
+// ">" both expect).
+func writeThrough(path string, render func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = render(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // writeSynced renders into f, flushes it to stable storage and closes it.
@@ -103,7 +198,7 @@ func syncDir(dir string) {
 }
 
 // Read loads and checks the result document at path; see Decode.
-func Read(path string) (*Result, error) {
+func Read(path string) (*result.Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
@@ -119,7 +214,7 @@ func Read(path string) (*Result, error) {
 // negative request counts and histograms that do not decode, so that
 // comparisons and gates never run on a misread file. Unknown fields are
 // ignored: newer writers may add fields.
-func Decode(rd io.Reader, name string) (*Result, error) {
+func Decode(rd io.Reader, name string) (*result.Result, error) {
 	data, err := io.ReadAll(rd)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -137,7 +232,7 @@ func Decode(rd io.Reader, name string) (*Result, error) {
 	if err := checkTimes(top); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r := new(Result)
+	r := new(result.Result)
 	if err := json.Unmarshal(data, r); err != nil {
 		return nil, jsonError(name, data, err)
 	}

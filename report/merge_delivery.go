@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/vesload/vesload/report/result"
 	"math"
 	"slices"
 	"sort"
@@ -10,8 +11,8 @@ import (
 
 // mergeDelivery sums the delivery sections of the inputs that have one
 // and merges their end-to-end histograms exactly; nil when none has.
-func mergeDelivery(rs []*Result, label func(int) string) (*Delivery, error) {
-	var m *Delivery
+func mergeDelivery(rs []*result.Result, label func(int) string) (*result.Delivery, error) {
+	var m *result.Delivery
 	var sources []string
 	for _, r := range rs {
 		d := r.Delivery
@@ -19,7 +20,7 @@ func mergeDelivery(rs []*Result, label func(int) string) (*Delivery, error) {
 			continue
 		}
 		if m == nil {
-			m = &Delivery{TimestampType: d.TimestampType, LagMax: -1}
+			m = &result.Delivery{TimestampType: d.TimestampType, LagMax: -1}
 		}
 		if !slices.Contains(sources, d.Source) {
 			sources = append(sources, d.Source)
@@ -36,26 +37,26 @@ func mergeDelivery(rs []*Result, label func(int) string) (*Delivery, error) {
 	m.Timeline = mergeDeliveryTimelines(rs)
 	for _, h := range []struct {
 		kind string
-		get  func(*Result) (string, Summary)
-		sum  *Summary
+		get  func(*result.Result) (string, result.Summary)
+		sum  *result.Summary
 		enc  *string
 	}{
-		{"delivery e2e", func(r *Result) (string, Summary) { return deliveryHist(r, true) }, &m.E2E, &m.Histograms.E2E},
-		{"delivery consumed", func(r *Result) (string, Summary) { return deliveryHist(r, false) }, &m.Consumed, &m.Histograms.Consumed},
+		{"delivery e2e", func(r *result.Result) (string, result.Summary) { return deliveryHist(r, true) }, &m.E2E, &m.Histograms.E2E},
+		{"delivery consumed", func(r *result.Result) (string, result.Summary) { return deliveryHist(r, false) }, &m.Consumed, &m.Histograms.Consumed},
 	} {
 		merged, err := mergeOne(rs, label, h.kind, h.get)
 		if err != nil {
 			return nil, err
 		}
-		*h.sum = Summarize(merged)
-		if *h.enc, err = EncodeHistogram(merged); err != nil {
+		*h.sum = result.Summarize(merged)
+		if *h.enc, err = result.EncodeHistogram(merged); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	return m, nil
 }
 
-func addDelivery(m, d *Delivery) {
+func addDelivery(m, d *result.Delivery) {
 	m.GraceS = math.Max(m.GraceS, d.GraceS)
 	m.Expected += d.Expected
 	m.Accepted += d.Accepted
@@ -72,11 +73,11 @@ func addDelivery(m, d *Delivery) {
 }
 
 // deliveryHist reads one of a result's delivery histograms for mergeOne.
-func deliveryHist(r *Result, e2e bool) (string, Summary) {
+func deliveryHist(r *result.Result, e2e bool) (string, result.Summary) {
 	d := r.Delivery
 	switch {
 	case d == nil:
-		return "", Summary{}
+		return "", result.Summary{}
 	case e2e:
 		return d.Histograms.E2E, d.E2E
 	}
@@ -85,9 +86,9 @@ func deliveryHist(r *Result, e2e bool) (string, Summary) {
 
 // mergeDeliveryTimelines adds the seconds of every input, aligned on the
 // first start: counts and lags sum, the percentiles keep the worst.
-func mergeDeliveryTimelines(rs []*Result) []DeliverySecond {
+func mergeDeliveryTimelines(rs []*result.Result) []result.DeliverySecond {
 	start := rs[0].Started
-	byT := map[int64]*DeliverySecond{}
+	byT := map[int64]*result.DeliverySecond{}
 	for _, r := range rs {
 		if r.Delivery == nil {
 			continue
@@ -99,7 +100,7 @@ func mergeDeliveryTimelines(rs []*Result) []DeliverySecond {
 		for _, s := range r.Delivery.Timeline {
 			d := byT[s.T+off]
 			if d == nil {
-				d = &DeliverySecond{T: s.T + off}
+				d = &result.DeliverySecond{T: s.T + off}
 				byT[d.T] = d
 			}
 			d.Delivered += s.Delivered
@@ -109,7 +110,7 @@ func mergeDeliveryTimelines(rs []*Result) []DeliverySecond {
 			d.MaxMs = math.Max(d.MaxMs, s.MaxMs)
 		}
 	}
-	out := make([]DeliverySecond, 0, len(byT))
+	out := make([]result.DeliverySecond, 0, len(byT))
 	for _, d := range byT {
 		out = append(out, *d)
 	}

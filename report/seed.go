@@ -1,6 +1,10 @@
 package report
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/vesload/vesload/report/result"
+)
 
 // The seed table is the comparison the ONAP performance pages publish for
 // each collector build (DESIGN §1). Its columns are fixed so that vesload
@@ -24,7 +28,7 @@ func seedColumns(delivery bool) []column {
 
 // anyDelivery tells whether some result carries delivery figures, which
 // adds their column to the table.
-func anyDelivery(rs ...*Result) bool {
+func anyDelivery(rs ...*result.Result) bool {
 	for _, r := range rs {
 		if r != nil && r.Delivery != nil {
 			return true
@@ -33,7 +37,7 @@ func anyDelivery(rs ...*Result) bool {
 	return false
 }
 
-func seedRow(r *Result, delivery bool) []string {
+func seedRow(r *result.Result, delivery bool) []string {
 	row := make([]string, 0, 8)
 	l := r.Latency
 	if hasSummary(l) {
@@ -58,11 +62,11 @@ func seedRow(r *Result, delivery bool) []string {
 }
 
 // hasSummary tells a recorded distribution from an absent one.
-func hasSummary(s Summary) bool { return s.Count > 0 || s.Max > 0 }
+func hasSummary(s result.Summary) bool { return s.Count > 0 || s.Max > 0 }
 
 // processingTime is the average end-to-end time of delivered events: to
 // the record timestamp, or to the read when the source has none.
-func processingTime(d *Delivery) string {
+func processingTime(d *result.Delivery) string {
 	switch {
 	case d == nil:
 		return na

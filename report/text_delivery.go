@@ -1,15 +1,19 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vesload/vesload/report/result"
+)
 
 // textDelivery prints what the consumer of the output topic saw: the
 // proof, past the 202, that the events arrived.
-func textDelivery(t *textWriter, r *Result) {
+func textDelivery(t *textWriter, r *result.Result) {
 	d := r.Delivery
 	if d == nil {
 		return
 	}
-	t.section(fmt.Sprintf("Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampType, d.GraceS))
+	t.section(fmt.Sprintf("result.Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampType, d.GraceS))
 	pct := 0.0
 	if d.Expected > 0 {
 		pct = 100 * float64(d.Delivered) / float64(d.Expected)
@@ -27,7 +31,7 @@ func textDelivery(t *textWriter, r *Result) {
 		t.printf("  consumer lag max %d records\n", d.LagMax)
 	}
 	t.printf("  end to end (ms)   %8s %8s %8s %8s %8s %8s\n", "avg", "p50", "p95", "p99", "max", "count")
-	row := func(name string, s Summary) {
+	row := func(name string, s result.Summary) {
 		if s.Count == 0 {
 			return
 		}

@@ -34,6 +34,11 @@ type Stats struct {
 	// PublishFailed counts accepted-and-valid requests whose events
 	// Options.Publish refused (a stalled or failed downstream).
 	PublishFailed int64 `json:"publish_failed,omitempty"`
+	// AuthBasic counts requests that authenticated (or tried to) with
+	// basic auth, each one a BCrypt verification when Options.AuthCost
+	// is set; AuthCertificate counts those a client certificate let in.
+	AuthBasic       int64 `json:"auth_basic"`
+	AuthCertificate int64 `json:"auth_certificate"`
 	// ByStatus counts responses by HTTP status.
 	ByStatus map[int]int64 `json:"by_status"`
 	// InFlight and MaxInFlight are event requests being handled now and
@@ -54,6 +59,7 @@ type counters struct {
 	requests, eventRequests, accepted, rejected, invalid atomic.Int64
 	events, acceptedEvents, duplicates                   atomic.Int64
 	backendRejected, injected, publishFailed             atomic.Int64
+	authBasic, authCertificate                           atomic.Int64
 	inFlight, maxInFlight                                atomic.Int64
 	status                                               [maxStatus]atomic.Int64
 }
@@ -104,6 +110,8 @@ func (c *counters) snapshot() Stats {
 		BackendRejected:   c.backendRejected.Load(),
 		InjectedErrors:    c.injected.Load(),
 		PublishFailed:     c.publishFailed.Load(),
+		AuthBasic:         c.authBasic.Load(),
+		AuthCertificate:   c.authCertificate.Load(),
 		InFlight:          c.inFlight.Load(),
 		MaxInFlight:       c.maxInFlight.Load(),
 		ByStatus:          map[int]int64{},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -19,10 +20,10 @@ const abortWindow = 10
 // once a whole window has passed, so runs shorter than that never abort.
 type abortGuard struct {
 	gates  []threshold.Threshold
-	window []report.Second
+	window []result.Second
 	stop   func()
 	failed string // the gate and value that stopped the run
-	gate   report.Threshold
+	gate   result.Threshold
 }
 
 // hook chains the guard in front of the engine's Second hook.
@@ -45,7 +46,7 @@ func (g *abortGuard) hook(h *loadgen.Hooks, note func(string)) {
 		w := windowResult(g.window)
 		for _, t := range g.gates {
 			if v := t.Eval(w); !v.Pass && v.Reason == "" {
-				g.failed = fmt.Sprintf("%s (%g %s over the last %d s)", v.Expr, v.Value, v.Unit, len(g.window))
+				g.failed = abortReason(v, len(g.window))
 				g.gate = v
 				g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.window))
 				note("aborting: --abort-on-fail " + g.failed)
@@ -56,11 +57,17 @@ func (g *abortGuard) hook(h *loadgen.Hooks, note func(string)) {
 	}
 }
 
+// abortReason says which gate stopped the run and by how much, the value
+// rounded as the report prints it (49.9%, not 49.9001996007984 %).
+func abortReason(v result.Threshold, seconds int) string {
+	return fmt.Sprintf("%s (%s over the last %d s)", v.Expr, report.ThresholdValue(v), seconds)
+}
+
 // windowResult is a result made of the last seconds of the timeline, so
 // that the threshold grammar applies to a window as to a whole run. Its
 // latency percentiles are the worst per-second ones in the window.
-func windowResult(secs []report.Second) *report.Result {
-	r := &report.Result{Errors: map[string]int64{}}
+func windowResult(secs []result.Second) *result.Result {
+	r := &result.Result{Errors: map[string]int64{}}
 	for _, s := range secs {
 		r.Requests.Scheduled += s.Scheduled
 		r.Requests.Sent += s.Sent

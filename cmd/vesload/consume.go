@@ -16,7 +16,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/testserver/publish"
 )
 
@@ -228,7 +228,7 @@ func (fl *follow) hook(h *loadgen.Hooks) {
 
 // finish waits out the grace for the events still due and adds the
 // delivery section to the result.
-func (fl *follow) finish(res *report.Result, note func(string)) error {
+func (fl *follow) finish(res *result.Result, note func(string)) error {
 	if fl == nil {
 		return nil
 	}

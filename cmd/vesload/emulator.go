@@ -7,7 +7,8 @@ import (
 )
 
 // emulator is the built-in VES collector emulator of runs that name no
-// target, publishing accepted events to an embedded Kafka broker so that
+// target, publishing accepted events to an embedded Kafka broker (as the
+// Kafka generation of the collector does: answer, then publish) so that
 // their delivery is followed too.
 type emulator struct {
 	srv   *testserver.Server
@@ -17,7 +18,9 @@ type emulator struct {
 // startEmulator starts the emulator and its broker on free loopback
 // ports.
 func startEmulator() (*emulator, error) {
-	pub := &publishFlags{embedded: "127.0.0.1:0"}
+	// The current collector's behaviour: answer once the event is
+	// buffered, so the broker adds nothing to the answers' latency.
+	pub := &publishFlags{embedded: "127.0.0.1:0", beforeAck: true}
 	kafka, err := pub.start()
 	if err != nil {
 		return nil, fmt.Errorf("start the built-in emulator's Kafka broker: %w", err)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -61,7 +62,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 
 // reevaluate checks the run's thresholds against the merged figures: a
 // gate of one generator says nothing about the sum of all of them.
-func reevaluate(r *report.Result) {
+func reevaluate(r *result.Result) {
 	gates, err := threshold.ParseAll(r.Config.Thresholds)
 	if err != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("thresholds not evaluated on the merged result: %v", err))

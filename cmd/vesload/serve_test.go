@@ -82,6 +82,10 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-buffer", "0"}, "--publish-buffer"},
 		{[]string{"--publish-drop", "0.1"}, "--kafka-embedded"},
 		{[]string{"--compat", "kafka"}, "--compat kafka"},
+		{[]string{"--auth", "a:b", "--auth-cost", "3"}, "--auth-cost"},
+		{[]string{"--auth", "a:b", "--auth-cost", "17"}, "--auth-cost"},
+		{[]string{"--auth", "a:b", "--client-ca", "ca.pem"}, "--client-ca"},
+		{[]string{"--http-listen", "127.0.0.1:0"}, "--http-listen"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -193,6 +197,9 @@ func TestServeRuns(t *testing.T) {
 	}
 	if strings.Contains(out, "s3cret") {
 		t.Errorf("stderr %q shows the password", out)
+	}
+	if !strings.Contains(out, "basic auth (BCrypt cost 10)") || !strings.Contains(out, "auth: 1 basic, 0 certificate") {
+		t.Errorf("stderr %q: want the collector's BCrypt cost 10 by default and the auth count", out)
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("stdout %q, want nothing", stdout.String())

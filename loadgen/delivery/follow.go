@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Follower reads a source into a tally in the background, from just
@@ -31,7 +31,7 @@ func Follow(src Source, t *Tally, name string, now func() time.Time) *Follower {
 
 // Finish waits until expected events were delivered or grace has passed,
 // stops reading, and returns the figures.
-func (f *Follower) Finish(expected int64, grace time.Duration) (*report.Delivery, error) {
+func (f *Follower) Finish(expected int64, grace time.Duration) (*result.Delivery, error) {
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {

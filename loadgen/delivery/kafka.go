@@ -43,7 +43,9 @@ func NewKafka(opts []kgo.Opt, topic, group string) (*Kafka, error) {
 	if topic == "" || group == "" {
 		return nil, errors.New("kafka consumer: a topic and a group are needed")
 	}
-	admin, err := kgo.NewClient(opts...)
+	// Few retries: a broker that hangs up on a bad password must fail
+	// the preflight with its own error, not with the deadline.
+	admin, err := kgo.NewClient(append([]kgo.Opt{kgo.RequestRetries(2)}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("kafka consumer: %w", err)
 	}

@@ -129,7 +129,7 @@ func TestKafkaPreflightFailures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer k.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			err = k.Preflight(ctx)
 			switch {

@@ -7,7 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // TimestampType says what a record's timestamp means.
@@ -66,7 +66,7 @@ type Tally struct {
 	e2e, consumed, second                       *hdrhistogram.Histogram
 	tsTypes                                     [len(timestampNames)]int64
 	sec, secCount, lag, lagMax                  int64
-	timeline                                    []report.DeliverySecond
+	timeline                                    []result.DeliverySecond
 	target                                      int64
 	reached                                     chan struct{}
 }
@@ -81,7 +81,7 @@ func NewTally(cfg Config) (*Tally, error) {
 		cfg: cfg, runID: []byte(cfg.RunID),
 		seen: newBitset(cfg.Events), accepted: newBitset(cfg.Events),
 		last: map[int32]uint64{},
-		e2e:  report.NewHistogram(), consumed: report.NewHistogram(), second: report.NewHistogram(),
+		e2e:  result.NewHistogram(), consumed: result.NewHistogram(), second: result.NewHistogram(),
 		sec: -1, lagMax: -1, target: -1, reached: make(chan struct{}),
 	}, nil
 }
@@ -150,7 +150,7 @@ func (t *Tally) record(n uint64, r Record, now time.Time) {
 
 // micros clamps d into the histograms' range, in µs.
 func micros(d time.Duration) int64 {
-	return min(max(d.Microseconds(), 0), report.HistogramHighestUs)
+	return min(max(d.Microseconds(), 0), result.HistogramHighestUs)
 }
 
 // roll closes the timeline second before now's.
@@ -167,8 +167,8 @@ func (t *Tally) flushSecond() {
 	if t.sec < 0 || t.secCount == 0 && t.lag <= 0 {
 		return
 	}
-	sum := report.Summarize(t.second)
-	t.timeline = append(t.timeline, report.DeliverySecond{
+	sum := result.Summarize(t.second)
+	t.timeline = append(t.timeline, result.DeliverySecond{
 		T: t.sec, Delivered: t.secCount, P50Ms: sum.P50, P99Ms: sum.P99, MaxMs: sum.Max, Lag: max(t.lag, 0),
 	})
 	t.second.Reset()
@@ -215,12 +215,12 @@ func (t *Tally) StateBytes() int { return t.seen.bytes() + t.accepted.bytes() }
 
 // Result returns the figures, given the events of the requests that were
 // sent. Call it once the consumer has stopped.
-func (t *Tally) Result(source string, expected int64, grace time.Duration) (*report.Delivery, error) {
+func (t *Tally) Result(source string, expected int64, grace time.Duration) (*result.Delivery, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.flushSecond()
 	t.sec = -1
-	d := &report.Delivery{
+	d := &result.Delivery{
 		Source: source, TimestampType: t.timestampType(), GraceS: grace.Seconds(),
 		Expected: expected, Accepted: t.accepted.count(), Delivered: t.delivered,
 		Lost:                    max(expected-t.delivered, 0),
@@ -228,12 +228,12 @@ func (t *Tally) Result(source string, expected int64, grace time.Duration) (*rep
 		DeliveredThoughRejected: t.seen.andNotCount(&t.accepted),
 		Duplicates:              t.dups, OutOfOrder: t.outOfOrder, Foreign: t.foreign, Records: t.total,
 		ClockSkewed: t.skewed, LagMax: t.lagMax,
-		E2E: report.Summarize(t.e2e), Consumed: report.Summarize(t.consumed),
-		Timeline: append([]report.DeliverySecond(nil), t.timeline...),
+		E2E: result.Summarize(t.e2e), Consumed: result.Summarize(t.consumed),
+		Timeline: append([]result.DeliverySecond(nil), t.timeline...),
 	}
 	var err error
-	if d.Histograms.E2E, err = report.EncodeHistogram(t.e2e); err == nil {
-		d.Histograms.Consumed, err = report.EncodeHistogram(t.consumed)
+	if d.Histograms.E2E, err = result.EncodeHistogram(t.e2e); err == nil {
+		d.Histograms.Consumed, err = result.EncodeHistogram(t.consumed)
 	}
 	return d, err
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 const noDelivery = "delivery was not followed (--consume)"
@@ -25,7 +25,7 @@ func deliveryMetric(name string) (metric, *nameError, bool) {
 	if !ok {
 		return metric{}, &nameError{len("delivery."), fmt.Sprintf("unknown delivery count %q (want %s)", field, deliveryList)}, true
 	}
-	return metric{name: name, kind: kindCount, get: func(r *report.Result) (float64, string) {
+	return metric{name: name, kind: kindCount, get: func(r *result.Result) (float64, string) {
 		if r.Delivery == nil {
 			return 0, noDelivery
 		}
@@ -35,21 +35,21 @@ func deliveryMetric(name string) (metric, *nameError, bool) {
 
 const deliveryList = "delivered, lost, lost_though_accepted, delivered_though_rejected, duplicates, out_of_order, foreign"
 
-var deliveryCounts = map[string]func(d *report.Delivery) int64{
-	"delivered":                 func(d *report.Delivery) int64 { return d.Delivered },
-	"lost":                      func(d *report.Delivery) int64 { return d.Lost },
-	"lost_though_accepted":      func(d *report.Delivery) int64 { return d.LostThoughAccepted },
-	"delivered_though_rejected": func(d *report.Delivery) int64 { return d.DeliveredThoughRejected },
-	"duplicates":                func(d *report.Delivery) int64 { return d.Duplicates },
-	"out_of_order":              func(d *report.Delivery) int64 { return d.OutOfOrder },
-	"foreign":                   func(d *report.Delivery) int64 { return d.Foreign },
+var deliveryCounts = map[string]func(d *result.Delivery) int64{
+	"delivered":                 func(d *result.Delivery) int64 { return d.Delivered },
+	"lost":                      func(d *result.Delivery) int64 { return d.Lost },
+	"lost_though_accepted":      func(d *result.Delivery) int64 { return d.LostThoughAccepted },
+	"delivered_though_rejected": func(d *result.Delivery) int64 { return d.DeliveredThoughRejected },
+	"duplicates":                func(d *result.Delivery) int64 { return d.Duplicates },
+	"out_of_order":              func(d *result.Delivery) int64 { return d.OutOfOrder },
+	"foreign":                   func(d *result.Delivery) int64 { return d.Foreign },
 }
 
 // e2e is the end-to-end distribution a gate reads.
-func e2e(r *report.Result) report.Summary {
+func e2e(r *result.Result) result.Summary {
 	switch d := r.Delivery; {
 	case d == nil:
-		return report.Summary{}
+		return result.Summary{}
 	case d.E2E.Count > 0:
 		return d.E2E
 	}

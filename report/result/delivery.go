@@ -1,4 +1,4 @@
-package report
+package result
 
 // Delivery is what a consumer of the collector's output topic saw of the
 // run's events: the proof, past the 202, that they arrived
