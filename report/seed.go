@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // The seed table is the comparison the ONAP performance pages publish for
@@ -18,12 +19,12 @@ import (
 // With delivery figures (--consume) the table gains the pages' "Avg VES
 // processing time" column (client → VES → topic), between p99 and the
 // error rate as they print it.
-func seedColumns(delivery bool) []column {
-	cols := []column{{"Avg", true}, {"Max", true}, {"p50", true}, {"p95", true}, {"p99", true}}
+func seedColumns(delivery bool) []table.Column {
+	cols := []table.Column{table.Right("Avg"), table.Right("Max"), table.Right("p50"), table.Right("p95"), table.Right("p99")}
 	if delivery {
-		cols = append(cols, column{"Avg VES processing time", true})
+		cols = append(cols, table.Right("Avg VES processing time"))
 	}
-	return append(cols, column{"Error rate %", true}, column{"Max CPU %", true})
+	return append(cols, table.Right("Error rate %"), table.Right("Max CPU %"))
 }
 
 // anyDelivery tells whether some result carries delivery figures, which

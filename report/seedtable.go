@@ -9,7 +9,7 @@ func SeedHeader() []string {
 	cols := seedColumns(false)
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = c.title
+		out[i] = c.Title
 	}
 	return out
 }

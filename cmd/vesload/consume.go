@@ -16,6 +16,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/testserver/publish"
 )
@@ -154,11 +155,11 @@ type follow struct {
 // startFollow connects the consumer before the first request (a failure
 // is exit 1, before any load) and hooks the tally into the run. It
 // returns nil when nothing is to be followed.
-func startFollow(c *consumeOptions, sc *profiles.Profile, pl *plan) (*follow, error) {
+func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*follow, error) {
 	if c.url == "" {
 		return nil, nil
 	}
-	sched := pl.cfg.Schedule
+	sched := pl.Config.Schedule
 	if sched == nil {
 		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
 	}
@@ -168,7 +169,7 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *plan) (*follow, er
 	}
 	fl := &follow{batch: batch, grace: c.grace}
 	fl.tally, err = delivery.NewTally(delivery.Config{
-		RunID: pl.summary.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch,
+		RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch,
 		Due: func(n uint64) time.Time {
 			off, _ := sched.Due(int64(n / uint64(batch)))
 			return time.Unix(0, fl.start.Load()).Add(off)
@@ -178,7 +179,7 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *plan) (*follow, er
 	if err != nil {
 		return nil, err
 	}
-	src, err := c.source(pl.summary.RunID)
+	src, err := c.source(pl.RunConfig.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +189,7 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *plan) (*follow, er
 		src.Close()
 		return nil, fmt.Errorf("--consume %s: preflight: %w", c.url, err)
 	}
-	fl.hook(&pl.cfg.Hooks)
+	fl.hook(&pl.Config.Hooks)
 	fl.f = delivery.Follow(src, fl.tally, c.url, time.Now)
 	return fl, nil
 }
@@ -277,7 +278,7 @@ func autoConsumeURL(broker string, sc *profiles.Profile) string {
 // (open-model runs only: a concurrency ramp has no due times).
 func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
 	c := &s.o.consume
-	if c.url == "" && emu != nil && s.plan.cfg.Schedule != nil {
+	if c.url == "" && emu != nil && s.plan.Config.Schedule != nil {
 		c.url = autoConsumeURL(emu.kafka.brokers, sc)
 	}
 	fl, err := startFollow(c, sc, s.plan)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
@@ -79,7 +81,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.key, "key", "", "PEM client key")
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
-	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(vesDomains(), ", "))
+	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
@@ -150,7 +152,7 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 // that watches it. tearDown releases what setUp started, in reverse order.
 type runSetup struct {
 	o        *runOptions
-	plan     *plan
+	plan     *scenario.Plan
 	gates    []threshold.Threshold
 	guard    *abortGuard
 	prog     *progress
@@ -185,7 +187,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := o.consume.check(); err != nil {
 		return nil, err
 	}
-	sc, err := scenario(o, changed)
+	sc, err := resolveScenario(o, changed)
 	if err != nil {
 		return nil, err
 	}
@@ -206,12 +208,12 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = buildPlan(sc, o.noPreflight); err != nil {
-		return nil, err
+	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight}); err != nil {
+		return nil, usageError{err}
 	}
 	if emulated {
-		s.plan.summary.Emulator = true
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.url)
+		s.plan.RunConfig.Emulator = true
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
 	}
 	if err := s.startFollow(sc, emu); err != nil {
 		return nil, err
@@ -225,7 +227,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 
 // attach wires the watchers into the plan's hooks.
 func (s *runSetup) attach(abortGates []threshold.Threshold) error {
-	o, cfg := s.o, &s.plan.cfg
+	o, cfg := s.o, &s.plan.Config
 	cfg.Hooks.Second = s.prog.second
 	var err error
 	if cfg.Hooks.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
@@ -243,13 +245,13 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		s.closers = append(s.closers, func() { live.close(s.prog.note) })
 		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
-	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.url, time.Now()); err != nil {
+	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.URL, time.Now()); err != nil {
 		return err
 	}
-	s.outs.hook(&cfg.Hooks, s.plan.label)
+	s.outs.hook(&cfg.Hooks, s.plan.Label)
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
-		res.Config = s.plan.summary
+		res.Config = s.plan.RunConfig
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
 		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
@@ -267,7 +269,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 // run drives the engine: a first signal stops the schedule and drains, a
 // second aborts at once.
 func (s *runSetup) run() (*result.Result, error) {
-	eng, err := loadgen.New(s.plan.cfg)
+	eng, err := loadgen.New(s.plan.Config)
 	if err != nil {
 		s.outs.close()
 		return nil, usageError{err}

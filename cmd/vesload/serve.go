@@ -64,6 +64,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 	addPublishFlags(fs, &f.pub)
+	hvf := addHVServeFlags(fs)
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
 		return code
 	}
@@ -84,6 +85,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitUsage
 	}
+	hvOpts, err := hvf.options(log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitUsage
+	}
+	stopHV, err := hvf.start(hvOpts, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	defer stopHV()
 	return runEmulator(ctx, opts, &f.pub, log, stderr)
 }
 

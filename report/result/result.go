@@ -42,6 +42,8 @@ type Result struct {
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
+	// HV is the HV-VES part of a run with config.protocol "hv-ves".
+	HV *HV `json:"hv,omitempty"`
 }
 
 // Tool names the build that produced the result.
@@ -53,6 +55,8 @@ type Tool struct {
 // RunConfig is what the run was asked to do, with secrets redacted. It is
 // what compare checks before it agrees that two runs are comparable.
 type RunConfig struct {
+	// Protocol is empty for the VES REST API and "hv-ves" for WTP frames.
+	Protocol  string            `json:"protocol,omitempty"`
 	URL       string            `json:"url"`
 	Method    string            `json:"method"`
 	RPS       float64           `json:"rps"`

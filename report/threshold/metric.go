@@ -61,12 +61,15 @@ type nameError struct {
 
 const metricList = "avg, min, max, p50, p90, p95, p99, p999, service_*, dispatch_lag_*, " +
 	"error_rate, errors, errors.<class>, rps, sent, not_sent, scheduled, ok, " +
-	"target_cpu_max, target_cpu_avg, target_rss_max, generator_cpu_max, generator_cpu_avg, generator_rss_max, " +
-	"delivery.<count>, e2e_*"
+	"target_cpu_max, target_cpu_avg, target_rss_max, generator_cpu_max, generator_cpu_avg, generator_rss_max, " + hvMetricList +
+	", delivery.<count>, e2e_*"
 
 // resolve maps any accepted spelling of a metric name (lower case) to its
 // canonical metric.
 func resolve(name string) (metric, *nameError) {
+	if field, ok := strings.CutPrefix(name, "hv."); ok {
+		return hvMetric(field)
+	}
 	if class, ok := strings.CutPrefix(name, "errors."); ok {
 		return errorClass(class)
 	}
