@@ -67,6 +67,10 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 		return nil, err
 	}
 	mergeResources(m, rs)
+	var err error
+	if m.Delivery, err = mergeDelivery(rs, label); err != nil {
+		return nil, err
+	}
 	m.Timeline = mergeTimelines(rs, m.Started)
 	m.Warnings = mergeWarnings(rs, label)
 	if err := mergeHV(m, rs, label); err != nil {
