@@ -503,6 +503,9 @@ func TestProfileWithDurationOverride(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "r.json")
 	o := vesload(t, 60*time.Second, "-profile", "ves-100rps-10m", "-duration", "10s", "-o", out, "-q")
+	if o.code == exitThreshold {
+		t.Fatalf("exit 3: gates %+v", readResult(t, out).Thresholds)
+	}
 	if o.code != exitOK {
 		t.Fatalf("exit %d: %s", o.code, o.stderr)
 	}

@@ -161,7 +161,7 @@ func TestChromiumRendersPages(t *testing.T) {
 		name  string
 		write func(*bytes.Buffer) error
 	}{
-		{"report.html", func(w *bytes.Buffer) error { return Report(w, hvRun(t)) }}, // every chart, HV-VES included
+		{"report.html", func(w *bytes.Buffer) error { return Report(w, withDelivery(hvRun(t))) }}, // every chart and section
 		{"comparison.html", func(w *bytes.Buffer) error { return Comparison(w, cmp, a, b) }},
 	}
 	for _, p := range pages {

@@ -65,9 +65,13 @@ func hvSection(r *result.Result) (section, bool) {
 		Paras:  []string{"MB = 10^6 bytes, frames included; difference = written − received. Write blocked is how long a producer's write waited for the connection: the collector's back-pressure."},
 		Tables: []table{seed, msgs, dist, conns}}
 	if rc := hv.Receiver; rc != nil {
+		dup := "n/a" // the receiver could not tell
+		if rc.Duplicates != nil {
+			dup = fmtInt(*rc.Duplicates)
+		}
 		rt := table{Caption: "Receiver (" + redact.URL(rc.Source) + ")", Rows: [][]cell{
 			{key("received / accepted"), num(fmtInt(rc.Received) + " / " + fmtInt(rc.Accepted))},
-			{key("lost / duplicates"), num(fmtInt(rc.Lost) + " / " + fmtInt(rc.Duplicates))},
+			{key("lost / duplicates"), num(fmtInt(rc.Lost) + " / " + dup)},
 		}}
 		if len(rc.Dropped) > 0 {
 			rt.Rows = append(rt.Rows, []cell{key("dropped by cause"), txt(countList(rc.Dropped))})

@@ -24,7 +24,7 @@ func hvRun(t testing.TB) *result.Result {
 		WriteBlocked: result.Summary{Count: 1989, P50: 0.02, P99: 0.3, Max: 2.5},
 		Connect:      result.Summary{Count: 3, P50: 0.2, Max: 0.4}, Handshake: result.Summary{Count: 3, P50: 3.1, Max: 4.2},
 		Connects: 3, Reconnects: 1, Disconnects: map[string]int64{"conn_reset": 1},
-		Receiver: &result.HVReceiver{Source: "metrics:https://u:s3cr3t@hv-ves:6060/metrics", Received: 1988, Accepted: 1988, Lost: 1,
+		Receiver: &result.HVReceiver{Source: "metrics:https://u:s3cr3t@hv-ves:6060/metrics", Received: 1988, Accepted: 1988, Lost: 1, Duplicates: new(int64),
 			TravelP50Ms: 0.4, TravelP99Ms: 2.2, TravelMaxMs: 9.5},
 	}
 	return r

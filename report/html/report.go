@@ -41,6 +41,9 @@ func Report(w io.Writer, r *result.Result) error {
 	if hv, ok := hvSection(r); ok {
 		p.Sections = append(p.Sections, hv)
 	}
+	if d, ok := deliverySection(r); ok {
+		p.Sections = append(p.Sections, d)
+	}
 	p.Sections = append(p.Sections,
 		verdictSection(r),
 		chartSection(r, lat, svc, histNote),
@@ -191,8 +194,9 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	if r.HV != nil {
 		s.Figures = append(s.Figures, hvRateChart(r).figure(noTimeline))
 	}
-	// A chart of end-to-end delivery goes here once the result carries
-	// a delivery section.
+	if r.Delivery != nil {
+		s.Figures = append(s.Figures, deliveryCharts(r.Delivery)...)
+	}
 	return s
 }
 
