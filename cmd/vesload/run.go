@@ -59,7 +59,8 @@ type runOptions struct {
 	jtl        string
 	hdrLog     string
 
-	watch watchOptions
+	watch   watchOptions
+	consume consumeOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -97,6 +98,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addConsumeFlags(fs, &o.consume)
 	return fs
 }
 
@@ -160,6 +162,8 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
+	notes    []string // warnings about the set-up, for the result
+	follow   *follow
 }
 
 func (s *runSetup) tearDown() {
@@ -181,6 +185,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
+	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
 	sc, err := resolveScenario(o, changed)
 	if err != nil {
 		return nil, err
@@ -193,8 +200,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
+	var emu *emulator
 	if emulated {
-		emu, err := startEmulator()
+		emu, err = startEmulator()
 		if err != nil {
 			return nil, err
 		}
@@ -207,6 +215,16 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if emulated {
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
+	}
+	if limit, ok := openFileLimit(); ok {
+		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
+			s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
+			s.notes = append(s.notes, note)
+			fmt.Fprintln(stderr, "vesload: "+note)
+		}
+	}
+	if err := s.startFollow(sc, emu); err != nil {
+		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	if err := s.attach(abortGates); err != nil {
@@ -242,6 +260,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.RunConfig
+		res.Warnings = append(res.Warnings, s.notes...)
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
 		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
@@ -290,6 +309,9 @@ func (s *runSetup) run() (*result.Result, error) {
 // finish completes the result, writes every output, prints the summary
 // and decides the exit code.
 func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, error) {
+	if err := s.follow.finish(res, s.prog.note); err != nil {
+		return 0, err
+	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.close(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
@@ -301,15 +323,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		res.Thresholds = append(res.Thresholds, s.guard.gate)
 		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+s.guard.failed)
 	}
-	if err := writeOutputs(s.o, res, stdout); err != nil {
-		return 0, err
-	}
+	// The summary is printed even when an output could not be written:
+	// the run happened and its figures are not lost.
+	outErr := writeOutputs(s.o, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
 	}
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	if outErr != nil {
+		return 0, outErr
 	}
 	switch {
 	case s.guard.failed != "":
@@ -335,7 +360,7 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
-func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
+func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -343,8 +368,8 @@ func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
 			return fmt.Errorf("write result: %w", err)
 		}
 	default:
-		if err := report.Write(o.output, res); err != nil {
-			return fmt.Errorf("write result %s: %w", o.output, err)
+		if err := saveResult(o.output, res, stderr); err != nil {
+			return err
 		}
 	}
 	renders := []struct {
