@@ -504,6 +504,9 @@ func TestProfileWithDurationOverride(t *testing.T) {
 	o := vesload(t, 60*time.Second, "-profile", "ves-100rps-10m", "-duration", "10s", "-o", out, "-q")
 	// The profile's p99<500ms gate may fail on a loaded machine (exit 3);
 	// what this test checks is that the gates came with the profile.
+	if o.code == exitThreshold {
+		t.Logf("exit 3: gates %+v", readResult(t, out).Thresholds)
+	}
 	if o.code != exitOK && o.code != exitThreshold {
 		t.Fatalf("exit %d: %s", o.code, o.stderr)
 	}
