@@ -15,8 +15,9 @@ func Markdown(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("markdown: no result")
 	}
-	t := table.Table{Cols: seedColumns()}
-	t.Add(seedRow(r)...)
+	d := anyDelivery(r)
+	t := table.Table{Cols: seedColumns(d)}
+	t.Add(seedRow(r, d)...)
 	p := &printer{w: w}
 	p.lines(t.Pipe(""))
 	if p.err != nil {
@@ -33,7 +34,8 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	if len(names) > 0 && len(names) != len(rs) {
 		return fmt.Errorf("markdown table: %d results but %d names", len(rs), len(names))
 	}
-	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, seedColumns()...)}
+	d := anyDelivery(rs...)
+	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, seedColumns(d)...)}
 	for i, r := range rs {
 		if r == nil {
 			return fmt.Errorf("markdown table: result %d is missing", i+1)
@@ -42,7 +44,7 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 		if len(names) > 0 {
 			name = names[i]
 		}
-		t.Add(append([]string{table.EscapeCell(name)}, seedRow(r)...)...)
+		t.Add(append([]string{table.EscapeCell(name)}, seedRow(r, d)...)...)
 	}
 	p := &printer{w: w}
 	p.lines(t.Pipe(""))

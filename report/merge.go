@@ -67,8 +67,15 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 		return nil, err
 	}
 	mergeResources(m, rs)
+	var err error
+	if m.Delivery, err = mergeDelivery(rs, label); err != nil {
+		return nil, err
+	}
 	m.Timeline = mergeTimelines(rs, m.Started)
 	m.Warnings = mergeWarnings(rs, label)
+	if err := mergeHV(m, rs, label); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -333,6 +340,7 @@ func addSecond(d *result.Second, s result.Second) {
 	d.OK += s.OK
 	d.Errors += s.Errors
 	d.PoolExhausted += s.PoolExhausted
+	d.BytesSent += s.BytesSent
 	for k, v := range s.ErrorsByClass {
 		if d.ErrorsByClass == nil {
 			d.ErrorsByClass = map[string]int64{}

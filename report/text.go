@@ -87,6 +87,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	textLatency(t, r)
 	textGenerator(t, r)
 	textTarget(t, r)
+	textDelivery(t, r)
 	textThresholds(t, r)
 	textWarnings(t, r)
 	if t.err != nil {
@@ -177,8 +178,9 @@ func runSetup(c result.RunConfig) string {
 
 func textSeed(t *textWriter, r *result.Result) {
 	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
-	tb := table.Table{Cols: seedColumns()}
-	tb.Add(seedRow(r)...)
+	d := anyDelivery(r)
+	tb := table.Table{Cols: seedColumns(d)}
+	tb.Add(seedRow(r, d)...)
 	t.lines(tb.Pipe(""))
 }
 

@@ -60,7 +60,8 @@ type runOptions struct {
 	jtl        string
 	hdrLog     string
 
-	watch watchOptions
+	watch   watchOptions
+	consume consumeOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -99,6 +100,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addConsumeFlags(fs, &o.consume)
 	return fs
 }
 
@@ -163,6 +165,7 @@ type runSetup struct {
 	closers  []func()
 	fillMeta func(*result.Result)
 	notes    []string // warnings about the set-up, for the result
+	follow   *follow
 }
 
 func (s *runSetup) tearDown() {
@@ -184,6 +187,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
+	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
 	sc, err := resolveScenario(o, changed)
 	if err != nil {
 		return nil, err
@@ -196,8 +202,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
+	var emu *emulator
 	if emulated {
-		emu, err := startEmulator()
+		emu, err = startEmulator()
 		if err != nil {
 			return nil, err
 		}
@@ -217,6 +224,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 			s.notes = append(s.notes, note)
 			fmt.Fprintln(stderr, "vesload: "+note)
 		}
+	}
+	if err := s.startFollow(sc, emu); err != nil {
+		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	if err := s.attach(abortGates); err != nil {
@@ -301,6 +311,9 @@ func (s *runSetup) run() (*result.Result, error) {
 // finish completes the result, writes every output, prints the summary
 // and decides the exit code.
 func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, error) {
+	if err := s.follow.finish(res, s.prog.note); err != nil {
+		return 0, err
+	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.close(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))

@@ -61,7 +61,8 @@ type nameError struct {
 
 const metricList = "avg, min, max, p50, p90, p95, p99, p999, service_*, dispatch_lag_*, " +
 	"error_rate, errors, errors.<class>, rps, sent, not_sent, scheduled, ok, " +
-	"target_cpu_max, target_cpu_avg, target_rss_max, generator_cpu_max, generator_cpu_avg, generator_rss_max, " + hvMetricList
+	"target_cpu_max, target_cpu_avg, target_rss_max, generator_cpu_max, generator_cpu_avg, generator_rss_max, " + hvMetricList +
+	", delivery.<count>, e2e_*"
 
 // resolve maps any accepted spelling of a metric name (lower case) to its
 // canonical metric.
@@ -78,6 +79,9 @@ func resolve(name string) (metric, *nameError) {
 	}
 	if stat, ok := strings.CutPrefix(name, "dispatch_lag_"); ok {
 		return dispatchLag(stat)
+	}
+	if m, err, ok := deliveryMetric(name); ok {
+		return m, err
 	}
 	if isStat(name) {
 		return summaryMetric("", name, "no latency was recorded",
