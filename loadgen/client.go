@@ -3,16 +3,16 @@ package loadgen
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"math"
 	"net"
 	"net/url"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 // target is the parsed request URL split the way fasthttp wants it.
@@ -39,32 +39,13 @@ func parseTarget(raw string) (target, error) {
 	return t, nil
 }
 
-// tlsConfig builds the client TLS settings: verification on unless asked
-// otherwise, an extra CA bundle and a client certificate when given.
+// tlsConfig builds the client TLS settings with the project's one
+// builder: verification on unless asked otherwise, an extra CA bundle, and
+// a client certificate as a PEM pair or a PKCS#12 store with its password
+// file.
 func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
-	cfg := &tls.Config{ServerName: serverName, InsecureSkipVerify: c.Insecure, MinVersion: tls.VersionTLS12}
-	if c.CAFile != "" {
-		pem, err := os.ReadFile(c.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("read CA file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("CA file %s: no PEM certificate found", c.CAFile)
-		}
-		cfg.RootCAs = pool
-	}
-	if (c.CertFile == "") != (c.KeyFile == "") {
-		return nil, fmt.Errorf("client certificate needs both a certificate and a key file")
-	}
-	if c.CertFile != "" {
-		pair, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("load client certificate: %w", err)
-		}
-		cfg.Certificates = []tls.Certificate{pair}
-	}
-	return cfg, nil
+	return tlsconf.Options{CAFile: c.CAFile, CertFile: c.CertFile, KeyFile: c.KeyFile,
+		CertPassFile: c.CertPassFile, Insecure: c.Insecure}.Client(serverName)
 }
 
 // newHostClient returns a fasthttp client with at most pool connections.

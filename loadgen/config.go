@@ -27,9 +27,12 @@ type Header struct {
 // targets. Verification is on unless Insecure is set.
 type TLS struct {
 	CAFile   string
-	CertFile string
+	CertFile string // PEM certificate, or a PKCS#12 store (.p12, .pfx)
 	KeyFile  string
-	Insecure bool
+	// CertPassFile holds the password of a PKCS#12 CertFile, as ONAP's
+	// certificate scripts ship it (a .pass file beside the store).
+	CertPassFile string
+	Insecure     bool
 }
 
 // Config is everything one run needs. The command line and profiles build

@@ -38,6 +38,7 @@ type runOptions struct {
 	passFile    string
 	cacert      string
 	cert, key   string
+	certPass    string
 	insecure    bool
 	noPreflight bool
 
@@ -77,8 +78,9 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.user, "user", "", "basic auth user")
 	fs.StringVar(&o.passFile, "password-file", "", "file holding the basic auth password (else $VESLOAD_PASSWORD)")
 	fs.StringVar(&o.cacert, "cacert", "", "PEM CA bundle to verify the target with")
-	fs.StringVar(&o.cert, "cert", "", "PEM client certificate")
+	fs.StringVar(&o.cert, "cert", "", "client certificate: PEM (with --key) or a PKCS#12 store such as client.p12 (with --cert-pass-file)")
 	fs.StringVar(&o.key, "key", "", "PEM client key")
+	fs.StringVar(&o.certPass, "cert-pass-file", "", "file holding the password of a PKCS#12 --cert store")
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
 	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))

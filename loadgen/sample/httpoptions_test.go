@@ -71,7 +71,7 @@ func TestTransportFiles(t *testing.T) {
 	}{
 		{"missing CA", HTTPOptions{CAFile: filepath.Join(dir, "none.pem")}, "read CA file"},
 		{"CA without PEM", HTTPOptions{CAFile: notPEM}, "no PEM certificate"},
-		{"cert without key", HTTPOptions{CertFile: notPEM}, "both a certificate file and a key file"},
+		{"cert without key", HTTPOptions{CertFile: notPEM}, "needs a key file"},
 		{"bad key pair", HTTPOptions{CertFile: notPEM, KeyFile: notPEM}, "load client certificate"},
 	}
 	for _, tt := range tests {
