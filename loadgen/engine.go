@@ -153,6 +153,9 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	ready.Wait()
 	start = time.Now()
+	if e.cfg.Hooks.Start != nil {
+		e.cfg.Hooks.Start(start)
+	}
 	e.rec.start(start)
 	close(begin)
 	recDone := make(chan struct{})

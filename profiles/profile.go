@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -49,6 +50,25 @@ type Profile struct {
 	// Source is where the profile was read from (a file path or
 	// "builtin:NAME"); it is not part of the YAML.
 	Source string `yaml:"-"`
+
+	// fileVars are the variables used by the body_file templates, noted
+	// by ScanBodyFiles; nil until then.
+	fileVars []string
+}
+
+// Label names the profile in messages by where it came from: the file a
+// user gave, a built-in profile, or, for a scenario made of flags alone,
+// the command line. A message never shows an empty name.
+func (p *Profile) Label() string {
+	switch {
+	case strings.HasPrefix(p.Source, "builtin:"):
+		return "built-in profile " + strings.TrimPrefix(p.Source, "builtin:")
+	case p.Source != "":
+		return "profile " + p.Source
+	case p.Name != "":
+		return "profile " + p.Name
+	}
+	return "the command line"
 }
 
 // Target is the system under test.
@@ -143,6 +163,7 @@ func (p *Profile) readsBack(out []byte) bool {
 	a.normalize()
 	b.normalize()
 	a.Source, b.Source = "", ""
+	a.fileVars, b.fileVars = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

@@ -1,9 +1,11 @@
 package report
 
 import (
-	"github.com/vesload/vesload/report/result"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // textHV prints an HV-VES run the way ONAP's HV-VES performance pages
@@ -14,9 +16,9 @@ func textHV(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("HV-VES (MB = 10^6 bytes; difference = written - received; CPU % of one core)")
-	tb := table{cols: hvSeedColumns()}
-	tb.add(hvSeedRow(r)...)
-	tb.pipe(&t.printer, "")
+	tb := table.Table{Cols: hvSeedColumns()}
+	tb.Add(hvSeedRow(r)...)
+	t.lines(tb.Pipe(""))
 
 	s := hv.Sent
 	t.section("Messages")
@@ -81,13 +83,13 @@ func textHVProducers(t *textWriter, hv *result.HV) {
 		return
 	}
 	t.section("By producer")
-	tb := table{cols: []column{{"Source", false}, {"Written", true}, {"Failed", true}, {"Not sent", true},
-		{"Bytes", true}, {"Reconnects", true}}}
+	tb := table.Table{Cols: []table.Column{table.Left("Source"), table.Right("Written"), table.Right("Failed"),
+		table.Right("Not sent"), table.Right("Bytes"), table.Right("Reconnects")}}
 	for _, p := range hv.ByProducer {
-		tb.add(escapeCell(p.Source), fmtInt(p.Counts.Written), fmtInt(p.Counts.Failed), fmtInt(p.Counts.NotSent),
+		tb.Add(table.EscapeCell(p.Source), fmtInt(p.Counts.Written), fmtInt(p.Counts.Failed), fmtInt(p.Counts.NotSent),
 			FormatBytes(p.Counts.Bytes), fmtInt(p.Reconnects))
 	}
-	tb.pipe(&t.printer, "")
+	t.lines(tb.Pipe(""))
 }
 
 func transport(hv *result.HV) string {
@@ -107,9 +109,10 @@ func counts(m map[string]int64) string {
 }
 
 // hvSeedColumns are the columns of ONAP's HV-VES performance tables.
-func hvSeedColumns() []column {
-	return []column{{"Producers", true}, {"Messages sent", true}, {"Received", true}, {"Difference", true},
-		{"Peak MB/s", true}, {"Travel p99 ms", true}, {"Peak CPU %", true}, {"Memory", true}}
+func hvSeedColumns() []table.Column {
+	return []table.Column{table.Right("Producers"), table.Right("Messages sent"), table.Right("Received"),
+		table.Right("Difference"), table.Right("Peak MB/s"), table.Right("Travel p99 ms"), table.Right("Peak CPU %"),
+		table.Right("Memory")}
 }
 
 func hvSeedRow(r *result.Result) []string {

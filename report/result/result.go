@@ -37,6 +37,8 @@ type Result struct {
 	ByRequest []RequestStats `json:"by_request,omitempty"`
 	// Steps summarises each step of a closed-model concurrency ramp.
 	Steps []Step `json:"steps,omitempty"`
+	// Delivery is what the consumer of the output topic saw (--consume).
+	Delivery *Delivery `json:"delivery,omitempty"`
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
