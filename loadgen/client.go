@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
-	"math"
 	"net"
 	"net/url"
 	"os"
@@ -185,19 +184,4 @@ func (w *warmDialer) close() {
 			return
 		}
 	}
-}
-
-// warmConnections is how many connections to open ahead: the arrivals of
-// 20 ms at the schedule's peak rate, at least 4, within the pool. Opening
-// connections during a fast run is what costs (on one core, a cascade of
-// set-ups at 5,000/s exhausted the pool in the first second).
-func warmConnections(cfg *Config) int {
-	if cfg.Closed != nil {
-		return min(cfg.Closed.Concurrency[0], cfg.Pool)
-	}
-	peak := 0.0
-	for _, g := range cfg.Schedule.segs {
-		peak = max(peak, g.From, g.To)
-	}
-	return min(cfg.Pool, max(4, int(math.Ceil(peak*0.02))))
 }

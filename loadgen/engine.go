@@ -6,58 +6,30 @@ import (
 	"fmt"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/valyala/fasthttp"
 
 	"github.com/vesload/vesload/report/result"
 )
 
-// job is one due request handed from the dispatcher to a connection.
-type job struct {
-	seq  int64
-	due  time.Time
-	kind uint8  // index into Engine.kinds
-	step uint16 // closed-model step
-}
-
 // Engine runs one load test. Create it with New, then call Run once.
 type Engine struct {
 	cfg    Config
+	facts  modelFacts
 	target target
 	client *fasthttp.HostClient
 	warm   *warmDialer
 	header []Header  // cfg.Headers plus the Authorization header
 	kinds  []Request // the request mix; one kind without a mix
-	pick   []uint8   // request seq is of kind pick[seq % len(pick)]
 
-	// slots holds one token per free connection: the dispatcher takes one
-	// for each request it sends and the worker gives it back when the
-	// response is in. jobs is buffered to the pool size, so a send after
-	// taking a token never blocks.
-	slots chan struct{}
-	jobs  chan job
-
-	abort     chan struct{}
-	abortOnce sync.Once
-
-	// Counters shared between the dispatcher, the workers and the
-	// recorder; everything else has a single owner.
-	attempted atomic.Int64 // due requests the dispatcher reached
-	sent      atomic.Int64 // handed to a connection
-	exhausted atomic.Int64 // refused for want of a connection
-	lagMaxUs  atomic.Int64 // largest dispatch lag since the recorder last looked
-	lagP50Us  atomic.Int64 // dispatch lag percentiles of the last whole second
-	lagP99Us  atomic.Int64
-	step      atomic.Int64 // the closed-model step under way
-	inFlight  atomic.Int64 // requests on a connection right now
-
-	lag     *hdrhistogram.Histogram // dispatch lag in µs over the run; owned by the dispatcher
-	lagSec  *hdrhistogram.Histogram // the same for the current second
-	lagRoll time.Time               // when lagSec is next summarised
-	rec     *recorder
+	c     counters
+	lag   *lagMeter
+	tl    *timeline
+	rec   *recorder
+	d     *dispatcher
+	abort chan struct{}
+	once  sync.Once
 }
 
 // New checks the configuration and prepares the client. It does not touch
@@ -88,28 +60,37 @@ func New(cfg Config) (*Engine, error) {
 	warm := newWarmDialer(dial, cfg.Pool)
 	e := &Engine{
 		cfg:    cfg,
+		facts:  cfg.Load.facts(cfg.Pool),
 		target: t,
 		warm:   warm,
 		client: newHostClient(t, tc, &cfg, warm.Dial),
-		slots:  make(chan struct{}, cfg.Pool),
-		jobs:   make(chan job, cfg.Pool),
+		lag:    newLagMeter(),
 		abort:  make(chan struct{}),
-		lag:    result.NewHistogram(),
-		lagSec: result.NewHistogram(),
 	}
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
 		return nil, err
 	}
-	e.pick = pickTable(e.kinds)
 	e.header = append([]Header(nil), cfg.Headers...)
 	if cfg.User != "" || cfg.Password != "" {
 		token := base64.StdEncoding.EncodeToString([]byte(cfg.User + ":" + cfg.Password))
 		e.header = append(e.header, Header{Name: "Authorization", Value: "Basic " + token})
 	}
-	for range cfg.Pool {
-		e.slots <- struct{}{}
+	e.tl = newTimeline(e.facts.perSecond, e.facts.concurrency)
+	e.rec = newRecorder(cfg.Observers, len(e.kinds), e.facts.steps, e.tl)
+	e.d = &dispatcher{
+		pool:  cfg.Pool,
+		pick:  pickTable(e.kinds),
+		slots: make(chan struct{}, cfg.Pool),
+		jobs:  make(chan job, cfg.Pool),
+		abort: e.abort,
+		c:     &e.c, tl: e.tl, rec: e.rec, lag: e.lag,
 	}
-	e.rec = newRecorder(e)
+	if cfg.PoolWait > 0 {
+		e.d.waiting = make(chan waitingJob, waitQueue(e.facts.peak, cfg.PoolWait))
+	}
+	for range cfg.Pool {
+		e.d.slots <- struct{}{}
+	}
 	return e, nil
 }
 
@@ -123,10 +104,10 @@ func (e *Engine) Preflight(ctx context.Context) error {
 // counted as aborted. Run still returns what was recorded. It is safe to
 // call more than once and from any goroutine.
 func (e *Engine) Abort() {
-	e.abortOnce.Do(func() { close(e.abort) })
+	e.once.Do(func() { close(e.abort) })
 }
 
-// Run executes the schedule until it ends or ctx is cancelled, then drains
+// Run executes the load until it ends or ctx is cancelled, then drains
 // requests in flight for up to the request timeout and returns the result.
 // A cancelled ctx marks the result as interrupted and counts the requests
 // that were never due as not sent; it is not an error.
@@ -138,7 +119,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	// Connections and workers are made ready before the clock starts, so
 	// that the first second measures the target, not vesload's set-up.
-	e.warm.warm(e.target.addr, warmConnections(&e.cfg))
+	e.warm.warm(e.target.addr, e.facts.warm)
 	defer e.warm.close()
 	var workers, ready sync.WaitGroup
 	var start time.Time
@@ -153,28 +134,32 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	ready.Wait()
 	start = time.Now()
-	e.rec.start(start)
+	e.d.start, e.rec.started = start, start
+	e.rec.obs.begin(start)
+	tk := e.newTicker(start)
 	close(begin)
-	recDone := make(chan struct{})
-	go func() {
-		e.rec.loop()
-		close(recDone)
-	}()
+	go tk.loop()
 
-	var interrupted bool
-	if e.cfg.Closed != nil {
-		interrupted = e.dispatchClosed(ctx, start)
-	} else {
-		interrupted = e.dispatch(ctx, start)
+	var waiter sync.WaitGroup
+	if e.d.waiting != nil {
+		waiter.Add(1)
+		go func() {
+			defer waiter.Done()
+			e.d.waitForConnections(ctx, e.cfg.PoolWait)
+		}()
 	}
-	close(e.jobs)
+	interrupted := e.cfg.Load.dispatch(ctx, e.d)
+	e.tl.passed()
+	if e.d.waiting != nil {
+		close(e.d.waiting)
+		waiter.Wait()
+	}
+	close(e.d.jobs)
 	e.drain(&workers)
-	e.rec.finish()
-	<-recDone
+	tk.stop()
 	e.client.CloseIdleConnections()
-
-	res := e.rec.result(time.Now(), interrupted)
-	return res, nil
+	final := e.rec.finish()
+	return tk.result(final, time.Now(), interrupted, true), nil
 }
 
 // drain waits for the requests in flight: each is bounded by the request
@@ -194,117 +179,6 @@ func (e *Engine) drain(workers *sync.WaitGroup) {
 	}
 }
 
-// dispatch walks the schedule, waits for each due time and hands the
-// request to a free connection. It reports whether it was interrupted.
-func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted bool) {
-	var wait *time.Timer
-	if e.cfg.PoolWait > 0 {
-		wait = time.NewTimer(time.Hour)
-		wait.Stop()
-	}
-	var sl sleeper
-	defer sl.close()
-	var woke time.Time
-	for n := int64(0); ; n++ {
-		off, ok := e.cfg.Schedule.Due(n)
-		if !ok {
-			return false
-		}
-		due := start.Add(off)
-		// Wake at most once per coalesce window: at high rates the requests
-		// due within it go out together, a little late (and measured so)
-		// rather than each costing a wake-up of its own.
-		now := time.Now()
-		if wake := woke.Add(coalesce); due.After(now) {
-			if due.After(wake) {
-				wake = due
-			}
-			if !sl.until(ctx, wake, e.abort) {
-				return true
-			}
-			woke = wake
-			now = time.Now()
-		} else if stopped(ctx, e.abort) {
-			return true // behind schedule, but a stop still stops at once
-		}
-		e.attempted.Add(1)
-		j := job{seq: n, due: due, kind: e.pick[n%int64(len(e.pick))]}
-		select {
-		case <-e.slots:
-			e.jobs <- j
-			e.handedOff(due, now, 0)
-			continue
-		default:
-		}
-		if wait == nil {
-			e.poolExhausted(start, j)
-			continue
-		}
-		wait.Reset(e.cfg.PoolWait)
-		select {
-		case <-e.slots:
-			wait.Stop()
-			e.jobs <- j
-			got := time.Now()
-			e.handedOff(due, got, got.Sub(now))
-		case <-wait.C:
-			e.poolExhausted(start, j)
-		case <-ctx.Done():
-			wait.Stop()
-			e.attempted.Add(-1)
-			return true
-		}
-	}
-}
-
-// stopped reports, without blocking, whether the run was cancelled or
-// aborted.
-func stopped(ctx context.Context, abort <-chan struct{}) bool {
-	select {
-	case <-ctx.Done():
-		return true
-	case <-abort:
-		return true
-	default:
-		return false
-	}
-}
-
-// handedOff records the dispatch lag of a request that got a connection
-// at now: how late it was handed over, not counting the time spent
-// waiting for a free connection.
-func (e *Engine) handedOff(due, now time.Time, pooled time.Duration) {
-	e.sent.Add(1)
-	lag := now.Sub(due) - pooled
-	us := min(max(lag.Microseconds(), 0), result.HistogramHighestUs)
-	e.lag.RecordValue(us)
-	e.lagSec.RecordValue(us)
-	if us > e.lagMaxUs.Load() {
-		e.lagMaxUs.Store(us)
-	}
-	// Once a second the dispatcher summarises its own lag for the live
-	// view; the recorder cannot read a histogram it does not own.
-	if due.After(e.lagRoll) {
-		e.lagP50Us.Store(e.lagSec.ValueAtQuantile(50))
-		e.lagP99Us.Store(e.lagSec.ValueAtQuantile(99))
-		e.lagSec.Reset()
-		e.lagRoll = due.Add(time.Second)
-	}
-}
-
-func (e *Engine) poolExhausted(start time.Time, j job) {
-	e.exhausted.Add(1)
-	e.send(record{seq: j.seq, kind: j.kind, dueNs: j.due.Sub(start).Nanoseconds(), latency: time.Since(j.due).Nanoseconds(), class: classPoolExhausted})
-}
-
-// send records what happened to one request. Workers record directly,
-// under the recorder's lock, rather than through a channel to another
-// goroutine: at low rates that saves a goroutine wake-up per request, and
-// at high rates the lock is held for well under a microsecond.
-func (e *Engine) send(r record) {
-	e.rec.record(r)
-}
-
 // work is one connection's loop: render, send, read, classify, record.
 // Its request and response objects and body buffer are reused, so a
 // request costs no allocation in steady state.
@@ -317,20 +191,21 @@ func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *tim
 	resp := fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseResponse(resp)
 	body := make([]byte, 0, 16<<10)
+	var r record
 	ready.Done()
 	<-begin
 	start := *startAt
-	for j := range e.jobs {
+	for j := range e.d.jobs {
 		req := reqs[j.kind]
 		body = e.kinds[j.kind].Body.AppendBody(body[:0], uint64(j.seq), j.due)
 		req.SetBodyRaw(body)
 		req.SetTimeout(e.cfg.Timeout)
-		flight := e.inFlight.Add(1)
+		flight := e.c.inFlight.Add(1)
 		written := time.Now()
 		err := e.client.Do(req, resp)
 		done := time.Now()
-		e.inFlight.Add(-1)
-		r := record{
+		e.c.inFlight.Add(-1)
+		r = record{
 			seq:     j.seq,
 			flight:  flight,
 			kind:    j.kind,
@@ -339,7 +214,6 @@ func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *tim
 			latency: done.Sub(j.due).Nanoseconds(),
 			service: done.Sub(written).Nanoseconds(),
 			sent:    int64(len(body)),
-			served:  true,
 		}
 		if err != nil {
 			r.class = classifyError(err)
@@ -355,8 +229,8 @@ func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *tim
 			}
 		}
 		resp.Reset()
-		e.slots <- struct{}{}
-		e.send(r)
+		e.d.slots <- struct{}{}
+		e.rec.record(&r)
 	}
 }
 
@@ -377,14 +251,6 @@ func (e *Engine) newRequest(k *Request) *fasthttp.Request {
 		req.SetConnectionClose()
 	}
 	return req
-}
-
-// span is how long the load lasts by design.
-func (e *Engine) span() time.Duration {
-	if e.cfg.Closed != nil {
-		return e.cfg.Closed.span()
-	}
-	return e.cfg.Schedule.Span()
 }
 
 // String describes the engine's target for logs, without credentials.

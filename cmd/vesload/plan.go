@@ -83,7 +83,7 @@ func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
 	}
 	switch {
 	case s.Closed != nil:
-		cfg.Closed = &loadgen.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
+		cfg.Load = &loadgen.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
 		for _, c := range s.Closed.Concurrency {
 			cfg.Pool = max(cfg.Pool, c)
 		}
@@ -100,7 +100,7 @@ func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
 	if sched.Total() == 0 {
 		return usagef("load shape %s schedules no request (rate × duration < 1)", s.Kind())
 	}
-	cfg.Schedule = sched
+	cfg.Load = sched
 	return nil
 }
 
@@ -218,9 +218,7 @@ func summarize(p *profiles.Profile, pl *plan, runID string) result.RunConfig {
 		Thresholds: p.Thresholds,
 		RunID:      runID,
 	}
-	if c.Schedule != nil {
-		rc.RPS = c.Schedule.MeanRate()
-	}
+	rc.RPS = c.Load.MeanRate()
 	if c.User != "" || c.Password != "" {
 		rc.Auth = "basic"
 	}
