@@ -43,6 +43,8 @@ type Profile struct {
 	// Thresholds are pass/fail expressions such as "p99<500ms", kept as
 	// written: the report package parses and evaluates them.
 	Thresholds []string `yaml:"thresholds,omitempty"`
+	// Data binds template variables from the rows of a CSV file.
+	Data *Data `yaml:"data,omitempty"`
 
 	// Source is where the profile was read from (a file path or
 	// "builtin:NAME"); it is not part of the YAML.
@@ -64,6 +66,10 @@ type Target struct {
 	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS configures certificate checks and client certificates.
 	TLS *TLS `yaml:"tls,omitempty"`
+	// ExpectStatus lists the statuses that count as success, codes such
+	// as 202 or classes such as 2xx; empty means 2xx. Any other status is
+	// an error of its own class.
+	ExpectStatus []string `yaml:"expect_status,omitempty"`
 }
 
 // Auth is HTTP basic authentication. The password is never part of a

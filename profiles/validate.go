@@ -21,6 +21,8 @@ func (p *Profile) Validate() error {
 		func() error { return validateRequests(p.Requests) },
 		p.Samplers.validate,
 		p.validateThresholds,
+		p.validateExpectStatus,
+		p.Data.validate,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {

@@ -288,6 +288,11 @@ func textThresholds(t *textWriter, r *result.Result) {
 	tb.pipe(&t.printer, "")
 }
 
+// ThresholdValue formats a gate's measured value with its unit, rounded as
+// the text report prints it, for messages outside the report (the abort
+// line of --abort-on-fail).
+func ThresholdValue(th result.Threshold) string { return thresholdValue(th) }
+
 // thresholdValue formats a gate's measured value with its unit, or "n/a"
 // when the metric was missing from the result.
 func thresholdValue(th result.Threshold) string {

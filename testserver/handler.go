@@ -2,8 +2,6 @@ package testserver
 
 import (
 	"bytes"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net"
@@ -33,7 +31,9 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		s.counters.enter()
 		defer s.counters.leave()
 	}
-	if rest, ok := bytes.CutPrefix(path, []byte(eventListenerPrefix)); ok {
+	if s.plainPortRefused(ctx) {
+		// answered below, like any collector route
+	} else if rest, ok := bytes.CutPrefix(path, []byte(eventListenerPrefix)); ok {
 		events = s.eventListener(ctx, rest)
 	} else {
 		s.page(ctx, path)
@@ -95,6 +95,11 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		ctx.SetStatusCode(fasthttp.StatusBadRequest)
 		ctx.SetContentType(contentJSON)
 		ctx.SetBody(unsupportedVersion(version))
+		return 0
+	}
+	if !minorVersionOK(version, ctx.Request.Header.Peek(minorVersionHeader)) {
+		ctx.SetStatusCode(fasthttp.StatusBadRequest)
+		ctx.Response.SetBodyString(invalidCustomHeaderBody)
 		return 0
 	}
 	v := s.validate(ctx.PostBody(), rules, batch)
@@ -198,32 +203,6 @@ func isJSON(ct []byte) bool {
 		ct = ct[:i]
 	}
 	return bytes.EqualFold(bytes.TrimSpace(ct), []byte(contentJSON))
-}
-
-// authorized checks HTTP basic auth when Options.Auth is set, in
-// constant time.
-func (s *Server) authorized(ctx *fasthttp.RequestCtx) bool {
-	if s.opts.user == "" {
-		return true
-	}
-	h := ctx.Request.Header.Peek("Authorization")
-	const prefix = "basic "
-	if len(h) < len(prefix) || !bytes.EqualFold(h[:len(prefix)], []byte(prefix)) {
-		return false
-	}
-	enc := bytes.TrimSpace(h[len(prefix):])
-	var buf [256]byte
-	if base64.StdEncoding.DecodedLen(len(enc)) > len(buf) {
-		return false
-	}
-	n, err := base64.StdEncoding.Decode(buf[:], enc)
-	if err != nil {
-		return false
-	}
-	user, pass, ok := bytes.Cut(buf[:n], []byte(":"))
-	userOK := subtle.ConstantTimeCompare(user, []byte(s.opts.user))
-	passOK := subtle.ConstantTimeCompare(pass, []byte(s.opts.password))
-	return ok && userOK&passOK == 1
 }
 
 // serveStats answers /stats with the Stats snapshot as JSON.

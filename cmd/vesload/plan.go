@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"net/url"
@@ -398,11 +396,5 @@ func readSecretFile(flag, path string) (string, error) {
 
 func vesDomains() []string { return ves.Domains() }
 
-// newRunID is a short random prefix that keeps event ids unique across runs.
-func newRunID() string {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "vesload"
-	}
-	return hex.EncodeToString(b[:])
-}
+// newRunID is the random prefix that keeps event ids unique across runs.
+func newRunID() string { return ves.NewRunID() }

@@ -30,7 +30,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // serveFlags are the parsed flags of `vesload serve`.
 type serveFlags struct {
 	listen, compat, auth, authFile, tlsCert, tlsKey, stall string
-	pool, queue                                            int
+	clientCA, httpListen                                   string
+	pool, queue, authCost                                  int
 	publishTime, latency, jitter                           time.Duration
 	errorRate                                              float64
 	seed                                                   uint64
@@ -48,6 +49,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.authFile, "auth-file", "", "read USER:PASS for basic auth from `FILE`")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate `FILE` (needs --tls-key)")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "PEM private key `FILE` of --tls-cert")
+	fs.IntVar(&f.authCost, "auth-cost", 10, "BCrypt cost of the basic-auth check, paid by every basic-auth request as in the collector's certBasicAuth mode (4..16; 0: a plain comparison)")
+	fs.StringVar(&f.clientCA, "client-ca", "", "with --tls-cert and auth, let in clients whose certificate this PEM CA `FILE` verifies, without basic auth (certBasicAuth)")
+	fs.StringVar(&f.httpListen, "http-listen", "", "with --tls-cert and auth, also listen for plain HTTP on `HOST:PORT`, answered 400 \"Operation not permitted\" but /healthcheck, as the collector's HTTP port")
 	fs.IntVar(&f.pool, "backend-pool", testserver.DefaultBackendPool, "downstream publisher connections (with --publish-time)")
 	fs.IntVar(&f.queue, "backend-queue", 0, "requests that may wait for a downstream connection; past that a request fails at once (default 2 × --backend-pool)")
 	fs.DurationVar(&f.publishTime, "publish-time", 0, "time each accepted request holds a downstream connection (0: no backend model)")
@@ -100,7 +104,7 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 		Addr: f.listen, Compat: f.compat, TLSCertFile: f.tlsCert, TLSKeyFile: f.tlsKey,
 		BackendPool: f.pool, BackendQueue: f.queue, PublishTime: f.publishTime,
 		Latency: f.latency, Jitter: f.jitter, ErrorRate: f.errorRate, Seed: f.seed,
-		NoValidate: f.noValidate, Logf: log.printf,
+		NoValidate: f.noValidate, Logf: log.printf, ClientCAFile: f.clientCA, HTTPAddr: f.httpListen,
 	}
 	switch strings.ToLower(f.compat) {
 	case testserver.CompatV72, testserver.CompatLegacy, "none":
@@ -123,7 +127,27 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 	if o.Auth, err = f.credentials(); err != nil {
 		return o, err
 	}
-	return o, f.checkTLS()
+	if err := f.checkTLS(); err != nil {
+		return o, err
+	}
+	return o, f.checkCertBasicAuth(&o)
+}
+
+// checkCertBasicAuth checks --auth-cost, --client-ca and --http-listen,
+// which only mean something with auth (and the last two with TLS).
+func (f *serveFlags) checkCertBasicAuth(o *testserver.Options) error {
+	if f.authCost != 0 && (f.authCost < 4 || f.authCost > testserver.MaxAuthCost) {
+		return fmt.Errorf("--auth-cost: want 4..%d, or 0 for a plain comparison, got %d", testserver.MaxAuthCost, f.authCost)
+	}
+	if o.Auth != "" {
+		o.AuthCost = f.authCost
+	}
+	for _, c := range []struct{ flag, v string }{{"--client-ca", f.clientCA}, {"--http-listen", f.httpListen}} {
+		if c.v != "" && (o.Auth == "" || f.tlsCert == "") {
+			return fmt.Errorf("%s: needs --tls-cert and --auth or --auth-file (the certBasicAuth setup)", c.flag)
+		}
+	}
+	return nil
 }
 
 func (f *serveFlags) checkCounts(queueSet bool, o *testserver.Options) error {
@@ -209,8 +233,17 @@ func parseStall(s string) (stall, at time.Duration, err error) {
 // includes the credentials.
 func describe(o testserver.Options) string {
 	parts := []string{"compat " + strings.ToLower(o.Compat)}
-	if o.Auth != "" {
+	switch {
+	case o.Auth != "" && o.AuthCost > 0:
+		parts = append(parts, fmt.Sprintf("basic auth (BCrypt cost %d)", o.AuthCost))
+	case o.Auth != "":
 		parts = append(parts, "basic auth")
+	}
+	if o.ClientCAFile != "" {
+		parts = append(parts, "client certificates")
+	}
+	if o.HTTPAddr != "" {
+		parts = append(parts, "HTTP port "+o.HTTPAddr+" refused")
 	}
 	if o.PublishTime > 0 {
 		q := fmt.Sprint(o.BackendQueue)
@@ -248,10 +281,14 @@ func summary(st testserver.Stats, up time.Duration) string {
 	for _, c := range codes {
 		fmt.Fprintf(&by, " %d=%d", c, st.ByStatus[c])
 	}
+	auth := ""
+	if st.AuthBasic+st.AuthCertificate > 0 {
+		auth = fmt.Sprintf("; auth: %d basic, %d certificate", st.AuthBasic, st.AuthCertificate)
+	}
 	return fmt.Sprintf("stopped after %v: %d requests (%d accepted, %d rejected), %d events, "+
-		"%d duplicate event ids, %d backend rejections, max %d in flight; by status:%s",
+		"%d duplicate event ids, %d backend rejections, max %d in flight; by status:%s%s",
 		up.Round(time.Millisecond), st.Requests, st.Accepted, st.Rejected, st.Events,
-		st.DuplicateEventIDs, st.BackendRejected, st.MaxInFlight, by.String())
+		st.DuplicateEventIDs, st.BackendRejected, st.MaxInFlight, by.String(), auth)
 }
 
 // lineWriter writes whole "vesload serve: …" lines from any goroutine,

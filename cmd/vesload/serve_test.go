@@ -73,6 +73,10 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--tls-cert", "c.pem"}, "--tls-key"},
 		{[]string{"--tls-cert", filepath.Join(dir, "c.pem"), "--tls-key", filepath.Join(dir, "k.pem")}, "--tls-cert"},
 		{[]string{"extra"}, "extra"},
+		{[]string{"--auth", "a:b", "--auth-cost", "3"}, "--auth-cost"},
+		{[]string{"--auth", "a:b", "--auth-cost", "17"}, "--auth-cost"},
+		{[]string{"--auth", "a:b", "--client-ca", "ca.pem"}, "--client-ca"},
+		{[]string{"--http-listen", "127.0.0.1:0"}, "--http-listen"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -184,6 +188,9 @@ func TestServeRuns(t *testing.T) {
 	}
 	if strings.Contains(out, "s3cret") {
 		t.Errorf("stderr %q shows the password", out)
+	}
+	if !strings.Contains(out, "basic auth (BCrypt cost 10)") || !strings.Contains(out, "auth: 1 basic, 0 certificate") {
+		t.Errorf("stderr %q: want the collector's BCrypt cost 10 by default and the auth count", out)
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("stdout %q, want nothing", stdout.String())

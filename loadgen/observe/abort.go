@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
@@ -59,7 +60,7 @@ func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 	w := WindowResult(&g.sum, len(g.ring))
 	for _, gate := range g.gates {
 		if v := gate.Eval(w); !v.Pass && v.Reason == "" {
-			g.failed = fmt.Sprintf("%s (%g %s over the last %d s)", v.Expr, v.Value, v.Unit, len(g.ring))
+			g.failed = abortReason(v, len(g.ring))
 			g.gate = v
 			g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.ring))
 			g.note("aborting: --abort-on-fail " + g.failed)
@@ -67,6 +68,12 @@ func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 			return
 		}
 	}
+}
+
+// abortReason says which gate stopped the run and by how much, the value
+// rounded as the report prints it (49.9%, not 49.9001996007984 %).
+func abortReason(v result.Threshold, seconds int) string {
+	return fmt.Sprintf("%s (%s over the last %d s)", v.Expr, report.ThresholdValue(v), seconds)
 }
 
 // Failed reports the gate that stopped the run, if one did: the reason in

@@ -48,7 +48,7 @@ func TestAbortGuard(t *testing.T) {
 	}{
 		{"all good", []string{"error_rate<5%"}, repeat(good, 20), 0, ""},
 		{"bad but shorter than a window", []string{"error_rate<5%"}, repeat(bad, 9), 0, ""},
-		{"bad from the start", []string{"error_rate<5%"}, repeat(bad, 15), 10, "error_rate<5% (50 % over the last 10 s)"},
+		{"bad from the start", []string{"error_rate<5%"}, repeat(bad, 15), 10, "error_rate<5% (50.00% over the last 10 s)"},
 		// 10 good seconds, then bad ones: the window's error rate passes 5 %
 		// with the first bad second (50 of 1000 = 5 %, not below 5 %).
 		{"goes bad", []string{"error_rate<5%"}, append(repeat(good, 10), repeat(bad, 5)...), 11, "error_rate<5%"},
@@ -116,5 +116,22 @@ func TestWindowResult(t *testing.T) {
 	}
 	if pct, ok := r.ErrorRatePct(); !ok || pct < 5.4 || pct > 5.5 {
 		t.Errorf("error rate %v %%, want 11 of 201", pct)
+	}
+}
+
+func TestAbortReasonRounds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		v    result.Threshold
+		want string
+	}{
+		{result.Threshold{Expr: "error_rate<1%", Value: 49.9001996007984, Unit: "%"}, "error_rate<1% (49.90% over the last 10 s)"},
+		{result.Threshold{Expr: "p99<500ms", Value: 812.3456789, Unit: "ms"}, "p99<500ms (812.35 ms over the last 10 s)"},
+		{result.Threshold{Expr: "rps>=100", Value: 99.33333333, Unit: "/s"}, "rps>=100 (99.33/s over the last 10 s)"},
+	}
+	for _, tc := range tests {
+		if got := abortReason(tc.v, 10); got != tc.want {
+			t.Errorf("abortReason(%v) = %q, want %q", tc.v.Value, got, tc.want)
+		}
 	}
 }
