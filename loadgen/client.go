@@ -3,11 +3,9 @@ package loadgen
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"sync"
 	"time"
 
@@ -38,32 +36,11 @@ func parseTarget(raw string) (target, error) {
 	return t, nil
 }
 
-// tlsConfig builds the client TLS settings: verification on unless asked
-// otherwise, an extra CA bundle and a client certificate when given.
+// tlsConfig builds the client TLS settings with the one builder:
+// verification on unless asked otherwise, an extra CA bundle and a client
+// certificate when given.
 func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
-	cfg := &tls.Config{ServerName: serverName, InsecureSkipVerify: c.Insecure, MinVersion: tls.VersionTLS12}
-	if c.CAFile != "" {
-		pem, err := os.ReadFile(c.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("read CA file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("CA file %s: no PEM certificate found", c.CAFile)
-		}
-		cfg.RootCAs = pool
-	}
-	if (c.CertFile == "") != (c.KeyFile == "") {
-		return nil, fmt.Errorf("client certificate needs both a certificate and a key file")
-	}
-	if c.CertFile != "" {
-		pair, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("load client certificate: %w", err)
-		}
-		cfg.Certificates = []tls.Certificate{pair}
-	}
-	return cfg, nil
+	return c.Client(serverName)
 }
 
 // newHostClient returns a fasthttp client with at most pool connections.

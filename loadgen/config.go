@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/url"
 	"time"
+
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 // Body renders the payload of one request. Request seq (0-based) is due
@@ -20,14 +22,10 @@ type Header struct {
 	Name, Value string
 }
 
-// TLS configures certificate checks and client certificates for https
-// targets. Verification is on unless Insecure is set.
-type TLS struct {
-	CAFile   string
-	CertFile string
-	KeyFile  string
-	Insecure bool
-}
+// TLS configures certificate checks and client certificates (PEM pairs
+// or PKCS#12 stores) for https targets, through the one builder every part
+// of vesload uses. Verification is on unless Insecure is set.
+type TLS = tlsconf.Options
 
 // Config is everything one run needs. The command line and profiles build
 // it; the engine reads it and never changes it.

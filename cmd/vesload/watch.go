@@ -46,7 +46,7 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 // target's TLS settings; their credentials come from the URL and never
 // reach the result.
 func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
-	opts := sample.HTTPOptions{CAFile: tls.CAFile, CertFile: tls.CertFile, KeyFile: tls.KeyFile, Insecure: tls.Insecure, User: w.metricsUser}
+	opts := sample.HTTPOptions{TLS: tls, User: w.metricsUser}
 	if w.metricsPass != "" {
 		pw, err := readSecretFile("--target-metrics-password-file", w.metricsPass)
 		if err != nil {
