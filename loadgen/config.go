@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/transport"
 )
 
 // Body renders the payload of one request. Request seq (0-based) is due
@@ -18,9 +19,7 @@ type Body interface {
 }
 
 // Header is one extra request header.
-type Header struct {
-	Name, Value string
-}
+type Header = transport.Header
 
 // TLS configures certificate checks and client certificates (PEM pairs
 // or PKCS#12 stores) for https targets, through the one builder every part
@@ -64,6 +63,10 @@ type Config struct {
 	// (in-memory listeners in benchmarks, Unix sockets). Preflight then
 	// uses it too.
 	Dial func(addr string) (net.Conn, error)
+
+	// Transport, when set, sends the requests instead of the VES REST
+	// transport built from URL, TLS and the rest (see package transport).
+	Transport transport.Transport
 
 	// Observers watch the run, called in this order for every event;
 	// see Observer.

@@ -7,6 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -111,7 +112,7 @@ func (d *dispatcher) exhausted(j job) {
 		seq: j.seq, kind: j.kind, step: j.step,
 		dueNs:   j.due.Sub(d.start).Nanoseconds(),
 		latency: time.Since(j.due).Nanoseconds(),
-		class:   classPoolExhausted,
+		class:   transport.PoolExhausted,
 	})
 }
 

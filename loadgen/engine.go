@@ -2,26 +2,31 @@ package loadgen
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"net"
+	"net/url"
 	"sync"
 	"time"
 
-	"github.com/valyala/fasthttp"
-
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/report/result"
 )
 
+// redactedTarget is the host and port of a URL, without credentials.
+func redactedTarget(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "?"
+	}
+	return u.Host
+}
+
 // Engine runs one load test. Create it with New, then call Run once.
 type Engine struct {
-	cfg    Config
-	facts  modelFacts
-	target target
-	client *fasthttp.HostClient
-	warm   *warmDialer
-	header []Header  // cfg.Headers plus the Authorization header
-	kinds  []Request // the request mix; one kind without a mix
+	cfg   Config
+	facts modelFacts
+	tr    transport.Transport
+	kinds []Request // the request mix; one kind without a mix
 
 	c     counters
 	lag   *lagMeter
@@ -35,45 +40,27 @@ type Engine struct {
 // New checks the configuration and prepares the client. It does not touch
 // the network.
 func New(cfg Config) (*Engine, error) {
-	if cfg.Method == "" {
-		cfg.Method = fasthttp.MethodPost
-	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "vesload"
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	t, err := parseTarget(cfg.URL)
-	if err != nil {
-		return nil, err
-	}
-	tc, err := tlsConfig(cfg.TLS, t.host)
-	if err != nil {
-		return nil, err
-	}
-	dial := cfg.Dial
-	if dial == nil {
-		timeout := min(cfg.Timeout, 10*time.Second)
-		dial = func(addr string) (net.Conn, error) { return fasthttp.DialTimeout(addr, timeout) }
-	}
-	warm := newWarmDialer(dial, cfg.Pool)
 	e := &Engine{
-		cfg:    cfg,
-		facts:  cfg.Load.facts(cfg.Pool),
-		target: t,
-		warm:   warm,
-		client: newHostClient(t, tc, &cfg, warm.Dial),
-		lag:    newLagMeter(),
-		abort:  make(chan struct{}),
+		cfg:   cfg,
+		facts: cfg.Load.facts(cfg.Pool),
+		tr:    cfg.Transport,
+		lag:   newLagMeter(),
+		abort: make(chan struct{}),
 	}
+	var err error
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
 		return nil, err
 	}
-	e.header = append([]Header(nil), cfg.Headers...)
-	if cfg.User != "" || cfg.Password != "" {
-		token := base64.StdEncoding.EncodeToString([]byte(cfg.User + ":" + cfg.Password))
-		e.header = append(e.header, Header{Name: "Authorization", Value: "Basic " + token})
+	if e.tr == nil {
+		if e.tr, err = restTransport(&e.cfg, e.kinds); err != nil {
+			return nil, err
+		}
 	}
 	e.tl = newTimeline(e.facts.perSecond, e.facts.concurrency)
 	e.rec = newRecorder(cfg.Observers, len(e.kinds), e.facts.steps, e.tl)
@@ -97,7 +84,7 @@ func New(cfg Config) (*Engine, error) {
 // Preflight connects to the target once. Run calls it unless the
 // configuration says NoPreflight.
 func (e *Engine) Preflight(ctx context.Context) error {
-	return preflight(ctx, e.target, e.client.TLSConfig, e.cfg.Timeout, e.cfg.Dial)
+	return e.tr.Preflight(ctx)
 }
 
 // Abort ends a run at once: requests in flight are not waited for and are
@@ -119,8 +106,8 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	// Connections and workers are made ready before the clock starts, so
 	// that the first second measures the target, not vesload's set-up.
-	e.warm.warm(e.target.addr, e.facts.warm)
-	defer e.warm.close()
+	e.tr.Warm(e.facts.warm)
+	defer e.tr.Close()
 	var workers, ready sync.WaitGroup
 	var start time.Time
 	begin := make(chan struct{})
@@ -157,7 +144,6 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	close(e.d.jobs)
 	e.drain(&workers)
 	tk.stop()
-	e.client.CloseIdleConnections()
 	final := e.rec.finish()
 	return tk.result(final, time.Now(), interrupted, true), nil
 }
@@ -179,31 +165,25 @@ func (e *Engine) drain(workers *sync.WaitGroup) {
 	}
 }
 
-// work is one connection's loop: render, send, read, classify, record.
-// Its request and response objects and body buffer are reused, so a
-// request costs no allocation in steady state.
+// work is one connection's loop: render, send, record. Its buffers are
+// reused, so a request costs no allocation in steady state.
 func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *time.Time) {
-	reqs := make([]*fasthttp.Request, len(e.kinds))
-	for i := range e.kinds {
-		reqs[i] = e.newRequest(&e.kinds[i])
-		defer fasthttp.ReleaseRequest(reqs[i])
-	}
-	resp := fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseResponse(resp)
-	body := make([]byte, 0, 16<<10)
-	var r record
+	snd, release := e.tr.NewSender()
+	defer release()
+	var (
+		req transport.Request
+		out transport.Outcome
+		r   record
+	)
+	req.Body = make([]byte, 0, 16<<10)
 	ready.Done()
 	<-begin
 	start := *startAt
 	for j := range e.d.jobs {
-		req := reqs[j.kind]
-		body = e.kinds[j.kind].Body.AppendBody(body[:0], uint64(j.seq), j.due)
-		req.SetBodyRaw(body)
-		req.SetTimeout(e.cfg.Timeout)
+		req.Seq, req.Due, req.Kind = j.seq, j.due, int(j.kind)
+		req.Body = e.kinds[j.kind].Body.AppendBody(req.Body[:0], uint64(j.seq), j.due)
 		flight := e.c.inFlight.Add(1)
-		written := time.Now()
-		err := e.client.Do(req, resp)
-		done := time.Now()
+		snd.Send(&req, &out)
 		e.c.inFlight.Add(-1)
 		r = record{
 			seq:     j.seq,
@@ -211,49 +191,33 @@ func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *tim
 			kind:    j.kind,
 			step:    j.step,
 			dueNs:   j.due.Sub(start).Nanoseconds(),
-			latency: done.Sub(j.due).Nanoseconds(),
-			service: done.Sub(written).Nanoseconds(),
-			sent:    int64(len(body)),
+			latency: out.Done.Sub(j.due).Nanoseconds(),
+			service: out.Done.Sub(out.Written).Nanoseconds(),
+			sent:    out.BytesSent,
+			recv:    out.BytesRecv,
+			code:    out.Code,
+			class:   out.Class,
+			msgID:   out.MessageID,
 		}
-		if err != nil {
-			r.class = classifyError(err)
-		} else {
-			r.code = int32(resp.StatusCode())
-			rb := resp.Body()
-			r.recv = int64(len(rb))
-			if r.code < 200 || r.code > 299 {
-				r.class = classHTTP
-				if id := messageID(rb); id != nil {
-					r.msgID = string(id)
-				}
-			}
-		}
-		resp.Reset()
 		e.d.slots <- struct{}{}
 		e.rec.record(&r)
 	}
 }
 
-// newRequest prepares the reusable request of one kind: everything but
-// the body is set once.
-func (e *Engine) newRequest(k *Request) *fasthttp.Request {
-	req := fasthttp.AcquireRequest()
-	req.SetRequestURI(k.URL)
-	req.Header.SetMethod(e.cfg.Method)
-	req.Header.SetContentType("application/json")
-	for _, h := range e.header {
-		req.Header.Set(h.Name, h.Value)
+// restTransport is the VES REST transport for cfg's target and mix.
+func restTransport(cfg *Config, kinds []Request) (*rest.Transport, error) {
+	o := rest.Options{
+		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
+		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,
+		Pool: cfg.Pool, Timeout: cfg.Timeout, KeepAlive: cfg.KeepAlive, Dial: cfg.Dial,
 	}
-	for _, h := range k.Headers {
-		req.Header.Set(h.Name, h.Value)
+	for _, k := range kinds {
+		o.Kinds = append(o.Kinds, rest.Kind{URL: k.URL, Headers: k.Headers})
 	}
-	if !e.cfg.KeepAlive {
-		req.SetConnectionClose()
-	}
-	return req
+	return rest.New(o)
 }
 
-// String describes the engine's target for logs, without credentials.
+// String describes the engine for logs, without credentials.
 func (e *Engine) String() string {
-	return fmt.Sprintf("vesload engine → %s (pool %d)", e.target.addr, e.cfg.Pool)
+	return fmt.Sprintf("vesload engine → %s (pool %d)", redactedTarget(e.cfg.URL), e.cfg.Pool)
 }

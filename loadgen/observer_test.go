@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -102,7 +103,7 @@ func TestObserversFanOutInOrder(t *testing.T) {
 // Adding observers costs the request path no allocation.
 func TestObserversAllocateNothingPerRequest(t *testing.T) {
 	r := newRecorder([]Observer{NopObserver{}, &countRequests{}}, 1, 0, newTimeline(nil, nil))
-	rec := &record{seq: 1, dueNs: int64(500 * time.Millisecond), latency: 2e6, service: 1e6, class: classHTTP, code: 503}
+	rec := &record{seq: 1, dueNs: int64(500 * time.Millisecond), latency: 2e6, service: 1e6, class: transport.HTTP, code: 503}
 	r.record(rec)
 	allocs := testing.AllocsPerRun(1000, func() { r.record(rec) })
 	if allocs != 0 {

@@ -7,6 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -22,7 +23,7 @@ type record struct {
 	sent    int64 // body bytes out
 	recv    int64 // body bytes in
 	code    int32
-	class   class
+	class   transport.Class
 	msgID   string // messageId of a VES error body
 }
 
@@ -79,7 +80,7 @@ func (r *recorder) record(rec *record) {
 }
 
 func (r *recorder) add(rec *record) {
-	name := outcomeName(rec.class, int(rec.code))
+	name := rec.class.Name(int(rec.code))
 	o := result.Outcome{
 		Class: name, MessageID: rec.msgID,
 		Latency: time.Duration(rec.latency), Service: time.Duration(rec.service),
@@ -93,7 +94,7 @@ func (r *recorder) add(rec *record) {
 		r.steps[rec.step].Add(o)
 	}
 	r.tl.add(rec.dueNs/int64(time.Second), o)
-	if rec.class != classPoolExhausted {
+	if rec.class != transport.PoolExhausted {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
 	}

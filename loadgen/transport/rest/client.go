@@ -1,4 +1,4 @@
-package loadgen
+package rest
 
 import (
 	"context"
@@ -36,23 +36,16 @@ func parseTarget(raw string) (target, error) {
 	return t, nil
 }
 
-// tlsConfig builds the client TLS settings with the one builder:
-// verification on unless asked otherwise, an extra CA bundle and a client
-// certificate when given.
-func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
-	return c.Client(serverName)
-}
-
 // newHostClient returns a fasthttp client with at most pool connections.
 // The engine never asks it for more requests at once than it has
 // connections, so a connection is always free for a request it sends.
-func newHostClient(t target, tc *tls.Config, cfg *Config, dial fasthttp.DialFunc) *fasthttp.HostClient {
+func newHostClient(t target, tc *tls.Config, o *Options, dial fasthttp.DialFunc) *fasthttp.HostClient {
 	return &fasthttp.HostClient{
 		Addr:                   t.addr,
 		IsTLS:                  t.isTLS,
 		TLSConfig:              tc,
-		Name:                   cfg.UserAgent,
-		MaxConns:               cfg.Pool,
+		Name:                   o.UserAgent,
+		MaxConns:               o.Pool,
 		MaxIdleConnDuration:    time.Minute,
 		DisablePathNormalizing: true,
 		ReadBufferSize:         16 << 10,
