@@ -79,8 +79,12 @@ func (t *ticker) loop() {
 func (t *ticker) stop() {
 	close(t.quit)
 	<-t.done
-	now := time.Now()
-	t.cpuStats.add(t.cpu.sample(now))
+	cpu := t.cpu.sample(time.Now())
+	t.cpuStats.add(cpu)
+	r := t.e.rec
+	r.mu.Lock()
+	r.tl.reading(t.sec, cpu, nil) // the last, partial second
+	r.mu.Unlock()
 	for _, sm := range []*sampling{t.target, t.generator} {
 		if sm != nil {
 			sm.stop()

@@ -75,11 +75,11 @@ func (t *timeline) discard(s int64) { t.pending[s%timelineRing].Add(-1) }
 func (t *timeline) passed() { t.frontier.Store(math.MaxInt64) }
 
 // add counts an outcome of a request due in second s. It returns false for
-// a straggler of a second already closed.
+// a straggler of a second closed by force, whose pending count was
+// cleared when it closed.
 func (t *timeline) add(s int64, o result.Outcome) bool {
 	i := s - t.base
 	if i < 0 {
-		t.pending[s%timelineRing].Add(-1)
 		return false
 	}
 	for int64(len(t.open)) <= i {
