@@ -82,10 +82,10 @@ func (e *Engine) warnings(res *result.Result, t tallies) []string {
 	if pe := res.Errors[result.ClassPoolExhausted]; pe > 0 {
 		w = append(w, poolWarning(pe, res.Attempted(), e.cfg.Pool, e.cfg.PoolWait))
 	}
-	if s := t.silence; time.Duration(s.longest) >= silenceWarn {
+	if t.silent >= silenceWarn {
 		w = append(w, fmt.Sprintf("the target stopped answering for %.1f s (from %.1f s into the run) while requests waited: "+
 			"the latency of the requests due then shows it, the generator was not the cause",
-			time.Duration(s.longest).Seconds(), time.Duration(s.from).Seconds()))
+			t.silent.Seconds(), t.silentFrom.Seconds()))
 	}
 	slices.Sort(w)
 	return w

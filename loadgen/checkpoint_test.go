@@ -20,6 +20,7 @@ func TestCheckpoints(t *testing.T) {
 	defer srv.Close()
 	var c checkpoints
 	cfg := testConfig(t, srv.URL, 50, 3*time.Second)
+	cfg.Pool = 150 // never short of connections, even on a loaded machine
 	cfg.CheckpointEvery = time.Second
 	cfg.Observers = []Observer{&c}
 	res := run(t, cfg)

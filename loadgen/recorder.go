@@ -98,9 +98,9 @@ func (r *recorder) add(rec *record) {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
 	}
-	if rec.code > 0 {
+	if rec.class != transport.PoolExhausted {
 		done := rec.dueNs + rec.latency
-		r.silence.answer(done-rec.service, done)
+		r.silence.note(done-rec.service, done, rec.code > 0)
 	}
 	r.ev = RequestEvent{
 		Seq:       rec.seq,
@@ -130,7 +130,9 @@ type tallies struct {
 	timeline     []result.Second
 	truncated    bool
 	maxFlight    int64
-	silence      silence
+	// silent is the longest time the target gave no answer while a
+	// request waited, from silentFrom into the run.
+	silent, silentFrom time.Duration
 }
 
 // snapshot copies the recorder's state; the copy shares nothing with it.
@@ -148,8 +150,8 @@ func (r *recorder) copyLocked() tallies {
 		timeline:  slices.Clone(r.tl.closed),
 		truncated: r.tl.truncated,
 		maxFlight: r.maxFlight,
-		silence:   r.silence,
 	}
+	t.silent, t.silentFrom = r.silence.longest()
 	t.kinds = cloneTallies(r.kinds)
 	t.steps = cloneTallies(r.steps)
 	return t
@@ -176,21 +178,58 @@ func (r *recorder) finish() tallies {
 	return r.copyLocked()
 }
 
-// silence tracks the longest time during which the target gave no answer
+// silence finds the longest time during which the target gave no answer
 // while a request was waiting for one: a frozen target, not a slow
-// generator. Times are from the start of the run, in ns.
+// generator. Answers are noted in buckets of their arrival time, so the
+// order in which workers record them does not matter; only requests that
+// waited at least silenceWarn can span such a silence, and their waits are
+// kept (up to maxWaits). Times are from the start of the run, in ns.
 type silence struct {
-	lastAnswer int64
-	longest    int64
-	from       int64
+	answered []uint64   // bit i: an answer arrived in bucket i
+	waits    [][2]int64 // [written, done] of the long waits
 }
 
-// answer notes an answer at done to a request written at written: the
-// target was silent from the later of the previous answer and the write.
-func (s *silence) answer(written, done int64) {
-	from := max(s.lastAnswer, written)
-	if done-from > s.longest {
-		s.longest, s.from = done-from, from
+const (
+	silenceBucket = int64(100 * time.Millisecond)
+	maxBuckets    = 86400 * 10 // a day of buckets: 108 KB of bits
+	maxWaits      = 4096
+)
+
+// note records the request written at written whose outcome came at done;
+// answered says whether the target answered it (not a timeout or a
+// transport error).
+func (s *silence) note(written, done int64, answered bool) {
+	if b := done / silenceBucket; answered && b >= 0 && b < maxBuckets {
+		for int64(len(s.answered)) <= b/64 {
+			s.answered = append(s.answered, 0)
+		}
+		s.answered[b/64] |= 1 << (b % 64)
 	}
-	s.lastAnswer = max(s.lastAnswer, done)
+	if done-written >= int64(silenceWarn) && len(s.waits) < maxWaits {
+		s.waits = append(s.waits, [2]int64{written, done})
+	}
+}
+
+// longest is the longest run of buckets without an answer inside one
+// request's wait, and when it began.
+func (s *silence) longest() (d, from time.Duration) {
+	var best, bestFrom int64
+	for _, w := range s.waits {
+		run := int64(0)
+		for b := w[0]/silenceBucket + 1; b < w[1]/silenceBucket; b++ {
+			if s.has(b) {
+				run = 0
+				continue
+			}
+			if run++; run > best {
+				best, bestFrom = run, b-run+1
+			}
+		}
+	}
+	return time.Duration(best * silenceBucket), time.Duration(bestFrom * silenceBucket)
+}
+
+func (s *silence) has(b int64) bool {
+	i := b / 64
+	return i < int64(len(s.answered)) && s.answered[i]&(1<<(b%64)) != 0
 }
