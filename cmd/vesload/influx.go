@@ -40,10 +40,14 @@ func (o *influxOptions) check() error {
 	return nil
 }
 
-// influxHook feeds the InfluxDB writer from the engine's hooks.
+// influxHook is the observer that feeds the InfluxDB writer: every
+// finished request, and the requests in flight once a second.
 type influxHook struct {
+	loadgen.NopObserver
 	w *influx.Writer
 }
+
+var _ loadgen.Observer = (*influxHook)(nil)
 
 // startInflux starts the writer when --influx-url is set; label is the
 // transaction tag of the run's requests.
@@ -63,27 +67,16 @@ func startInflux(o *influxOptions, label string, note func(string)) (*influxHook
 	return &influxHook{w: w}, nil
 }
 
-// hook chains the writer into the engine's request and second hooks and
-// writes the start annotation.
-func (h *influxHook) hook(hooks *loadgen.Hooks) {
-	if h == nil {
-		return
-	}
-	prevReq, prevSec := hooks.Request, hooks.Second
-	hooks.Request = func(ev loadgen.RequestEvent) {
-		h.w.Observe(ev.Outcome, ev.Code, ev.MessageID, ev.Latency, ev.BytesSent, ev.BytesRecv)
-		if prevReq != nil {
-			prevReq(ev)
-		}
-	}
-	hooks.Second = func(p loadgen.Progress) {
-		h.w.Second(p.InFlight)
-		if prevSec != nil {
-			prevSec(p)
-		}
-	}
-	h.w.Start()
+// Begin writes the test's start annotation when the run's clock starts.
+func (h *influxHook) Begin(time.Time) { h.w.Start() }
+
+// Request records one finished request; it allocates nothing.
+func (h *influxHook) Request(ev *loadgen.RequestEvent) {
+	h.w.Observe(ev.Outcome, ev.Code, ev.MessageID, ev.Latency, ev.BytesSent, ev.BytesRecv)
 }
+
+// Second queues the second's points; it never waits for InfluxDB.
+func (h *influxHook) Second(p *loadgen.Progress) { h.w.Second(p.InFlight) }
 
 // close stops the writer of a run that ended without a result.
 func (h *influxHook) close() {

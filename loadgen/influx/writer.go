@@ -82,6 +82,7 @@ type Writer struct {
 	stats   Stats
 	done    chan struct{}
 	closed  bool
+	begun   bool // Start was called
 	// abandoned: Close stopped waiting; what is still queued is dropped.
 	abandoned bool
 	pctNames  []string
@@ -187,8 +188,14 @@ func redacted(raw string) string {
 	return redact.URL(u.String())
 }
 
-// Start writes the test's start annotation.
-func (w *Writer) Start() { w.annotate("started") }
+// Start writes the test's start annotation. A writer never started
+// writes nothing when closed: a run that did not begin leaves no trace.
+func (w *Writer) Start() {
+	w.mu.Lock()
+	w.begun = true
+	w.mu.Unlock()
+	w.annotate("started")
+}
 
 // Observe records one finished request: its outcome ("ok" or an error
 // class), HTTP status (0 without one), the VES messageId of an error
@@ -389,8 +396,10 @@ func (w *Writer) annotateLocked(what string) {
 func (w *Writer) Close(inFlight int64, wait time.Duration) Stats {
 	w.mu.Lock()
 	if !w.closed {
-		w.flush(inFlight)
-		w.annotateLocked("ended")
+		if w.begun {
+			w.flush(inFlight)
+			w.annotateLocked("ended")
+		}
 		w.closed = true
 		close(w.queue)
 	}

@@ -267,3 +267,17 @@ func FuzzConfigURL(f *testing.F) {
 		}
 	})
 }
+
+// TestNeverStartedWritesNothing: a run that failed before it began
+// leaves no points and no end annotation.
+func TestNeverStartedWritesNothing(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", nil)
+	st := w.Close(0, 5*time.Second)
+	if st.Batches != 0 || st.Failed != 0 || s.all() != "" {
+		t.Errorf("stats %+v, body %q: want nothing written", st, s.all())
+	}
+}
