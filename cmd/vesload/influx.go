@@ -40,8 +40,9 @@ func (o *influxOptions) check() error {
 	return nil
 }
 
-// influxHook is the observer that feeds the InfluxDB writer: every
-// finished request, and the requests in flight once a second.
+// influxHook is the observer (docs/ARCHITECTURE.md, "Observers") that
+// feeds the InfluxDB writer: every finished request, and the requests in
+// flight once a second.
 type influxHook struct {
 	loadgen.NopObserver
 	w *influx.Writer
