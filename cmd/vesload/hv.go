@@ -42,6 +42,7 @@ type hvOptions struct {
 	quiet                     bool
 	settle                    time.Duration
 	target                    *hvTargetFlags
+	metricsAddr               string
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -71,6 +72,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to FILE")
 	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE")
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	return fs
 }
@@ -241,6 +243,12 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		return 0, err
 	}
 	live := &hv.Live{}
+	liveMetrics, err := startHVLive(o.metricsAddr, &cfg, live, stderr, o.quiet)
+	if err != nil {
+		watch.stop()
+		return 0, err
+	}
+	defer liveMetrics.close()
 	stopProgress := hvProgress(stderr, o.quiet, cfg, live)
 	self := watchSelf()
 	out, err := hv.Run(ctx, cfg, live)
