@@ -327,3 +327,39 @@ func FuzzFrames(f *testing.F) {
 		}
 	})
 }
+
+func TestValidHeader(t *testing.T) {
+	ok := func() wtp.EventHeader {
+		return wtp.EventHeader{Version: []byte("1.0"), Domain: []byte("perf3gpp"), Priority: wtp.PriorityNormal,
+			EventID: []byte("r-1"), EventName: []byte("n"), LastEpochMicrosec: 1, StartEpochMicrosec: 1,
+			ReportingEntityName: []byte("re"), SourceName: []byte("s"), ListenerVersion: []byte("7.2")}
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*wtp.EventHeader)
+		valid  bool
+	}{
+		{"complete", func(*wtp.EventHeader) {}, true},
+		{"sequence 0 is fine", func(h *wtp.EventHeader) { h.Sequence = 0 }, true},
+		{"7.2.1", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.2.1") }, true},
+		{"7.1-anything", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.1-x") }, true},
+		{"7.", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.") }, false},
+		{"7.x", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.x") }, false},
+		{"6.0", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("6.0") }, false},
+		{"no priority", func(h *wtp.EventHeader) { h.Priority = 0 }, false},
+		{"no lastEpochMicrosec", func(h *wtp.EventHeader) { h.LastEpochMicrosec = 0 }, false},
+		{"no startEpochMicrosec", func(h *wtp.EventHeader) { h.StartEpochMicrosec = 0 }, false},
+		{"no version", func(h *wtp.EventHeader) { h.Version = nil }, false},
+		{"no domain", func(h *wtp.EventHeader) { h.Domain = nil }, false},
+		{"no eventId", func(h *wtp.EventHeader) { h.EventID = nil }, false},
+		{"no eventName", func(h *wtp.EventHeader) { h.EventName = nil }, false},
+		{"no reportingEntityName", func(h *wtp.EventHeader) { h.ReportingEntityName = nil }, false},
+		{"no sourceName", func(h *wtp.EventHeader) { h.SourceName = nil }, false},
+	} {
+		h := ok()
+		c.change(&h)
+		if got := validHeader(&h); got != c.valid {
+			t.Errorf("%s: valid %v, want %v", c.name, got, c.valid)
+		}
+	}
+}
