@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
@@ -138,7 +137,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 		cfg.Messages = int(min(int64(o.duration/cfg.Interval), 1<<31-1))
 	}
 	if cfg.RunID == "" {
-		cfg.RunID = newHVRunID()
+		cfg.RunID = ves.NewRunID() // the same 64-bit ids as REST runs
 	}
 	if err := checkRunID(cfg.RunID); err != nil {
 		return cfg, nil, usagef("--run-id: %v", err)
@@ -178,12 +177,6 @@ func overlayHVProfile(o *hvOptions, changed func(string) bool) ([]string, error)
 		o.size = p.Requests[0].Size
 	}
 	return append(append([]string(nil), p.Thresholds...), o.thresholds...), nil
-}
-
-func newHVRunID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
 }
 
 // checkRunID keeps run IDs to characters that need no escaping anywhere.
