@@ -13,7 +13,7 @@ func textDelivery(t *textWriter, r *result.Result) {
 	if d == nil {
 		return
 	}
-	t.section(fmt.Sprintf("result.Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampType, d.GraceS))
+	t.section(fmt.Sprintf("Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampType, d.GraceS))
 	pct := 0.0
 	if d.Expected > 0 {
 		pct = 100 * float64(d.Delivered) / float64(d.Expected)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/internal/tlsconf"
 )
 
@@ -20,16 +19,10 @@ const defaultTimeout = 2 * time.Second
 // HTTPOptions is how a remote sampler reaches its endpoint: the same TLS
 // and basic-auth choices as for the load target.
 type HTTPOptions struct {
-	// CAFile is a PEM bundle of certificate authorities to trust instead
-	// of the system's.
-	CAFile string
-	// CertFile and KeyFile are a client certificate and its key, for
-	// endpoints that want certificate authentication; CertFile may be a
-	// PKCS#12 store whose password is in CertPassFile.
-	CertFile, KeyFile, CertPassFile string
-	// Insecure skips verification of the server certificate; only on
-	// request, never by default.
-	Insecure bool
+	// TLS is the trust and client certificate for https endpoints, built
+	// by the one builder every part of vesload uses; verification is on
+	// unless TLS.Insecure asks otherwise.
+	TLS tlsconf.Options
 	// User and Password are basic-auth credentials. Credentials in the URL
 	// are used when these are empty. The password never appears in a
 	// Source, an error or a log line.
@@ -60,10 +53,10 @@ func parseEndpoint(raw string, opts HTTPOptions) (endpoint, error) {
 		return endpoint{}, fmt.Errorf("invalid URL %q: %w", raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return endpoint{}, fmt.Errorf("URL %s: scheme must be http or https", redact.URL(u.String()))
+		return endpoint{}, fmt.Errorf("URL %s: scheme must be http or https", redact(u))
 	}
 	if u.Host == "" {
-		return endpoint{}, fmt.Errorf("URL %s: no host", redact.URL(u.String()))
+		return endpoint{}, fmt.Errorf("URL %s: no host", redact(u))
 	}
 	ep := endpoint{user: opts.User, password: opts.Password}
 	if u.User != nil && ep.user == "" && ep.password == "" {
@@ -75,12 +68,18 @@ func parseEndpoint(raw string, opts HTTPOptions) (endpoint, error) {
 	return ep, nil
 }
 
+// redact renders u without its user info.
+func redact(u *url.URL) string {
+	c := *u
+	c.User = nil
+	return c.String()
+}
+
 // newTransport builds the HTTP transport for opts. Connections are kept
 // alive between samples so that a once-a-second scrape does not pay a TLS
 // handshake each time.
 func newTransport(opts HTTPOptions) (*http.Transport, error) {
-	tc, err := tlsconf.Options{CAFile: opts.CAFile, CertFile: opts.CertFile, KeyFile: opts.KeyFile,
-		CertPassFile: opts.CertPassFile, Insecure: opts.Insecure}.Client("")
+	tc, err := opts.TLS.Client("")
 	if err != nil {
 		return nil, err
 	}

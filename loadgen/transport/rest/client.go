@@ -1,18 +1,15 @@
-package loadgen
+package rest
 
 import (
 	"context"
 	"crypto/tls"
 	"fmt"
-	"math"
 	"net"
 	"net/url"
 	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 // target is the parsed request URL split the way fasthttp wants it.
@@ -39,25 +36,16 @@ func parseTarget(raw string) (target, error) {
 	return t, nil
 }
 
-// tlsConfig builds the client TLS settings with the project's one
-// builder: verification on unless asked otherwise, an extra CA bundle, and
-// a client certificate as a PEM pair or a PKCS#12 store with its password
-// file.
-func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
-	return tlsconf.Options{CAFile: c.CAFile, CertFile: c.CertFile, KeyFile: c.KeyFile,
-		CertPassFile: c.CertPassFile, Insecure: c.Insecure}.Client(serverName)
-}
-
 // newHostClient returns a fasthttp client with at most pool connections.
 // The engine never asks it for more requests at once than it has
 // connections, so a connection is always free for a request it sends.
-func newHostClient(t target, tc *tls.Config, cfg *Config, dial fasthttp.DialFunc) *fasthttp.HostClient {
+func newHostClient(t target, tc *tls.Config, o *Options, dial fasthttp.DialFunc) *fasthttp.HostClient {
 	return &fasthttp.HostClient{
 		Addr:                   t.addr,
 		IsTLS:                  t.isTLS,
 		TLSConfig:              tc,
-		Name:                   cfg.UserAgent,
-		MaxConns:               cfg.Pool,
+		Name:                   o.UserAgent,
+		MaxConns:               o.Pool,
 		MaxIdleConnDuration:    time.Minute,
 		DisablePathNormalizing: true,
 		ReadBufferSize:         16 << 10,
@@ -166,19 +154,4 @@ func (w *warmDialer) close() {
 			return
 		}
 	}
-}
-
-// warmConnections is how many connections to open ahead: the arrivals of
-// 20 ms at the schedule's peak rate, at least 4, within the pool. Opening
-// connections during a fast run is what costs (on one core, a cascade of
-// set-ups at 5,000/s exhausted the pool in the first second).
-func warmConnections(cfg *Config) int {
-	if cfg.Closed != nil {
-		return min(cfg.Closed.Concurrency[0], cfg.Pool)
-	}
-	peak := 0.0
-	for _, g := range cfg.Schedule.segs {
-		peak = max(peak, g.From, g.To)
-	}
-	return min(cfg.Pool, max(4, int(math.Ceil(peak*0.02))))
 }
