@@ -167,19 +167,29 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 	if err != nil {
 		return nil, err
 	}
-	fl := &follow{batch: batch, grace: c.grace}
-	fl.tally, err = delivery.NewTally(delivery.Config{
-		RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch,
-		Due: func(n uint64) time.Time {
+	fl, err := newFollow(c, delivery.Config{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch},
+		func(n uint64) time.Duration {
 			off, _ := sched.Due(int64(n / uint64(batch)))
-			return time.Unix(0, fl.start.Load()).Add(off)
-		},
-		Start: time.Now(),
-	})
+			return off
+		})
 	if err != nil {
 		return nil, err
 	}
-	src, err := c.source(pl.RunConfig.RunID)
+	fl.hook(&pl.Config.Hooks)
+	return fl, nil
+}
+
+// newFollow prepares the tally (event n due at the start plus offset(n)),
+// connects the source and starts reading.
+func newFollow(c *consumeOptions, cfg delivery.Config, offset func(n uint64) time.Duration) (*follow, error) {
+	fl := &follow{batch: max(cfg.Batch, 1), grace: c.grace}
+	cfg.Due = func(n uint64) time.Time { return time.Unix(0, fl.start.Load()).Add(offset(n)) }
+	cfg.Start = time.Now()
+	var err error
+	if fl.tally, err = delivery.NewTally(cfg); err != nil {
+		return nil, err
+	}
+	src, err := c.source(cfg.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -189,9 +199,14 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 		src.Close()
 		return nil, fmt.Errorf("--consume %s: preflight: %w", c.url, err)
 	}
-	fl.hook(&pl.Config.Hooks)
 	fl.f = delivery.Follow(src, fl.tally, c.url, time.Now)
 	return fl, nil
+}
+
+// started records the schedule's start, from which due times count.
+func (fl *follow) started(t time.Time) {
+	fl.start.Store(t.UnixNano())
+	fl.tally.SetStart(t)
 }
 
 // eventsPerRequest is the events each request carries; a mix must agree.
@@ -211,8 +226,7 @@ func eventsPerRequest(sc *profiles.Profile) (int, error) {
 func (fl *follow) hook(h *loadgen.Hooks) {
 	prevStart, prevReq := h.Start, h.Request
 	h.Start = func(t time.Time) {
-		fl.start.Store(t.UnixNano())
-		fl.tally.SetStart(t)
+		fl.started(t)
 		if prevStart != nil {
 			prevStart(t)
 		}
@@ -233,7 +247,14 @@ func (fl *follow) finish(res *result.Result, note func(string)) error {
 	if fl == nil {
 		return nil
 	}
-	expected := res.Requests.Sent * int64(fl.batch)
+	return fl.finishExpected(res, res.Requests.Sent*int64(fl.batch), note)
+}
+
+// finishExpected is finish for expected events (HV-VES: those written).
+func (fl *follow) finishExpected(res *result.Result, expected int64, note func(string)) error {
+	if fl == nil {
+		return nil
+	}
 	if fl.tally.Delivered() < expected && fl.grace > 0 {
 		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered", fl.grace, expected-fl.tally.Delivered()))
 	}

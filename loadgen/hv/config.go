@@ -35,6 +35,10 @@ type Config struct {
 	WriteTimeout time.Duration
 	// Clock is the time source (the real clock when nil).
 	Clock Clock
+	// OnStart, when set, is called once with the instant the schedule
+	// starts, before the first message: message i of producer p is due at
+	// start + Due(p, i). A consumer following the events needs it.
+	OnStart func(time.Time)
 }
 
 // IntervalForRate is the per-producer interval that gives rate messages

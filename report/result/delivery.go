@@ -16,6 +16,9 @@ type Delivery struct {
 	// the requests answered 2xx.
 	Expected int64 `json:"expected"`
 	Accepted int64 `json:"accepted"`
+	// NoAnswers is set for protocols that answer nothing (HV-VES):
+	// Expected is then every event written and Accepted is 0.
+	NoAnswers bool `json:"no_answers,omitempty"`
 	// Delivered counts distinct events of the run read from the source.
 	Delivered int64 `json:"delivered"`
 	// Lost is Expected − Delivered: sent, not seen within the grace.
