@@ -29,7 +29,7 @@ func metrics() []metric {
 		}
 	}
 	const noLatency = "recorded no latency"
-	return []metric{
+	return append([]metric{
 		{"latency_ms.avg", "avg latency (ms)", LowerIsBetter, lat(func(s result.Summary) float64 { return s.Avg }), noLatency},
 		{"latency_ms.max", "max latency (ms)", LowerIsBetter, lat(func(s result.Summary) float64 { return s.Max }), noLatency},
 		{"latency_ms.p50", "p50 latency (ms)", LowerIsBetter, lat(func(s result.Summary) float64 { return s.P50 }), noLatency},
@@ -44,7 +44,7 @@ func metrics() []metric {
 		}, ""},
 		{"target.cpu_avg_pct", "target CPU avg (%)", LowerIsBetter, cpu(func(t *result.Target) float64 { return t.CPUAvgPct }), "did not sample the target"},
 		{"target.cpu_max_pct", "target CPU max (%)", LowerIsBetter, cpu(func(t *result.Target) float64 { return t.CPUMaxPct }), "did not sample the target"},
-	}
+	}, deliveryMetrics()...)
 }
 
 // recorded tells a recorded distribution from an absent one.

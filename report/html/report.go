@@ -46,6 +46,9 @@ func Report(w io.Writer, r *result.Result) error {
 		resourceSection(r),
 		configSection(r),
 	}
+	if r.Delivery != nil {
+		p.Sections = slices.Insert(p.Sections, 4, deliverySection(r.Delivery))
+	}
 	return render(w, p)
 }
 
