@@ -16,7 +16,7 @@ import (
 // not go unnoticed.
 func (p *Profile) Set(name, value string) error {
 	if !ValidVarName(name) {
-		return fmt.Errorf("--set %s: want NAME=VALUE with a name of letters, digits and _", name)
+		return fmt.Errorf("--set %q: want NAME=VALUE with a name of letters, digits and _", name)
 	}
 	if _, declared := p.Vars[name]; !declared && !slices.Contains(p.referencedVars(), name) {
 		known := p.knownVars()

@@ -73,6 +73,9 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 	}
 	m.Timeline = mergeTimelines(rs, m.Started)
 	m.Warnings = mergeWarnings(rs, label)
+	if err := mergeHV(m, rs, label); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -337,6 +340,7 @@ func addSecond(d *result.Second, s result.Second) {
 	d.OK += s.OK
 	d.Errors += s.Errors
 	d.PoolExhausted += s.PoolExhausted
+	d.BytesSent += s.BytesSent
 	for k, v := range s.ErrorsByClass {
 		if d.ErrorsByClass == nil {
 			d.ErrorsByClass = map[string]int64{}

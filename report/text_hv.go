@@ -53,15 +53,27 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 	if rc == nil {
 		return
 	}
+	dup := na
+	if rc.Duplicates != nil {
+		dup = fmtInt(*rc.Duplicates)
+	}
 	t.printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
-		fmtInt(rc.Received), fmtInt(rc.Accepted), fmtInt(rc.Lost), fmtInt(rc.Duplicates))
+		fmtInt(rc.Received), fmtInt(rc.Accepted), fmtInt(rc.Lost), dup)
 	if len(rc.Dropped) > 0 {
 		t.printf(", dropped %s", counts(rc.Dropped))
 	}
 	t.println("")
-	if rc.TravelMaxMs > 0 {
-		t.printf("  travel time (due → received) ms: p50 %s, p99 %s, max %s\n",
-			fmtMs(rc.TravelP50Ms), fmtMs(rc.TravelP99Ms), fmtMs(rc.TravelMaxMs))
+	var parts []string
+	for _, v := range []struct {
+		name string
+		ms   float64
+	}{{"avg", rc.TravelAvgMs}, {"p50", rc.TravelP50Ms}, {"p99", rc.TravelP99Ms}, {"max", rc.TravelMaxMs}} {
+		if v.ms > 0 {
+			parts = append(parts, v.name+" "+fmtMs(v.ms))
+		}
+	}
+	if len(parts) > 0 {
+		t.printf("  travel time (due → received) ms: %s\n", strings.Join(parts, ", "))
 	}
 }
 
@@ -108,7 +120,7 @@ func hvSeedRow(r *result.Result) []string {
 	received, diff, travel := na, na, na
 	if rc := hv.Receiver; rc != nil {
 		received, diff = fmtInt(rc.Received), fmtInt(hv.Sent.Written-rc.Received)
-		if rc.TravelMaxMs > 0 {
+		if rc.TravelP99Ms > 0 {
 			travel = fmtMs(rc.TravelP99Ms)
 		}
 	}

@@ -25,7 +25,7 @@ func hvResult(t testing.TB) *result.Result {
 			{Source: "vesload-hv-0", Counts: result.HVCounts{Scheduled: 1000, Sent: 1000, Written: 1000, Bytes: 1000 * 8204}},
 			{Source: "vesload-hv-1", Counts: result.HVCounts{Scheduled: 1000, Sent: 990, Written: 989, Failed: 1, NotSent: 10, Bytes: 989 * 8204}, Reconnects: 1},
 		},
-		Receiver: &result.HVReceiver{Source: "emulator", Received: 1988, Accepted: 1988, Lost: 1,
+		Receiver: &result.HVReceiver{Source: "emulator", Received: 1988, Accepted: 1988, Lost: 1, Duplicates: new(int64(0)), TravelAvgMs: 0.6,
 			TravelP50Ms: 0.4, TravelP99Ms: 2.2, TravelMaxMs: 9.5},
 	}
 	return r

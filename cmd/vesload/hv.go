@@ -28,20 +28,21 @@ const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M]
 
 // hvOptions holds the flags of `vesload hv`.
 type hvOptions struct {
-	profile                 string
-	addr, domain, runID     string
-	producers, messages     int
-	size                    int
-	interval, duration      time.Duration
-	rate                    float64
-	tls                     tlsconf.Options
-	dialTimeout, writeTimeo time.Duration
-	output, junit, html     string
-	markdown, csv           string
-	thresholds              []string
-	quiet                   bool
-	settle                  time.Duration
-	consume                 consumeOptions
+	profile                   string
+	addr, domain, runID       string
+	producers, messages       int
+	size                      int
+	interval, duration        time.Duration
+	rate                      float64
+	tls                       tlsconf.Options
+	dialTimeout, writeTimeout time.Duration
+	output, junit, html       string
+	markdown, csv             string
+	thresholds                []string
+	quiet                     bool
+	settle                    time.Duration
+	target                    *hvTargetFlags
+	consume                   consumeOptions
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -62,8 +63,9 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.tls.CertPassFile, "cert-pass-file", "", "file holding the PKCS#12 store's password")
 	fs.BoolVar(&o.tls.Insecure, "insecure", false, "TLS without verifying the collector's certificate")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", hv.DefaultDialTimeout, "bound on making a connection (TLS handshake included)")
-	fs.DurationVar(&o.writeTimeo, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "with the built-in emulator, how long to wait for it to read what was written")
+	o.target = addHVTargetFlags(fs)
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'hv.lost==0' or 'hv.peak_mbps>4' (repeatable; exit 3 when one fails)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
@@ -115,7 +117,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 		}
 	}
 	cfg := hv.Config{Addr: o.addr, Producers: o.producers, Messages: o.messages, Size: o.size,
-		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeo}
+		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout}
 	if changed("rate") {
 		if changed("interval") {
 			return cfg, nil, usagef("--rate and --interval: give only one")
@@ -144,7 +146,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 	for _, t := range []struct {
 		flag string
 		d    time.Duration
-	}{{"--dial-timeout", o.dialTimeout}, {"--write-timeout", o.writeTimeo}, {"--settle", o.settle}} {
+	}{{"--dial-timeout", o.dialTimeout}, {"--write-timeout", o.writeTimeout}, {"--settle", o.settle}} {
 		if t.d < 0 {
 			return cfg, nil, usagef("%s: must not be negative, got %v", t.flag, t.d)
 		}
@@ -222,6 +224,9 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	var emu *hvemu.Server
 	var kafka *kafkaSide
 	if cfg.Addr == "" {
+		if o.target.metrics != "" || len(o.target.pids) > 0 || len(o.target.procs) > 0 {
+			return 0, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
+		}
 		if o.tls.Enabled() {
 			return 0, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 		}
@@ -245,6 +250,10 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if fl != nil {
 		defer fl.stop()
 	}
+	watch, err := o.target.start(ctx, o.tls)
+	if err != nil {
+		return 0, err
+	}
 	live := &hv.Live{}
 	stopProgress := hvProgress(stderr, o.quiet, cfg, live)
 	self := watchSelf()
@@ -252,6 +261,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	stopProgress()
 	if err != nil {
 		self.stop(&result.Generator{})
+		watch.stop()
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "vesload hv: interrupted while connecting: nothing was sent")
 			return exitInterrupted, nil
@@ -261,9 +271,11 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	res, err := out.Result()
 	if err != nil {
 		self.stop(&result.Generator{})
+		watch.stop()
 		return 0, err
 	}
 	self.stop(&res.Generator)
+	watch.finish(res, out.Totals().Written, o.settle)
 	res.Tool = result.Tool{Name: "vesload", Version: version}
 	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
 	if emu != nil {
@@ -290,8 +302,9 @@ func emulatorView(emu *hvemu.Server, written int64, settle time.Duration) *resul
 		time.Sleep(10 * time.Millisecond)
 		st = emu.Stats()
 	}
+	dup := st.DuplicateEventIDs
 	return &result.HVReceiver{Source: "emulator", Received: st.Received, Accepted: st.Accepted,
-		Dropped: st.Dropped, Lost: written - st.Received, Duplicates: st.DuplicateEventIDs,
+		Dropped: st.Dropped, Lost: written - st.Received, Duplicates: &dup, TravelAvgMs: st.TravelMs.Avg,
 		TravelP50Ms: st.TravelMs.P50, TravelP99Ms: st.TravelMs.P99, TravelMaxMs: st.TravelMs.Max}
 }
 

@@ -162,6 +162,7 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
+	notes    []string // warnings about the set-up, for the result
 	follow   *follow
 }
 
@@ -215,6 +216,13 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
 	}
+	if limit, ok := openFileLimit(); ok {
+		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
+			s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
+			s.notes = append(s.notes, note)
+			fmt.Fprintln(stderr, "vesload: "+note)
+		}
+	}
 	if err := s.startFollow(sc, emu); err != nil {
 		return nil, err
 	}
@@ -252,6 +260,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.RunConfig
+		res.Warnings = append(res.Warnings, s.notes...)
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
 		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
@@ -314,15 +323,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		res.Thresholds = append(res.Thresholds, s.guard.gate)
 		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+s.guard.failed)
 	}
-	if err := writeOutputs(s.o, res, stdout); err != nil {
-		return 0, err
-	}
+	// The summary is printed even when an output could not be written:
+	// the run happened and its figures are not lost.
+	outErr := writeOutputs(s.o, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
 	}
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	if outErr != nil {
+		return 0, outErr
 	}
 	switch {
 	case s.guard.failed != "":
@@ -348,7 +360,7 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
-func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
+func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -356,8 +368,8 @@ func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
 			return fmt.Errorf("write result: %w", err)
 		}
 	default:
-		if err := report.Write(o.output, res); err != nil {
-			return fmt.Errorf("write result %s: %w", o.output, err)
+		if err := saveResult(o.output, res, stderr); err != nil {
+			return err
 		}
 	}
 	renders := []struct {

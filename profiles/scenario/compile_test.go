@@ -232,7 +232,7 @@ func TestCompileErrors(t *testing.T) {
 		{name: "password variable empty", profile: withAuth(profiles.Auth{User: "sample1", PasswordEnv: "PW"}), env: []string{"PW="},
 			want: []string{"no password for user sample1", "$PW"}},
 		{name: "password file empty", profile: withAuth(profiles.Auth{User: "sample1", PasswordFile: filepath.Join(dir, "empty.pw")}),
-			want: []string{"no password for user sample1", "empty.pw"}},
+			want: []string{"no password for user sample1: password file " + filepath.Join(dir, "empty.pw") + " is empty"}},
 		{name: "password file missing", profile: withAuth(profiles.Auth{User: "sample1", PasswordFile: filepath.Join(dir, "nosuch")}),
 			want: []string{"password file", "nosuch"}},
 		{name: "URL user without a password", profile: commandLine("http://sample1@127.0.0.1:8080/x"),

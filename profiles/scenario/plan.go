@@ -84,7 +84,7 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 	}
 	runID := opts.RunID
 	if runID == "" {
-		runID = newRunID()
+		runID = ves.NewRunID()
 	}
 	if err := setRequests(pl, p, u, runID); err != nil {
 		return nil, err
@@ -92,6 +92,3 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 	pl.RunConfig = describe(p, pl, runID)
 	return pl, nil
 }
-
-// newRunID is the random prefix that keeps event ids unique across runs.
-func newRunID() string { return ves.NewRunID() }

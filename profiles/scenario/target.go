@@ -41,17 +41,17 @@ const passwordEnv = "VESLOAD_PASSWORD"
 // without a password is refused: sending "user:" would only earn 401s
 // that look like the collector's fault.
 func credentials(a *profiles.Auth, u *url.URL, lookupEnv func(string) (string, bool)) (user, password string, err error) {
-	from := "$" + passwordEnv
+	missing := envMissing(passwordEnv)
 	if a != nil {
 		user = a.User
 		switch {
 		case a.PasswordFile != "":
-			from = "password file " + a.PasswordFile
+			missing = "password file " + a.PasswordFile + " is empty"
 			if password, err = ReadSecretFile("password file", a.PasswordFile); err != nil {
 				return "", "", err
 			}
 		case a.PasswordEnv != "":
-			from = "$" + a.PasswordEnv
+			missing = envMissing(a.PasswordEnv)
 			password, _ = lookupEnv(a.PasswordEnv)
 		}
 	}
@@ -67,9 +67,13 @@ func credentials(a *profiles.Auth, u *url.URL, lookupEnv func(string) (string, b
 		password, _ = lookupEnv(passwordEnv)
 	}
 	if user != "" && password == "" {
-		return "", "", fmt.Errorf("no password for user %s: %s is empty or not set (set it, or give --password-file)", user, from)
+		return "", "", fmt.Errorf("no password for user %s: %s", user, missing)
 	}
 	return user, password, nil
+}
+
+func envMissing(name string) string {
+	return "$" + name + " is empty or not set (set it, or give --password-file)"
 }
 
 // ReadSecretFile reads a password from a file; a trailing newline is not

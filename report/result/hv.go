@@ -58,14 +58,19 @@ type HVProducer struct {
 // HVReceiver is the receiving side's view. Lost is what was written but
 // not received: the seeds' "difference between all messages and sent".
 type HVReceiver struct {
-	Source     string           `json:"source"` // "emulator" or "metrics:URL"
-	Received   int64            `json:"received"`
-	Accepted   int64            `json:"accepted"`
-	Dropped    map[string]int64 `json:"dropped,omitempty"`
-	Lost       int64            `json:"lost"`
-	Duplicates int64            `json:"duplicates"`
-	// TravelMs is lastEpochMicrosec (the due time) → receipt.
-	TravelP50Ms float64 `json:"travel_p50_ms"`
-	TravelP99Ms float64 `json:"travel_p99_ms"`
-	TravelMaxMs float64 `json:"travel_max_ms"`
+	Source   string           `json:"source"` // "emulator" or "metrics:URL"
+	Received int64            `json:"received"`
+	Accepted int64            `json:"accepted"`
+	Dropped  map[string]int64 `json:"dropped,omitempty"`
+	Lost     int64            `json:"lost"`
+	// Duplicates counts eventIds received twice; nil when the receiver
+	// does not count them (the real collector does not).
+	Duplicates *int64 `json:"duplicates,omitempty"`
+	// Travel times run from lastEpochMicrosec (the due time) to receipt;
+	// percentiles only where the receiver keeps a distribution (the
+	// emulator), the average wherever a sum and count are exposed.
+	TravelAvgMs float64 `json:"travel_avg_ms,omitempty"`
+	TravelP50Ms float64 `json:"travel_p50_ms,omitempty"`
+	TravelP99Ms float64 `json:"travel_p99_ms,omitempty"`
+	TravelMaxMs float64 `json:"travel_max_ms,omitempty"`
 }

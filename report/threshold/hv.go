@@ -39,7 +39,12 @@ func hvMetric(field string) (metric, *nameError) {
 	case "received":
 		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Received) })
 	case "duplicates":
-		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Duplicates) })
+		m.get = func(r *result.Result) (float64, string) {
+			if r.HV != nil && r.HV.Receiver != nil && r.HV.Receiver.Duplicates == nil {
+				return 0, "the receiver does not count duplicates"
+			}
+			return recv(func(rc *result.HVReceiver) float64 { return float64(*rc.Duplicates) })(r)
+		}
 	case "written":
 		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Sent.Written) })
 	case "failed":

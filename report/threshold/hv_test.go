@@ -12,7 +12,7 @@ func hvResult() *result.Result {
 	r.HV = &result.HV{
 		Producers: 6, Sent: result.HVCounts{Scheduled: 36000, Sent: 36000, Written: 35990, Failed: 10},
 		MBps: 4.8, PeakMBps: 4.92, Reconnects: 2, WriteBlocked: result.Summary{Count: 35990, P99: 0.2},
-		Receiver: &result.HVReceiver{Source: "emulator", Received: 35988, Lost: 2, Duplicates: 0},
+		Receiver: &result.HVReceiver{Source: "emulator", Received: 35988, Lost: 2, Duplicates: new(int64(0))},
 	}
 	return r
 }
@@ -21,6 +21,8 @@ func TestEvalHV(t *testing.T) {
 	t.Parallel()
 	noReceiver := hvResult()
 	noReceiver.HV.Receiver = nil
+	noDuplicates := hvResult()
+	noDuplicates.HV.Receiver.Duplicates = nil
 	for _, c := range []struct {
 		expr   string
 		r      *result.Result
@@ -40,6 +42,7 @@ func TestEvalHV(t *testing.T) {
 		{"hv.reconnects==0", hvResult(), 2, false, ""},
 		{"hv.write_blocked_p99<1ms", hvResult(), 0.2, true, ""},
 		{"hv.lost==0", noReceiver, 0, false, "the receiving side was not observed"},
+		{"hv.duplicates==0", noDuplicates, 0, false, "the receiver does not count duplicates"},
 		{"hv.peak_mbps>4", sampleRun(), 0, false, "not an HV-VES run"},
 	} {
 		th, err := Parse(c.expr)

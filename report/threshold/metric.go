@@ -232,7 +232,7 @@ func simpleMetric(name string) (metric, bool) {
 	return m, true
 }
 
-const classList = "http_<code>, http_5xx, timeout, conn_refused, conn_reset, dns, tls, pool_exhausted, other"
+const classList = "http_<code>, http_5xx, timeout, conn_refused, conn_reset, dns, tls, pool_exhausted, aborted, response_too_large, bad_response, other"
 
 // errorClass resolves errors.<class>: the taxonomy of DESIGN §3, plus
 // http_Nxx for a whole status family. Unknown classes are refused so that
@@ -241,7 +241,8 @@ func errorClass(class string) (metric, *nameError) {
 	off := len("errors.")
 	switch {
 	case class == "timeout", class == "conn_refused", class == "conn_reset", class == "dns",
-		class == "tls", class == "pool_exhausted", class == "other":
+		class == "tls", class == "pool_exhausted", class == "other", class == "aborted",
+		class == "response_too_large", class == "bad_response":
 	case isStatusClass(class, false):
 	case isStatusClass(class, true):
 		family := class[:len("http_")+1]

@@ -3,7 +3,6 @@ package hv
 import (
 	"crypto/tls"
 	"errors"
-	"io"
 	"net"
 	"time"
 
@@ -69,10 +68,7 @@ func (k *conn) run() string {
 			if errors.As(err, &ne) && ne.Timeout() {
 				return disconnectIdle
 			}
-			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
-				return disconnectClosed
-			}
-			return disconnectClosed
+			return disconnectClosed // EOF, a reset, or the emulator closing
 		}
 	}
 }

@@ -93,17 +93,8 @@ type plan struct {
 // NewEncoder returns an encoder of messages of size bytes for one
 // producer. It fails when size is below MinSize or above MaxPayload.
 func NewEncoder(src Source, size int) (*Encoder, error) {
-	if src.Domain == "" {
-		src.Domain = DefaultDomain
-	}
-	if src.EventName == "" {
-		src.EventName = src.Domain + "_vesload"
-	}
-	if src.Priority == 0 {
-		src.Priority = PriorityNormal
-	}
 	e := &Encoder{size: size}
-	e.build(src)
+	e.build(src.withDefaults())
 	if min := e.minSize(); size < min || size > MaxPayload {
 		return nil, fmt.Errorf("message size %d: want %d to %d bytes for this source", size, min, MaxPayload)
 	}
@@ -122,11 +113,23 @@ func NewEncoder(src Source, size int) (*Encoder, error) {
 // header with the longest sequence numbers and timestamps and a payload of
 // one measurement and an empty padding entry.
 func MinSize(src Source) int {
-	e, err := NewEncoder(src, MaxPayload)
-	if err != nil {
-		return MaxPayload + 1
-	}
+	var e Encoder
+	e.build(src.withDefaults())
 	return e.minSize()
+}
+
+// withDefaults fills what a Source may leave empty.
+func (src Source) withDefaults() Source {
+	if src.Domain == "" {
+		src.Domain = DefaultDomain
+	}
+	if src.EventName == "" {
+		src.EventName = src.Domain + "_vesload"
+	}
+	if src.Priority == 0 {
+		src.Priority = PriorityNormal
+	}
+	return src
 }
 
 // Size is the size of every message (the WTP payload) in bytes.
