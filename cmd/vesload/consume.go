@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -256,9 +258,13 @@ func (fl *follow) finishExpected(res *result.Result, expected int64, note func(s
 		return nil
 	}
 	if fl.tally.Delivered() < expected && fl.grace > 0 {
-		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered", fl.grace, expected-fl.tally.Delivered()))
+		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
+			fl.grace, expected-fl.tally.Delivered()))
 	}
-	d, err := fl.f.Finish(expected, fl.grace)
+	// A signal ends the wait, not the process: the result is still written.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := fl.f.Finish(ctx, expected, fl.grace)
 	if err != nil {
 		return fmt.Errorf("--consume: %w", err)
 	}

@@ -265,3 +265,54 @@ func startServeLines(t *testing.T, args []string, res ...*regexp.Regexp) (string
 	}
 	return got[0], got[1]
 }
+
+// TestConsumeGraceEndsOnSignal checks that Ctrl-C during the wait for
+// lost events ends the wait, not the process: the result is written.
+func TestConsumeGraceEndsOnSignal(t *testing.T) {
+	t.Parallel()
+	base, broker := startServeKafka(t, "--compat", "kafka", "--publish-drop", "0.5", "--seed", "9")
+	out := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(binary, "-url", base+"/eventListener/v7", "-rps", "50", "-duration", "1s",
+		"--consume", "kafka://"+broker+"/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "1h", "-o", out)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "Ctrl-C stops waiting") {
+				close(waiting)
+				break
+			}
+		}
+		for sc.Scan() {
+		}
+	}()
+	select {
+	case <-waiting:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("no line announcing the wait for lost events")
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("vesload after the signal: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the signal did not end the wait")
+	}
+	d := readResult(t, out).Delivery
+	if d == nil || d.Expected != 50 || d.Lost < 10 || d.Lost != 50-d.Delivered {
+		t.Fatalf("delivery %+v: want about half of 50 lost", d)
+	}
+}

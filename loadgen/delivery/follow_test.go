@@ -46,7 +46,7 @@ func TestFollowerStopsWhenAllArrivedOrAfterTheGrace(t *testing.T) {
 			for i := range tt.send {
 				src.recs <- jsonRecord("run-ab12-"+string(rune('0'+i)), 0, t0)
 			}
-			d, err := f.Finish(tt.expected, tt.grace)
+			d, err := f.Finish(context.Background(), tt.expected, tt.grace)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,4 +56,15 @@ func TestFollowerStopsWhenAllArrivedOrAfterTheGrace(t *testing.T) {
 			f.Stop() // safe after Finish
 		})
 	}
+	t.Run("stopped waiting", func(t *testing.T) {
+		t.Parallel()
+		src := &chanSource{recs: make(chan Record, 1)}
+		f := Follow(src, newTally(t, 10, 1), "test", time.Now)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		d, err := f.Finish(ctx, 5, time.Hour) // returns at once, not after an hour
+		if err != nil || d.Lost != 5 {
+			t.Fatalf("%+v, %v", d, err)
+		}
+	})
 }
