@@ -269,6 +269,11 @@ func (fl *follow) finishExpected(res *result.Result, expected int64, note func(s
 		return fmt.Errorf("--consume: %w", err)
 	}
 	res.Delivery = d
+	if d.Delivered == 0 && d.Foreign > 0 && expected > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"none of the %d records read from %s carried this run's eventIds (<run id>-<n>): a body template must use {{.EventID}}",
+			d.Foreign, d.Source))
+	}
 	if d.LostThoughAccepted > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d events answered 2xx never reached %s within %v", d.LostThoughAccepted, d.Source, fl.grace))
