@@ -316,3 +316,28 @@ func TestConsumeGraceEndsOnSignal(t *testing.T) {
 		t.Fatalf("delivery %+v: want about half of 50 lost", d)
 	}
 }
+
+// TestConsumeWarnsWithoutRunEventIDs checks the warning for a body
+// template whose eventId is not the run's: every record is foreign.
+func TestConsumeWarnsWithoutRunEventIDs(t *testing.T) {
+	t.Parallel()
+	base, broker := startServeKafka(t, "--no-validate")
+	dir := t.TempDir()
+	body := filepath.Join(dir, "body.json")
+	if err := os.WriteFile(body, []byte(faultBody("constant-id")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	o := vesload(t, 60*time.Second, "-url", base+"/eventListener/v7", "-rps", "20", "-duration", "1s", "--body-file", body,
+		"--consume", "kafka://"+broker+"/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "1s", "-o", out, "-q")
+	if o.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	}
+	res := readResult(t, out)
+	if d := res.Delivery; d == nil || d.Delivered != 0 || d.Foreign != 20 || d.Lost != 20 {
+		t.Fatalf("delivery %+v: want 20 foreign records and 20 lost", res.Delivery)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "must use {{.EventID}}") {
+		t.Errorf("warnings %q lack the eventId hint", res.Warnings)
+	}
+}
