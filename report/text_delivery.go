@@ -48,6 +48,9 @@ func textDelivery(t *textWriter, r *result.Result) {
 	}
 	row("to the record", d.E2E)
 	row("to the read", d.Consumed)
+	if d.SourceErrors > 0 {
+		t.warn("  ", fmt.Sprintf("%d reads of the topic failed and were retried (last: %s)", d.SourceErrors, d.LastError))
+	}
 	if d.ClockSkewed > 0 {
 		t.warn("  ", fmt.Sprintf("%d record timestamps were before their event was due: the clocks differ", d.ClockSkewed))
 	}

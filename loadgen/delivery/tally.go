@@ -72,6 +72,8 @@ type Tally struct {
 	timeline                                    []result.DeliverySecond
 	target                                      int64
 	reached                                     chan struct{}
+	srcErrors                                   int64
+	lastErr                                     string
 }
 
 // NewTally prepares the bitmaps for cfg.Events events.
@@ -178,6 +180,14 @@ func (t *Tally) flushSecond() {
 	t.secCount = 0
 }
 
+// SourceError records a failed read of the topic; the source retries.
+func (t *Tally) SourceError(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.srcErrors++
+	t.lastErr = err.Error()
+}
+
 // SetStart moves the timeline's origin to the schedule's start, once it
 // is known; call it before the first record.
 func (t *Tally) SetStart(start time.Time) {
@@ -229,7 +239,7 @@ func (t *Tally) Result(source string, expected int64, grace time.Duration) (*res
 		Lost:               max(expected-t.delivered, 0),
 		LostThoughAccepted: t.accepted.andNotCount(&t.seen),
 		Duplicates:         t.dups, OutOfOrder: t.outOfOrder, Foreign: t.foreign, Records: t.total,
-		ClockSkewed: t.skewed, LagMax: t.lagMax,
+		ClockSkewed: t.skewed, LagMax: t.lagMax, SourceErrors: t.srcErrors, LastError: t.lastErr,
 		E2E: result.Summarize(t.e2e), Consumed: result.Summarize(t.consumed),
 		Timeline: append([]result.DeliverySecond(nil), t.timeline...),
 	}

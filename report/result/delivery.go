@@ -41,6 +41,10 @@ type Delivery struct {
 	// or more before their due time (clocks apart; Kafka timestamps are
 	// whole milliseconds); they are recorded as 0.
 	ClockSkewed int64 `json:"clock_skewed,omitempty"`
+	// SourceErrors counts failed reads of the topic (fetch or poll
+	// errors, retried); LastError is the last one's text.
+	SourceErrors int64  `json:"source_errors,omitempty"`
+	LastError    string `json:"last_error,omitempty"`
 	// E2E is due time → record timestamp; Consumed is due time → read by
 	// vesload.
 	E2E      Summary `json:"e2e_ms"`
