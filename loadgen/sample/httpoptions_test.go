@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 func TestParseEndpoint(t *testing.T) {
@@ -69,10 +70,10 @@ func TestTransportFiles(t *testing.T) {
 		opts HTTPOptions
 		err  string
 	}{
-		{"missing CA", HTTPOptions{CAFile: filepath.Join(dir, "none.pem")}, "read CA file"},
-		{"CA without PEM", HTTPOptions{CAFile: notPEM}, "no PEM certificate"},
-		{"cert without key", HTTPOptions{CertFile: notPEM}, "both a certificate file and a key file"},
-		{"bad key pair", HTTPOptions{CertFile: notPEM, KeyFile: notPEM}, "load client certificate"},
+		{"missing CA", HTTPOptions{TLS: tlsconf.Options{CAFile: filepath.Join(dir, "none.pem")}}, "read CA file"},
+		{"CA without PEM", HTTPOptions{TLS: tlsconf.Options{CAFile: notPEM}}, "no PEM certificate"},
+		{"cert without key", HTTPOptions{TLS: tlsconf.Options{CertFile: notPEM}}, "needs a key file"},
+		{"bad key pair", HTTPOptions{TLS: tlsconf.Options{CertFile: notPEM, KeyFile: notPEM}}, "load client certificate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,10 +110,10 @@ func TestMetricsTLS(t *testing.T) {
 		fails bool
 	}{
 		{"verified by default", plain, HTTPOptions{}, true},
-		{"CA file", plain, HTTPOptions{CAFile: ca}, false},
-		{"insecure on request", plain, HTTPOptions{Insecure: true}, false},
-		{"client certificate", mutual, HTTPOptions{CAFile: ca, CertFile: clientCert, KeyFile: clientKey}, false},
-		{"client certificate missing", mutual, HTTPOptions{CAFile: ca}, true},
+		{"CA file", plain, HTTPOptions{TLS: tlsconf.Options{CAFile: ca}}, false},
+		{"insecure on request", plain, HTTPOptions{TLS: tlsconf.Options{Insecure: true}}, false},
+		{"client certificate", mutual, HTTPOptions{TLS: tlsconf.Options{CAFile: ca, CertFile: clientCert, KeyFile: clientKey}}, false},
+		{"client certificate missing", mutual, HTTPOptions{TLS: tlsconf.Options{CAFile: ca}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

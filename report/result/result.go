@@ -6,7 +6,7 @@ import "time"
 // values so that a script never silently misreads a future layout.
 const Schema = "vesload/result/v1"
 
-// Result is the one JSON document a run produces (DESIGN §4). Reports,
+// Result is the one JSON document a run produces (docs/ARCHITECTURE.md, "The result document"). Reports,
 // comparisons, merges and CI gates read it, so its field names are a
 // contract: fields may be added, never renamed.
 type Result struct {

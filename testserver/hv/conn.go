@@ -130,7 +130,7 @@ func (k *conn) handle(f wtp.Frame) {
 		return
 	}
 	now := k.s.opts.Now()
-	st.accepted(&h, topic, now)
+	st.accepted(k.client, &h, topic, now)
 	if fn := k.s.opts.OnMessage; fn != nil {
 		k.hdr = h
 		k.msg.Domain, k.msg.Topic = string(h.Domain), topic

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -112,6 +113,9 @@ func TestCountsAndSkips(t *testing.T) {
 	if !equal(st.Dropped, wantDrops) || !equal(st.BySource, map[string]int64{"p0": 2, "p1": 2}) ||
 		!equal(st.DisconnectedBy, map[string]int64{"closed": 1}) || !equal(st.ByTopic, map[string]int64{"HV_VES_PERF3GPP": 4}) {
 		t.Errorf("dropped %v by source %v disconnected %v by topic %v", st.Dropped, st.BySource, st.DisconnectedBy, st.ByTopic)
+	}
+	if len(st.ByClient) != 1 || st.ByClient[c.LocalAddr().String()] != 4 {
+		t.Errorf("by client %v, want 4 from %s", st.ByClient, c.LocalAddr())
 	}
 	if st.TravelMs.Count != 4 || st.TravelMs.P50 != 1.5 || st.TravelMs.Max != 1.5 {
 		t.Errorf("travel %+v, want 4 × 1.5 ms", st.TravelMs)
@@ -273,6 +277,17 @@ func get(t *testing.T, url string) string {
 		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
 	}
 	return string(b)
+}
+
+func TestTablesAreBounded(t *testing.T) {
+	m := map[string]int64{}
+	for i := range maxSources + 5 {
+		bounded(m, fmt.Sprint("client-", i))
+	}
+	bounded(m, "client-0")
+	if len(m) != maxSources+1 || m[otherSources] != 5 || m["client-0"] != 2 {
+		t.Errorf("%d keys, other %d, client-0 %d", len(m), m[otherSources], m["client-0"])
+	}
 }
 
 func TestBadOptions(t *testing.T) {
