@@ -46,6 +46,7 @@ func Report(w io.Writer, r *result.Result) error {
 		resourceSection(r),
 		configSection(r),
 	}
+	p.Sections = withHV(p.Sections, r)
 	return render(w, p)
 }
 
