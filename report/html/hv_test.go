@@ -19,8 +19,8 @@ func TestReportHVSection(t *testing.T) {
 		t.Error("a REST run has an HV-VES section")
 	}
 	r.HV = &result.HV{Addr: "127.0.0.1:6061", TLS: true, Producers: 2, Messages: 100, SizeBytes: 8192, IntervalS: 0.01,
-		Sent:       result.HVCounts{Scheduled: 200, Sent: 200, Written: 199, Failed: 1, Bytes: 199 * 8204},
-		MBps:       0.8, PeakMBps: 0.82, Connects: 3, Reconnects: 1,
+		Sent: result.HVCounts{Scheduled: 200, Sent: 200, Written: 199, Failed: 1, Bytes: 199 * 8204},
+		MBps: 0.8, PeakMBps: 0.82, Connects: 3, Reconnects: 1,
 		ByProducer: []result.HVProducer{{Source: "vesload-hv-0"}, {Source: "vesload-hv-1<script>"}},
 		Receiver:   &result.HVReceiver{Source: "emulator", Received: 199, Lost: 0},
 	}
