@@ -134,23 +134,3 @@ func hvSeedRow(r *result.Result) []string {
 	return []string{strconv.Itoa(hv.Producers), fmtInt(hv.Sent.Written), received, diff,
 		fmtRound(hv.PeakMBps, 2), travel, cpu, mem}
 }
-
-// HVSeedHeader returns the column titles of ONAP's HV-VES table, for
-// renderers outside this package.
-func HVSeedHeader() []string {
-	cols := hvSeedColumns()
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = c.Title
-	}
-	return out
-}
-
-// HVSeedRow returns r's row of the HV-VES table as the text summary
-// prints it, or nil for a run without an HV-VES section.
-func HVSeedRow(r *result.Result) []string {
-	if r == nil || r.HV == nil {
-		return nil
-	}
-	return hvSeedRow(r)
-}

@@ -42,6 +42,7 @@ type hvOptions struct {
 	settle                    time.Duration
 	target                    *hvTargetFlags
 	metricsAddr               string
+	consume                   consumeOptions
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -73,6 +74,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	addConsumeFlags(fs, &o.consume)
 	return fs
 }
 
@@ -204,6 +206,9 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if err != nil {
 		return 0, err
 	}
+	if err := o.consume.check(); err != nil {
+		return 0, err
+	}
 	probe := cfg
 	if probe.Addr == "" {
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
@@ -212,6 +217,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		return 0, usageError{err}
 	}
 	var emu *hvemu.Server
+	var kafka *kafkaSide
 	if cfg.Addr == "" {
 		if o.target.metrics != "" || len(o.target.pids) > 0 || len(o.target.procs) > 0 {
 			return 0, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
@@ -219,9 +225,10 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		if o.tls.Enabled() {
 			return 0, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 		}
-		if emu, err = hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"}); err != nil {
-			return 0, fmt.Errorf("start the built-in HV-VES emulator: %w", err)
+		if emu, kafka, err = startHVEmulator(); err != nil {
+			return 0, err
 		}
+		defer kafka.close()
 		defer emu.Close()
 		cfg.Addr = emu.Addr()
 		fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\n", cfg.Addr)
@@ -230,6 +237,13 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		if cfg.TLS, err = o.tls.Client(""); err != nil {
 			return 0, usageError{err}
 		}
+	}
+	fl, err := startHVFollow(&o.consume, &cfg, kafka)
+	if err != nil {
+		return 0, err
+	}
+	if fl != nil {
+		defer fl.stop()
 	}
 	watch, err := o.target.start(ctx, o.tls)
 	if err != nil {
@@ -267,6 +281,14 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
 	if emu != nil {
 		res.HV.Receiver = emulatorView(emu, out.Totals().Written, o.settle)
+	}
+	note := func(s string) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "vesload hv: %s\n", s)
+		}
+	}
+	if err := fl.finishExpected(res, out.Totals().Written, note); err != nil {
+		return 0, err
 	}
 	res.Thresholds = threshold.EvalAll(gates, res)
 	return hvFinish(o, res, stdout, stderr)

@@ -41,6 +41,10 @@ type Config struct {
 	// blocked (time in the write) are zero for a message not written.
 	// Live metrics hang here; it must be cheap and safe for concurrent use.
 	Observe func(outcome string, latency, blocked time.Duration)
+	// OnStart, when set, is called once with the instant the schedule
+	// starts, before the first message: message i of producer p is due at
+	// start + Due(p, i). A consumer following the events needs it.
+	OnStart func(time.Time)
 }
 
 // IntervalForRate is the per-producer interval that gives rate messages

@@ -52,6 +52,9 @@ func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
 		return nil, err
 	}
 	start := cfg.Clock.Now()
+	if cfg.OnStart != nil {
+		cfg.OnStart(start)
+	}
 	out := &Outcome{Config: cfg, Start: start}
 	var wg sync.WaitGroup
 	for _, p := range ps {
