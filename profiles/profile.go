@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -49,6 +50,25 @@ type Profile struct {
 	// Source is where the profile was read from (a file path or
 	// "builtin:NAME"); it is not part of the YAML.
 	Source string `yaml:"-"`
+
+	// fileVars are the variables used by the body_file templates, noted
+	// by ScanBodyFiles; nil until then.
+	fileVars []string
+}
+
+// Label names the profile in messages by where it came from: the file a
+// user gave, a built-in profile, or, for a scenario made of flags alone,
+// the command line. A message never shows an empty name.
+func (p *Profile) Label() string {
+	switch {
+	case strings.HasPrefix(p.Source, "builtin:"):
+		return "built-in profile " + strings.TrimPrefix(p.Source, "builtin:")
+	case p.Source != "":
+		return "profile " + p.Source
+	case p.Name != "":
+		return "profile " + p.Name
+	}
+	return "the command line"
 }
 
 // Target is the system under test.
@@ -86,9 +106,11 @@ type TLS struct {
 	// CACert is a PEM file of the certificate authorities to trust.
 	CACert string `yaml:"cacert,omitempty"`
 	// Cert and Key are the PEM client certificate and its key, for
-	// certificate authentication.
-	Cert string `yaml:"cert,omitempty"`
-	Key  string `yaml:"key,omitempty"`
+	// certificate authentication. Cert may instead be a PKCS#12 store
+	// (.p12, .pfx) whose password is in CertPassFile, as ONAP ships them.
+	Cert         string `yaml:"cert,omitempty"`
+	Key          string `yaml:"key,omitempty"`
+	CertPassFile string `yaml:"cert_pass_file,omitempty"`
 	// Insecure skips server certificate verification.
 	Insecure bool `yaml:"insecure,omitempty"`
 }
@@ -143,6 +165,7 @@ func (p *Profile) readsBack(out []byte) bool {
 	a.normalize()
 	b.normalize()
 	a.Source, b.Source = "", ""
+	a.fileVars, b.fileVars = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

@@ -108,7 +108,7 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		s.write(ctx, s.replies.forOutcome(v.outcome), errorContentType(ctx))
 		return 0
 	}
-	r := s.publish()
+	r := s.publish(ctx.PostBody(), batch)
 	ct := contentJSON
 	if r.status != s.replies.success.status {
 		ct = errorContentType(ctx)
@@ -142,12 +142,26 @@ func (s *Server) validate(body []byte, rules *ruleset, batch bool) verdict {
 
 // publish models the collector's synchronous publish to DMaaP: an
 // injected failure, a full pending-acquire queue, or a backend
-// connection held for PublishTime.
-func (s *Server) publish() reply {
+// connection held for PublishTime; then hands the events to
+// Options.Publish when one is set.
+func (s *Server) publish(body []byte, batch bool) reply {
 	if s.injectError() {
 		s.counters.injected.Add(1)
 		return s.replies.publishFailed
 	}
+	if r := s.holdBackend(); r.status != s.replies.success.status {
+		return r
+	}
+	if s.opts.Publish != nil && s.opts.Publish(body, batch, s.quit) != nil {
+		s.counters.publishFailed.Add(1)
+		return s.replies.publishFailed
+	}
+	return s.replies.success
+}
+
+// holdBackend holds a backend connection for PublishTime when the
+// backend model is on.
+func (s *Server) holdBackend() reply {
 	if s.backend == nil {
 		return s.replies.success
 	}

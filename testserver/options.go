@@ -77,6 +77,13 @@ type Options struct {
 	// finds every connection busy fails at once.
 	BackendQueue int
 
+	// Publish, when set, is handed the body of every accepted request
+	// (batch: an eventList) after the backend model, as the collector
+	// hands its events to its publisher. A non-nil error is answered as
+	// the collector's publish failure. body is only valid during the
+	// call: copy what is kept. quit closes when the emulator closes.
+	Publish func(body []byte, batch bool, quit <-chan struct{}) error
+
 	// Latency is added to every response to an emulated collector route;
 	// Jitter spreads it uniformly over [Latency-Jitter, Latency+Jitter],
 	// never below zero.

@@ -16,6 +16,8 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
@@ -37,6 +39,7 @@ type runOptions struct {
 	passFile    string
 	cacert      string
 	cert, key   string
+	certPass    string
 	insecure    bool
 	noPreflight bool
 
@@ -58,7 +61,9 @@ type runOptions struct {
 	jtl        string
 	hdrLog     string
 
-	watch watchOptions
+	watch   watchOptions
+	consume consumeOptions
+	influx  influxOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -75,11 +80,12 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.user, "user", "", "basic auth user")
 	fs.StringVar(&o.passFile, "password-file", "", "file holding the basic auth password (else $VESLOAD_PASSWORD)")
 	fs.StringVar(&o.cacert, "cacert", "", "PEM CA bundle to verify the target with")
-	fs.StringVar(&o.cert, "cert", "", "PEM client certificate")
+	fs.StringVar(&o.cert, "cert", "", "client certificate: PEM (with --key) or a PKCS#12 store such as client.p12 (with --cert-pass-file)")
 	fs.StringVar(&o.key, "key", "", "PEM client key")
+	fs.StringVar(&o.certPass, "cert-pass-file", "", "file holding the password of a PKCS#12 --cert store")
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
-	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(vesDomains(), ", "))
+	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
@@ -96,6 +102,8 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addConsumeFlags(fs, &o.consume)
+	addInfluxFlags(fs, &o.influx)
 	return fs
 }
 
@@ -149,7 +157,7 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 // that watches it. tearDown releases what setUp started, in reverse order.
 type runSetup struct {
 	o        *runOptions
-	plan     *plan
+	plan     *scenario.Plan
 	gates    []threshold.Threshold
 	guard    *observe.AbortGuard // nil without --abort-on-fail
 	prog     *progress
@@ -159,6 +167,9 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
+	notes    []string // warnings about the set-up, for the result
+	follow   *follow
+	influx   *influxHook
 }
 
 func (s *runSetup) tearDown() {
@@ -180,7 +191,13 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
-	sc, err := scenario(o, changed)
+	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
+	if err := o.influx.check(); err != nil {
+		return nil, err
+	}
+	sc, err := resolveScenario(o, changed)
 	if err != nil {
 		return nil, err
 	}
@@ -192,20 +209,31 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
+	var emu *emulator
 	if emulated {
-		emu, err := startEmulator()
+		emu, err = startEmulator()
 		if err != nil {
 			return nil, err
 		}
 		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = buildPlan(sc, o.noPreflight); err != nil {
-		return nil, err
+	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight}); err != nil {
+		return nil, usageError{err}
 	}
 	if emulated {
-		s.plan.summary.Emulator = true
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.url)
+		s.plan.RunConfig.Emulator = true
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
+	}
+	if limit, ok := openFileLimit(); ok {
+		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
+			s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
+			s.notes = append(s.notes, note)
+			fmt.Fprintln(stderr, "vesload: "+note)
+		}
+	}
+	if err := s.startFollow(sc, emu); err != nil {
+		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	if err := s.attach(abortGates); err != nil {
@@ -217,7 +245,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 // attach registers the observers of the run, in the order they see each
 // event, and the samplers.
 func (s *runSetup) attach(abortGates []threshold.Threshold) error {
-	o, cfg := s.o, &s.plan.cfg
+	o, cfg := s.o, &s.plan.Config
 	cfg.Observers = append(cfg.Observers, s.prog)
 	var err error
 	if cfg.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
@@ -235,13 +263,21 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		s.closers = append(s.closers, func() { live.close(s.prog.note) })
 		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
-	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.url, time.Now()); err != nil {
+	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.URL, time.Now()); err != nil {
 		return err
 	}
-	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.label)...)
+	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
+	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.prog.note); err != nil {
+		return err
+	}
+	if s.influx != nil {
+		cfg.Observers = append(cfg.Observers, s.influx)
+		s.closers = append(s.closers, s.influx.close)
+	}
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
-		res.Config = s.plan.summary
+		res.Config = s.plan.RunConfig
+		res.Warnings = append(res.Warnings, s.notes...)
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.closers = append(s.closers, s.stop)
@@ -260,7 +296,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 // run drives the engine: a first signal stops the schedule and drains, a
 // second aborts at once.
 func (s *runSetup) run() (*result.Result, error) {
-	eng, err := loadgen.New(s.plan.cfg)
+	eng, err := loadgen.New(s.plan.Config)
 	if err != nil {
 		s.outs.close()
 		return nil, usageError{err}
@@ -291,12 +327,16 @@ func (s *runSetup) run() (*result.Result, error) {
 // finish completes the result, writes every output, prints the summary
 // and decides the exit code.
 func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, error) {
+	if err := s.follow.finish(res, s.prog.note); err != nil {
+		return 0, err
+	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.Err(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
 		}
 	}
 	s.fillMeta(res)
+	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
 	aborted := false
 	if s.guard != nil {
@@ -307,15 +347,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 			res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+why)
 		}
 	}
-	if err := writeOutputs(s.o, res, stdout); err != nil {
-		return 0, err
-	}
+	// The summary is printed even when an output could not be written:
+	// the run happened and its figures are not lost.
+	outErr := writeOutputs(s.o, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
 	}
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	if outErr != nil {
+		return 0, outErr
 	}
 	switch {
 	case aborted:
@@ -341,7 +384,7 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
-func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
+func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -349,8 +392,8 @@ func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
 			return fmt.Errorf("write result: %w", err)
 		}
 	default:
-		if err := report.Write(o.output, res); err != nil {
-			return fmt.Errorf("write result %s: %w", o.output, err)
+		if err := saveResult(o.output, res, stderr); err != nil {
+			return err
 		}
 	}
 	renders := []struct {

@@ -36,6 +36,7 @@ type serveFlags struct {
 	errorRate                                              float64
 	seed                                                   uint64
 	noValidate, quiet                                      bool
+	pub                                                    publishFlags
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -44,7 +45,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve")
 	f := &serveFlags{}
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "address to listen on (`HOST:PORT`; \":8080\" listens on every interface)")
-	fs.StringVar(&f.compat, "compat", testserver.CompatV72, "answers as the collector's response compatibility setting: v7.2 (success 202, publish failure 500) or legacy (200, 503)")
+	fs.StringVar(&f.compat, "compat", testserver.CompatV72, "answers as the collector's response compatibility setting: v7.2 (success 202, publish failure 500) or legacy (200, 503); kafka: v7.2 answered before the broker acknowledges")
 	fs.StringVar(&f.auth, "auth", "", "require HTTP basic auth `USER:PASS` (visible in process listings: prefer --auth-file)")
 	fs.StringVar(&f.authFile, "auth-file", "", "read USER:PASS for basic auth from `FILE`")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate `FILE` (needs --tls-key)")
@@ -62,6 +63,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate and --jitter, to repeat a run exactly (0: random)")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	addPublishFlags(fs, &f.pub)
+	hvf := addHVServeFlags(fs)
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
 		return code
 	}
@@ -70,26 +73,71 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	log := newLineWriter(stderr, f.quiet)
+	if strings.EqualFold(f.compat, compatKafka) {
+		f.compat, f.pub.beforeAck = testserver.CompatV72, true
+	}
+	f.pub.seed = f.seed
 	opts, err := f.options(fs.Changed("backend-queue"), log)
+	if err == nil {
+		err = f.pub.check()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitUsage
 	}
-	return runEmulator(ctx, opts, log, stderr)
+	hvOpts, err := hvf.options(log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitUsage
+	}
+	kafka, err := f.pub.start()
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	if kafka != nil {
+		hvOpts.OnMessage = kafka.publishHV
+	}
+	stopHV, err := hvf.start(hvOpts, log)
+	if err != nil {
+		if kafka != nil {
+			kafka.close()
+		}
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	defer stopHV()
+	return runEmulator(ctx, opts, kafka, &f.pub, log, stderr)
 }
 
-// runEmulator serves until ctx ends and prints the summary.
-func runEmulator(ctx context.Context, opts testserver.Options, log *lineWriter, stderr io.Writer) int {
+// runEmulator serves until ctx ends and prints the summary; kafka, when
+// not nil, is where accepted events are published (closed on return).
+func runEmulator(ctx context.Context, opts testserver.Options, kafka *kafkaSide, pub *publishFlags, log *lineWriter, stderr io.Writer) int {
+	if kafka != nil {
+		opts.Publish = kafka.pub.Publish
+	}
 	srv, err := testserver.Start(opts)
 	if err != nil {
+		if kafka != nil {
+			kafka.close()
+		}
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitRun
 	}
 	start := time.Now()
 	log.printf("VES collector emulator on %s/eventListener/v7 (%s)", srv.URL(), describe(opts))
+	if kafka != nil {
+		log.printf("%s", kafka.describe(pub))
+	}
 	<-ctx.Done()
 	closeErr := srv.Close()
 	log.printf("%s", summary(srv.Stats(), time.Since(start)))
+	if kafka != nil {
+		if err := kafka.close(); err != nil && closeErr == nil {
+			closeErr = err
+		}
+		log.printf("%s", kafka.summary())
+	}
 	if closeErr != nil {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", closeErr)
 		return exitRun

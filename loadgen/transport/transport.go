@@ -80,6 +80,8 @@ const (
 	TLS
 	PoolExhausted
 	Aborted
+	TooLarge  // a response body over the client's limit
+	BadAnswer // a response that is not HTTP (status line, headers)
 	Other
 	NumClasses
 )
@@ -94,6 +96,8 @@ var classNames = [NumClasses]string{
 	TLS:           "tls",
 	PoolExhausted: "pool_exhausted",
 	Aborted:       "aborted",
+	TooLarge:      "response_too_large",
+	BadAnswer:     "bad_response",
 	Other:         "other",
 }
 

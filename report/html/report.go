@@ -3,14 +3,15 @@ package html
 import (
 	"errors"
 	"fmt"
+	"github.com/vesload/vesload/internal/redact"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -34,16 +35,22 @@ func Report(w io.Writer, r *result.Result) error {
 			fmtDuration(r.DurationS), fmtDuration(r.Config.DurationS))
 	}
 	for _, w := range r.Warnings {
-		p.Warnings = append(p.Warnings, report.RedactURL(w))
+		p.Warnings = append(p.Warnings, redact.URL(w))
 	}
-	p.Sections = []section{
-		summarySection(r),
+	p.Sections = []section{summarySection(r)}
+	if hv, ok := hvSection(r); ok {
+		p.Sections = append(p.Sections, hv)
+	}
+	if d, ok := deliverySection(r); ok {
+		p.Sections = append(p.Sections, d)
+	}
+	p.Sections = append(p.Sections,
 		verdictSection(r),
 		chartSection(r, lat, svc, histNote),
 		errorSection(r),
 		resourceSection(r),
 		configSection(r),
-	}
+	)
 	return render(w, p)
 }
 
@@ -63,7 +70,7 @@ func histograms(r *result.Result) (lat, svc *hdrhistogram.Histogram, note string
 }
 
 func targetLine(r *result.Result) string {
-	s := strings.TrimSpace(r.Config.Method + " " + report.RedactURL(r.Config.URL))
+	s := strings.TrimSpace(r.Config.Method + " " + redact.URL(r.Config.URL))
 	if r.Config.Emulator {
 		s += " (built-in emulator)"
 	}
@@ -170,16 +177,39 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	if histNote != "" {
 		spec.Caption += " Not drawn: " + histNote + "."
 	}
-	return section{
+	s := section{
 		ID: "charts", Title: "Charts",
+		Paras: []string{"Charts over seconds share one cursor: hover for the values of every chart at that second, " +
+			"drag across a chart to zoom into a span (double-click zooms out), click a legend entry to hide or show its line."},
 		Figures: []figure{
-			latencyChart(r.Timeline).figure(noTimeline),
+			latencyChart(r.Timeline).figure(noLatencyText(r)),
 			rateChart(r.Timeline).figure(noTimeline),
 			errorChart(r.Timeline).figure(noErrorsText(r)),
 			spec,
 			cpuChart(r).figure("Neither the target's nor the generator's CPU was sampled."),
+			memoryChart(r).figure("Neither the target's nor the generator's memory was sampled."),
+			poolChart(r).figure("The result has no per-second count of requests in flight."),
 		},
 	}
+	if r.HV != nil {
+		s.Figures = append(s.Figures, hvRateChart(r).figure(noTimeline))
+	}
+	if r.Delivery != nil {
+		s.Figures = append(s.Figures, deliveryCharts(r.Delivery)...)
+	}
+	return s
+}
+
+// noLatencyText says why there is no latency per second: no timeline,
+// or a timeline of messages nothing answers (HV-VES).
+func noLatencyText(r *result.Result) string {
+	if len(r.Timeline) == 0 {
+		return "The result has no per-second timeline."
+	}
+	if r.HV != nil {
+		return "No latency per second: HV-VES never answers a message (its travel time is in the HV-VES section)."
+	}
+	return "No request of the run finished with a latency."
 }
 
 func noErrorsText(r *result.Result) string {
@@ -190,10 +220,10 @@ func noErrorsText(r *result.Result) string {
 }
 
 // timelineXY reads one per-second series off the timeline.
-func timelineXY(tl []result.Second, get func(result.Second) float64) plotter.XYs {
-	xy := make(plotter.XYs, len(tl))
+func timelineXY(tl []result.Second, get func(result.Second) float64) []point {
+	xy := make([]point, len(tl))
 	for i, s := range tl {
-		xy[i] = plotter.XY{X: float64(s.T), Y: get(s)}
+		xy[i] = point{X: float64(s.T), Y: get(s)}
 	}
 	return xy
 }
@@ -201,11 +231,11 @@ func timelineXY(tl []result.Second, get func(result.Second) float64) plotter.XYs
 // latencyXY reads a per-second latency series, leaving out seconds in
 // which nothing was recorded (the drain second after the schedule ends):
 // a latency of 0 there would be a fabricated figure.
-func latencyXY(tl []result.Second, get func(result.Second) float64) plotter.XYs {
-	xy := make(plotter.XYs, 0, len(tl))
+func latencyXY(tl []result.Second, get func(result.Second) float64) []point {
+	xy := make([]point, 0, len(tl))
 	for _, s := range tl {
 		if s.MaxMs > 0 || s.P99Ms > 0 {
-			xy = append(xy, plotter.XY{X: float64(s.T), Y: get(s)})
+			xy = append(xy, point{X: float64(s.T), Y: get(s)})
 		}
 	}
 	return xy
@@ -217,9 +247,9 @@ func latencyChart(tl []result.Second) chart {
 		caption: "p50, p99 and maximum of the requests due in each second, in ms from the due time.",
 		xLabel:  "seconds", yLabel: "ms",
 		series: []series{
-			{name: "max", color: colGrey, thin: true, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.MaxMs })},
-			{name: "p99", color: colOrange, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.P99Ms })},
-			{name: "p50", color: colBlue, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })},
+			{name: "max", color: colGrey, thin: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.MaxMs })},
+			{name: "p99", color: colOrange, xy: latencyXY(tl, func(s result.Second) float64 { return s.P99Ms })},
+			{name: "p50", color: colBlue, xy: latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })},
 		},
 	}
 }
@@ -230,9 +260,9 @@ func rateChart(tl []result.Second) chart {
 		caption: "Requests due (target), sent and answered successfully in each second.",
 		xLabel:  "seconds", yLabel: "requests/s",
 		series: []series{
-			{name: "target (scheduled)", color: colBlack, dashed: true, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Scheduled) })},
-			{name: "achieved (sent)", color: colBlue, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) })},
-			{name: "ok", color: colGreen, thin: true, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.OK) })},
+			{name: "target (scheduled)", color: colBlack, dashed: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Scheduled) })},
+			{name: "achieved (sent)", color: colBlue, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) })},
+			{name: "ok", color: colGreen, thin: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.OK) })},
 		},
 	}
 }
@@ -258,20 +288,16 @@ func errorChart(tl []result.Second) chart {
 	if total == 0 && len(classes) == 0 {
 		return c
 	}
-	names := make([]string, 0, len(classes))
-	for k := range classes {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(classes))
 	colors := palette()
 	for i, name := range names {
 		c.series = append(c.series, series{
-			name: name, color: colors[i%len(colors)], dashed: i >= len(colors), legend: true,
+			name: name, color: colors[i%len(colors)], dashed: i >= len(colors),
 			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.ErrorsByClass[name]) }),
 		})
 	}
 	if len(names) == 0 {
-		c.series = append(c.series, series{name: "errors", color: colVermilion, legend: true,
+		c.series = append(c.series, series{name: "errors", color: colVermilion,
 			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Errors) })})
 	}
 	return c
@@ -284,8 +310,8 @@ func spectrumChart(lat, svc *hdrhistogram.Histogram) chart {
 		xLabel:  "percentile", yLabel: "ms",
 		spectrum: true,
 		series: []series{
-			{name: "latency", color: colBlue, legend: true, xy: spectrum(lat)},
-			{name: "service time", color: colOrange, dashed: true, legend: true, xy: spectrum(svc)},
+			{name: "latency", color: colBlue, xy: spectrum(lat)},
+			{name: "service time", color: colOrange, dashed: true, xy: spectrum(svc)},
 		},
 	}
 }
@@ -297,12 +323,64 @@ func cpuChart(r *result.Result) chart {
 		xLabel:  "seconds", yLabel: "% CPU",
 	}
 	if r.Target != nil {
-		c.series = append(c.series, series{name: "target", color: colVermilion, legend: true,
+		c.series = append(c.series, series{name: "target", color: colVermilion,
 			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.TargetCPUPct })})
 	}
 	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.GenCPUPct > 0 }) {
-		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue, legend: true,
+		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue,
 			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.GenCPUPct })})
+	}
+	return c
+}
+
+// mib converts bytes to MiB for the memory axis.
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// memoryChart draws the resident memory of the target and of the
+// generator; seconds without a sample are gaps, not zeros.
+func memoryChart(r *result.Result) chart {
+	c := chart{
+		title:   "Memory over time",
+		caption: "Resident memory (RSS) of the target and of the generator, in MiB.",
+		xLabel:  "seconds", yLabel: "MiB",
+	}
+	sampled := func(get func(result.Second) int64) []point {
+		var xy []point
+		for _, s := range r.Timeline {
+			if v := get(s); v > 0 {
+				xy = append(xy, point{X: float64(s.T), Y: mib(v)})
+			}
+		}
+		return xy
+	}
+	c.series = []series{
+		{name: "target", color: colVermilion, xy: sampled(func(s result.Second) int64 { return s.TargetRSSBytes })},
+		{name: "generator (vesload)", color: colBlue, xy: sampled(func(s result.Second) int64 { return s.GenRSSBytes })},
+	}
+	return c
+}
+
+// poolChart draws the requests in flight against the pool size: a line
+// that touches the pool size means due requests found no free
+// connection. A closed-model ramp adds its step concurrency.
+func poolChart(r *result.Result) chart {
+	c := chart{
+		title:   "Pool use",
+		caption: "Requests on a connection at the end of each second against the connection pool size (--pool).",
+		xLabel:  "seconds", yLabel: "requests",
+	}
+	if len(r.Timeline) == 0 || !slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.InFlight > 0 || s.Concurrency > 0 }) {
+		return c
+	}
+	c.series = append(c.series, series{name: "in flight", color: colBlue,
+		xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.InFlight) })})
+	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.Concurrency > 0 }) {
+		c.series = append(c.series, series{name: "step concurrency", color: colGreen, thin: true,
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.Concurrency) })})
+	}
+	if r.Config.Pool > 0 {
+		c.series = append(c.series, series{name: "pool size", color: colBlack, dashed: true,
+			xy: timelineXY(r.Timeline, func(result.Second) float64 { return float64(r.Config.Pool) })})
 	}
 	return c
 }
@@ -337,16 +415,16 @@ func resourceSection(r *result.Result) section {
 	s := section{ID: "resources", Title: "Target and generator"}
 	if t := r.Target; t != nil {
 		tt := table{Caption: "Target", Rows: [][]cell{
-			{key("source"), txt(report.RedactURL(t.Source))},
+			{key("source"), txt(redact.URL(t.Source))},
 			{key("CPU avg / max"), num(fmtPct(t.CPUAvgPct) + " / " + fmtPct(t.CPUMaxPct))},
 			{key("RSS max"), num(report.FormatBytes(t.RSSMaxBytes))},
 		}}
-		for _, k := range sortedKeys(t.Extra) {
+		for _, k := range slices.Sorted(maps.Keys(t.Extra)) {
 			e := t.Extra[k]
 			tt.Rows = append(tt.Rows, []cell{key(k), num(fmt.Sprintf("avg %s, max %s (%d samples)", fmtNum(e.Avg), fmtNum(e.Max), e.Samples))})
 		}
 		if t.SampleErrors > 0 {
-			tt.Rows = append(tt.Rows, []cell{key("failed samples"), txt(fmt.Sprintf("%d (last: %s)", t.SampleErrors, report.RedactURL(t.LastError)))})
+			tt.Rows = append(tt.Rows, []cell{key("failed samples"), txt(fmt.Sprintf("%d (last: %s)", t.SampleErrors, redact.URL(t.LastError)))})
 		}
 		if t.Exited {
 			tt.Rows = append(tt.Rows, []cell{key("exited"), txt("the target process exited during the run")})
@@ -367,13 +445,25 @@ func resourceSection(r *result.Result) section {
 		{key("max in flight"), num(fmtInt(g.MaxInFlight))},
 		{key("saturated"), txt(sat)},
 	}})
+	if in := r.Influx; in != nil {
+		rows := [][]cell{
+			{key("write URL"), txt(redact.URL(in.URL))},
+			{key("batches written"), num(fmtInt(in.Batches))},
+			{key("points written"), num(fmtInt(in.Points))},
+			{key("batches failed / dropped"), num(fmtInt(in.Failed) + " / " + fmtInt(in.Dropped))},
+		}
+		if in.LastError != "" {
+			rows = append(rows, []cell{key("last error"), txt(redact.URL(in.LastError))})
+		}
+		s.Tables = append(s.Tables, table{Caption: "InfluxDB (--influx-url)", Rows: rows})
+	}
 	return s
 }
 
 func configSection(r *result.Result) section {
 	c := r.Config
 	rows := [][]cell{
-		{key("url"), txt(report.RedactURL(c.URL))},
+		{key("url"), txt(redact.URL(c.URL))},
 		{key("method"), txt(c.Method)},
 		{key("rps"), num(fmtNum(c.RPS))},
 		{key("duration"), num(fmtDuration(c.DurationS))},
@@ -399,8 +489,8 @@ func configSection(r *result.Result) section {
 		add("batch", fmtInt(int64(c.Batch))+" events per request")
 	}
 	add("body file", c.BodyFile)
-	for _, k := range sortedKeys(c.Headers) {
-		add("header "+k, headerValue(k, c.Headers[k]))
+	for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
+		add("header "+k, redact.Header(k, c.Headers[k]))
 	}
 	add("user", c.User)
 	add("auth", c.Auth)
@@ -412,19 +502,6 @@ func configSection(r *result.Result) section {
 	}
 	add("thresholds", strings.Join(c.Thresholds, ", "))
 	return section{ID: "config", Title: "Configuration", Tables: []table{{Rows: rows}}}
-}
-
-// headerValue hides the value of headers that carry credentials; results
-// are redacted by their writer, but the page must not leak one that
-// slipped through.
-func headerValue(name, value string) string {
-	n := strings.ToLower(name)
-	for _, s := range []string{"auth", "token", "key", "secret", "cookie", "password"} {
-		if strings.Contains(n, s) {
-			return "xxxxx"
-		}
-	}
-	return report.RedactURL(value)
 }
 
 func yesNo(b bool) string {
@@ -451,17 +528,8 @@ func fmtDuration(s float64) string {
 
 // byCount orders map keys by descending count, then by name.
 func byCount(m map[string]int64) []string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
-	return keys
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	return keys
 }
 

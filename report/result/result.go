@@ -37,9 +37,26 @@ type Result struct {
 	ByRequest []RequestStats `json:"by_request,omitempty"`
 	// Steps summarises each step of a closed-model concurrency ramp.
 	Steps []Step `json:"steps,omitempty"`
+	// Delivery is what the consumer of the output topic saw (--consume).
+	Delivery *Delivery `json:"delivery,omitempty"`
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
+	// HV is the HV-VES part of a run with config.protocol "hv-ves".
+	HV *HV `json:"hv,omitempty"`
+	// Influx says what reached InfluxDB (--influx-url); write errors are
+	// counted here and never fail the run.
+	Influx *InfluxWrites `json:"influx,omitempty"`
+}
+
+// InfluxWrites counts the batches of per-second points sent to InfluxDB.
+type InfluxWrites struct {
+	URL       string `json:"url"` // password hidden
+	Batches   int64  `json:"batches"`
+	Points    int64  `json:"points"`
+	Failed    int64  `json:"failed"`
+	Dropped   int64  `json:"dropped"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // Tool names the build that produced the result.
@@ -51,6 +68,8 @@ type Tool struct {
 // RunConfig is what the run was asked to do, with secrets redacted. It is
 // what compare checks before it agrees that two runs are comparable.
 type RunConfig struct {
+	// Protocol is empty for the VES REST API and "hv-ves" for WTP frames.
+	Protocol  string            `json:"protocol,omitempty"`
 	URL       string            `json:"url"`
 	Method    string            `json:"method"`
 	RPS       float64           `json:"rps"`
@@ -217,6 +236,13 @@ type Second struct {
 	TargetCPUPct   float64          `json:"target_cpu_pct,omitempty"`
 	TargetRSSBytes int64            `json:"target_rss_bytes,omitempty"`
 	GenCPUPct      float64          `json:"generator_cpu_pct,omitempty"`
+	// GenRSSBytes is vesload's own resident memory at the end of the
+	// second, when it samples itself.
+	GenRSSBytes int64 `json:"generator_rss_bytes,omitempty"`
+	// InFlight is the number of requests on a connection at the end of
+	// the second: against the pool size it shows how close the run came
+	// to pool exhaustion.
+	InFlight int64 `json:"in_flight,omitempty"`
 	// BytesSent is the request payload sent in this second, from which
 	// data rates (MB/s) of high-volume runs are read.
 	BytesSent int64 `json:"bytes_sent,omitempty"`

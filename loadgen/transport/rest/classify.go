@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 
 	"github.com/valyala/fasthttp"
@@ -27,6 +28,8 @@ func classifyError(err error) transport.Class {
 	switch {
 	case errors.Is(err, fasthttp.ErrNoFreeConns):
 		return transport.PoolExhausted
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		return transport.TooLarge
 	case errors.As(err, &dnsErr):
 		return transport.DNS
 	case errors.Is(err, fasthttp.ErrTLSHandshakeTimeout),
@@ -42,8 +45,18 @@ func classifyError(err error) transport.Class {
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, fasthttp.ErrConnectionClosed):
 		return transport.Reset
+	case isBadAnswer(err):
+		return transport.BadAnswer
 	}
 	return transport.Other
+}
+
+// isBadAnswer reports a response whose status line or headers do not
+// parse. fasthttp has no error type for those, only this message prefix;
+// timeouts and closed connections while reading headers are classified
+// before it.
+func isBadAnswer(err error) bool {
+	return strings.HasPrefix(err.Error(), "error when reading response headers: ")
 }
 
 func isTimeout(err error) bool {
