@@ -14,14 +14,19 @@ import (
 type Closed struct {
 	Concurrency []int
 	Step        time.Duration
+	shard       Shard // set by Shard: a part of a ramp several generators share
 }
 
 func (c *Closed) validate(pool int) error {
 	if len(c.Concurrency) == 0 || c.Step <= 0 {
 		return fmt.Errorf("closed model: want at least one concurrency level and a positive step")
 	}
+	least := 1
+	if !c.shard.Whole() {
+		least = 0 // a shard may get no slot in a small step
+	}
 	for _, n := range c.Concurrency {
-		if n < 1 || n > pool {
+		if n < least || n > pool {
 			return fmt.Errorf("closed model: concurrency %d must be between 1 and the pool size %d", n, pool)
 		}
 	}
@@ -68,7 +73,8 @@ func (e *Engine) dispatchClosed(ctx context.Context, start time.Time) (interrupt
 			case <-e.slots:
 				now := time.Now()
 				e.attempted.Add(1)
-				e.jobs <- job{seq: n, due: now, kind: e.pick[n%int64(len(e.pick))], step: uint16(step)}
+				seq := c.shard.Global(n)
+				e.jobs <- job{seq: seq, due: now, kind: e.pick[seq%int64(len(e.pick))], step: uint16(step)}
 				e.handedOff(now, now, 0)
 				n++
 			case <-timer.C:

@@ -141,7 +141,7 @@ func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
 	e.warm.warm(e.target.addr, warmConnections(&e.cfg))
 	defer e.warm.close()
 	var workers, ready sync.WaitGroup
-	var start time.Time
+	var start time.Time // written before begin is closed, read after
 	begin := make(chan struct{})
 	for range e.cfg.Pool {
 		workers.Add(1)
@@ -152,7 +152,13 @@ func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
 		}()
 	}
 	ready.Wait()
-	start = time.Now()
+	start, offset, err := e.startAt(ctx)
+	if err != nil {
+		close(e.jobs)
+		close(begin)
+		workers.Wait()
+		return nil, err
+	}
 	e.rec.start(start)
 	close(begin)
 	recDone := make(chan struct{})
@@ -174,6 +180,7 @@ func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
 	e.client.CloseIdleConnections()
 
 	res := e.rec.result(time.Now(), interrupted)
+	e.markShard(res, offset)
 	return res, nil
 }
 
@@ -228,7 +235,8 @@ func (e *Engine) dispatch(ctx context.Context, start time.Time) (interrupted boo
 			return true // behind schedule, but a stop still stops at once
 		}
 		e.attempted.Add(1)
-		j := job{seq: n, due: due, kind: e.pick[n%int64(len(e.pick))]}
+		seq := e.cfg.Schedule.Seq(n)
+		j := job{seq: seq, due: due, kind: e.pick[seq%int64(len(e.pick))]}
 		select {
 		case <-e.slots:
 			e.jobs <- j

@@ -37,6 +37,10 @@ type Result struct {
 	ByRequest []RequestStats `json:"by_request,omitempty"`
 	// Steps summarises each step of a closed-model concurrency ramp.
 	Steps []Step `json:"steps,omitempty"`
+	// Shard is set when the run was one shard of several generators (or
+	// started at a given instant); Merged when it merges several results.
+	Shard  *ShardInfo `json:"shard,omitempty"`
+	Merged *MergeInfo `json:"merged,omitempty"`
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
@@ -72,7 +76,10 @@ type RunConfig struct {
 	Emulator  bool              `json:"emulator,omitempty"`
 	// RunID prefixes every eventId the run sent, so that events seen at
 	// the collector or downstream can be traced back to the run.
-	RunID      string   `json:"run_id,omitempty"`
+	RunID string `json:"run_id,omitempty"`
+	// Digest identifies the scenario (everything the shards of one run
+	// must agree on); merge refuses shards whose digests differ.
+	Digest     string   `json:"digest,omitempty"`
 	Thresholds []string `json:"thresholds,omitempty"`
 }
 

@@ -52,7 +52,7 @@ func FuzzRunFlags(f *testing.F) {
 		if sc.Target.URL == "" {
 			sc.Target.URL = "http://127.0.0.1:9/eventListener/v7"
 		}
-		if _, err := buildPlan(sc, true); err != nil {
+		if _, err := buildPlan(sc, true, ""); err != nil {
 			check(err)
 		}
 	})

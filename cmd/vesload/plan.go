@@ -29,8 +29,9 @@ type plan struct {
 
 // buildPlan turns a resolved scenario into the engine's configuration.
 // The scenario's target URL must be set (the caller starts the emulator
-// when it is not). Every error is bad input.
-func buildPlan(p *profiles.Profile, noPreflight bool) (*plan, error) {
+// when it is not). runID prefixes the eventIds (empty: a random one).
+// Every error is bad input.
+func buildPlan(p *profiles.Profile, noPreflight bool, runID string) (*plan, error) {
 	u, err := targetURL(p.Target.URL)
 	if err != nil {
 		return nil, err
@@ -63,7 +64,9 @@ func buildPlan(p *profiles.Profile, noPreflight bool) (*plan, error) {
 	if err := setLoad(&pl.cfg, p.Load); err != nil {
 		return nil, err
 	}
-	runID := newRunID()
+	if runID == "" {
+		runID = newRunID()
+	}
 	if err := setRequests(pl, p, u, runID); err != nil {
 		return nil, err
 	}

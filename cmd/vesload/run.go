@@ -57,6 +57,7 @@ type runOptions struct {
 	hdrLog     string
 
 	watch watchOptions
+	shard shardOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -94,6 +95,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addShardFlags(fs, &o.shard)
 	return fs
 }
 
@@ -178,7 +180,15 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
+	sp, err := o.shard.resolve(time.Now(), os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	sc, err := scenario(o, changed)
+	if err != nil {
+		return nil, err
+	}
+	digest, err := scenarioDigest(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +208,11 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = buildPlan(sc, o.noPreflight); err != nil {
+	if s.plan, err = buildPlan(sc, o.noPreflight, sp.runID); err != nil {
+		return nil, err
+	}
+	s.plan.summary.Digest = digest
+	if err := sp.apply(s.plan); err != nil {
 		return nil, err
 	}
 	if emulated {
