@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 func TestCheckpoints(t *testing.T) {
@@ -19,10 +19,10 @@ func TestCheckpoints(t *testing.T) {
 	}))
 	defer srv.Close()
 	var mu sync.Mutex
-	var snaps []*report.Result
+	var snaps []*result.Result
 	cfg := testConfig(t, srv.URL, 50, 3*time.Second)
 	cfg.CheckpointEvery = time.Second
-	cfg.Hooks.Checkpoint = func(r *report.Result) {
+	cfg.Hooks.Checkpoint = func(r *result.Result) {
 		mu.Lock()
 		snaps = append(snaps, r)
 		mu.Unlock()

@@ -3,11 +3,11 @@ package loadgen
 import (
 	"fmt"
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/vesload/vesload/report"
 	"net"
 	"net/url"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Body renders the payload of one request. Request seq (0-based) is due
@@ -98,7 +98,7 @@ type Hooks struct {
 	// Checkpoint receives a snapshot of the result every CheckpointEvery,
 	// marked interrupted, so that a crash loses at most one interval. It
 	// must not block: write the file in another goroutine.
-	Checkpoint func(*report.Result)
+	Checkpoint func(*result.Result)
 	// Samplers are polled once a second in their own goroutine.
 	Target    Sampler
 	Generator Sampler
@@ -142,7 +142,7 @@ type Progress struct {
 	Target    *Reading
 	Generator *Reading
 	// Last is the timeline entry of the second that just ended.
-	Last report.Second
+	Last result.Second
 }
 
 func (c *Config) validate() error {

@@ -10,6 +10,6 @@
 // that finds no free connection within the pool wait is counted as
 // pool_exhausted at its due time; nothing is dropped silently.
 //
-// The engine never formats output: it returns a report.Result and calls
+// The engine never formats output: it returns a result.Result and calls
 // the Config's hooks, and the command line renders both.
 package loadgen

@@ -12,7 +12,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/valyala/fasthttp"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // job is one due request handed from the dispatcher to a connection.
@@ -94,8 +94,8 @@ func New(cfg Config) (*Engine, error) {
 		slots:  make(chan struct{}, cfg.Pool),
 		jobs:   make(chan job, cfg.Pool),
 		abort:  make(chan struct{}),
-		lag:    report.NewHistogram(),
-		lagSec: report.NewHistogram(),
+		lag:    result.NewHistogram(),
+		lagSec: result.NewHistogram(),
 	}
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (e *Engine) Abort() {
 // requests in flight for up to the request timeout and returns the result.
 // A cancelled ctx marks the result as interrupted and counts the requests
 // that were never due as not sent; it is not an error.
-func (e *Engine) Run(ctx context.Context) (*report.Result, error) {
+func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	if !e.cfg.NoPreflight {
 		if err := e.Preflight(ctx); err != nil {
 			return nil, err
@@ -284,7 +284,7 @@ func stopped(ctx context.Context, abort <-chan struct{}) bool {
 func (e *Engine) handedOff(due, now time.Time, pooled time.Duration) {
 	e.sent.Add(1)
 	lag := now.Sub(due) - pooled
-	us := min(max(lag.Microseconds(), 0), report.HistogramHighestUs)
+	us := min(max(lag.Microseconds(), 0), result.HistogramHighestUs)
 	e.lag.RecordValue(us)
 	e.lagSec.RecordValue(us)
 	if us > e.lagMaxUs.Load() {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // seqBody renders a tiny JSON body carrying the sequence number.
@@ -32,7 +32,7 @@ func testConfig(t *testing.T, url string, rps float64, d time.Duration) Config {
 	return Config{URL: url, Schedule: s, Body: seqBody{}, Pool: 16, Timeout: 2 * time.Second, KeepAlive: true}
 }
 
-func run(t *testing.T, cfg Config) *report.Result {
+func run(t *testing.T, cfg Config) *result.Result {
 	t.Helper()
 	e, err := New(cfg)
 	if err != nil {
@@ -46,7 +46,7 @@ func run(t *testing.T, cfg Config) *report.Result {
 	return res
 }
 
-func checkAccounting(t *testing.T, res *report.Result) {
+func checkAccounting(t *testing.T, res *result.Result) {
 	t.Helper()
 	if err := res.AccountingError(); err != nil {
 		t.Fatalf("accounting: %v", err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 func TestPickTable(t *testing.T) {
@@ -91,7 +91,7 @@ func TestMixRun(t *testing.T) {
 		t.Fatalf("by request: %+v", res.ByRequest)
 	}
 	single, batch := res.ByRequest[0], res.ByRequest[1]
-	if h, err := report.DecodeHistogram(single.Histogram); err != nil || h.TotalCount() != 75 {
+	if h, err := result.DecodeHistogram(single.Histogram); err != nil || h.TotalCount() != 75 {
 		t.Fatalf("single's histogram: %v", err)
 	}
 	if single.Name != "single" || single.Requests.OK != 75 || single.Latency.Count != 75 {

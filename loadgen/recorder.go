@@ -13,7 +13,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // record is what one request's fate looks like to the recorder.
@@ -66,7 +66,7 @@ type recorder struct {
 	lastSent   int64
 	lastAtt    int64
 	lastExh    int64
-	timeline   []report.Second
+	timeline   []result.Second
 	truncated  bool
 
 	cpu      cpuMeter
@@ -102,9 +102,9 @@ func newRecorder(e *Engine) *recorder {
 	r := &recorder{
 		mu:         new(sync.Mutex),
 		e:          e,
-		latency:    report.NewHistogram(),
-		service:    report.NewHistogram(),
-		second:     report.NewHistogram(),
+		latency:    result.NewHistogram(),
+		service:    result.NewHistogram(),
+		second:     result.NewHistogram(),
 		codes:      map[int32]int64{},
 		msgIDs:     map[string]int64{},
 		secClasses: map[string]int64{},
@@ -113,13 +113,13 @@ func newRecorder(e *Engine) *recorder {
 	if c := e.cfg.Closed; c != nil {
 		r.steps = make([]stepStats, len(c.Concurrency))
 		for i := range r.steps {
-			r.steps[i].latency = report.NewHistogram()
+			r.steps[i].latency = result.NewHistogram()
 		}
 	}
 	if len(e.kinds) > 1 {
 		r.kinds = make([]kindStats, len(e.kinds))
 		for i := range r.kinds {
-			r.kinds[i] = kindStats{latency: report.NewHistogram(), service: report.NewHistogram(), errors: map[string]int64{}}
+			r.kinds[i] = kindStats{latency: result.NewHistogram(), service: result.NewHistogram(), errors: map[string]int64{}}
 		}
 	}
 	return r
@@ -263,7 +263,7 @@ func (r *recorder) add(rec record) {
 
 func clampUs(ns int64) int64 {
 	us := (ns + 500) / 1000
-	return min(max(us, report.HistogramLowestUs), report.HistogramHighestUs)
+	return min(max(us, result.HistogramLowestUs), result.HistogramHighestUs)
 }
 
 // closeSecond ends the current second of the timeline and reports it.
@@ -313,8 +313,8 @@ func (r *recorder) closeSecond(now time.Time) {
 }
 
 // secondEntry is the timeline entry of the second now ending.
-func (r *recorder) secondEntry(sent, scheduled, exhausted int64, cpu float64) report.Second {
-	s := report.Second{
+func (r *recorder) secondEntry(sent, scheduled, exhausted int64, cpu float64) result.Second {
+	s := result.Second{
 		T:             r.secT,
 		Scheduled:     scheduled,
 		Sent:          sent,
@@ -399,7 +399,7 @@ func (m *cpuMeter) sample(now time.Time) float64 {
 }
 
 // result assembles the result document once the loop has ended.
-func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
+func (r *recorder) result(ended time.Time, interrupted bool) *result.Result {
 	e := r.e
 	cfg := &e.cfg
 	att, sent, exh := e.attempted.Load(), e.sent.Load(), e.exhausted.Load()
@@ -407,23 +407,23 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 	if cfg.Schedule != nil {
 		total, target = cfg.Schedule.Total(), cfg.Schedule.MeanRate()
 	}
-	res := &report.Result{
-		Schema:      report.Schema,
+	res := &result.Result{
+		Schema:      result.Schema,
 		Started:     r.started.UTC(),
 		Ended:       ended.UTC(),
 		DurationS:   ended.Sub(r.started).Seconds(),
 		Interrupted: interrupted,
-		Requests: report.Requests{
+		Requests: result.Requests{
 			Scheduled: total,
 			Sent:      sent,
 			OK:        r.ok,
 			NotSent:   total - att,
 		},
 		Errors:   map[string]int64{},
-		RPS:      report.Rate{Target: target},
-		Latency:  report.Summarize(r.latency),
-		Service:  report.Summarize(r.service),
-		Bytes:    report.Bytes{Sent: r.bytesOut, Received: r.bytesIn},
+		RPS:      result.Rate{Target: target},
+		Latency:  result.Summarize(r.latency),
+		Service:  result.Summarize(r.service),
+		Bytes:    result.Bytes{Sent: r.bytesOut, Received: r.bytesIn},
 		Timeline: slices.Clone(r.timeline),
 	}
 	// Requests still in flight when an abort cut the drain short (or when
@@ -457,8 +457,8 @@ func (r *recorder) result(ended time.Time, interrupted bool) *report.Result {
 	} else if span > 0 {
 		res.RPS.Achieved = round2(float64(sent) / span)
 	}
-	res.Histograms.Latency, _ = report.EncodeHistogram(r.latency)
-	res.Histograms.Service, _ = report.EncodeHistogram(r.service)
+	res.Histograms.Latency, _ = result.EncodeHistogram(r.latency)
+	res.Histograms.Service, _ = result.EncodeHistogram(r.service)
 	res.Generator = r.generatorHealth(!interrupted || r.finished)
 	res.ByRequest = r.byRequest()
 	res.Steps = r.stepResults()
@@ -485,9 +485,9 @@ const saturatedLag = 5 * time.Millisecond
 // dispatcher has stopped (final); a checkpoint, taken while it runs, can
 // only use the summary of the last second, since the dispatcher owns the
 // run's lag histogram.
-func (r *recorder) generatorHealth(final bool) report.Generator {
+func (r *recorder) generatorHealth(final bool) result.Generator {
 	lag := r.e.lag
-	g := report.Generator{MaxInFlight: r.maxFlight, RSSMaxBytes: maxRSS()}
+	g := result.Generator{MaxInFlight: r.maxFlight, RSSMaxBytes: maxRSS()}
 	if !final {
 		g.DispatchLagP50Ms = float64(r.e.lagP50Us.Load()) / 1000
 		g.DispatchLagP99Ms = float64(r.e.lagP99Us.Load()) / 1000
@@ -513,42 +513,42 @@ func (r *recorder) generatorHealth(final bool) report.Generator {
 // generator counts as saturated.
 const saturatedCPU = 90
 
-func saturationWarning(g report.Generator) string {
+func saturationWarning(g result.Generator) string {
 	return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v), CPU %.0f%% of %d usable cores; "+
 		"latency includes the generator's own delay", g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct, runtime.GOMAXPROCS(0))
 }
 
 // byRequest is the per-kind breakdown of a mixed run.
-func (r *recorder) byRequest() []report.RequestStats {
+func (r *recorder) byRequest() []result.RequestStats {
 	if r.kinds == nil {
 		return nil
 	}
-	out := make([]report.RequestStats, len(r.kinds))
+	out := make([]result.RequestStats, len(r.kinds))
 	for i, k := range r.kinds {
-		out[i] = report.RequestStats{
+		out[i] = result.RequestStats{
 			Name:     r.e.kinds[i].Name,
 			Weight:   r.e.kinds[i].Weight,
-			Requests: report.Requests{Sent: k.sent, OK: k.ok, Errors: k.errs},
-			Latency:  report.Summarize(k.latency),
-			Service:  report.Summarize(k.service),
+			Requests: result.Requests{Sent: k.sent, OK: k.ok, Errors: k.errs},
+			Latency:  result.Summarize(k.latency),
+			Service:  result.Summarize(k.service),
 		}
 		if len(k.errors) > 0 {
 			out[i].Errors = maps.Clone(k.errors)
 		}
-		out[i].Histogram, _ = report.EncodeHistogram(k.latency)
+		out[i].Histogram, _ = result.EncodeHistogram(k.latency)
 	}
 	return out
 }
 
 // stepResults summarises each closed-model step.
-func (r *recorder) stepResults() []report.Step {
+func (r *recorder) stepResults() []result.Step {
 	c := r.e.cfg.Closed
 	if c == nil {
 		return nil
 	}
-	out := make([]report.Step, len(r.steps))
+	out := make([]result.Step, len(r.steps))
 	for i, st := range r.steps {
-		out[i] = report.Step{
+		out[i] = result.Step{
 			Concurrency: c.Concurrency[i],
 			StartS:      (time.Duration(i) * c.Step).Seconds(),
 			DurationS:   c.Step.Seconds(),
@@ -556,7 +556,7 @@ func (r *recorder) stepResults() []report.Step {
 			OK:          st.ok,
 			Errors:      st.errs,
 			RPS:         round2(float64(st.sent) / c.Step.Seconds()),
-			Latency:     report.Summarize(st.latency),
+			Latency:     result.Summarize(st.latency),
 		}
 	}
 	return out

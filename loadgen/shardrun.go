@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // startAt is the instant the run's clock starts: now, or the start gate's
@@ -33,7 +33,7 @@ func (e *Engine) startAt(ctx context.Context) (start time.Time, offset time.Dura
 
 // markShard records in the result which shard of a run it is and how far
 // its clock start was from the shared start instant.
-func (e *Engine) markShard(res *report.Result, offset time.Duration) {
+func (e *Engine) markShard(res *result.Result, offset time.Duration) {
 	var sh Shard
 	switch {
 	case e.cfg.Schedule != nil:
@@ -44,7 +44,7 @@ func (e *Engine) markShard(res *report.Result, offset time.Duration) {
 	if sh.Whole() && e.cfg.Start == nil {
 		return
 	}
-	info := &report.ShardInfo{Index: sh.Index, Count: max(sh.Count, 1)}
+	info := &result.ShardInfo{Index: sh.Index, Count: max(sh.Count, 1)}
 	if g := e.cfg.Start; g != nil {
 		info.StartAt = g.At.UTC()
 		info.StartOffsetMs = float64(offset.Microseconds()) / 1000

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strconv"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // CSV writes the per-second timeline with a header row, one line per
@@ -15,7 +17,7 @@ import (
 // over time chart directly. Target columns are left empty when the target
 // was not sampled rather than filled with zeros a chart would mistake for
 // an idle target.
-func CSV(w io.Writer, r *Result) error {
+func CSV(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("csv timeline: no result")
 	}
@@ -49,7 +51,7 @@ func CSV(w io.Writer, r *Result) error {
 }
 
 // timelineClasses returns every error class that appears in the timeline.
-func timelineClasses(tl []Second) []string {
+func timelineClasses(tl []result.Second) []string {
 	seen := map[string]bool{}
 	for _, s := range tl {
 		for c := range s.ErrorsByClass {

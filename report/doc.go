@@ -1,8 +1,6 @@
-// Package report owns the result document of a run (the JSON contract of
-// DESIGN §4) and every rendering of it: the human text summary, the
+// Package report reads, writes and renders the result document of a run
+// (whose contract is package report/result): the human text summary, the
 // Markdown seed table, JUnit XML for CI and the per-second timeline as CSV.
-// It also holds the HDR histogram helpers that turn recorded values into
-// the summaries and mergeable encodings the document carries.
 //
 // Everything here is a pure function from results to bytes: the package
 // never touches the network, never runs load and never imports loadgen.

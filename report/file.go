@@ -9,19 +9,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Encode writes r as indented JSON, the form -o - prints and the form
 // files hold. A result without a schema is written as the current schema
 // (r itself is not changed), so that a half-filled result saved in a hurry
 // can still be read back.
-func Encode(w io.Writer, r *Result) error {
+func Encode(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("encode result: no result")
 	}
 	c := *r
 	if c.Schema == "" {
-		c.Schema = Schema
+		c.Schema = result.Schema
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -35,7 +37,7 @@ func Encode(w io.Writer, r *Result) error {
 
 // Write saves r at path atomically (see WriteFile). Path "-" (stdout) is
 // the caller's business: use Encode.
-func Write(path string, r *Result) error {
+func Write(path string, r *result.Result) error {
 	if path == "" || path == "-" {
 		return fmt.Errorf("write result %q: not a file path (use Encode for stdout)", path)
 	}
@@ -103,7 +105,7 @@ func syncDir(dir string) {
 }
 
 // Read loads and checks the result document at path; see Decode.
-func Read(path string) (*Result, error) {
+func Read(path string) (*result.Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
@@ -119,7 +121,7 @@ func Read(path string) (*Result, error) {
 // negative request counts and histograms that do not decode, so that
 // comparisons and gates never run on a misread file. Unknown fields are
 // ignored: newer writers may add fields.
-func Decode(rd io.Reader, name string) (*Result, error) {
+func Decode(rd io.Reader, name string) (*result.Result, error) {
 	data, err := io.ReadAll(rd)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -137,7 +139,7 @@ func Decode(rd io.Reader, name string) (*Result, error) {
 	if err := checkTimes(top); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r := new(Result)
+	r := new(result.Result)
 	if err := json.Unmarshal(data, r); err != nil {
 		return nil, jsonError(name, data, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 func encodeSample(t testing.TB) []byte {
@@ -274,7 +276,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		if r.Schema != Schema {
+		if r.Schema != result.Schema {
 			t.Fatalf("accepted schema %q", r.Schema)
 		}
 		var b bytes.Buffer

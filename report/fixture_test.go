@@ -5,6 +5,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // sampleHistograms builds a deterministic pair of distributions in
@@ -13,7 +15,7 @@ import (
 // a 25 ms wait for a connection to one request in a hundred.
 func sampleHistograms(t testing.TB) (lat, svc *hdrhistogram.Histogram) {
 	t.Helper()
-	lat, svc = NewHistogram(), NewHistogram()
+	lat, svc = result.NewHistogram(), result.NewHistogram()
 	for i := int64(0); i < 10000; i++ {
 		s := 2000 + (i*7919)%3000
 		if i%500 == 0 {
@@ -35,22 +37,22 @@ func sampleHistograms(t testing.TB) (lat, svc *hdrhistogram.Histogram) {
 
 // sampleResult is a complete result as the engine would write it after a
 // run against a collector with target sampling, thresholds and warnings.
-func sampleResult(t testing.TB) *Result {
+func sampleResult(t testing.TB) *result.Result {
 	t.Helper()
 	lat, svc := sampleHistograms(t)
-	latEnc, err := EncodeHistogram(lat)
+	latEnc, err := result.EncodeHistogram(lat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svcEnc, err := EncodeHistogram(svc)
+	svcEnc, err := result.EncodeHistogram(svc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
-	return &Result{
-		Schema: Schema,
-		Tool:   Tool{Name: "vesload", Version: "v0.9.0"},
-		Config: RunConfig{
+	return &result.Result{
+		Schema: result.Schema,
+		Tool:   result.Tool{Name: "vesload", Version: "v0.9.0"},
+		Config: result.RunConfig{
 			URL: "https://sample1:s3cr3t@collector.example:8443/eventListener/v7", Method: "POST",
 			RPS: 100, DurationS: 100, Shape: "constant", Pool: 16, TimeoutS: 10, KeepAlive: true,
 			Profile: "onap-100rps", Event: "fault", EventSize: 1024,
@@ -60,34 +62,34 @@ func sampleResult(t testing.TB) *Result {
 		Ended:       start.Add(100 * time.Second),
 		DurationS:   100,
 		Interrupted: false,
-		Requests:    Requests{Scheduled: 10010, Sent: 10000, OK: 9880, Errors: 125, NotSent: 5},
+		Requests:    result.Requests{Scheduled: 10010, Sent: 10000, OK: 9880, Errors: 125, NotSent: 5},
 		Errors:      map[string]int64{"http_503": 80, "http_500": 40, "pool_exhausted": 5},
 		MessageIDs:  map[string]int64{"SVC2000": 40},
-		RPS:         Rate{Target: 100, Achieved: 99.95},
-		Latency:     Summarize(lat),
-		Service:     Summarize(svc),
-		Bytes:       Bytes{Sent: 10_240_000, Received: 123_456},
-		Target: &Target{
+		RPS:         result.Rate{Target: 100, Achieved: 99.95},
+		Latency:     result.Summarize(lat),
+		Service:     result.Summarize(svc),
+		Bytes:       result.Bytes{Sent: 10_240_000, Received: 123_456},
+		Target: &result.Target{
 			CPUAvgPct: 42.5, CPUMaxPct: 87.25, RSSMaxBytes: 512 << 20, Source: "pid:4242",
-			Extra: map[string]SeriesStats{
+			Extra: map[string]result.SeriesStats{
 				"jvm_threads":  {Avg: 61.2, Max: 64, Samples: 100},
 				"gc_pause_sum": {Avg: 0.01234, Max: 0.5, Samples: 100},
 			},
 			SampleErrors: 2, LastError: "read /proc/4242/stat: no such process",
 		},
-		Generator: Generator{
+		Generator: result.Generator{
 			CPUAvgPct: 3.5, CPUMaxPct: 9, RSSMaxBytes: 48 << 20,
 			DispatchLagP50Ms: 0.02, DispatchLagP99Ms: 0.35, DispatchLagMaxMs: 2.5,
 			Saturated: true, MaxInFlight: 16,
 		},
-		Thresholds: []Threshold{
-			{Expr: "p99<100ms", Value: Summarize(lat).P99, Unit: "ms", Pass: true},
+		Thresholds: []result.Threshold{
+			{Expr: "p99<100ms", Value: result.Summarize(lat).P99, Unit: "ms", Pass: true},
 			{Expr: "error_rate<0.1%", Value: 1.2493753123438281, Unit: "%", Pass: false},
 			{Expr: "target_rss_max<1GiB", Value: 512 << 20, Unit: "B", Pass: true},
 			{Expr: "dispatch_lag_p99 < 1ms", Reason: "no dispatch lag recorded", Unit: "ms", Pass: false},
 		},
-		Histograms: Histograms{Latency: latEnc, Service: svcEnc},
-		Timeline: []Second{
+		Histograms: result.Histograms{Latency: latEnc, Service: svcEnc},
+		Timeline: []result.Second{
 			{T: 0, Scheduled: 100, Sent: 100, OK: 100, P50Ms: 3.1, P99Ms: 30.5, MaxMs: 42, TargetCPUPct: 35, TargetRSSBytes: 500 << 20, GenCPUPct: 3},
 			{T: 1, Scheduled: 100, Sent: 98, OK: 90, Errors: 10, PoolExhausted: 2,
 				ErrorsByClass: map[string]int64{"http_503": 8, "pool_exhausted": 2},
@@ -105,6 +107,6 @@ func sampleResult(t testing.TB) *Result {
 
 // emptyResult is a run that sent nothing: every renderer must still
 // produce something sensible.
-func emptyResult() *Result {
-	return &Result{Schema: Schema, Config: RunConfig{URL: "http://127.0.0.1:8080/eventListener/v7", Emulator: true}}
+func emptyResult() *result.Result {
+	return &result.Result{Schema: result.Schema, Config: result.RunConfig{URL: "http://127.0.0.1:8080/eventListener/v7", Emulator: true}}
 }

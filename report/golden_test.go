@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	goldenfile "github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/report/result"
 )
 
 func TestGolden(t *testing.T) {
@@ -23,10 +24,10 @@ func TestGolden(t *testing.T) {
 		{"markdown.golden", func(b *bytes.Buffer) error { return Markdown(b, sampleResult(t)) }},
 		{"markdown_empty.golden", func(b *bytes.Buffer) error { return Markdown(b, emptyResult()) }},
 		{"markdown_table.golden", func(b *bytes.Buffer) error {
-			return MarkdownTable(b, []*Result{sampleResult(t), emptyResult()}, []string{"DMaaP | run 1", "Cambria run 1"})
+			return MarkdownTable(b, []*result.Result{sampleResult(t), emptyResult()}, []string{"DMaaP | run 1", "Cambria run 1"})
 		}},
 		{"markdown_table_unnamed.golden", func(b *bytes.Buffer) error {
-			return MarkdownTable(b, []*Result{sampleResult(t), emptyResult()}, nil)
+			return MarkdownTable(b, []*result.Result{sampleResult(t), emptyResult()}, nil)
 		}},
 		{"junit.golden", func(b *bytes.Buffer) error { return JUnit(b, sampleResult(t)) }},
 		{"junit_interrupted.golden", func(b *bytes.Buffer) error { return JUnit(b, interrupted) }},

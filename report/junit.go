@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // JUnit XML layout, as Jenkins, GitLab and GitHub test reporters read it.
@@ -58,7 +60,7 @@ type (
 // passes, or fails when the run was interrupted: a report that says
 // "passed" must mean the whole schedule ran. (Skipped was rejected: CI
 // tools show a skipped-only suite as unstable rather than green.)
-func JUnit(w io.Writer, r *Result) error {
+func JUnit(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("junit report: no result")
 	}
@@ -91,7 +93,7 @@ func JUnit(w io.Writer, r *Result) error {
 	return nil
 }
 
-func junitCases(r *Result) []junitCase {
+func junitCases(r *result.Result) []junitCase {
 	if len(r.Thresholds) == 0 {
 		c := junitCase{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
 		if r.Interrupted {
@@ -122,7 +124,7 @@ func junitCases(r *Result) []junitCase {
 }
 
 // junitProperties lists the run's headline figures in a fixed order.
-func junitProperties(r *Result) []junitProperty {
+func junitProperties(r *result.Result) []junitProperty {
 	ps := []junitProperty{
 		{"vesload.version", r.Tool.Version},
 		{"url", redactURL(r.Config.URL)},

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // maxLogBytes bounds what ScanResults reads: the logs of every shard of a
@@ -27,7 +29,7 @@ const maxLogBytes = 1 << 30
 // names labels each result for messages: "NAME: pod/…" or "NAME: result
 // k (shard I/N)". A document that is recognised as a result but does not
 // decode is an error; a stream without any result is too.
-func ScanResults(rd io.Reader, name string) (rs []*Result, names []string, err error) {
+func ScanResults(rd io.Reader, name string) (rs []*result.Result, names []string, err error) {
 	pods, order, err := splitPods(rd, name)
 	if err != nil {
 		return nil, nil, err
@@ -98,8 +100,8 @@ func cutPrefix(line []byte) (pod string, rest []byte) {
 // resultsIn finds the result documents in one pod's log: every line that
 // starts with '{' is tried as the start of a JSON value, and values with
 // this schema are decoded as results.
-func resultsIn(log []byte, name string) ([]*Result, error) {
-	var out []*Result
+func resultsIn(log []byte, name string) ([]*result.Result, error) {
+	var out []*result.Result
 	for off := 0; off < len(log); {
 		line := log[off:]
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/vesload/vesload/report/result"
 )
 
-func compactJSON(t *testing.T, r *Result) string {
+func compactJSON(t *testing.T, r *result.Result) string {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -17,7 +19,7 @@ func compactJSON(t *testing.T, r *Result) string {
 	return string(b)
 }
 
-func indented(t *testing.T, r *Result) string {
+func indented(t *testing.T, r *result.Result) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Encode(&buf, r); err != nil {
@@ -87,7 +89,7 @@ func TestScanResultsErrors(t *testing.T) {
 }
 
 func FuzzScanResults(f *testing.F) {
-	r := &Result{Schema: Schema}
+	r := &result.Result{Schema: result.Schema}
 	b, _ := json.Marshal(r)
 	f.Add([]byte("x\n" + string(b) + "\n"))
 	f.Add([]byte("[pod/a/b] {\n[pod/a/b] }\n"))

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Markdown writes r as the one-row seed table, ready to paste into a wiki
 // page beside earlier runs. Cells with no data read "n/a".
-func Markdown(w io.Writer, r *Result) error {
+func Markdown(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("markdown: no result")
 	}
@@ -26,7 +28,7 @@ func Markdown(w io.Writer, r *Result) error {
 // a leading Run column: names[i] labels rs[i]. With no names each row is
 // labelled by its rate and start time; otherwise there must be one name
 // per result.
-func MarkdownTable(w io.Writer, rs []*Result, names []string) error {
+func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	if len(names) > 0 && len(names) != len(rs) {
 		return fmt.Errorf("markdown table: %d results but %d names", len(rs), len(names))
 	}
@@ -51,7 +53,7 @@ func MarkdownTable(w io.Writer, rs []*Result, names []string) error {
 
 // runLabel names a run that was given no name: its rate and start time
 // tell repetitions apart.
-func runLabel(r *Result) string {
+func runLabel(r *result.Result) string {
 	label := fmtNum(r.RPS.Target) + " rps"
 	if r.Config.Profile != "" {
 		label = r.Config.Profile + " " + label

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Merge combines the results of generators that ran in parallel against
@@ -38,7 +40,7 @@ import (
 // results that did not overlap in time (repetitions are compared, not
 // merged) and results that recorded latencies without keeping their
 // histograms. The inputs are not changed.
-func Merge(rs []*Result, names []string) (*Result, error) {
+func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 	if len(rs) == 0 {
 		return nil, errors.New("merge: no results")
 	}
@@ -73,7 +75,7 @@ func Merge(rs []*Result, names []string) (*Result, error) {
 // checkOverlap refuses inputs whose time windows are disjoint from the
 // first one's: merging sequential runs would sum rates that never
 // coexisted. Results without timestamps are taken on trust.
-func checkOverlap(rs []*Result, label func(int) string) error {
+func checkOverlap(rs []*result.Result, label func(int) string) error {
 	first := rs[0]
 	if first.Started.IsZero() || first.Ended.IsZero() {
 		return nil
@@ -93,10 +95,10 @@ func checkOverlap(rs []*Result, label func(int) string) error {
 func clock(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
 // mergeHeader fills the identity, configuration and time window.
-func mergeHeader(rs []*Result) *Result {
+func mergeHeader(rs []*result.Result) *result.Result {
 	first := rs[0]
-	m := &Result{
-		Schema: Schema,
+	m := &result.Result{
+		Schema: result.Schema,
 		Tool:   first.Tool,
 		Config: first.Config,
 	}
@@ -126,7 +128,7 @@ func mergeHeader(rs []*Result) *Result {
 }
 
 // mergeCounts sums what adds up across parallel generators.
-func mergeCounts(m *Result, rs []*Result) {
+func mergeCounts(m *result.Result, rs []*result.Result) {
 	m.Errors = map[string]int64{}
 	for _, r := range rs {
 		m.Requests.Scheduled += r.Requests.Scheduled
@@ -153,20 +155,20 @@ func mergeCounts(m *Result, rs []*Result) {
 
 // mergeHistograms merges both distributions and recomputes the
 // summaries from them.
-func mergeHistograms(m *Result, rs []*Result, label func(int) string) error {
-	lat, err := mergeOne(rs, label, "latency", func(r *Result) (string, Summary) { return r.Histograms.Latency, r.Latency })
+func mergeHistograms(m *result.Result, rs []*result.Result, label func(int) string) error {
+	lat, err := mergeOne(rs, label, "latency", func(r *result.Result) (string, result.Summary) { return r.Histograms.Latency, r.Latency })
 	if err != nil {
 		return err
 	}
-	svc, err := mergeOne(rs, label, "service", func(r *Result) (string, Summary) { return r.Histograms.Service, r.Service })
+	svc, err := mergeOne(rs, label, "service", func(r *result.Result) (string, result.Summary) { return r.Histograms.Service, r.Service })
 	if err != nil {
 		return err
 	}
-	m.Latency, m.Service = Summarize(lat), Summarize(svc)
-	if m.Histograms.Latency, err = EncodeHistogram(lat); err != nil {
+	m.Latency, m.Service = result.Summarize(lat), result.Summarize(svc)
+	if m.Histograms.Latency, err = result.EncodeHistogram(lat); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if m.Histograms.Service, err = EncodeHistogram(svc); err != nil {
+	if m.Histograms.Service, err = result.EncodeHistogram(svc); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	return nil
@@ -175,12 +177,12 @@ func mergeHistograms(m *Result, rs []*Result, label func(int) string) error {
 // mergeOne merges one kind of histogram. It returns nil when no input
 // recorded anything, so that the merged result carries no histogram
 // either.
-func mergeOne(rs []*Result, label func(int) string, kind string, get func(*Result) (string, Summary)) (*hdrhistogram.Histogram, error) {
+func mergeOne(rs []*result.Result, label func(int) string, kind string, get func(*result.Result) (string, result.Summary)) (*hdrhistogram.Histogram, error) {
 	var out *hdrhistogram.Histogram
 	for i, r := range rs {
 		enc, sum := get(r)
-		h, err := DecodeHistogram(enc)
-		if errors.Is(err, ErrNoHistogram) {
+		h, err := result.DecodeHistogram(enc)
+		if errors.Is(err, result.ErrNoHistogram) {
 			if sum.Count > 0 {
 				return nil, fmt.Errorf("merge: %s has %d %s values but no %s histogram: its percentiles cannot be merged", label(i), sum.Count, kind, kind)
 			}
@@ -190,7 +192,7 @@ func mergeOne(rs []*Result, label func(int) string, kind string, get func(*Resul
 			return nil, fmt.Errorf("merge: %s: histograms.%s: %w", label(i), kind, err)
 		}
 		if out == nil {
-			out = NewHistogram()
+			out = result.NewHistogram()
 		}
 		if dropped := out.Merge(h); dropped > 0 {
 			return nil, fmt.Errorf("merge: %s: %d %s values lie outside 1 µs–10 min and cannot be merged", label(i), dropped, kind)
@@ -201,7 +203,7 @@ func mergeOne(rs []*Result, label func(int) string, kind string, get func(*Resul
 
 // mergeResources combines target and generator figures, which describe
 // one shared target and several separate generators.
-func mergeResources(m *Result, rs []*Result) {
+func mergeResources(m *result.Result, rs []*result.Result) {
 	var sources []string
 	n := 0
 	for _, r := range rs {
@@ -221,7 +223,7 @@ func mergeResources(m *Result, rs []*Result) {
 			continue
 		}
 		if m.Target == nil {
-			m.Target = &Target{}
+			m.Target = &result.Target{}
 		}
 		n++
 		m.Target.CPUAvgPct += t.CPUAvgPct
@@ -250,10 +252,10 @@ func mergeResources(m *Result, rs []*Result) {
 
 // mergeExtra combines named target series: sample-weighted mean of the
 // averages, maximum of the maxima.
-func mergeExtra(dst *Target, extra map[string]SeriesStats) {
+func mergeExtra(dst *result.Target, extra map[string]result.SeriesStats) {
 	for k, s := range extra {
 		if dst.Extra == nil {
-			dst.Extra = map[string]SeriesStats{}
+			dst.Extra = map[string]result.SeriesStats{}
 		}
 		d := dst.Extra[k]
 		if total := d.Samples + s.Samples; total > 0 {
@@ -269,8 +271,8 @@ func mergeExtra(dst *Target, extra map[string]SeriesStats) {
 
 // mergeTimelines sums the per-second timelines on the wall clock: each
 // input's second t lands at t plus its start offset from start.
-func mergeTimelines(rs []*Result, start time.Time) []Second {
-	byT := map[int64]*Second{}
+func mergeTimelines(rs []*result.Result, start time.Time) []result.Second {
+	byT := map[int64]*result.Second{}
 	weight := map[int64]int64{} // requests behind the weighted p50
 	for _, r := range rs {
 		var off int64
@@ -281,7 +283,7 @@ func mergeTimelines(rs []*Result, start time.Time) []Second {
 			t := s.T + off
 			d := byT[t]
 			if d == nil {
-				d = &Second{T: t}
+				d = &result.Second{T: t}
 				byT[t] = d
 			}
 			addSecond(d, s)
@@ -290,7 +292,7 @@ func mergeTimelines(rs []*Result, start time.Time) []Second {
 			weight[t] += w
 		}
 	}
-	out := make([]Second, 0, len(byT))
+	out := make([]result.Second, 0, len(byT))
 	for t, d := range byT {
 		d.P50Ms = math.Round(d.P50Ms/float64(weight[t])*1000) / 1000
 		out = append(out, *d)
@@ -301,7 +303,7 @@ func mergeTimelines(rs []*Result, start time.Time) []Second {
 
 // addSecond adds one generator's second into d (all but p50, which the
 // caller weights).
-func addSecond(d *Second, s Second) {
+func addSecond(d *result.Second, s result.Second) {
 	d.Scheduled += s.Scheduled
 	d.Sent += s.Sent
 	d.OK += s.OK
@@ -322,7 +324,7 @@ func addSecond(d *Second, s Second) {
 
 // mergeWarnings keeps every input's warnings, labelled with the input
 // when there is more than one, and says how the timeline was combined.
-func mergeWarnings(rs []*Result, label func(int) string) []string {
+func mergeWarnings(rs []*result.Result, label func(int) string) []string {
 	var out []string
 	for i, r := range rs {
 		for _, w := range r.Warnings {

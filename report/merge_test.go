@@ -4,27 +4,29 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // generator returns the sample result as one of several generators: its
 // start shifted by offset and its latencies recorded afresh scaled by
 // scale, so that merged percentiles can be checked.
-func generator(t *testing.T, offset time.Duration, scale int64) *Result {
+func generator(t *testing.T, offset time.Duration, scale int64) *result.Result {
 	t.Helper()
 	r := sampleResult(t)
 	r.Started = r.Started.Add(offset)
 	r.Ended = r.Ended.Add(offset)
-	lat := NewHistogram()
+	lat := result.NewHistogram()
 	for i := int64(1); i <= 1000; i++ {
 		if err := lat.RecordValue(i * 100 * scale); err != nil {
 			t.Fatal(err)
 		}
 	}
-	enc, err := EncodeHistogram(lat)
+	enc, err := result.EncodeHistogram(lat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Histograms.Latency, r.Latency = enc, Summarize(lat)
+	r.Histograms.Latency, r.Latency = enc, result.Summarize(lat)
 	return r
 }
 
@@ -35,7 +37,7 @@ func TestMerge(t *testing.T) {
 	b.Target.CPUAvgPct, b.Target.CPUMaxPct = 50, 99
 	b.Generator.Saturated = false
 	b.Timeline[1].P99Ms = 500
-	m, err := Merge([]*Result{a, b}, []string{"g1.json", "g2.json"})
+	m, err := Merge([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,7 @@ func TestMerge(t *testing.T) {
 	if m.Latency.Count != 2000 || m.Latency.Max < 299 || m.Latency.Max > 301 || m.Latency.Min > 0.11 {
 		t.Errorf("merged latency %+v", m.Latency)
 	}
-	h, err := DecodeHistogram(m.Histograms.Latency)
+	h, err := result.DecodeHistogram(m.Histograms.Latency)
 	if err != nil || h.TotalCount() != 2000 {
 		t.Fatalf("merged histogram: %v", err)
 	}
@@ -99,7 +101,7 @@ func TestMerge(t *testing.T) {
 func TestMergeOne(t *testing.T) {
 	t.Parallel()
 	r := sampleResult(t)
-	m, err := Merge([]*Result{r}, nil)
+	m, err := Merge([]*result.Result{r}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,16 +124,16 @@ func TestMergeRefuses(t *testing.T) {
 	badHist.Histograms.Service = "garbage"
 	tests := []struct {
 		name  string
-		rs    []*Result
+		rs    []*result.Result
 		names []string
 		want  string
 	}{
 		{"none", nil, nil, "no results"},
-		{"nil", []*Result{sampleResult(t), nil}, nil, "result 2 is missing"},
-		{"names", []*Result{sampleResult(t)}, []string{"a", "b"}, "1 results but 2 names"},
-		{"sequential", []*Result{sampleResult(t), later}, []string{"a.json", "b.json"}, "b.json ran 2025-03-04 11:00:00Z"},
-		{"no histogram", []*Result{sampleResult(t), noHist}, nil, "result 2 has 10000 latency values but no latency histogram"},
-		{"bad histogram", []*Result{sampleResult(t), badHist}, nil, "result 2: histograms.service: decode histogram"},
+		{"nil", []*result.Result{sampleResult(t), nil}, nil, "result 2 is missing"},
+		{"names", []*result.Result{sampleResult(t)}, []string{"a", "b"}, "1 results but 2 names"},
+		{"sequential", []*result.Result{sampleResult(t), later}, []string{"a.json", "b.json"}, "b.json ran 2025-03-04 11:00:00Z"},
+		{"no histogram", []*result.Result{sampleResult(t), noHist}, nil, "result 2 has 10000 latency values but no latency histogram"},
+		{"bad histogram", []*result.Result{sampleResult(t), badHist}, nil, "result 2: histograms.service: decode histogram"},
 	}
 	for _, tc := range tests {
 		_, err := Merge(tc.rs, tc.names)
@@ -143,7 +145,7 @@ func TestMergeRefuses(t *testing.T) {
 
 func TestMergeEmptyResults(t *testing.T) {
 	t.Parallel()
-	m, err := Merge([]*Result{emptyResult(), emptyResult()}, nil)
+	m, err := Merge([]*result.Result{emptyResult(), emptyResult()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +158,7 @@ func TestMergeEmptyResults(t *testing.T) {
 // not panic, and when it succeeds the counts are doubled and the result
 // encodes to a document Decode accepts again.
 func FuzzMerge(f *testing.F) {
-	for _, r := range []*Result{sampleResult(f), emptyResult()} {
+	for _, r := range []*result.Result{sampleResult(f), emptyResult()} {
 		var b strings.Builder
 		if err := Encode(&b, r); err != nil {
 			f.Fatal(err)
@@ -168,7 +170,7 @@ func FuzzMerge(f *testing.F) {
 		if err != nil {
 			return
 		}
-		m, err := Merge([]*Result{r, r}, nil)
+		m, err := Merge([]*result.Result{r, r}, nil)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)

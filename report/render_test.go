@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // failWriter fails every write, to check that renderers report it.
@@ -16,13 +18,13 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 
 func TestRenderersReportWriteErrorsAndNil(t *testing.T) {
 	t.Parallel()
-	renderers := map[string]func(w *failWriter, r *Result) error{
-		"text":     func(w *failWriter, r *Result) error { return Text(w, r, TextOptions{}) },
-		"markdown": func(w *failWriter, r *Result) error { return Markdown(w, r) },
-		"table":    func(w *failWriter, r *Result) error { return MarkdownTable(w, []*Result{r}, nil) },
-		"junit":    func(w *failWriter, r *Result) error { return JUnit(w, r) },
-		"csv":      func(w *failWriter, r *Result) error { return CSV(w, r) },
-		"encode":   func(w *failWriter, r *Result) error { return Encode(w, r) },
+	renderers := map[string]func(w *failWriter, r *result.Result) error{
+		"text":     func(w *failWriter, r *result.Result) error { return Text(w, r, TextOptions{}) },
+		"markdown": func(w *failWriter, r *result.Result) error { return Markdown(w, r) },
+		"table":    func(w *failWriter, r *result.Result) error { return MarkdownTable(w, []*result.Result{r}, nil) },
+		"junit":    func(w *failWriter, r *result.Result) error { return JUnit(w, r) },
+		"csv":      func(w *failWriter, r *result.Result) error { return CSV(w, r) },
+		"encode":   func(w *failWriter, r *result.Result) error { return Encode(w, r) },
 	}
 	for name, render := range renderers {
 		t.Run(name, func(t *testing.T) {
@@ -90,10 +92,10 @@ func TestTextStates(t *testing.T) {
 	badHist := sampleResult(t)
 	badHist.Histograms.Latency = "garbage"
 	noHist := sampleResult(t)
-	noHist.Histograms = Histograms{}
+	noHist.Histograms = result.Histograms{}
 	tests := []struct {
 		name    string
-		r       *Result
+		r       *result.Result
 		want    []string
 		notWant []string
 	}{
@@ -130,11 +132,11 @@ func TestTextStates(t *testing.T) {
 
 func TestMarkdownTableNameCount(t *testing.T) {
 	t.Parallel()
-	err := MarkdownTable(&bytes.Buffer{}, []*Result{sampleResult(t), sampleResult(t)}, []string{"one"})
+	err := MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), sampleResult(t)}, []string{"one"})
 	if err == nil || !strings.Contains(err.Error(), "2 results but 1 names") {
 		t.Errorf("MarkdownTable with too few names = %v", err)
 	}
-	err = MarkdownTable(&bytes.Buffer{}, []*Result{sampleResult(t), nil}, nil)
+	err = MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), nil}, nil)
 	if err == nil || !strings.Contains(err.Error(), "result 2 is missing") {
 		t.Errorf("MarkdownTable with a nil result = %v", err)
 	}
@@ -224,23 +226,23 @@ func TestErrorRateAndAccounting(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		req      Requests
+		req      result.Requests
 		errs     map[string]int64
 		rate     float64
 		rateOK   bool
 		balanced bool
 	}{
-		{"nothing", Requests{}, nil, 0, false, true},
-		{"clean", Requests{Scheduled: 100, Sent: 100, OK: 100}, nil, 0, true, true},
-		{"pool exhausted", Requests{Scheduled: 100, Sent: 90, OK: 85, Errors: 15, NotSent: 0}, map[string]int64{"pool_exhausted": 10, "http_503": 5}, 15, true, true},
-		{"cut off", Requests{Scheduled: 100, Sent: 50, OK: 50, NotSent: 50}, nil, 0, true, true},
-		{"all cut off", Requests{Scheduled: 10, NotSent: 10}, nil, 0, false, true},
-		{"lost requests", Requests{Scheduled: 100, Sent: 90, OK: 90}, nil, 0, true, false},
+		{"nothing", result.Requests{}, nil, 0, false, true},
+		{"clean", result.Requests{Scheduled: 100, Sent: 100, OK: 100}, nil, 0, true, true},
+		{"pool exhausted", result.Requests{Scheduled: 100, Sent: 90, OK: 85, Errors: 15, NotSent: 0}, map[string]int64{"pool_exhausted": 10, "http_503": 5}, 15, true, true},
+		{"cut off", result.Requests{Scheduled: 100, Sent: 50, OK: 50, NotSent: 50}, nil, 0, true, true},
+		{"all cut off", result.Requests{Scheduled: 10, NotSent: 10}, nil, 0, false, true},
+		{"lost requests", result.Requests{Scheduled: 100, Sent: 90, OK: 90}, nil, 0, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := &Result{Requests: tc.req, Errors: tc.errs}
+			r := &result.Result{Requests: tc.req, Errors: tc.errs}
 			rate, ok := r.ErrorRatePct()
 			if ok != tc.rateOK || rate != tc.rate {
 				t.Errorf("ErrorRatePct = %v, %v; want %v, %v", rate, ok, tc.rate, tc.rateOK)

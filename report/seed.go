@@ -1,6 +1,10 @@
 package report
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/vesload/vesload/report/result"
+)
 
 // The seed table is the comparison the ONAP performance pages publish for
 // each collector build (DESIGN §1). Its columns are fixed so that vesload
@@ -17,7 +21,7 @@ func seedColumns() []column {
 	}
 }
 
-func seedRow(r *Result) []string {
+func seedRow(r *result.Result) []string {
 	row := make([]string, 0, 7)
 	l := r.Latency
 	if hasSummary(l) {
@@ -39,4 +43,4 @@ func seedRow(r *Result) []string {
 }
 
 // hasSummary tells a recorded distribution from an absent one.
-func hasSummary(s Summary) bool { return s.Count > 0 || s.Max > 0 }
+func hasSummary(s result.Summary) bool { return s.Count > 0 || s.Max > 0 }

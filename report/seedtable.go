@@ -1,5 +1,7 @@
 package report
 
+import "github.com/vesload/vesload/report/result"
+
 // SeedHeader returns the column titles of the seed table (Avg, Max, p50,
 // p95, p99, Error rate %, Max CPU %), so that renderers outside this
 // package (HTML, comparisons) lay out the same columns the ONAP pages use.
@@ -15,7 +17,7 @@ func SeedHeader() []string {
 // SeedRow returns the cells of r's seed-table row, formatted exactly as
 // the Markdown and text renderings print them ("n/a" where r has no
 // figure), so that every rendering of a run agrees to the digit.
-func SeedRow(r *Result) []string {
+func SeedRow(r *result.Result) []string {
 	if r == nil {
 		return nil
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // MergeOptions tune MergeShards.
@@ -32,7 +34,7 @@ func shardErrorf(format string, args ...any) error {
 // Results that are not shards are merged as independent generators,
 // without these checks, but shards and non-shards do not mix. The merged
 // result's Merged field says what it holds.
-func MergeShards(rs []*Result, names []string, opts MergeOptions) (*Result, error) {
+func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*result.Result, error) {
 	label := func(i int) string {
 		if i < len(names) {
 			return names[i]
@@ -66,34 +68,34 @@ func MergeShards(rs []*Result, names []string, opts MergeOptions) (*Result, erro
 }
 
 // shardName is " (shard I/N)" for a shard's result, else empty.
-func shardName(r *Result) string {
+func shardName(r *result.Result) string {
 	if !isShard(r) {
 		return ""
 	}
 	return fmt.Sprintf(" (shard %d/%d)", r.Shard.Index, r.Shard.Count)
 }
 
-func isShard(r *Result) bool { return r.Shard != nil && r.Shard.Count > 1 }
+func isShard(r *result.Result) bool { return r.Shard != nil && r.Shard.Count > 1 }
 
 // checkShards applies MergeShards' checks and describes the merge.
-func checkShards(rs []*Result, label func(int) string, opts MergeOptions) (*MergeInfo, error) {
-	info := &MergeInfo{Inputs: len(rs)}
+func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions) (*result.MergeInfo, error) {
+	info := &result.MergeInfo{Inputs: len(rs)}
 	first := slices.IndexFunc(rs, isShard)
 	if first < 0 {
 		return info, nil
 	}
-	if i := slices.IndexFunc(rs, func(r *Result) bool { return !isShard(r) }); i >= 0 {
+	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return !isShard(r) }); i >= 0 {
 		return nil, shardErrorf("%s is shard %d/%d of run %s but %s is not a shard: merge the shards of one run together",
 			label(first), rs[first].Shard.Index, rs[first].Shard.Count, runName(rs[first]), label(i))
 	}
 	if err := sameField(rs, label, "runs", "run", runName); err != nil {
 		return nil, err
 	}
-	digest := func(r *Result) string { return r.Config.Digest }
+	digest := func(r *result.Result) string { return r.Config.Digest }
 	if err := sameField(rs, label, "scenarios", "scenario", digest); err != nil {
 		return nil, err
 	}
-	count := func(r *Result) string { return fmt.Sprintf("of %d", r.Shard.Count) }
+	count := func(r *result.Result) string { return fmt.Sprintf("of %d", r.Shard.Count) }
 	if err := sameField(rs, label, "shard counts", "a shard", count); err != nil {
 		return nil, err
 	}
@@ -128,7 +130,7 @@ func checkShards(rs []*Result, label func(int) string, opts MergeOptions) (*Merg
 	return info, nil
 }
 
-func runName(r *Result) string {
+func runName(r *result.Result) string {
 	if r.Config.RunID == "" {
 		return "(no run id)"
 	}
@@ -137,7 +139,7 @@ func runName(r *Result) string {
 
 // sameField checks that every input has the same value of a field and
 // otherwise names which inputs have which, in one line.
-func sameField(rs []*Result, label func(int) string, what, noun string, get func(*Result) string) error {
+func sameField(rs []*result.Result, label func(int) string, what, noun string, get func(*result.Result) string) error {
 	var values []string
 	groups := map[string][]string{}
 	for i, r := range rs {

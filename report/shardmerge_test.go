@@ -6,22 +6,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // shard returns the sample result as shard i of n of run id, recorded
 // with latencies i+1 ms apart so that the merge's histogram is checkable.
-func shard(t *testing.T, run string, i, n int) *Result {
+func shard(t *testing.T, run string, i, n int) *result.Result {
 	t.Helper()
 	r := generator(t, 0, int64(i+1))
 	r.Config.RunID = run
 	r.Config.Digest = "sha256:abc"
-	r.Shard = &ShardInfo{Index: i, Count: n, StartAt: r.Started, StartOffsetMs: float64(i) / 10}
+	r.Shard = &result.ShardInfo{Index: i, Count: n, StartAt: r.Started, StartOffsetMs: float64(i) / 10}
 	return r
 }
 
 func TestMergeShards(t *testing.T) {
 	t.Parallel()
-	var rs []*Result
+	var rs []*result.Result
 	var names []string
 	for _, i := range []int{2, 0, 3, 1} { // in any order
 		rs = append(rs, shard(t, "r42", i, 4))
@@ -55,26 +57,26 @@ func TestMergeShardsRefuses(t *testing.T) {
 	plain := generator(t, 0, 1)
 	tests := []struct {
 		name    string
-		rs      []*Result
+		rs      []*result.Result
 		names   []string
 		partial bool
 		want    string
 	}{
-		{"different runs", []*Result{shard(t, "r42", 0, 4), shard(t, "r42", 2, 4), other, shard(t, "r42", 3, 4)},
+		{"different runs", []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 2, 4), other, shard(t, "r42", 3, 4)},
 			[]string{"a", "b", "c", "d"}, false, "merge: different runs: a, b, d are run r42; c is run r43"},
-		{"different scenarios", []*Result{shard(t, "r42", 0, 2), otherScenario},
+		{"different scenarios", []*result.Result{shard(t, "r42", 0, 2), otherScenario},
 			[]string{"a", "b"}, false, "merge: different scenarios: a is scenario sha256:abc; b is scenario sha256:def"},
-		{"different counts", []*Result{shard(t, "r42", 0, 4), threeShards},
+		{"different counts", []*result.Result{shard(t, "r42", 0, 4), threeShards},
 			[]string{"a", "b"}, false, "merge: different shard counts: a is a shard of 4; b is a shard of 3"},
-		{"duplicated", []*Result{shard(t, "r42", 0, 3), shard(t, "r42", 1, 3), shard(t, "r42", 1, 3)},
+		{"duplicated", []*result.Result{shard(t, "r42", 0, 3), shard(t, "r42", 1, 3), shard(t, "r42", 1, 3)},
 			[]string{"a", "b", "c"}, false, "merge: shard 1/3 of run r42 appears twice: b and c"},
-		{"missing", []*Result{shard(t, "r42", 0, 4), shard(t, "r42", 2, 4)},
+		{"missing", []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 2, 4)},
 			[]string{"a", "b"}, false, "merge: run r42 is missing shards 1, 3 of 4 (got 2;"},
-		{"missing one", []*Result{shard(t, "r42", 0, 2)},
+		{"missing one", []*result.Result{shard(t, "r42", 0, 2)},
 			[]string{"a"}, false, "merge: run r42 is missing shard 1 of 2"},
-		{"shards and a plain run", []*Result{shard(t, "r42", 0, 2), plain},
+		{"shards and a plain run", []*result.Result{shard(t, "r42", 0, 2), plain},
 			[]string{"a", "b"}, false, "merge: a is shard 0/2 of run r42 but b is not a shard"},
-		{"duplicated even when partial", []*Result{shard(t, "r42", 0, 3), shard(t, "r42", 0, 3)},
+		{"duplicated even when partial", []*result.Result{shard(t, "r42", 0, 3), shard(t, "r42", 0, 3)},
 			[]string{"a", "b"}, true, "merge: shard 0/3 of run r42 appears twice: a and b"},
 	}
 	for _, tt := range tests {
@@ -88,7 +90,7 @@ func TestMergeShardsRefuses(t *testing.T) {
 
 func TestMergeShardsPartial(t *testing.T) {
 	t.Parallel()
-	rs := []*Result{shard(t, "r42", 0, 4), shard(t, "r42", 3, 4)}
+	rs := []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 3, 4)}
 	rs[1].Interrupted = true
 	m, err := MergeShards(rs, []string{"a", "b"}, MergeOptions{AllowPartial: true})
 	if err != nil {
@@ -109,7 +111,7 @@ func TestMergeShardsPlain(t *testing.T) {
 	t.Parallel()
 	a, b := generator(t, 0, 1), generator(t, time.Second, 2)
 	a.Config.RunID, b.Config.RunID = "x", "y"
-	m, err := MergeShards([]*Result{a, b}, nil, MergeOptions{})
+	m, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

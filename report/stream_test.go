@@ -8,6 +8,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 func TestJTLWriter(t *testing.T) {
@@ -61,7 +63,7 @@ func TestHdrLogRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHistogram()
+	h := result.NewHistogram()
 	for i := 0; i < 3; i++ {
 		for v := int64(1); v <= 100; v++ {
 			h.RecordValue(v * int64(i+1) * 1000)

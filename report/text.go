@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // TextOptions tunes the human summary.
@@ -67,7 +69,7 @@ func (t *textWriter) section(title string) {
 // beside service time, the generator's and target's health, thresholds
 // and warnings. Every section copes with missing data, so a run that sent
 // nothing still renders. The only error is a failed write.
-func Text(w io.Writer, r *Result, opts TextOptions) error {
+func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	if r == nil {
 		return errors.New("text report: no result")
 	}
@@ -90,7 +92,7 @@ func Text(w io.Writer, r *Result, opts TextOptions) error {
 	return nil
 }
 
-func textHeader(t *textWriter, r *Result) {
+func textHeader(t *textWriter, r *result.Result) {
 	name := r.Tool.Name
 	if name == "" {
 		name = "vesload"
@@ -137,7 +139,7 @@ func fmtTime(tm time.Time) string {
 
 // runSetup lists the settings that explain the numbers: the pool bounds
 // concurrency, the profile or event says what was sent.
-func runSetup(c RunConfig) string {
+func runSetup(c result.RunConfig) string {
 	var parts []string
 	if c.Profile != "" {
 		parts = append(parts, "profile "+c.Profile)
@@ -170,14 +172,14 @@ func runSetup(c RunConfig) string {
 	return strings.Join(parts, ", ")
 }
 
-func textSeed(t *textWriter, r *Result) {
+func textSeed(t *textWriter, r *result.Result) {
 	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
 	tb := table{cols: seedColumns()}
 	tb.add(seedRow(r)...)
 	tb.pipe(&t.printer, "")
 }
 
-func textRequests(t *textWriter, r *Result) {
+func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
 	t.section("Requests")
 	tb := table{cols: []column{{"", false}, {"", true}, {"", false}}}
@@ -204,7 +206,7 @@ func textRequests(t *textWriter, r *Result) {
 
 func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
 
-func textErrors(t *textWriter, r *Result) {
+func textErrors(t *textWriter, r *result.Result) {
 	classes := byCount(r.Errors)
 	if len(classes) == 0 {
 		t.section("Errors: none")
@@ -251,7 +253,7 @@ func byCount(m map[string]int64) []string {
 	return keys
 }
 
-func textThresholds(t *textWriter, r *Result) {
+func textThresholds(t *textWriter, r *result.Result) {
 	if len(r.Thresholds) == 0 {
 		return
 	}
@@ -288,7 +290,7 @@ func textThresholds(t *textWriter, r *Result) {
 
 // thresholdValue formats a gate's measured value with its unit, or "n/a"
 // when the metric was missing from the result.
-func thresholdValue(th Threshold) string {
+func thresholdValue(th result.Threshold) string {
 	if th.Reason != "" {
 		return na
 	}
@@ -309,7 +311,7 @@ func thresholdValue(th Threshold) string {
 	return strings.TrimSpace(fmtNum(th.Value) + " " + th.Unit)
 }
 
-func textWarnings(t *textWriter, r *Result) {
+func textWarnings(t *textWriter, r *result.Result) {
 	if len(r.Warnings) == 0 {
 		return
 	}

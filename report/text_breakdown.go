@@ -2,12 +2,14 @@ package report
 
 import (
 	"strconv"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // textData reports what a high-volume run moved: events (a batch carries
 // several per request), events not sent, and the peak data rate of any
 // second, the figures the producer tests publish.
-func textData(t *textWriter, r *Result) {
+func textData(t *textWriter, r *result.Result) {
 	var peak int64
 	for _, s := range r.Timeline {
 		peak = max(peak, s.BytesSent)
@@ -23,7 +25,7 @@ func textData(t *textWriter, r *Result) {
 }
 
 // textByRequest breaks a request mix down per request kind.
-func textByRequest(t *textWriter, r *Result) {
+func textByRequest(t *textWriter, r *result.Result) {
 	if len(r.ByRequest) == 0 {
 		return
 	}
@@ -39,7 +41,7 @@ func textByRequest(t *textWriter, r *Result) {
 
 // textSteps reports a closed-model ramp step by step, the way the ingress
 // concurrency tests read: where does latency bend as concurrency grows.
-func textSteps(t *textWriter, r *Result) {
+func textSteps(t *textWriter, r *result.Result) {
 	if len(r.Steps) == 0 {
 		return
 	}

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // textGenerator prints vesload's own health. When the generator could not
 // keep the schedule, the latency it measured includes its own delay, so a
 // saturated run gets a warning nobody can overlook.
-func textGenerator(t *textWriter, r *Result) {
+func textGenerator(t *textWriter, r *result.Result) {
 	g := r.Generator
 	t.section("Generator (vesload itself)")
 	tb := table{cols: []column{{"", false}, {"", false}}}
@@ -34,7 +36,7 @@ func textGenerator(t *textWriter, r *Result) {
 func fmtCPU(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // textTarget prints what was sampled of the system under test.
-func textTarget(t *textWriter, r *Result) {
+func textTarget(t *textWriter, r *result.Result) {
 	tg := r.Target
 	if tg == nil {
 		t.section("Target: not sampled")

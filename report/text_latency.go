@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // histogramBuckets is the number of bars of the ASCII latency histogram.
@@ -13,7 +15,7 @@ const histogramBuckets = 10
 // time) beside service time (from the write). Showing both makes
 // coordinated omission visible: when the generator or the pool held
 // requests back, latency pulls away from service time.
-func textLatency(t *textWriter, r *Result) {
+func textLatency(t *textWriter, r *result.Result) {
 	t.section("Latency distribution (ms)")
 	if !hasSummary(r.Latency) && !hasSummary(r.Service) {
 		t.println("  no latency recorded")
@@ -38,9 +40,9 @@ func textLatency(t *textWriter, r *Result) {
 // readHistogram decodes a histogram for display; an unreadable one is
 // noted and the summary figures are used alone.
 func readHistogram(t *textWriter, name, s string) *hdrhistogram.Histogram {
-	h, err := DecodeHistogram(s)
+	h, err := result.DecodeHistogram(s)
 	if err != nil {
-		if !errors.Is(err, ErrNoHistogram) {
+		if !errors.Is(err, result.ErrNoHistogram) {
 			t.println("  note: the " + name + " histogram is unreadable (" + err.Error() + "); showing the summary only")
 		}
 		return nil
@@ -52,16 +54,16 @@ func readHistogram(t *textWriter, name, s string) *hdrhistogram.Histogram {
 // count for both distributions. The summary is authoritative for the
 // figures it carries; the extreme tail comes from the histogram when the
 // result has one.
-func spectrum(ls Summary, lh *hdrhistogram.Histogram, ss Summary, sh *hdrhistogram.Histogram) [][]string {
+func spectrum(ls result.Summary, lh *hdrhistogram.Histogram, ss result.Summary, sh *hdrhistogram.Histogram) [][]string {
 	type fig struct {
 		label string
-		get   func(Summary, *hdrhistogram.Histogram) (float64, bool)
+		get   func(result.Summary, *hdrhistogram.Histogram) (float64, bool)
 	}
-	fromSummary := func(f func(Summary) float64) func(Summary, *hdrhistogram.Histogram) (float64, bool) {
-		return func(s Summary, _ *hdrhistogram.Histogram) (float64, bool) { return f(s), hasSummary(s) }
+	fromSummary := func(f func(result.Summary) float64) func(result.Summary, *hdrhistogram.Histogram) (float64, bool) {
+		return func(s result.Summary, _ *hdrhistogram.Histogram) (float64, bool) { return f(s), hasSummary(s) }
 	}
-	fromHist := func(p float64) func(Summary, *hdrhistogram.Histogram) (float64, bool) {
-		return func(_ Summary, h *hdrhistogram.Histogram) (float64, bool) {
+	fromHist := func(p float64) func(result.Summary, *hdrhistogram.Histogram) (float64, bool) {
+		return func(_ result.Summary, h *hdrhistogram.Histogram) (float64, bool) {
 			if h == nil || h.TotalCount() == 0 {
 				return 0, false
 			}
@@ -69,16 +71,16 @@ func spectrum(ls Summary, lh *hdrhistogram.Histogram, ss Summary, sh *hdrhistogr
 		}
 	}
 	figs := []fig{
-		{"min", fromSummary(func(s Summary) float64 { return s.Min })},
-		{"avg", fromSummary(func(s Summary) float64 { return s.Avg })},
-		{"p50", fromSummary(func(s Summary) float64 { return s.P50 })},
-		{"p90", fromSummary(func(s Summary) float64 { return s.P90 })},
-		{"p95", fromSummary(func(s Summary) float64 { return s.P95 })},
-		{"p99", fromSummary(func(s Summary) float64 { return s.P99 })},
-		{"p99.9", fromSummary(func(s Summary) float64 { return s.P999 })},
+		{"min", fromSummary(func(s result.Summary) float64 { return s.Min })},
+		{"avg", fromSummary(func(s result.Summary) float64 { return s.Avg })},
+		{"p50", fromSummary(func(s result.Summary) float64 { return s.P50 })},
+		{"p90", fromSummary(func(s result.Summary) float64 { return s.P90 })},
+		{"p95", fromSummary(func(s result.Summary) float64 { return s.P95 })},
+		{"p99", fromSummary(func(s result.Summary) float64 { return s.P99 })},
+		{"p99.9", fromSummary(func(s result.Summary) float64 { return s.P999 })},
 		{"p99.99", fromHist(99.99)},
 		{"p99.999", fromHist(99.999)},
-		{"max", fromSummary(func(s Summary) float64 { return s.Max })},
+		{"max", fromSummary(func(s result.Summary) float64 { return s.Max })},
 	}
 	rows := make([][]string, 0, len(figs)+1)
 	for _, f := range figs {
@@ -99,3 +101,6 @@ func spectrum(ls Summary, lh *hdrhistogram.Histogram, ss Summary, sh *hdrhistogr
 	rows = append(rows, []string{"count", fmtInt(ls.Count), fmtInt(ss.Count), ""})
 	return rows
 }
+
+// usToMs converts a histogram value (µs) into the result's unit (ms).
+func usToMs(us int64) float64 { return float64(us) / 1000 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // requiredFields are the top-level fields of the v1 document (DESIGN §4).
@@ -28,10 +30,10 @@ func checkSchema(top map[string]json.RawMessage) error {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return fmt.Errorf(`"schema" is %s, want the string %q`, oneLine(raw), Schema)
+		return fmt.Errorf(`"schema" is %s, want the string %q`, oneLine(raw), result.Schema)
 	}
-	if s != Schema {
-		return fmt.Errorf("schema %q is not supported (want %q)", s, Schema)
+	if s != result.Schema {
+		return fmt.Errorf("schema %q is not supported (want %q)", s, result.Schema)
 	}
 	return nil
 }
@@ -48,7 +50,7 @@ func missingFields(top map[string]json.RawMessage) []string {
 
 // validate refuses values no writer produces, so that a hand-edited or
 // corrupted file is caught on reading rather than rendered as nonsense.
-func validate(r *Result) error {
+func validate(r *result.Result) error {
 	counts := []struct {
 		name string
 		v    int64
@@ -82,7 +84,7 @@ func checkHistogram(field, s string) error {
 	if s == "" {
 		return nil
 	}
-	if _, err := DecodeHistogram(s); err != nil {
+	if _, err := result.DecodeHistogram(s); err != nil {
 		return fmt.Errorf("%s: %w", field, err)
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -19,10 +19,10 @@ const abortWindow = 10
 // once a whole window has passed, so runs shorter than that never abort.
 type abortGuard struct {
 	gates  []threshold.Threshold
-	window []report.Second
+	window []result.Second
 	stop   func()
 	failed string // the gate and value that stopped the run
-	gate   report.Threshold
+	gate   result.Threshold
 }
 
 // hook chains the guard in front of the engine's Second hook.
@@ -59,8 +59,8 @@ func (g *abortGuard) hook(h *loadgen.Hooks, note func(string)) {
 // windowResult is a result made of the last seconds of the timeline, so
 // that the threshold grammar applies to a window as to a whole run. Its
 // latency percentiles are the worst per-second ones in the window.
-func windowResult(secs []report.Second) *report.Result {
-	r := &report.Result{Errors: map[string]int64{}}
+func windowResult(secs []result.Second) *result.Result {
+	r := &result.Result{Errors: map[string]int64{}}
 	for _, s := range secs {
 		r.Requests.Scheduled += s.Scheduled
 		r.Requests.Sent += s.Sent

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // checkpointer rewrites the result file with a snapshot of the run every
@@ -16,7 +17,7 @@ import (
 type checkpointer struct {
 	mu     sync.Mutex
 	path   string
-	fill   func(*report.Result)
+	fill   func(*result.Result)
 	closed bool
 	err    error
 }
@@ -25,12 +26,12 @@ type checkpointer struct {
 // configuration) the way the final result is completed.
 func (c *checkpointer) hook(cfg *loadgen.Config, every time.Duration) {
 	cfg.CheckpointEvery = every
-	cfg.Hooks.Checkpoint = func(r *report.Result) {
+	cfg.Hooks.Checkpoint = func(r *result.Result) {
 		go c.write(r)
 	}
 }
 
-func (c *checkpointer) write(r *report.Result) {
+func (c *checkpointer) write(r *result.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {

@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/result"
 )
 
 const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE]"
@@ -104,11 +103,11 @@ var errNoVs = errors.New("no --vs")
 
 // compareRenderers maps each --format to its renderer; HTML also needs
 // the runs for its charts.
-func compareRenderers() map[string]func(io.Writer, *compare.Comparison, []*report.Result, []*report.Result) error {
-	return map[string]func(io.Writer, *compare.Comparison, []*report.Result, []*report.Result) error{
-		"text":     func(w io.Writer, c *compare.Comparison, _, _ []*report.Result) error { return compare.Text(w, c) },
-		"markdown": func(w io.Writer, c *compare.Comparison, _, _ []*report.Result) error { return compare.Markdown(w, c) },
-		"json":     func(w io.Writer, c *compare.Comparison, _, _ []*report.Result) error { return compare.JSON(w, c) },
+func compareRenderers() map[string]func(io.Writer, *compare.Comparison, []*result.Result, []*result.Result) error {
+	return map[string]func(io.Writer, *compare.Comparison, []*result.Result, []*result.Result) error{
+		"text":     func(w io.Writer, c *compare.Comparison, _, _ []*result.Result) error { return compare.Text(w, c) },
+		"markdown": func(w io.Writer, c *compare.Comparison, _, _ []*result.Result) error { return compare.Markdown(w, c) },
+		"json":     func(w io.Writer, c *compare.Comparison, _, _ []*result.Result) error { return compare.JSON(w, c) },
 		"html":     html.Comparison,
 	}
 }

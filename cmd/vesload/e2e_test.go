@@ -22,6 +22,7 @@ import (
 	"github.com/vesload/vesload/internal/shareddata"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // binary is the vesload executable built once for the end-to-end tests.
@@ -73,7 +74,7 @@ func vesload(t *testing.T, limit time.Duration, args ...string) outcome {
 	return o
 }
 
-func readResult(t *testing.T, path string) *report.Result {
+func readResult(t *testing.T, path string) *result.Result {
 	t.Helper()
 	res, err := report.Read(path)
 	if err != nil {
@@ -115,11 +116,11 @@ func TestResultOnStdout(t *testing.T) {
 	if o.code != exitOK {
 		t.Fatalf("exit %d: %s", o.code, o.stderr)
 	}
-	var res report.Result
+	var res result.Result
 	if err := json.Unmarshal([]byte(o.stdout), &res); err != nil {
 		t.Fatalf("stdout is not the result document: %v\n%s", err, o.stdout)
 	}
-	if res.Schema != report.Schema || res.Requests.Sent != 20 {
+	if res.Schema != result.Schema || res.Requests.Sent != 20 {
 		t.Fatalf("schema %q sent %d", res.Schema, res.Requests.Sent)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -83,8 +84,8 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 
 // mergeInputs reads the results named on the command line: files and
 // globs, or "-" for a stream of logs on stdin.
-func mergeInputs(args []string, stdin io.Reader) ([]*report.Result, []string, error) {
-	var rs []*report.Result
+func mergeInputs(args []string, stdin io.Reader) ([]*result.Result, []string, error) {
+	var rs []*result.Result
 	var names, files []string
 	flush := func() error {
 		paths, err := expandGlobs(files)
@@ -129,7 +130,7 @@ func mergeInputs(args []string, stdin io.Reader) ([]*report.Result, []string, er
 // reevaluate checks the run's thresholds, and extra ones given to merge,
 // against the merged figures: a gate of one generator says nothing about
 // the sum of all of them.
-func reevaluate(r *report.Result, extra []threshold.Threshold) {
+func reevaluate(r *result.Result, extra []threshold.Threshold) {
 	gates, err := threshold.ParseAll(r.Config.Thresholds[:len(r.Config.Thresholds)-len(extra)])
 	if err != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("thresholds not evaluated on the merged result: %v", err))

@@ -15,14 +15,14 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // plan is a checked run: the engine's configuration and its redacted
 // description for the result document.
 type plan struct {
 	cfg     loadgen.Config
-	summary report.RunConfig
+	summary result.RunConfig
 	url     string // the target URL as written in results (no credentials)
 	label   string // the request label of per-request outputs
 }
@@ -203,9 +203,9 @@ func credentials(a *profiles.Auth, u *url.URL) (user, password string, err error
 }
 
 // summarize is the redacted description of the run for the result.
-func summarize(p *profiles.Profile, pl *plan, runID string) report.RunConfig {
+func summarize(p *profiles.Profile, pl *plan, runID string) result.RunConfig {
 	c := pl.cfg
-	rc := report.RunConfig{
+	rc := result.RunConfig{
 		URL:        pl.url,
 		Method:     c.Method,
 		DurationS:  p.Load.TotalDuration().Seconds(),

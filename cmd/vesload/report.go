@@ -9,14 +9,15 @@ import (
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/result"
 )
 
 const reportSynopsis = "vesload report RESULT.json [--format text|json|html|junit|csv|markdown] [-o FILE]"
 
 // reportFormats maps each --format of `vesload report` to its renderer.
-func reportFormats() map[string]func(io.Writer, *report.Result) error {
-	return map[string]func(io.Writer, *report.Result) error{
-		"text":     func(w io.Writer, r *report.Result) error { return report.Text(w, r, report.TextOptions{}) },
+func reportFormats() map[string]func(io.Writer, *result.Result) error {
+	return map[string]func(io.Writer, *result.Result) error{
+		"text":     func(w io.Writer, r *result.Result) error { return report.Text(w, r, report.TextOptions{}) },
 		"json":     report.Encode,
 		"html":     html.Report,
 		"junit":    report.JUnit,
@@ -92,8 +93,8 @@ func expandGlobs(args []string) ([]string, error) {
 
 // readResults reads every result file; the first bad one stops it with
 // the decoder's one-line error, which names the file.
-func readResults(paths []string) ([]*report.Result, error) {
-	rs := make([]*report.Result, len(paths))
+func readResults(paths []string) ([]*result.Result, error) {
+	rs := make([]*result.Result, len(paths))
 	for i, p := range paths {
 		r, err := report.Read(p)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // cliRun calls a subcommand in-process and returns its exit code and
@@ -24,23 +25,23 @@ func cliRun(run func([]string, io.Writer, io.Writer) int, args ...string) (code 
 
 // cliResult builds a complete result with real HDR histograms: 20
 // seconds at 50/s with latencies around base ms, started at start.
-func cliResult(t *testing.T, base float64, seed uint64, start time.Time) *report.Result {
+func cliResult(t *testing.T, base float64, seed uint64, start time.Time) *result.Result {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 3))
-	lat, svc := report.NewHistogram(), report.NewHistogram()
-	r := &report.Result{
-		Schema: report.Schema,
-		Tool:   report.Tool{Name: "vesload", Version: "test"},
-		Config: report.RunConfig{
+	lat, svc := result.NewHistogram(), result.NewHistogram()
+	r := &result.Result{
+		Schema: result.Schema,
+		Tool:   result.Tool{Name: "vesload", Version: "test"},
+		Config: result.RunConfig{
 			URL: "http://127.0.0.1:8080/eventListener/v7", Method: "POST", RPS: 50, DurationS: 20,
 			Pool: 16, TimeoutS: 10, Event: "fault", Thresholds: []string{"p99<1ms"},
 		},
 		Started: start, Ended: start.Add(20 * time.Second), DurationS: 20,
 		Errors: map[string]int64{},
-		RPS:    report.Rate{Target: 50, Achieved: 50},
+		RPS:    result.Rate{Target: 50, Achieved: 50},
 	}
 	for sec := range 20 {
-		s := report.Second{T: int64(sec), Scheduled: 50, Sent: 50, OK: 50}
+		s := result.Second{T: int64(sec), Scheduled: 50, Sent: 50, OK: 50}
 		for range 50 {
 			us := int64(base * 1000 * (0.6 + 0.4*rng.ExpFloat64()))
 			_ = lat.RecordValue(us)
@@ -49,20 +50,20 @@ func cliResult(t *testing.T, base float64, seed uint64, start time.Time) *report
 		s.P50Ms, s.P99Ms, s.MaxMs = base, 2*base, 3*base
 		r.Timeline = append(r.Timeline, s)
 	}
-	r.Requests = report.Requests{Scheduled: 1000, Sent: 1000, OK: 1000}
-	r.Latency, r.Service = report.Summarize(lat), report.Summarize(svc)
+	r.Requests = result.Requests{Scheduled: 1000, Sent: 1000, OK: 1000}
+	r.Latency, r.Service = result.Summarize(lat), result.Summarize(svc)
 	var err error
-	if r.Histograms.Latency, err = report.EncodeHistogram(lat); err != nil {
+	if r.Histograms.Latency, err = result.EncodeHistogram(lat); err != nil {
 		t.Fatal(err)
 	}
-	if r.Histograms.Service, err = report.EncodeHistogram(svc); err != nil {
+	if r.Histograms.Service, err = result.EncodeHistogram(svc); err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
 // writeCLIResult saves r as dir/name and returns the path.
-func writeCLIResult(t *testing.T, dir, name string, r *report.Result) string {
+func writeCLIResult(t *testing.T, dir, name string, r *result.Result) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := report.Write(path, r); err != nil {

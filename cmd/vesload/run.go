@@ -17,6 +17,7 @@ import (
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -158,7 +159,7 @@ type runSetup struct {
 	ctx      context.Context
 	stop     context.CancelFunc
 	closers  []func()
-	fillMeta func(*report.Result)
+	fillMeta func(*result.Result)
 }
 
 func (s *runSetup) tearDown() {
@@ -250,8 +251,8 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		return err
 	}
 	s.outs.hook(&cfg.Hooks, s.plan.label)
-	s.fillMeta = func(res *report.Result) {
-		res.Tool = report.Tool{Name: "vesload", Version: version}
+	s.fillMeta = func(res *result.Result) {
+		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.summary
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
@@ -269,7 +270,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 
 // run drives the engine: a first signal stops the schedule and drains, a
 // second aborts at once.
-func (s *runSetup) run() (*report.Result, error) {
+func (s *runSetup) run() (*result.Result, error) {
 	eng, err := loadgen.New(s.plan.cfg)
 	if err != nil {
 		s.outs.close()
@@ -300,7 +301,7 @@ func (s *runSetup) run() (*report.Result, error) {
 
 // finish completes the result, writes every output, prints the summary
 // and decides the exit code.
-func (s *runSetup) finish(res *report.Result, stdout, stderr io.Writer) (int, error) {
+func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, error) {
 	if s.ckpt != nil {
 		if cerr := s.ckpt.close(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
@@ -346,7 +347,7 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
-func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
+func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -360,7 +361,7 @@ func writeOutputs(o *runOptions, res *report.Result, stdout io.Writer) error {
 	}
 	renders := []struct {
 		path, what string
-		render     func(io.Writer, *report.Result) error
+		render     func(io.Writer, *result.Result) error
 	}{
 		{o.junit, "JUnit", report.JUnit},
 		{o.html, "HTML", html.Report},

@@ -7,21 +7,22 @@ import (
 	"testing"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // cliShard is cliResult as shard i of n of run.
-func cliShard(t *testing.T, run string, i, n int) *report.Result {
+func cliShard(t *testing.T, run string, i, n int) *result.Result {
 	t.Helper()
 	r := cliResult(t, 10, uint64(i+1), cliStart)
 	r.Config.RunID, r.Config.Digest = run, "sha256:0123"
 	r.Config.Thresholds = nil
-	r.Shard = &report.ShardInfo{Index: i, Count: n, StartAt: cliStart}
+	r.Shard = &result.ShardInfo{Index: i, Count: n, StartAt: cliStart}
 	return r
 }
 
 // podLog is what a shard's pod prints with -o -: progress on stderr, the
 // result on stdout, the summary after it.
-func podLog(t *testing.T, r *report.Result) string {
+func podLog(t *testing.T, r *result.Result) string {
 	t.Helper()
 	var b bytes.Buffer
 	b.WriteString("vesload: sending to http://ves:8080/eventListener/v7\n")
@@ -63,14 +64,14 @@ func TestMergeStream(t *testing.T) {
 
 func TestMergeShardsExitTwo(t *testing.T) {
 	t.Parallel()
-	logOf := func(rs ...*report.Result) string {
+	logOf := func(rs ...*result.Result) string {
 		var b strings.Builder
 		for _, r := range rs {
 			b.WriteString(podLog(t, r))
 		}
 		return b.String()
 	}
-	s := func(run string, i, n int) *report.Result { return cliShard(t, run, i, n) }
+	s := func(run string, i, n int) *result.Result { return cliShard(t, run, i, n) }
 	tests := []struct {
 		name string
 		log  string

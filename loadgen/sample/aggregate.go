@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Aggregate folds a run's readings of one sampler into the result
@@ -101,10 +101,10 @@ func (a *Aggregate) SetSeries(series []string) {
 // Target is the run's summary in the result document's form: CPU average
 // and maximum over the readings that had a CPU figure, resident memory
 // maximum, the extra series' average and maximum, and the sample errors.
-func (a *Aggregate) Target() *report.Target {
+func (a *Aggregate) Target() *result.Target {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t := &report.Target{
+	t := &result.Target{
 		CPUMaxPct:    a.cpuMax,
 		RSSMaxBytes:  a.rssMax,
 		Source:       a.source,
@@ -117,9 +117,9 @@ func (a *Aggregate) Target() *report.Target {
 		t.CPUAvgPct = a.cpuSum / float64(a.cpuN)
 	}
 	if len(a.extra) > 0 {
-		t.Extra = make(map[string]report.SeriesStats, len(a.extra))
+		t.Extra = make(map[string]result.SeriesStats, len(a.extra))
 		for name, st := range a.extra {
-			t.Extra[name] = report.SeriesStats{Avg: st.sum / float64(st.n), Max: st.max, Samples: st.n}
+			t.Extra[name] = result.SeriesStats{Avg: st.sum / float64(st.n), Max: st.max, Samples: st.n}
 		}
 	}
 	return t

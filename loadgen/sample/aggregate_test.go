@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 func TestAggregate(t *testing.T) {
@@ -22,11 +22,11 @@ func TestAggregate(t *testing.T) {
 	tests := []struct {
 		name string
 		adds []add
-		want report.Target
+		want result.Target
 	}{
 		{
 			name: "nothing",
-			want: report.Target{Source: "src"},
+			want: result.Target{Source: "src"},
 		},
 		{
 			name: "cpu avg and max skip unknown CPU",
@@ -36,7 +36,7 @@ func TestAggregate(t *testing.T) {
 				{r: Reading{CPUPct: 60, RSSBytes: 20}},
 				{r: Reading{CPUPct: math.NaN()}},
 			},
-			want: report.Target{Source: "src", CPUAvgPct: 40, CPUMaxPct: 60, RSSMaxBytes: 30},
+			want: result.Target{Source: "src", CPUAvgPct: 40, CPUMaxPct: 60, RSSMaxBytes: 30},
 		},
 		{
 			name: "errors counted, failed readings ignored",
@@ -45,7 +45,7 @@ func TestAggregate(t *testing.T) {
 				{r: Reading{CPUPct: 99, RSSBytes: 99}, err: errors.New("scrape: connection refused")},
 				{r: Reading{NoCPU: true}, err: errors.New("scrape: HTTP 503")},
 			},
-			want: report.Target{Source: "src", CPUAvgPct: 10, CPUMaxPct: 10, SampleErrors: 2, LastError: "scrape: HTTP 503"},
+			want: result.Target{Source: "src", CPUAvgPct: 10, CPUMaxPct: 10, SampleErrors: 2, LastError: "scrape: HTTP 503"},
 		},
 		{
 			name: "partial readings folded in and counted",
@@ -53,8 +53,8 @@ func TestAggregate(t *testing.T) {
 				{r: Reading{NoCPU: true, Extra: map[string]float64{"a": 1, "n": math.Inf(1)}}},
 				{r: Reading{NoCPU: true, Extra: map[string]float64{"a": 3}}, err: partial},
 			},
-			want: report.Target{Source: "src", SampleErrors: 1, LastError: partial.Error(),
-				Extra: map[string]report.SeriesStats{"a": {Avg: 2, Max: 3, Samples: 2}}},
+			want: result.Target{Source: "src", SampleErrors: 1, LastError: partial.Error(),
+				Extra: map[string]result.SeriesStats{"a": {Avg: 2, Max: 3, Samples: 2}}},
 		},
 		{
 			name: "negative extras and exit kept",
@@ -63,8 +63,8 @@ func TestAggregate(t *testing.T) {
 				{r: Reading{NoCPU: true, Exited: true, Extra: map[string]float64{"d": -2}}},
 				{r: Reading{CPUPct: 7}},
 			},
-			want: report.Target{Source: "src", CPUAvgPct: 6, CPUMaxPct: 7, Exited: true,
-				Extra: map[string]report.SeriesStats{"d": {Avg: -3, Max: -2, Samples: 2}}},
+			want: result.Target{Source: "src", CPUAvgPct: 6, CPUMaxPct: 7, Exited: true,
+				Extra: map[string]result.SeriesStats{"d": {Avg: -3, Max: -2, Samples: 2}}},
 		},
 	}
 	for _, tt := range tests {

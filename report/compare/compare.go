@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Test names the significance test run on the per-run values.
@@ -125,7 +125,7 @@ type Row struct {
 // out silently. It refuses (with a *MismatchError) runs whose
 // configurations differ in rate, duration, body or target path unless
 // opts.Force is set; it never divides by zero.
-func Compare(a, b []*report.Result, opts Options) (*Comparison, error) {
+func Compare(a, b []*result.Result, opts Options) (*Comparison, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -234,7 +234,7 @@ func labels(n int, label func(int) string) []string {
 	return out
 }
 
-func checkRuns(a, b []*report.Result, opts Options) error {
+func checkRuns(a, b []*result.Result, opts Options) error {
 	if len(a) == 0 {
 		return fmt.Errorf("compare: no runs for %s", opts.NameA)
 	}
@@ -255,7 +255,7 @@ func checkRuns(a, b []*report.Result, opts Options) error {
 }
 
 // values reads metric m from every run, or says which run lacks it.
-func values(rs []*report.Result, m metric, label func(int) string) ([]float64, string) {
+func values(rs []*result.Result, m metric, label func(int) string) ([]float64, string) {
 	out := make([]float64, len(rs))
 	for i, r := range rs {
 		v, ok := m.get(r)
@@ -268,7 +268,7 @@ func values(rs []*report.Result, m metric, label func(int) string) ([]float64, s
 }
 
 // absent says whether no run has metric m.
-func absent(rs []*report.Result, m metric) bool {
+func absent(rs []*result.Result, m metric) bool {
 	for _, r := range rs {
 		if _, ok := m.get(r); ok {
 			return false

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // latencyRows are the rows that must turn significant when B is slower.
@@ -21,7 +21,7 @@ func TestCompareKnownAnswers(t *testing.T) {
 	j5a, j5b := []float64{1.00, 1.03, 0.98, 1.01, 0.97}, []float64{1.01, 0.99, 1.02, 0.98, 1.03}
 	tests := []struct {
 		name        string
-		a, b        []*report.Result
+		a, b        []*result.Result
 		test        Test
 		significant bool   // for every latency row
 		verdict     string // prefix of the p99 verdict
@@ -83,7 +83,7 @@ func TestCompareIdenticalSides(t *testing.T) {
 	t.Parallel()
 	r := synth(t, runSpec{base: 10, seed: 1, cpu: 50})
 	for _, test := range []Test{Welch, UTest} {
-		c, err := Compare([]*report.Result{r, r, r}, []*report.Result{r, r, r}, Options{Test: test})
+		c, err := Compare([]*result.Result{r, r, r}, []*result.Result{r, r, r}, Options{Test: test})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestCompareSingleRuns(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		b        *report.Result
+		b        *result.Result
 		differ   bool
 		minShift float64
 	}{
@@ -184,7 +184,7 @@ func TestCompareSingleRuns(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := Compare([]*report.Result{a}, []*report.Result{tc.b}, Options{})
+			c, err := Compare([]*result.Result{a}, []*result.Result{tc.b}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,18 +215,18 @@ func TestCompareConfigMismatch(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name   string
-		change func(*report.RunConfig)
+		change func(*result.RunConfig)
 		field  string // "" when comparable
 	}{
-		{"other host, same path", func(c *report.RunConfig) { c.URL = "https://collector-b:8443/eventListener/v7" }, ""},
-		{"pool differs", func(c *report.RunConfig) { c.Pool = 64 }, ""},
-		{"rps", func(c *report.RunConfig) { c.RPS = 50 }, "rps"},
-		{"duration", func(c *report.RunConfig) { c.DurationS = 600 }, "duration_s"},
-		{"event", func(c *report.RunConfig) { c.Event = "measurement" }, "event"},
-		{"event size", func(c *report.RunConfig) { c.EventSize = 8192 }, "event_size"},
-		{"batch", func(c *report.RunConfig) { c.Batch = 10 }, "batch"},
-		{"body file", func(c *report.RunConfig) { c.BodyFile = "fault.json" }, "body_file"},
-		{"path", func(c *report.RunConfig) { c.URL = "http://collector-a:8080/eventListener/v5" }, "path"},
+		{"other host, same path", func(c *result.RunConfig) { c.URL = "https://collector-b:8443/eventListener/v7" }, ""},
+		{"pool differs", func(c *result.RunConfig) { c.Pool = 64 }, ""},
+		{"rps", func(c *result.RunConfig) { c.RPS = 50 }, "rps"},
+		{"duration", func(c *result.RunConfig) { c.DurationS = 600 }, "duration_s"},
+		{"event", func(c *result.RunConfig) { c.Event = "measurement" }, "event"},
+		{"event size", func(c *result.RunConfig) { c.EventSize = 8192 }, "event_size"},
+		{"batch", func(c *result.RunConfig) { c.Batch = 10 }, "batch"},
+		{"body file", func(c *result.RunConfig) { c.BodyFile = "fault.json" }, "body_file"},
+		{"path", func(c *result.RunConfig) { c.URL = "http://collector-a:8080/eventListener/v5" }, "path"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -296,16 +296,16 @@ func TestCompareMissingMetrics(t *testing.T) {
 
 func TestCompareBadInput(t *testing.T) {
 	t.Parallel()
-	r := []*report.Result{synth(t, runSpec{base: 10, seed: 1})}
+	r := []*result.Result{synth(t, runSpec{base: 10, seed: 1})}
 	tests := []struct {
 		name string
-		a, b []*report.Result
+		a, b []*result.Result
 		opts Options
 		want string
 	}{
 		{"no A", nil, r, Options{NameA: "dmaap"}, "no runs for dmaap"},
 		{"no B", r, nil, Options{}, "no runs for B"},
-		{"nil run", r, []*report.Result{nil}, Options{}, "B run 1 is missing"},
+		{"nil run", r, []*result.Result{nil}, Options{}, "B run 1 is missing"},
 		{"bad test", r, r, Options{Test: "ks"}, `unknown test "ks"`},
 		{"bad centre", r, r, Options{Center: "mode"}, `unknown centre "mode"`},
 		{"bad alpha", r, r, Options{Alpha: 2}, "alpha 2"},
@@ -347,7 +347,7 @@ func TestKolmogorovQ(t *testing.T) {
 
 func TestKSTest(t *testing.T) {
 	t.Parallel()
-	low, high := report.NewHistogram(), report.NewHistogram()
+	low, high := result.NewHistogram(), result.NewHistogram()
 	for v := int64(1000); v < 2000; v++ {
 		_ = low.RecordValue(v)
 		_ = high.RecordValue(v + 5000)

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // MismatchError says that two runs were not asked the same thing, so that
@@ -25,7 +25,7 @@ func (e *MismatchError) Error() string {
 // configField is one setting that must agree between compared runs.
 type configField struct {
 	name string
-	get  func(report.RunConfig) string
+	get  func(result.RunConfig) string
 }
 
 // configFields are the settings that change what is measured: the rate,
@@ -40,13 +40,13 @@ func configFields() []configField {
 		return strconv.Quote(s)
 	}
 	return []configField{
-		{"rps", func(c report.RunConfig) string { return num(c.RPS) }},
-		{"duration_s", func(c report.RunConfig) string { return num(c.DurationS) }},
-		{"event", func(c report.RunConfig) string { return str(c.Event) }},
-		{"event_size", func(c report.RunConfig) string { return strconv.Itoa(c.EventSize) }},
-		{"batch", func(c report.RunConfig) string { return strconv.Itoa(c.Batch) }},
-		{"body_file", func(c report.RunConfig) string { return str(c.BodyFile) }},
-		{"path", func(c report.RunConfig) string { return str(urlPath(c.URL)) }},
+		{"rps", func(c result.RunConfig) string { return num(c.RPS) }},
+		{"duration_s", func(c result.RunConfig) string { return num(c.DurationS) }},
+		{"event", func(c result.RunConfig) string { return str(c.Event) }},
+		{"event_size", func(c result.RunConfig) string { return strconv.Itoa(c.EventSize) }},
+		{"batch", func(c result.RunConfig) string { return strconv.Itoa(c.Batch) }},
+		{"body_file", func(c result.RunConfig) string { return str(c.BodyFile) }},
+		{"path", func(c result.RunConfig) string { return str(urlPath(c.URL)) }},
 	}
 }
 
@@ -62,10 +62,10 @@ func urlPath(raw string) string {
 
 // configDiffs compares every run with the first run of A and returns the
 // first difference found for each field.
-func configDiffs(a, b []*report.Result, opts Options) []*MismatchError {
+func configDiffs(a, b []*result.Result, opts Options) []*MismatchError {
 	type run struct {
 		label string
-		cfg   report.RunConfig
+		cfg   result.RunConfig
 	}
 	var runs []run
 	la, lb := opts.label("A", opts.LabelsA), opts.label("B", opts.LabelsB)

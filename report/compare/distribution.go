@@ -7,7 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Distribution compares one side's whole distribution of request times
@@ -36,15 +36,15 @@ type Distribution struct {
 
 // compareDistributions merges each side's histograms and tests latency
 // and service time.
-func compareDistributions(a, b []*report.Result, alpha float64) ([]Distribution, []string) {
+func compareDistributions(a, b []*result.Result, alpha float64) ([]Distribution, []string) {
 	var out []Distribution
 	var notes []string
 	kinds := []struct {
 		metric string
-		get    func(*report.Result) string
+		get    func(*result.Result) string
 	}{
-		{"latency_ms", func(r *report.Result) string { return r.Histograms.Latency }},
-		{"service_ms", func(r *report.Result) string { return r.Histograms.Service }},
+		{"latency_ms", func(r *result.Result) string { return r.Histograms.Latency }},
+		{"service_ms", func(r *result.Result) string { return r.Histograms.Service }},
 	}
 	for _, k := range kinds {
 		ha, errA := mergedHistogram(a, k.get)
@@ -63,11 +63,11 @@ func compareDistributions(a, b []*report.Result, alpha float64) ([]Distribution,
 }
 
 // mergedHistogram merges the histograms of one side's runs.
-func mergedHistogram(rs []*report.Result, get func(*report.Result) string) (*hdrhistogram.Histogram, error) {
-	out := report.NewHistogram()
+func mergedHistogram(rs []*result.Result, get func(*result.Result) string) (*hdrhistogram.Histogram, error) {
+	out := result.NewHistogram()
 	for _, r := range rs {
-		h, err := report.DecodeHistogram(get(r))
-		if errors.Is(err, report.ErrNoHistogram) {
+		h, err := result.DecodeHistogram(get(r))
+		if errors.Is(err, result.ErrNoHistogram) {
 			continue
 		}
 		if err != nil {
@@ -82,7 +82,7 @@ func mergedHistogram(rs []*report.Result, get func(*report.Result) string) (*hdr
 }
 
 // ksTest runs the two-sample Kolmogorov-Smirnov test on two histograms
-// of the standard geometry (report.NewHistogram), walking their bucket
+// of the standard geometry (result.NewHistogram), walking their bucket
 // counts side by side; values in the same bucket are ties.
 func ksTest(a, b *hdrhistogram.Histogram) Distribution {
 	ca, cb := a.Export().Counts, b.Export().Counts

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // runSpec describes a synthetic run: its latencies are drawn from a fixed
@@ -22,7 +22,7 @@ type runSpec struct {
 
 // synth builds a complete result for spec with real HDR histograms, as
 // the engine would write it.
-func synth(t testing.TB, s runSpec) *report.Result {
+func synth(t testing.TB, s runSpec) *result.Result {
 	t.Helper()
 	if s.requests == 0 {
 		s.requests = 1000
@@ -31,7 +31,7 @@ func synth(t testing.TB, s runSpec) *report.Result {
 		s.jitter = 1
 	}
 	rng := rand.New(rand.NewPCG(s.seed, 42))
-	lat, svc := report.NewHistogram(), report.NewHistogram()
+	lat, svc := result.NewHistogram(), result.NewHistogram()
 	for range s.requests {
 		// Exponential tail over a floor: a typical latency shape.
 		ms := s.base * s.jitter * (0.6 + 0.4*rng.ExpFloat64())
@@ -43,32 +43,32 @@ func synth(t testing.TB, s runSpec) *report.Result {
 			t.Fatal(err)
 		}
 	}
-	latEnc, err := report.EncodeHistogram(lat)
+	latEnc, err := result.EncodeHistogram(lat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svcEnc, err := report.EncodeHistogram(svc)
+	svcEnc, err := result.EncodeHistogram(svc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := int64(s.requests)
 	start := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC).Add(time.Duration(s.seed) * time.Hour)
-	r := &report.Result{
-		Schema: report.Schema,
-		Tool:   report.Tool{Name: "vesload", Version: "v1.0.0"},
-		Config: report.RunConfig{
+	r := &result.Result{
+		Schema: result.Schema,
+		Tool:   result.Tool{Name: "vesload", Version: "v1.0.0"},
+		Config: result.RunConfig{
 			URL: "http://collector-a:8080/eventListener/v7", Method: "POST",
 			RPS: 100, DurationS: 30, Pool: 16, Event: "fault",
 		},
 		Started:   start,
 		Ended:     start.Add(30 * time.Second),
 		DurationS: 30,
-		Requests:  report.Requests{Scheduled: n, Sent: n, OK: n - s.errors, Errors: s.errors},
+		Requests:  result.Requests{Scheduled: n, Sent: n, OK: n - s.errors, Errors: s.errors},
 		Errors:    map[string]int64{},
-		RPS:       report.Rate{Target: 100, Achieved: 100 - float64(s.seed%3)*0.01},
-		Latency:   report.Summarize(lat),
-		Service:   report.Summarize(svc),
-		Histograms: report.Histograms{
+		RPS:       result.Rate{Target: 100, Achieved: 100 - float64(s.seed%3)*0.01},
+		Latency:   result.Summarize(lat),
+		Service:   result.Summarize(svc),
+		Histograms: result.Histograms{
 			Latency: latEnc,
 			Service: svcEnc,
 		},
@@ -77,16 +77,16 @@ func synth(t testing.TB, s runSpec) *report.Result {
 		r.Errors["http_503"] = s.errors
 	}
 	if s.cpu > 0 {
-		r.Target = &report.Target{CPUAvgPct: s.cpu, CPUMaxPct: s.cpu * 1.5, Source: "pid:1"}
+		r.Target = &result.Target{CPUAvgPct: s.cpu, CPUMaxPct: s.cpu * 1.5, Source: "pid:1"}
 	}
 	return r
 }
 
 // side builds runs of one build: base latency, with the given per-run
 // jitters, seeds starting at seed0.
-func side(t testing.TB, base float64, seed0 uint64, jitters ...float64) []*report.Result {
+func side(t testing.TB, base float64, seed0 uint64, jitters ...float64) []*result.Result {
 	t.Helper()
-	out := make([]*report.Result, len(jitters))
+	out := make([]*result.Result, len(jitters))
 	for i, j := range jitters {
 		out[i] = synth(t, runSpec{base: base, jitter: j, seed: seed0 + uint64(i), cpu: 40 + 2*j})
 	}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // FuzzCompare compares any document Decode accepts against a changed
 // copy of itself: Compare and every renderer must not panic, p-values
 // stay in [0, 1], and a row is significant only when it was tested.
 func FuzzCompare(f *testing.F) {
-	for _, r := range []*report.Result{synth(f, runSpec{base: 10, seed: 1, cpu: 40}), {Schema: report.Schema}} {
+	for _, r := range []*result.Result{synth(f, runSpec{base: 10, seed: 1, cpu: 40}), {Schema: result.Schema}} {
 		var b bytes.Buffer
 		if err := report.Encode(&b, r); err != nil {
 			f.Fatal(err)
@@ -28,7 +29,7 @@ func FuzzCompare(f *testing.F) {
 		other := *r
 		other.Latency.P99 *= scale
 		other.RPS.Achieved *= scale
-		for _, sides := range [][2][]*report.Result{
+		for _, sides := range [][2][]*result.Result{
 			{{r, r, r}, {&other, r, &other}},
 			{{r}, {&other}},
 		} {

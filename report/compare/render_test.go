@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
-
 	goldenfile "github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/report/result"
 )
 
 // slowerB is the A/B case of the issue: B 30% slower, errors on one
@@ -29,8 +28,8 @@ func slowerB(t testing.TB, opts Options) *Comparison {
 
 func singleRuns(t testing.TB) *Comparison {
 	t.Helper()
-	c, err := Compare([]*report.Result{synth(t, runSpec{base: 10, seed: 1})},
-		[]*report.Result{synth(t, runSpec{base: 13, seed: 2})}, Options{NameA: "dmaap", NameB: "cambria"})
+	c, err := Compare([]*result.Result{synth(t, runSpec{base: 10, seed: 1})},
+		[]*result.Result{synth(t, runSpec{base: 13, seed: 2})}, Options{NameA: "dmaap", NameB: "cambria"})
 	if err != nil {
 		t.Fatal(err)
 	}

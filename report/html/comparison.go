@@ -11,6 +11,7 @@ import (
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Comparison writes an A/B comparison as one self-contained HTML page:
@@ -18,11 +19,11 @@ import (
 // percentile spectra and per-second p99 overlaid, and the runs behind
 // each side. a and b are the runs cmp was computed from, in the same
 // order; they supply the charts.
-func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) error {
+func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*result.Result) error {
 	if cmp == nil {
 		return errors.New("html comparison: no comparison")
 	}
-	for _, r := range append(append([]*report.Result(nil), a...), b...) {
+	for _, r := range append(append([]*result.Result(nil), a...), b...) {
 		if r == nil {
 			return errors.New("html comparison: a run is missing")
 		}
@@ -31,7 +32,7 @@ func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) err
 		Title:   "vesload comparison: " + cmp.NameA + " vs " + cmp.NameB,
 		Heading: "A/B comparison: " + cmp.Title(),
 		Meta:    comparisonMeta(cmp, a, b),
-		Footer:  "Written by vesload from " + fmt.Sprintf("%d result documents", len(a)+len(b)) + " (" + report.Schema + ").",
+		Footer:  "Written by vesload from " + fmt.Sprintf("%d result documents", len(a)+len(b)) + " (" + result.Schema + ").",
 	}
 	p.Sections = []section{
 		comparisonTable(cmp),
@@ -47,7 +48,7 @@ func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*report.Result) err
 	return render(w, p)
 }
 
-func comparisonMeta(cmp *compare.Comparison, a, b []*report.Result) []string {
+func comparisonMeta(cmp *compare.Comparison, a, b []*result.Result) []string {
 	meta := []string{cmp.Method()}
 	if len(a) > 0 {
 		meta = append(meta, cmp.NameA+": "+targetLine(a[0]))
@@ -98,10 +99,10 @@ type sideStyle struct {
 	name   string
 	color  color.RGBA
 	dashed bool
-	runs   []*report.Result
+	runs   []*result.Result
 }
 
-func sides(cmp *compare.Comparison, a, b []*report.Result) []sideStyle {
+func sides(cmp *compare.Comparison, a, b []*result.Result) []sideStyle {
 	return []sideStyle{
 		{name: cmp.NameA, color: colBlue, runs: a},
 		{name: cmp.NameB, color: colVermilion, dashed: true, runs: b},
@@ -110,7 +111,7 @@ func sides(cmp *compare.Comparison, a, b []*report.Result) []sideStyle {
 
 // spectrumOverlay draws each side's merged latency spectrum, with each
 // run's own spectrum as a thin line behind it when a side has several.
-func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
+func spectrumOverlay(cmp *compare.Comparison, a, b []*result.Result) chart {
 	c := chart{
 		title:   "Latency percentile spectra",
 		caption: "Latency from the due time at every percentile to p99.99, each side's runs merged (thick) and each run alone (thin).",
@@ -119,7 +120,7 @@ func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
 	}
 	var thick []series
 	for _, s := range sides(cmp, a, b) {
-		merged := report.NewHistogram()
+		merged := result.NewHistogram()
 		for _, r := range s.runs {
 			h := runHistogram(r)
 			if h == nil {
@@ -136,8 +137,8 @@ func spectrumOverlay(cmp *compare.Comparison, a, b []*report.Result) chart {
 	return c
 }
 
-func runHistogram(r *report.Result) *hdrhistogram.Histogram {
-	h, err := report.DecodeHistogram(r.Histograms.Latency)
+func runHistogram(r *result.Result) *hdrhistogram.Histogram {
+	h, err := result.DecodeHistogram(r.Histograms.Latency)
 	if err != nil {
 		return nil
 	}
@@ -145,7 +146,7 @@ func runHistogram(r *report.Result) *hdrhistogram.Histogram {
 }
 
 // p99Overlay draws every run's per-second p99, coloured by side.
-func p99Overlay(cmp *compare.Comparison, a, b []*report.Result) chart {
+func p99Overlay(cmp *compare.Comparison, a, b []*result.Result) chart {
 	c := chart{
 		title:   "p99 latency per second",
 		caption: "Every run's p99 of the requests due in each second, coloured by side.",
@@ -158,7 +159,7 @@ func p99Overlay(cmp *compare.Comparison, a, b []*report.Result) chart {
 				continue
 			}
 			c.series = append(c.series, series{name: s.name, color: s.color, dashed: s.dashed, legend: first,
-				xy: latencyXY(r.Timeline, func(sec report.Second) float64 { return sec.P99Ms })})
+				xy: latencyXY(r.Timeline, func(sec result.Second) float64 { return sec.P99Ms })})
 			first = false
 		}
 	}
@@ -166,9 +167,9 @@ func p99Overlay(cmp *compare.Comparison, a, b []*report.Result) chart {
 }
 
 // runsSection lists the runs behind each side in the seed-table layout.
-func runsSection(cmp *compare.Comparison, a, b []*report.Result) section {
+func runsSection(cmp *compare.Comparison, a, b []*result.Result) section {
 	t := table{Head: head(3, append([]string{"side", "run", "started"}, report.SeedHeader()...)...)}
-	add := func(name string, labels []string, runs []*report.Result) {
+	add := func(name string, labels []string, runs []*result.Result) {
 		for i, r := range runs {
 			label := fmt.Sprintf("run %d", i+1)
 			if i < len(labels) {

@@ -2,22 +2,21 @@ package html
 
 import (
 	"bytes"
+	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/result"
 	"strings"
 	"testing"
-
-	"github.com/vesload/vesload/report"
-	"github.com/vesload/vesload/report/compare"
 )
 
 // abRuns are three runs of a build and three of a 30% slower one.
-func abRuns(t testing.TB) (a, b []*report.Result) {
+func abRuns(t testing.TB) (a, b []*result.Result) {
 	t.Helper()
-	a = []*report.Result{synthRun(t, 10, 1, 20), synthRun(t, 10.3, 2, 20), synthRun(t, 9.8, 3, 20)}
-	b = []*report.Result{synthRun(t, 13, 4, 20), synthRun(t, 13.3, 5, 20), synthRun(t, 12.8, 6, 20)}
+	a = []*result.Result{synthRun(t, 10, 1, 20), synthRun(t, 10.3, 2, 20), synthRun(t, 9.8, 3, 20)}
+	b = []*result.Result{synthRun(t, 13, 4, 20), synthRun(t, 13.3, 5, 20), synthRun(t, 12.8, 6, 20)}
 	return a, b
 }
 
-func renderComparison(t *testing.T, a, b []*report.Result) string {
+func renderComparison(t *testing.T, a, b []*result.Result) string {
 	t.Helper()
 	c, err := compare.Compare(a, b, compare.Options{NameA: "dmaap", NameB: "cambria", LabelsA: []string{"a1.json", "a2.json", "a3.json"}})
 	if err != nil {
@@ -81,15 +80,15 @@ func TestComparisonBadInput(t *testing.T) {
 	if err := Comparison(new(bytes.Buffer), nil, a, b); err == nil {
 		t.Error("nil comparison accepted")
 	}
-	if err := Comparison(new(bytes.Buffer), c, a, []*report.Result{nil}); err == nil {
+	if err := Comparison(new(bytes.Buffer), c, a, []*result.Result{nil}); err == nil {
 		t.Error("nil run accepted")
 	}
 	// Runs without histograms or timelines still give a page.
-	bare := func(rs []*report.Result) []*report.Result {
-		out := make([]*report.Result, len(rs))
+	bare := func(rs []*result.Result) []*result.Result {
+		out := make([]*result.Result, len(rs))
 		for i, r := range rs {
 			c := *r
-			c.Histograms, c.Timeline = report.Histograms{}, nil
+			c.Histograms, c.Timeline = result.Histograms{}, nil
 			out[i] = &c
 		}
 		return out

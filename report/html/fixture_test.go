@@ -6,27 +6,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // sampleResult is a 60-second run at 100/s against a collector that
 // slows down and fails in the middle of the run: every chart has
 // something to draw.
-func sampleResult(t testing.TB) *report.Result {
+func sampleResult(t testing.TB) *result.Result {
 	return synthRun(t, 10, 1, 60)
 }
 
 // synthRun builds a result with real histograms: latencies around base
 // ms, a slow patch with 503s and pool exhaustion from second 20 to 30.
-func synthRun(t testing.TB, base float64, seed uint64, secs int) *report.Result {
+func synthRun(t testing.TB, base float64, seed uint64, secs int) *result.Result {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	lat, svc := report.NewHistogram(), report.NewHistogram()
+	lat, svc := result.NewHistogram(), result.NewHistogram()
 	start := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
-	res := &report.Result{
-		Schema: report.Schema,
-		Tool:   report.Tool{Name: "vesload", Version: "v1.0.0"},
-		Config: report.RunConfig{
+	res := &result.Result{
+		Schema: result.Schema,
+		Tool:   result.Tool{Name: "vesload", Version: "v1.0.0"},
+		Config: result.RunConfig{
 			URL: "https://sample1:s3cr3t@collector.example:8443/eventListener/v7", Method: "POST",
 			RPS: 100, DurationS: float64(secs), Shape: "constant", Pool: 16, TimeoutS: 10, KeepAlive: true,
 			Profile: "onap-100rps", Event: "fault", EventSize: 1024,
@@ -38,14 +38,14 @@ func synthRun(t testing.TB, base float64, seed uint64, secs int) *report.Result 
 		Ended:     start.Add(time.Duration(secs) * time.Second),
 		DurationS: float64(secs),
 		Errors:    map[string]int64{},
-		RPS:       report.Rate{Target: 100},
-		Target:    &report.Target{Source: "metrics:https://admin:hunter2@collector.example/actuator/prometheus"},
-		Generator: report.Generator{CPUAvgPct: 3, CPUMaxPct: 6, RSSMaxBytes: 40 << 20, DispatchLagP50Ms: 0.02, DispatchLagP99Ms: 0.3, DispatchLagMaxMs: 1.5, MaxInFlight: 16},
+		RPS:       result.Rate{Target: 100},
+		Target:    &result.Target{Source: "metrics:https://admin:hunter2@collector.example/actuator/prometheus"},
+		Generator: result.Generator{CPUAvgPct: 3, CPUMaxPct: 6, RSSMaxBytes: 40 << 20, DispatchLagP50Ms: 0.02, DispatchLagP99Ms: 0.3, DispatchLagMaxMs: 1.5, MaxInFlight: 16},
 	}
 	for sec := range secs {
-		s := report.Second{T: int64(sec), Scheduled: 100}
+		s := result.Second{T: int64(sec), Scheduled: 100}
 		slow := sec >= 20 && sec < 30
-		perSec := report.NewHistogram()
+		perSec := result.NewHistogram()
 		for range 100 {
 			ms := base * (0.6 + 0.4*rng.ExpFloat64())
 			if slow {
@@ -83,16 +83,16 @@ func synthRun(t testing.TB, base float64, seed uint64, secs int) *report.Result 
 	}
 	res.MessageIDs = map[string]int64{"SVC2000": res.Errors["http_503"]}
 	res.RPS.Achieved = float64(res.Requests.Sent) / float64(secs)
-	res.Latency, res.Service = report.Summarize(lat), report.Summarize(svc)
+	res.Latency, res.Service = result.Summarize(lat), result.Summarize(svc)
 	res.Target.CPUAvgPct, res.Target.CPUMaxPct, res.Target.RSSMaxBytes = 45, 92, 700<<20
 	var err error
-	if res.Histograms.Latency, err = report.EncodeHistogram(lat); err != nil {
+	if res.Histograms.Latency, err = result.EncodeHistogram(lat); err != nil {
 		t.Fatal(err)
 	}
-	if res.Histograms.Service, err = report.EncodeHistogram(svc); err != nil {
+	if res.Histograms.Service, err = result.EncodeHistogram(svc); err != nil {
 		t.Fatal(err)
 	}
-	res.Thresholds = []report.Threshold{
+	res.Thresholds = []result.Threshold{
 		{Expr: "p99<100ms", Value: res.Latency.P99, Unit: "ms", Pass: res.Latency.P99 < 100},
 		{Expr: "error_rate<0.1%", Value: 100 * float64(res.Requests.Errors) / float64(res.Requests.Scheduled), Unit: "%", Pass: false},
 	}

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // FuzzReport renders any document Decode accepts: Report must not fail
 // or panic, and the page stays complete and free of scripts.
 func FuzzReport(f *testing.F) {
-	for _, r := range []*report.Result{synthRun(f, 10, 1, 5), {Schema: report.Schema}} {
+	for _, r := range []*result.Result{synthRun(f, 10, 1, 5), {Schema: result.Schema}} {
 		var b bytes.Buffer
 		if err := report.Encode(&b, r); err != nil {
 			f.Fatal(err)

@@ -13,11 +13,12 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Report writes r as one self-contained HTML page: summary, verdicts,
 // charts, errors, target and generator health, and configuration.
-func Report(w io.Writer, r *report.Result) error {
+func Report(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("html report: no result")
 	}
@@ -48,20 +49,20 @@ func Report(w io.Writer, r *report.Result) error {
 
 // histograms decodes both distributions; a missing or broken one leaves
 // its chart empty with a reason instead of failing the page.
-func histograms(r *report.Result) (lat, svc *hdrhistogram.Histogram, note string) {
+func histograms(r *result.Result) (lat, svc *hdrhistogram.Histogram, note string) {
 	var notes []string
-	lat, err := report.DecodeHistogram(r.Histograms.Latency)
-	if err != nil && !errors.Is(err, report.ErrNoHistogram) {
+	lat, err := result.DecodeHistogram(r.Histograms.Latency)
+	if err != nil && !errors.Is(err, result.ErrNoHistogram) {
 		notes = append(notes, "latency histogram: "+err.Error())
 	}
-	svc, err = report.DecodeHistogram(r.Histograms.Service)
-	if err != nil && !errors.Is(err, report.ErrNoHistogram) {
+	svc, err = result.DecodeHistogram(r.Histograms.Service)
+	if err != nil && !errors.Is(err, result.ErrNoHistogram) {
 		notes = append(notes, "service histogram: "+err.Error())
 	}
 	return lat, svc, strings.Join(notes, "; ")
 }
 
-func targetLine(r *report.Result) string {
+func targetLine(r *result.Result) string {
 	s := strings.TrimSpace(r.Config.Method + " " + report.RedactURL(r.Config.URL))
 	if r.Config.Emulator {
 		s += " (built-in emulator)"
@@ -72,7 +73,7 @@ func targetLine(r *report.Result) string {
 	return s
 }
 
-func reportMeta(r *report.Result) []string {
+func reportMeta(r *result.Result) []string {
 	meta := []string{"Target: " + targetLine(r)}
 	run := fmt.Sprintf("%s requests/s for %s", fmtNum(r.RPS.Target), fmtDuration(r.Config.DurationS))
 	if r.Config.Profile != "" {
@@ -85,15 +86,15 @@ func reportMeta(r *report.Result) []string {
 	return meta
 }
 
-func footer(r *report.Result) string {
+func footer(r *result.Result) string {
 	tool := strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version)
 	if tool == "" {
 		tool = "vesload"
 	}
-	return "Written by " + tool + " from the result document (" + report.Schema + ")."
+	return "Written by " + tool + " from the result document (" + result.Schema + ")."
 }
 
-func summarySection(r *report.Result) section {
+func summarySection(r *result.Result) section {
 	seed := table{Head: head(0, report.SeedHeader()...)}
 	var row []cell
 	for _, v := range report.SeedRow(r) {
@@ -127,7 +128,7 @@ func summarySection(r *report.Result) section {
 	}
 }
 
-func summaryRow(name string, s report.Summary) []cell {
+func summaryRow(name string, s result.Summary) []cell {
 	if s.Count == 0 && s.Max == 0 {
 		return []cell{key(name), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("0")}
 	}
@@ -135,7 +136,7 @@ func summaryRow(name string, s report.Summary) []cell {
 		num(fmtMs(s.P95)), num(fmtMs(s.P99)), num(fmtMs(s.P999)), num(fmtMs(s.Max)), num(fmtInt(s.Count))}
 }
 
-func verdictSection(r *report.Result) section {
+func verdictSection(r *result.Result) section {
 	s := section{ID: "verdicts", Title: "Verdicts"}
 	if len(r.Thresholds) == 0 {
 		s.Paras = []string{"No thresholds were set for this run."}
@@ -163,7 +164,7 @@ func verdictSection(r *report.Result) section {
 	return s
 }
 
-func chartSection(r *report.Result, lat, svc *hdrhistogram.Histogram, histNote string) section {
+func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote string) section {
 	noTimeline := "The result has no per-second timeline."
 	spec := spectrumChart(lat, svc).figure("No latency was recorded.")
 	if histNote != "" {
@@ -181,7 +182,7 @@ func chartSection(r *report.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	}
 }
 
-func noErrorsText(r *report.Result) string {
+func noErrorsText(r *result.Result) string {
 	if len(r.Timeline) == 0 {
 		return "The result has no per-second timeline."
 	}
@@ -189,7 +190,7 @@ func noErrorsText(r *report.Result) string {
 }
 
 // timelineXY reads one per-second series off the timeline.
-func timelineXY(tl []report.Second, get func(report.Second) float64) plotter.XYs {
+func timelineXY(tl []result.Second, get func(result.Second) float64) plotter.XYs {
 	xy := make(plotter.XYs, len(tl))
 	for i, s := range tl {
 		xy[i] = plotter.XY{X: float64(s.T), Y: get(s)}
@@ -200,7 +201,7 @@ func timelineXY(tl []report.Second, get func(report.Second) float64) plotter.XYs
 // latencyXY reads a per-second latency series, leaving out seconds in
 // which nothing was recorded (the drain second after the schedule ends):
 // a latency of 0 there would be a fabricated figure.
-func latencyXY(tl []report.Second, get func(report.Second) float64) plotter.XYs {
+func latencyXY(tl []result.Second, get func(result.Second) float64) plotter.XYs {
 	xy := make(plotter.XYs, 0, len(tl))
 	for _, s := range tl {
 		if s.MaxMs > 0 || s.P99Ms > 0 {
@@ -210,35 +211,35 @@ func latencyXY(tl []report.Second, get func(report.Second) float64) plotter.XYs 
 	return xy
 }
 
-func latencyChart(tl []report.Second) chart {
+func latencyChart(tl []result.Second) chart {
 	return chart{
 		title:   "Latency per second",
 		caption: "p50, p99 and maximum of the requests due in each second, in ms from the due time.",
 		xLabel:  "seconds", yLabel: "ms",
 		series: []series{
-			{name: "max", color: colGrey, thin: true, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.MaxMs })},
-			{name: "p99", color: colOrange, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.P99Ms })},
-			{name: "p50", color: colBlue, legend: true, xy: latencyXY(tl, func(s report.Second) float64 { return s.P50Ms })},
+			{name: "max", color: colGrey, thin: true, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.MaxMs })},
+			{name: "p99", color: colOrange, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.P99Ms })},
+			{name: "p50", color: colBlue, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })},
 		},
 	}
 }
 
-func rateChart(tl []report.Second) chart {
+func rateChart(tl []result.Second) chart {
 	return chart{
 		title:   "Target vs achieved rate",
 		caption: "Requests due (target), sent and answered successfully in each second.",
 		xLabel:  "seconds", yLabel: "requests/s",
 		series: []series{
-			{name: "target (scheduled)", color: colBlack, dashed: true, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Scheduled) })},
-			{name: "achieved (sent)", color: colBlue, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Sent) })},
-			{name: "ok", color: colGreen, thin: true, legend: true, xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.OK) })},
+			{name: "target (scheduled)", color: colBlack, dashed: true, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Scheduled) })},
+			{name: "achieved (sent)", color: colBlue, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) })},
+			{name: "ok", color: colGreen, thin: true, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.OK) })},
 		},
 	}
 }
 
 // errorChart draws one line per error class; a timeline written without
 // classes still shows its total. No errors at all means no chart.
-func errorChart(tl []report.Second) chart {
+func errorChart(tl []result.Second) chart {
 	c := chart{
 		title:   "Errors per second by class",
 		caption: "Failed requests in each second, by error class (pool_exhausted: no free connection at the due time).",
@@ -266,12 +267,12 @@ func errorChart(tl []report.Second) chart {
 	for i, name := range names {
 		c.series = append(c.series, series{
 			name: name, color: colors[i%len(colors)], dashed: i >= len(colors), legend: true,
-			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.ErrorsByClass[name]) }),
+			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.ErrorsByClass[name]) }),
 		})
 	}
 	if len(names) == 0 {
 		c.series = append(c.series, series{name: "errors", color: colVermilion, legend: true,
-			xy: timelineXY(tl, func(s report.Second) float64 { return float64(s.Errors) })})
+			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Errors) })})
 	}
 	return c
 }
@@ -289,7 +290,7 @@ func spectrumChart(lat, svc *hdrhistogram.Histogram) chart {
 	}
 }
 
-func cpuChart(r *report.Result) chart {
+func cpuChart(r *result.Result) chart {
 	c := chart{
 		title:   "CPU over time",
 		caption: "Target and generator CPU, in percent of one core.",
@@ -297,16 +298,16 @@ func cpuChart(r *report.Result) chart {
 	}
 	if r.Target != nil {
 		c.series = append(c.series, series{name: "target", color: colVermilion, legend: true,
-			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.TargetCPUPct })})
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.TargetCPUPct })})
 	}
-	if slices.ContainsFunc(r.Timeline, func(s report.Second) bool { return s.GenCPUPct > 0 }) {
+	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.GenCPUPct > 0 }) {
 		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue, legend: true,
-			xy: timelineXY(r.Timeline, func(s report.Second) float64 { return s.GenCPUPct })})
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.GenCPUPct })})
 	}
 	return c
 }
 
-func errorSection(r *report.Result) section {
+func errorSection(r *result.Result) section {
 	s := section{ID: "errors", Title: "Errors by class"}
 	if sumValues(r.Errors) == 0 {
 		s.Paras = []string{"No errors."}
@@ -332,7 +333,7 @@ func errorSection(r *report.Result) section {
 	return s
 }
 
-func resourceSection(r *report.Result) section {
+func resourceSection(r *result.Result) section {
 	s := section{ID: "resources", Title: "Target and generator"}
 	if t := r.Target; t != nil {
 		tt := table{Caption: "Target", Rows: [][]cell{
@@ -369,7 +370,7 @@ func resourceSection(r *report.Result) section {
 	return s
 }
 
-func configSection(r *report.Result) section {
+func configSection(r *result.Result) section {
 	c := r.Config
 	rows := [][]cell{
 		{key("url"), txt(report.RedactURL(c.URL))},

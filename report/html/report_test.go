@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // remoteRef finds anything that would make a browser fetch a resource.
@@ -28,7 +29,7 @@ func checkSelfContained(t *testing.T, page string) {
 	}
 }
 
-func render1(t *testing.T, r *report.Result) string {
+func render1(t *testing.T, r *result.Result) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Report(&b, r); err != nil {
@@ -77,7 +78,7 @@ func TestReportStructure(t *testing.T) {
 
 func TestReportDegrades(t *testing.T) {
 	t.Parallel()
-	empty := &report.Result{Schema: report.Schema, Config: report.RunConfig{URL: "http://127.0.0.1:8080/eventListener/v7", Emulator: true}}
+	empty := &result.Result{Schema: result.Schema, Config: result.RunConfig{URL: "http://127.0.0.1:8080/eventListener/v7", Emulator: true}}
 	noErrors := sampleResult(t)
 	noErrors.Errors = map[string]int64{}
 	for i := range noErrors.Timeline {
@@ -91,7 +92,7 @@ func TestReportDegrades(t *testing.T) {
 	interrupted.DurationS = 12.5
 	tests := []struct {
 		name   string
-		r      *report.Result
+		r      *result.Result
 		charts int
 		want   []string
 	}{
@@ -138,7 +139,7 @@ func TestInlineSVG(t *testing.T) {
 
 func TestSpectrum(t *testing.T) {
 	t.Parallel()
-	h := report.NewHistogram()
+	h := result.NewHistogram()
 	for v := int64(1); v <= 100000; v++ {
 		if err := h.RecordValue(v); err != nil {
 			t.Fatal(err)
@@ -157,7 +158,7 @@ func TestSpectrum(t *testing.T) {
 	if xy[0].Y > 0.002 || xy[len(xy)-1].Y < 99.9 || xy[len(xy)-1].Y > 100.1 {
 		t.Errorf("spectrum ends %v and %v ms, want about 0.001 and 100", xy[0].Y, xy[len(xy)-1].Y)
 	}
-	if spectrum(nil) != nil || spectrum(report.NewHistogram()) != nil {
+	if spectrum(nil) != nil || spectrum(result.NewHistogram()) != nil {
 		t.Error("an empty histogram has a spectrum")
 	}
 }
@@ -180,16 +181,16 @@ func TestHeaderValueRedaction(t *testing.T) {
 
 func TestLatencySeriesSkipsEmptySeconds(t *testing.T) {
 	t.Parallel()
-	tl := []report.Second{
+	tl := []result.Second{
 		{T: 0, Sent: 10, P50Ms: 3, P99Ms: 9, MaxMs: 12},
 		{T: 1}, // nothing due: no latency to draw
 		{T: 2, Sent: 10, P50Ms: 4, P99Ms: 8, MaxMs: 10},
 	}
-	xy := latencyXY(tl, func(s report.Second) float64 { return s.P50Ms })
+	xy := latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })
 	if len(xy) != 2 || xy[0].X != 0 || xy[1].X != 2 || xy[1].Y != 4 {
 		t.Errorf("latency series %v, want seconds 0 and 2 only", xy)
 	}
-	if rate := timelineXY(tl, func(s report.Second) float64 { return float64(s.Sent) }); len(rate) != 3 || rate[1].Y != 0 {
+	if rate := timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) }); len(rate) != 3 || rate[1].Y != 0 {
 		t.Errorf("rate series %v: a second without requests is a real 0", rate)
 	}
 }

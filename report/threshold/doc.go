@@ -3,7 +3,7 @@
 // the exit code, whether a pipeline passes (DESIGN §1, use 3).
 //
 // It owns the grammar below and the meaning of each metric name; it reads
-// a finished report.Result and never runs load, touches the network or
+// a finished result.Result and never runs load, touches the network or
 // formats reports (report renders the outcomes).
 //
 // # Grammar

@@ -1,13 +1,15 @@
 package threshold
 
-import "github.com/vesload/vesload/report"
+import (
+	"github.com/vesload/vesload/report/result"
+)
 
 // Eval checks the gate against a result. The outcome carries the
 // expression as written, the measured value in the metric's unit and that
 // unit; a metric the result does not have fails with a Reason instead of
 // passing unchecked.
-func (t Threshold) Eval(r *report.Result) report.Threshold {
-	out := report.Threshold{Expr: t.Expr}
+func (t Threshold) Eval(r *result.Result) result.Threshold {
+	out := result.Threshold{Expr: t.Expr}
 	if out.Expr == "" {
 		out.Expr = t.String()
 	}
@@ -33,8 +35,8 @@ func (t Threshold) Eval(r *report.Result) report.Threshold {
 
 // EvalAll checks every gate, in order, so that reports list them as the
 // user wrote them.
-func EvalAll(ts []Threshold, r *report.Result) []report.Threshold {
-	out := make([]report.Threshold, len(ts))
+func EvalAll(ts []Threshold, r *result.Result) []result.Threshold {
+	out := make([]result.Threshold, len(ts))
 	for i, t := range ts {
 		out[i] = t.Eval(r)
 	}
@@ -43,7 +45,7 @@ func EvalAll(ts []Threshold, r *report.Result) []report.Threshold {
 
 // Passed reports whether every gate passed; no gates means nothing
 // failed.
-func Passed(outcomes []report.Threshold) bool {
+func Passed(outcomes []result.Threshold) bool {
 	for _, o := range outcomes {
 		if !o.Pass {
 			return false

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // kind is what a metric measures; it decides the units a value may carry
@@ -49,7 +49,7 @@ func (k kind) canonicalUnit() string {
 type metric struct {
 	name string
 	kind kind
-	get  func(r *report.Result) (float64, string)
+	get  func(r *result.Result) (float64, string)
 }
 
 // nameError is a metric name that did not resolve; offset is where in the
@@ -71,14 +71,14 @@ func resolve(name string) (metric, *nameError) {
 	}
 	if stat, ok := strings.CutPrefix(name, "service_"); ok {
 		return summaryMetric("service_", stat, "no service time was recorded",
-			func(r *report.Result) report.Summary { return r.Service }, len("service_"))
+			func(r *result.Result) result.Summary { return r.Service }, len("service_"))
 	}
 	if stat, ok := strings.CutPrefix(name, "dispatch_lag_"); ok {
 		return dispatchLag(stat)
 	}
 	if isStat(name) {
 		return summaryMetric("", name, "no latency was recorded",
-			func(r *report.Result) report.Summary { return r.Latency }, 0)
+			func(r *result.Result) result.Summary { return r.Latency }, 0)
 	}
 	if m, ok := simpleMetric(name); ok {
 		return m, nil
@@ -117,12 +117,12 @@ func canonicalStat(s string) (string, bool) {
 	return "", false
 }
 
-func summaryMetric(prefix, stat, missing string, of func(*report.Result) report.Summary, offset int) (metric, *nameError) {
+func summaryMetric(prefix, stat, missing string, of func(*result.Result) result.Summary, offset int) (metric, *nameError) {
 	c, ok := canonicalStat(stat)
 	if !ok {
 		return metric{}, &nameError{offset, fmt.Sprintf("unknown statistic %q (want avg, min, max, p50, p90, p95, p99, p999 or p(99.9))", stat)}
 	}
-	return metric{name: prefix + c, kind: kindLatency, get: func(r *report.Result) (float64, string) {
+	return metric{name: prefix + c, kind: kindLatency, get: func(r *result.Result) (float64, string) {
 		s := of(r)
 		if s.Count == 0 && s.Max == 0 {
 			return 0, missing
@@ -131,7 +131,7 @@ func summaryMetric(prefix, stat, missing string, of func(*report.Result) report.
 	}}, nil
 }
 
-func statOf(s report.Summary, stat string) float64 {
+func statOf(s result.Summary, stat string) float64 {
 	switch stat {
 	case "avg":
 		return s.Avg
@@ -152,29 +152,29 @@ func statOf(s report.Summary, stat string) float64 {
 }
 
 func dispatchLag(stat string) (metric, *nameError) {
-	var get func(g report.Generator) float64
+	var get func(g result.Generator) float64
 	switch stat {
 	case "p50", "p(50)":
-		stat, get = "p50", func(g report.Generator) float64 { return g.DispatchLagP50Ms }
+		stat, get = "p50", func(g result.Generator) float64 { return g.DispatchLagP50Ms }
 	case "p99", "p(99)":
-		stat, get = "p99", func(g report.Generator) float64 { return g.DispatchLagP99Ms }
+		stat, get = "p99", func(g result.Generator) float64 { return g.DispatchLagP99Ms }
 	case "max":
-		get = func(g report.Generator) float64 { return g.DispatchLagMaxMs }
+		get = func(g result.Generator) float64 { return g.DispatchLagMaxMs }
 	default:
 		return metric{}, &nameError{len("dispatch_lag_"), fmt.Sprintf("unknown statistic %q (want p50, p99 or max)", stat)}
 	}
-	return metric{name: "dispatch_lag_" + stat, kind: kindLatency, get: func(r *report.Result) (float64, string) {
+	return metric{name: "dispatch_lag_" + stat, kind: kindLatency, get: func(r *result.Result) (float64, string) {
 		return get(r.Generator), ""
 	}}, nil
 }
 
 // simpleMetric resolves the metrics read straight off one field.
 func simpleMetric(name string) (metric, bool) {
-	present := func(f func(r *report.Result) float64) func(r *report.Result) (float64, string) {
-		return func(r *report.Result) (float64, string) { return f(r), "" }
+	present := func(f func(r *result.Result) float64) func(r *result.Result) (float64, string) {
+		return func(r *result.Result) (float64, string) { return f(r), "" }
 	}
-	target := func(f func(t *report.Target) (float64, string)) func(r *report.Result) (float64, string) {
-		return func(r *report.Result) (float64, string) {
+	target := func(f func(t *result.Target) (float64, string)) func(r *result.Result) (float64, string) {
+		return func(r *result.Result) (float64, string) {
 			if r.Target == nil {
 				return 0, "the target was not sampled"
 			}
@@ -184,36 +184,36 @@ func simpleMetric(name string) (metric, bool) {
 	m := metric{name: name}
 	switch name {
 	case "error_rate":
-		m.kind, m.get = kindFraction, func(r *report.Result) (float64, string) {
+		m.kind, m.get = kindFraction, func(r *result.Result) (float64, string) {
 			if pct, ok := r.ErrorRatePct(); ok {
 				return pct, ""
 			}
 			return 0, "no requests were attempted"
 		}
 	case "errors":
-		m.kind, m.get = kindCount, present(func(r *report.Result) float64 { return float64(r.Requests.Errors) })
+		m.kind, m.get = kindCount, present(func(r *result.Result) float64 { return float64(r.Requests.Errors) })
 	case "sent":
-		m.kind, m.get = kindCount, present(func(r *report.Result) float64 { return float64(r.Requests.Sent) })
+		m.kind, m.get = kindCount, present(func(r *result.Result) float64 { return float64(r.Requests.Sent) })
 	case "not_sent":
-		m.kind, m.get = kindCount, present(func(r *report.Result) float64 { return float64(r.Requests.NotSent) })
+		m.kind, m.get = kindCount, present(func(r *result.Result) float64 { return float64(r.Requests.NotSent) })
 	case "scheduled":
-		m.kind, m.get = kindCount, present(func(r *report.Result) float64 { return float64(r.Requests.Scheduled) })
+		m.kind, m.get = kindCount, present(func(r *result.Result) float64 { return float64(r.Requests.Scheduled) })
 	case "ok":
-		m.kind, m.get = kindCount, present(func(r *report.Result) float64 { return float64(r.Requests.OK) })
+		m.kind, m.get = kindCount, present(func(r *result.Result) float64 { return float64(r.Requests.OK) })
 	case "rps":
-		m.kind, m.get = kindRate, present(func(r *report.Result) float64 { return r.RPS.Achieved })
+		m.kind, m.get = kindRate, present(func(r *result.Result) float64 { return r.RPS.Achieved })
 	case "generator_cpu_max":
-		m.kind, m.get = kindPercent, present(func(r *report.Result) float64 { return r.Generator.CPUMaxPct })
+		m.kind, m.get = kindPercent, present(func(r *result.Result) float64 { return r.Generator.CPUMaxPct })
 	case "generator_cpu_avg":
-		m.kind, m.get = kindPercent, present(func(r *report.Result) float64 { return r.Generator.CPUAvgPct })
+		m.kind, m.get = kindPercent, present(func(r *result.Result) float64 { return r.Generator.CPUAvgPct })
 	case "generator_rss_max":
-		m.kind, m.get = kindBytes, present(func(r *report.Result) float64 { return float64(r.Generator.RSSMaxBytes) })
+		m.kind, m.get = kindBytes, present(func(r *result.Result) float64 { return float64(r.Generator.RSSMaxBytes) })
 	case "target_cpu_max":
-		m.kind, m.get = kindPercent, target(func(t *report.Target) (float64, string) { return t.CPUMaxPct, "" })
+		m.kind, m.get = kindPercent, target(func(t *result.Target) (float64, string) { return t.CPUMaxPct, "" })
 	case "target_cpu_avg":
-		m.kind, m.get = kindPercent, target(func(t *report.Target) (float64, string) { return t.CPUAvgPct, "" })
+		m.kind, m.get = kindPercent, target(func(t *result.Target) (float64, string) { return t.CPUAvgPct, "" })
 	case "target_rss_max":
-		m.kind, m.get = kindBytes, target(func(t *report.Target) (float64, string) {
+		m.kind, m.get = kindBytes, target(func(t *result.Target) (float64, string) {
 			if t.RSSMaxBytes <= 0 {
 				return 0, "the target's memory was not sampled"
 			}
@@ -238,7 +238,7 @@ func errorClass(class string) (metric, *nameError) {
 	case isStatusClass(class, false):
 	case isStatusClass(class, true):
 		family := class[:len("http_")+1]
-		return metric{name: "errors." + class, kind: kindCount, get: func(r *report.Result) (float64, string) {
+		return metric{name: "errors." + class, kind: kindCount, get: func(r *result.Result) (float64, string) {
 			var n int64
 			for c, v := range r.Errors {
 				if isStatusClass(c, false) && strings.HasPrefix(c, family) {
@@ -250,7 +250,7 @@ func errorClass(class string) (metric, *nameError) {
 	default:
 		return metric{}, &nameError{off, fmt.Sprintf("unknown error class %q (want %s)", class, classList)}
 	}
-	return metric{name: "errors." + class, kind: kindCount, get: func(r *report.Result) (float64, string) {
+	return metric{name: "errors." + class, kind: kindCount, get: func(r *result.Result) (float64, string) {
 		return float64(r.Errors[class]), ""
 	}}, nil
 }

@@ -1,0 +1,233 @@
+package result
+
+import (
+	"fmt"
+	"maps"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Outcome names the Tally treats apart from other error classes.
+const (
+	// OutcomeOK is the class of a request that succeeded.
+	OutcomeOK = "ok"
+	// ClassPoolExhausted is the class of a due request that never got a
+	// connection: it was not sent, yet it failed.
+	ClassPoolExhausted = "pool_exhausted"
+)
+
+// Outcome is the fate of one due request, which is all a Tally needs to
+// count it. Its fields are plain values so that recording one allocates
+// nothing.
+type Outcome struct {
+	// Class is OutcomeOK or an error key of the result document
+	// ("http_503", "timeout", "pool_exhausted", …).
+	Class string
+	// MessageID is the messageId of a VES error body, when there was one.
+	MessageID string
+	// Latency runs from the due time to the response, Service from the
+	// hand-over to a connection to the response. Neither is recorded for a
+	// request that was never sent (pool_exhausted).
+	Latency, Service time.Duration
+	// BytesSent and BytesReceived are the payload bytes of the exchange.
+	BytesSent, BytesReceived int64
+}
+
+// Tally is the accounting of a set of requests: a whole run, one step, one
+// request kind, one second of the timeline, a checkpoint, a merge of runs
+// or the abort window. It is one value type so that all of these count the
+// same way and combine without hand-written copies: Add one outcome, Merge
+// another Tally, Clone for a snapshot that shares nothing.
+//
+// The zero value is an empty Tally ready to use. A Tally is not safe for
+// concurrent use; its owner serialises access.
+type Tally struct {
+	// Scheduled counts due requests: every Add and every AddNotSent.
+	Scheduled int64
+	// Sent counts requests that went to a connection and have an outcome.
+	Sent int64
+	// OK counts successful requests; Errors every failure, pool_exhausted
+	// included.
+	OK, Errors int64
+	// NotSent counts due requests a stop cut off before they left.
+	NotSent int64
+	// Classes counts failures by error class; Errors is their sum.
+	Classes map[string]int64
+	// MessageIDs counts the messageId of VES error bodies.
+	MessageIDs map[string]int64
+	// BytesSent and BytesReceived sum the payloads of sent requests.
+	BytesSent, BytesReceived int64
+	// Latency and Service hold the distributions of sent requests in
+	// microseconds, in the standard geometry (NewHistogram).
+	Latency, Service *hdrhistogram.Histogram
+}
+
+// NewTally returns an empty Tally whose maps and histograms already exist,
+// so that the first Add on a hot path does not allocate them.
+func NewTally() Tally {
+	return Tally{
+		Classes:    map[string]int64{},
+		MessageIDs: map[string]int64{},
+		Latency:    NewHistogram(),
+		Service:    NewHistogram(),
+	}
+}
+
+// Add counts one due request's outcome. Once the Tally's maps hold the
+// outcome's keys it allocates nothing.
+func (t *Tally) Add(o Outcome) {
+	t.Scheduled++
+	if o.Class != ClassPoolExhausted {
+		t.Sent++
+		t.BytesSent += o.BytesSent
+		t.BytesReceived += o.BytesReceived
+		t.histograms()
+		_ = t.Latency.RecordValue(Micros(o.Latency))
+		_ = t.Service.RecordValue(Micros(o.Service))
+	}
+	if o.Class == OutcomeOK {
+		t.OK++
+		return
+	}
+	t.Errors++
+	if t.Classes == nil {
+		t.Classes = map[string]int64{}
+	}
+	t.Classes[o.Class]++
+	if o.MessageID != "" {
+		if t.MessageIDs == nil {
+			t.MessageIDs = map[string]int64{}
+		}
+		t.MessageIDs[o.MessageID]++
+	}
+}
+
+// AddNotSent counts n due requests that a stop cut off before they left.
+func (t *Tally) AddNotSent(n int64) {
+	t.Scheduled += n
+	t.NotSent += n
+}
+
+// Merge adds every count and distribution of o to t. Histograms of the
+// standard geometry merge without loss.
+func (t *Tally) Merge(o *Tally) {
+	t.Scheduled += o.Scheduled
+	t.Sent += o.Sent
+	t.OK += o.OK
+	t.Errors += o.Errors
+	t.NotSent += o.NotSent
+	t.BytesSent += o.BytesSent
+	t.BytesReceived += o.BytesReceived
+	t.Classes = addCounts(t.Classes, o.Classes)
+	t.MessageIDs = addCounts(t.MessageIDs, o.MessageIDs)
+	if o.Latency != nil || o.Service != nil {
+		t.histograms()
+	}
+	if o.Latency != nil {
+		t.Latency.Merge(o.Latency)
+	}
+	if o.Service != nil {
+		t.Service.Merge(o.Service)
+	}
+}
+
+// Clone returns a copy of t that shares nothing with it, for snapshots
+// taken while t keeps counting.
+func (t *Tally) Clone() Tally {
+	c := *t
+	c.Classes = maps.Clone(t.Classes)
+	c.MessageIDs = maps.Clone(t.MessageIDs)
+	if t.Latency != nil {
+		c.Latency = t.Latency.Clone()
+	}
+	if t.Service != nil {
+		c.Service = t.Service.Clone()
+	}
+	return c
+}
+
+// Reset empties t and keeps its maps and histograms, so that a Tally
+// reused for every second of a run allocates nothing after its first.
+func (t *Tally) Reset() {
+	classes, ids, lat, svc := t.Classes, t.MessageIDs, t.Latency, t.Service
+	clear(classes)
+	clear(ids)
+	if lat != nil {
+		lat.Reset()
+	}
+	if svc != nil {
+		svc.Reset()
+	}
+	*t = Tally{Classes: classes, MessageIDs: ids, Latency: lat, Service: svc}
+}
+
+// Requests is the request accounting of the result document.
+func (t *Tally) Requests() Requests {
+	return Requests{Scheduled: t.Scheduled, Sent: t.Sent, OK: t.OK, Errors: t.Errors, NotSent: t.NotSent}
+}
+
+// AccountingError checks the Tally's invariants and describes the first
+// one broken, or returns nil:
+//
+//	scheduled = sent + pool_exhausted + not_sent   (no request lost)
+//	errors    = the sum of the classes
+//	sent      = ok + errors − pool_exhausted      (every sent request has one outcome)
+//	sent      = the number of latency values
+func (t *Tally) AccountingError() error {
+	pe := t.Classes[ClassPoolExhausted]
+	if t.Scheduled != t.Sent+pe+t.NotSent {
+		return fmt.Errorf("scheduled %d != sent %d + pool_exhausted %d + not_sent %d (%+d unaccounted)",
+			t.Scheduled, t.Sent, pe, t.NotSent, t.Scheduled-(t.Sent+pe+t.NotSent))
+	}
+	var sum int64
+	for _, n := range t.Classes {
+		sum += n
+	}
+	if t.Errors != sum {
+		return fmt.Errorf("errors %d != %d, the sum of the error classes", t.Errors, sum)
+	}
+	if t.Sent != t.OK+t.Errors-pe {
+		return fmt.Errorf("sent %d != ok %d + errors %d - pool_exhausted %d", t.Sent, t.OK, t.Errors, pe)
+	}
+	var n int64
+	if t.Latency != nil {
+		n = t.Latency.TotalCount()
+	}
+	if n != t.Sent {
+		return fmt.Errorf("sent %d != %d latency values", t.Sent, n)
+	}
+	return nil
+}
+
+// Micros converts a duration into the histograms' unit, rounded to the
+// nearest microsecond and clamped into the standard geometry so that no
+// value is ever refused.
+func Micros(d time.Duration) int64 {
+	us := (int64(d) + 500) / 1000
+	return min(max(us, HistogramLowestUs), HistogramHighestUs)
+}
+
+// histograms creates the distributions of a zero Tally on first use.
+func (t *Tally) histograms() {
+	if t.Latency == nil {
+		t.Latency = NewHistogram()
+	}
+	if t.Service == nil {
+		t.Service = NewHistogram()
+	}
+}
+
+// addCounts adds src into dst, creating dst when needed.
+func addCounts(dst, src map[string]int64) map[string]int64 {
+	if len(src) == 0 {
+		return dst
+	}
+	if dst == nil {
+		dst = make(map[string]int64, len(src))
+	}
+	for k, n := range src {
+		dst[k] += n
+	}
+	return dst
+}
