@@ -29,6 +29,7 @@ type Server struct {
 	counters counters
 	backend  *backend
 	ids      *idSet
+	arrivals *arrivals // nil unless Options.RecordArrivals
 	replies  replies
 	versions map[string]*ruleset
 	checkers sync.Pool
@@ -90,6 +91,9 @@ func newServer(st settings, h hooks) *Server {
 	}
 	if st.PublishTime > 0 {
 		s.backend = newBackend(st.BackendPool, st.BackendQueue)
+	}
+	if st.RecordArrivals {
+		s.arrivals = newArrivals()
 	}
 	s.checkers.New = func() any {
 		return &checker{seed: s.seed, enforce: !st.NoValidate}
@@ -160,6 +164,9 @@ func (s *Server) Stats() Stats {
 	st := s.counters.snapshot()
 	inUse, waiting := s.backendState()
 	st.BackendInUse, st.BackendWaiting = int64(inUse), int64(waiting)
+	if s.arrivals != nil {
+		st.ArrivalGaps = s.arrivals.summary()
+	}
 	return st
 }
 

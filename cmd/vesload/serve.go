@@ -35,6 +35,7 @@ type serveFlags struct {
 	errorRate                                              float64
 	seed                                                   uint64
 	noValidate, quiet                                      bool
+	arrivals                                               bool
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -58,6 +59,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate and --jitter, to repeat a run exactly (0: random)")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	fs.BoolVar(&f.arrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
 		return code
 	}
@@ -100,7 +102,7 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 		Addr: f.listen, Compat: f.compat, TLSCertFile: f.tlsCert, TLSKeyFile: f.tlsKey,
 		BackendPool: f.pool, BackendQueue: f.queue, PublishTime: f.publishTime,
 		Latency: f.latency, Jitter: f.jitter, ErrorRate: f.errorRate, Seed: f.seed,
-		NoValidate: f.noValidate, Logf: log.printf,
+		NoValidate: f.noValidate, Logf: log.printf, RecordArrivals: f.arrivals,
 	}
 	switch strings.ToLower(f.compat) {
 	case testserver.CompatV72, testserver.CompatLegacy, "none":
