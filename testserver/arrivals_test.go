@@ -27,7 +27,9 @@ func TestArrivalGaps(t *testing.T) {
 			a.arrive(t0.Add(tt.at(i)))
 		}
 		g := a.summary()
-		if g.Count != 39 || g.P25Us != tt.p25 || g.P50Us != tt.p50 {
+		// HDR histograms keep 3 significant digits.
+		near := func(got, want int64) bool { return got >= want && got <= want+want/500+1 }
+		if g.Count != 39 || !near(g.P25Us, tt.p25) || !near(g.P50Us, tt.p50) {
 			t.Errorf("%s: %+v, want 39 gaps with p25 %d µs, p50 %d µs", tt.name, g, tt.p25, tt.p50)
 		}
 	}

@@ -186,7 +186,13 @@ func (s *Server) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), s.opts.CloseTimeout)
 		defer cancel()
 		err := s.srv.ShutdownWithContext(ctx)
-		if serr := <-s.served; serr != nil && err == nil {
+		// A Close right after Start can come before Serve took the
+		// listener, which Shutdown then does not know of: closing it here
+		// makes that Serve return at once instead of serving forever.
+		if cerr := s.ln.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) && err == nil {
+			err = cerr
+		}
+		if serr := <-s.served; serr != nil && !errors.Is(serr, net.ErrClosed) && err == nil {
 			err = serr
 		}
 		if err != nil {
