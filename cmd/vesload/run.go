@@ -328,7 +328,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil
-	case !threshold.Passed(res.Thresholds):
+	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, s.prog.note):
 		return exitThreshold, nil
 	}
 	return exitOK, nil
