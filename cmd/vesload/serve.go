@@ -36,6 +36,7 @@ type serveFlags struct {
 	seed                                                   uint64
 	noValidate, quiet                                      bool
 	arrivals                                               bool
+	sink                                                   string
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -60,6 +61,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 	fs.BoolVar(&f.arrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
+	fs.StringVar(&f.sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
 		return code
 	}
@@ -72,6 +74,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitUsage
+	}
+	if f.sink != "" {
+		sink, err := testserver.StartSink(f.sink)
+		if err != nil {
+			fmt.Fprintf(stderr, "vesload serve: --sink: %v\n", err)
+			return exitRun
+		}
+		defer sink.Close()
+		log.printf("throughput sink on %s (vesload probe --sink)", sink.URL())
 	}
 	return runEmulator(ctx, opts, log, stderr)
 }
