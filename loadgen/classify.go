@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/valyala/fasthttp"
@@ -28,6 +29,8 @@ const (
 	classTLS
 	classPoolExhausted
 	classAborted
+	classTooLarge  // a response body over the client's limit
+	classBadAnswer // a response that is not HTTP (status line, headers)
 	classOther
 	numClasses
 )
@@ -42,6 +45,8 @@ var classNames = [numClasses]string{
 	classTLS:           "tls",
 	classPoolExhausted: "pool_exhausted",
 	classAborted:       "aborted",
+	classTooLarge:      "response_too_large",
+	classBadAnswer:     "bad_response",
 	classOther:         "other",
 }
 
@@ -78,6 +83,8 @@ func classifyError(err error) class {
 	switch {
 	case errors.Is(err, fasthttp.ErrNoFreeConns):
 		return classPoolExhausted
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		return classTooLarge
 	case errors.As(err, &dnsErr):
 		return classDNS
 	case errors.Is(err, fasthttp.ErrTLSHandshakeTimeout),
@@ -93,8 +100,18 @@ func classifyError(err error) class {
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, fasthttp.ErrConnectionClosed):
 		return classReset
+	case isBadAnswer(err):
+		return classBadAnswer
 	}
 	return classOther
+}
+
+// isBadAnswer reports a response whose status line or headers do not
+// parse. fasthttp has no error type for those, only this message prefix;
+// timeouts and closed connections while reading headers are classified
+// before it.
+func isBadAnswer(err error) bool {
+	return strings.HasPrefix(err.Error(), "error when reading response headers: ")
 }
 
 func isTimeout(err error) bool {

@@ -29,6 +29,11 @@ func TestClassifyError(t *testing.T) {
 		{&net.DNSError{Err: "no such host", Name: "collector.invalid"}, "dns"},
 		{fasthttp.ErrTLSHandshakeTimeout, "tls"},
 		{fasthttp.ErrNoFreeConns, "pool_exhausted"},
+		{fasthttp.ErrBodyTooLarge, "response_too_large"},
+		{fmt.Errorf("error when reading response headers: %w", errors.New(`invalid response status code "2x2"`)), "bad_response"},
+		{fmt.Errorf("error when reading response headers: %w", errors.New("cannot find whitespace in the first line of response")), "bad_response"},
+		{fmt.Errorf("error when reading response headers: %w", io.EOF), "conn_reset"},
+		{fmt.Errorf("error when reading response headers: %w", fasthttp.ErrTimeout), "timeout"},
 		{errors.New("something else"), "other"},
 		{context.Canceled, "other"},
 	}

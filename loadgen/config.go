@@ -86,6 +86,9 @@ type Config struct {
 // lock held, never two at once, so implementations need no locking among
 // themselves; they must be quick, since requests wait to be recorded.
 type Hooks struct {
+	// Start is called once with the instant the schedule's clock starts,
+	// before the first request: request n is due at start + Due(n).
+	Start func(time.Time)
 	// Second is called once a second with the live figures.
 	Second func(Progress)
 	// Request is called for every finished request, pool_exhausted ones

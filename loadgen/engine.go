@@ -159,6 +159,9 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 		workers.Wait()
 		return nil, err
 	}
+	if e.cfg.Hooks.Start != nil {
+		e.cfg.Hooks.Start(start)
+	}
 	e.rec.start(start)
 	close(begin)
 	recDone := make(chan struct{})

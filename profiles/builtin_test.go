@@ -24,6 +24,16 @@ func TestBuiltinsParse(t *testing.T) {
 		{"ves-burst-4k", KindConstant, 4000, time.Second},
 		{"ves-burst-5k", KindConstant, 5000, time.Second},
 		{"hv-producers-8k", KindProducers, 360000, 10 * time.Minute},
+		{"hv-2x90000-8k", KindProducers, 180000, 15 * time.Minute},
+		{"hv-4x90000-8k", KindProducers, 360000, 15 * time.Minute},
+		{"hv-6x60000-8k", KindProducers, 360000, 10 * time.Minute},
+		{"hv-nodmaap-2x90000-8k", KindProducers, 180000, 15 * time.Minute},
+		{"hv-nodmaap-4x90000-8k", KindProducers, 360000, 15 * time.Minute},
+		{"hv-nodmaap-6x90000-8k", KindProducers, 540000, 15 * time.Minute},
+		{"hv-nodmaap-8x90000-8k", KindProducers, 720000, 15 * time.Minute},
+		{"hv-nodmaap-10x90000-8k", KindProducers, 900000, 15 * time.Minute},
+		{"hv-nodmaap-12x90000-8k", KindProducers, 1080000, 15 * time.Minute},
+		{"hv-nodmaap-14x90000-8k", KindProducers, 1260000, 15 * time.Minute},
 		{"ingress-concurrency-ramp", KindClosed, 0, 5 * time.Minute},
 	}
 	var names []string
@@ -33,7 +43,9 @@ func TestBuiltinsParse(t *testing.T) {
 			t.Errorf("built-in %s: description %q", b.Name, b.Description)
 		}
 	}
-	want := []string{"hv-producers-8k", "ingress-concurrency-ramp", "ves-6-steps", "ves-50rps-10m", "ves-100rps-10m",
+	want := []string{"hv-2x90000-8k", "hv-4x90000-8k", "hv-6x60000-8k", "hv-nodmaap-2x90000-8k", "hv-nodmaap-4x90000-8k",
+		"hv-nodmaap-6x90000-8k", "hv-nodmaap-8x90000-8k", "hv-nodmaap-10x90000-8k", "hv-nodmaap-12x90000-8k",
+		"hv-nodmaap-14x90000-8k", "hv-producers-8k", "ingress-concurrency-ramp", "ves-6-steps", "ves-50rps-10m", "ves-100rps-10m",
 		"ves-burst-1k", "ves-burst-2k", "ves-burst-3k", "ves-burst-4k", "ves-burst-5k"}
 	if !slices.Equal(names, want) {
 		t.Errorf("Builtins() = %v, want %v", names, want)

@@ -89,6 +89,9 @@ func (p *Profile) rebasePaths(dir string) {
 	for i := range p.Requests {
 		rebase(&p.Requests[i].BodyFile)
 	}
+	if p.Data != nil {
+		rebase(&p.Data.File)
+	}
 }
 
 // Parse decodes a profile strictly and validates it. name labels errors

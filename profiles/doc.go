@@ -6,9 +6,11 @@
 // engine's schedule.
 //
 // It must not send traffic, start timers, read the clock, parse thresholds
-// or build event bodies: a Profile is plain data that the command line maps
-// onto the engine's configuration. It never holds a password: credentials
-// are referenced by file or environment variable and read by the caller.
+// or build event bodies: a Profile is plain data that the sub-package
+// scenario compiles into the engine's configuration. It never holds a
+// password: credentials are referenced by file or environment variable and
+// read by scenario. It reads body files only to learn their ${NAME}
+// variables (ScanBodyFiles).
 //
 // The sub-package jmx converts JMeter test plans into profiles.
 package profiles

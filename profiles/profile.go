@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -43,10 +44,31 @@ type Profile struct {
 	// Thresholds are pass/fail expressions such as "p99<500ms", kept as
 	// written: the report package parses and evaluates them.
 	Thresholds []string `yaml:"thresholds,omitempty"`
+	// Data binds template variables from the rows of a CSV file.
+	Data *Data `yaml:"data,omitempty"`
 
 	// Source is where the profile was read from (a file path or
 	// "builtin:NAME"); it is not part of the YAML.
 	Source string `yaml:"-"`
+
+	// fileVars are the variables used by the body_file templates, noted
+	// by ScanBodyFiles; nil until then.
+	fileVars []string
+}
+
+// Label names the profile in messages by where it came from: the file a
+// user gave, a built-in profile, or, for a scenario made of flags alone,
+// the command line. A message never shows an empty name.
+func (p *Profile) Label() string {
+	switch {
+	case strings.HasPrefix(p.Source, "builtin:"):
+		return "built-in profile " + strings.TrimPrefix(p.Source, "builtin:")
+	case p.Source != "":
+		return "profile " + p.Source
+	case p.Name != "":
+		return "profile " + p.Name
+	}
+	return "the command line"
 }
 
 // Target is the system under test.
@@ -64,6 +86,10 @@ type Target struct {
 	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS configures certificate checks and client certificates.
 	TLS *TLS `yaml:"tls,omitempty"`
+	// ExpectStatus lists the statuses that count as success, codes such
+	// as 202 or classes such as 2xx; empty means 2xx. Any other status is
+	// an error of its own class.
+	ExpectStatus []string `yaml:"expect_status,omitempty"`
 }
 
 // Auth is HTTP basic authentication. The password is never part of a
@@ -137,6 +163,7 @@ func (p *Profile) readsBack(out []byte) bool {
 	a.normalize()
 	b.normalize()
 	a.Source, b.Source = "", ""
+	a.fileVars, b.fileVars = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

@@ -43,7 +43,7 @@ func TestReadmeListsEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []any{Profile{}, Target{}, Auth{}, TLS{}, Samplers{}, Shape{}, Stage{}, Ramp{}, Closed{}, Producers{}, Request{}} {
+	for _, typ := range []any{Profile{}, Target{}, Auth{}, TLS{}, Samplers{}, Shape{}, Stage{}, Ramp{}, Closed{}, Producers{}, Request{}, Data{}} {
 		for _, key := range yamlKeys(reflect.TypeOf(typ)) {
 			if !strings.Contains(string(data), "`"+key+"`") && !strings.Contains(string(data), "."+key+"`") {
 				t.Errorf("README.md does not document key %q of %T", key, typ)

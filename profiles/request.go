@@ -2,8 +2,10 @@ package profiles
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -137,7 +139,7 @@ func validateDomain(path, d string) error {
 // validateHeaders rejects malformed header names and credentials in
 // clear: an Authorization header would put a secret in the profile.
 func validateHeaders(path string, h map[string]string) error {
-	for _, name := range sortedKeys(h) {
+	for _, name := range slices.Sorted(maps.Keys(h)) {
 		if !validToken(name) {
 			return fieldErr(path, "%q is not a valid header name", name)
 		}

@@ -2,9 +2,12 @@ package profiles
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/vesload/vesload/internal/redact"
 )
 
 // Validate checks the profile's values and their combinations: one load
@@ -21,6 +24,8 @@ func (p *Profile) Validate() error {
 		func() error { return validateRequests(p.Requests) },
 		p.Samplers.validate,
 		p.validateThresholds,
+		p.validateExpectStatus,
+		p.Data.validate,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -31,7 +36,7 @@ func (p *Profile) Validate() error {
 }
 
 func (p *Profile) validateVars() error {
-	for _, name := range sortedKeys(p.Vars) {
+	for _, name := range slices.Sorted(maps.Keys(p.Vars)) {
 		if !ValidVarName(name) {
 			return fieldErr("vars."+name, "%q: want a variable name of letters, digits and _ not starting with a digit or __", name)
 		}
@@ -82,13 +87,13 @@ func validateURL(path, raw string, schemes ...string) error {
 		return nil
 	}
 	if err != nil {
-		return fieldErr(path, "%q is not a URL: want e.g. https://collector:8443/eventListener/v7", raw)
+		return fieldErr(path, "%q is not a URL: want e.g. https://collector:8443/eventListener/v7", redact.URL(raw))
 	}
 	if !slices.Contains(schemes, u.Scheme) && templated && strings.Contains(raw[:max(0, strings.Index(raw, ":"))], "${") {
 		return nil // the scheme itself is a placeholder
 	}
 	if !slices.Contains(schemes, u.Scheme) || u.Host == "" {
-		return fieldErr(path, "%q: want an absolute %s URL with a host", raw, strings.Join(schemes, " or "))
+		return fieldErr(path, "%q: want an absolute %s URL with a host", redact.URL(raw), strings.Join(schemes, " or "))
 	}
 	return nil
 }
@@ -146,7 +151,7 @@ func (s *Samplers) validate() error {
 	if len(s.PromQueries) > 0 && s.PromURL == "" {
 		return fieldErr("samplers.prom_queries", "given without prom_url: want the Prometheus server to query")
 	}
-	for _, name := range sortedKeys(s.PromQueries) {
+	for _, name := range slices.Sorted(maps.Keys(s.PromQueries)) {
 		if strings.TrimSpace(s.PromQueries[name]) == "" {
 			return fieldErr("samplers.prom_queries."+name, "empty: want a PromQL query")
 		}

@@ -2,8 +2,10 @@ package profiles
 
 import (
 	"fmt"
+	"io"
+	"maps"
+	"os"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -14,16 +16,16 @@ import (
 // not go unnoticed.
 func (p *Profile) Set(name, value string) error {
 	if !ValidVarName(name) {
-		return fmt.Errorf("--set %s: want NAME=VALUE with a name of letters, digits and _", name)
+		return fmt.Errorf("--set %q: want NAME=VALUE with a name of letters, digits and _", name)
 	}
 	if _, declared := p.Vars[name]; !declared && !slices.Contains(p.referencedVars(), name) {
 		known := p.knownVars()
 		if len(known) == 0 {
-			return fmt.Errorf("--set %s: profile %s uses no variables", name, p.Name)
+			return fmt.Errorf("--set %s: %s uses no variables", name, p.Label())
 		}
-		msg := fmt.Sprintf("--set %s: profile %s has no variable %s (it has %s)", name, p.Name, name, strings.Join(known, ", "))
+		msg := fmt.Sprintf("--set %s: %s has no variable %s (it has %s)", name, p.Label(), name, strings.Join(known, ", "))
 		if s := suggest(name, known); s != "" {
-			msg = fmt.Sprintf("--set %s: profile %s has no variable %s; did you mean %s?", name, p.Name, name, s)
+			msg = fmt.Sprintf("--set %s: %s has no variable %s; did you mean %s?", name, p.Label(), name, s)
 		}
 		return fmt.Errorf("%s", msg)
 	}
@@ -36,9 +38,10 @@ func (p *Profile) Set(name, value string) error {
 
 // MissingVars lists, sorted, the variables used by a ${NAME} placeholder
 // (in the target URL, headers, auth user, request paths, headers and
-// inline bodies) that have no value yet: each must be set with --set (or
-// the URL replaced with --url) before the profile can run. Placeholders in
-// body_file templates are read by the engine and not listed here.
+// inline bodies, and in body_file templates once ScanBodyFiles has read
+// them) that have no value yet: each must be set with --set (or the URL
+// replaced with --url) before the profile can run. A variable declared
+// with an empty value is one the profile requires.
 func (p *Profile) MissingVars() []string {
 	var missing []string
 	for _, name := range p.referencedVars() {
@@ -55,7 +58,7 @@ func (p *Profile) MissingVars() []string {
 // when variables are missing.
 func (p *Profile) Resolve() (*Profile, error) {
 	if missing := p.MissingVars(); len(missing) > 0 {
-		return nil, fmt.Errorf("profile %s: set %s (with --set NAME=VALUE or --url)", p.Name, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("%s: set %s (with --set NAME=VALUE or --url)", p.Label(), strings.Join(missing, ", "))
 	}
 	q := p.clone()
 	sub := func(s string) string { return expandVars(s, p.Vars) }
@@ -70,7 +73,10 @@ func (p *Profile) Resolve() (*Profile, error) {
 		r.Headers = mapValues(r.Headers, sub)
 	}
 	if err := q.validateTarget(); err != nil {
-		return nil, fmt.Errorf("profile %s with variables set: %w", p.Name, err)
+		if len(p.referencedVars()) == 0 {
+			return nil, fmt.Errorf("%s: %w", p.Label(), err)
+		}
+		return nil, fmt.Errorf("%s, once its variables are set: %w", p.Label(), err)
 	}
 	return q, nil
 }
@@ -95,17 +101,66 @@ func (p *Profile) clone() *Profile {
 	}
 	q.Samplers.PromQueries = mapValues(p.Samplers.PromQueries, nil)
 	q.Thresholds = slices.Clone(p.Thresholds)
+	q.fileVars = slices.Clone(p.fileVars)
 	return &q
 }
 
+// ScanBodyFiles reads the body_file templates of the request mix and notes
+// the ${NAME} variables they use, so that Set accepts them, MissingVars
+// lists those without a value and Resolve refuses to run without them.
+// Without it a body file's variables are checked only when the template
+// is compiled, and a required one declared empty would be sent as "".
+func (p *Profile) ScanBodyFiles() error {
+	seen := map[string]bool{}
+	for _, r := range p.Requests {
+		if r.BodyFile == "" {
+			continue
+		}
+		src, err := readBodyFile(r.BodyFile)
+		if err != nil {
+			return err
+		}
+		for _, n := range VarsIn(string(src)) {
+			seen[n] = true
+		}
+	}
+	p.fileVars = slices.Sorted(maps.Keys(seen))
+	return nil
+}
+
+// maxBodyFile bounds what ScanBodyFiles reads: a request body is at most a
+// few megabytes (the VES limit is 2 MB), and a device such as /dev/zero
+// must not hang the run before it starts.
+const maxBodyFile = 64 << 20
+
+func readBodyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("body file: %w", err)
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, maxBodyFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("body file %s: %w", path, err)
+	}
+	if len(src) > maxBodyFile {
+		return nil, fmt.Errorf("body file %s: more than %d bytes: want a request body", path, maxBodyFile)
+	}
+	return src, nil
+}
+
 // referencedVars lists, sorted and once each, the variable names used by
-// placeholders in the fields Resolve expands.
+// placeholders in the fields Resolve expands and in the body files
+// ScanBodyFiles read.
 func (p *Profile) referencedVars() []string {
 	seen := map[string]bool{}
 	add := func(s string) {
 		for _, n := range VarsIn(s) {
 			seen[n] = true
 		}
+	}
+	for _, n := range p.fileVars {
+		seen[n] = true
 	}
 	add(p.Target.URL)
 	for _, v := range p.Target.Headers {
@@ -121,7 +176,7 @@ func (p *Profile) referencedVars() []string {
 			add(v)
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // knownVars is every declared or referenced variable, sorted.
@@ -133,7 +188,7 @@ func (p *Profile) knownVars() []string {
 	for _, n := range p.referencedVars() {
 		all[n] = true
 	}
-	return sortedKeys(all)
+	return slices.Sorted(maps.Keys(all))
 }
 
 // VarsIn lists the variable names of the ${NAME} placeholders in s, in
@@ -221,13 +276,4 @@ func mapValues(m map[string]string, f func(string) string) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -97,6 +99,56 @@ func TestVarsIn(t *testing.T) {
 	for in, want := range tests {
 		if got := VarsIn(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("VarsIn(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestScanBodyFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	body := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(body, []byte(`{"s": "${PNF}", "h": "${HOST}", "t": ${__time()}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := &Profile{Vars: map[string]string{"HOST": "h1"}, Requests: []Request{{Name: "b", Weight: 1, BodyFile: body}}}
+	if err := p.Set("PNF", "x"); err == nil {
+		t.Error("Set accepted a variable before the body file was scanned")
+	}
+	if err := p.ScanBodyFiles(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.MissingVars(), []string{"PNF"}; !slices.Equal(got, want) {
+		t.Errorf("MissingVars() = %v, want %v", got, want)
+	}
+	if err := p.Set("PNF", "pnf-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Set("PFN", "x"); err == nil || !strings.Contains(err.Error(), "(it has HOST, PNF)") {
+		t.Errorf("Set(PFN) = %v, want the body file's variables listed", err)
+	}
+	missing := &Profile{Requests: []Request{{Name: "b", Weight: 1, BodyFile: filepath.Join(dir, "nosuch.json")}}}
+	if err := missing.ScanBodyFiles(); err == nil || !strings.Contains(err.Error(), "nosuch.json") {
+		t.Errorf("ScanBodyFiles on a missing file = %v", err)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		p    Profile
+		want string
+	}{
+		{Profile{}, "the command line"},
+		{Profile{Name: "x", Source: "builtin:ves-100rps-10m"}, "built-in profile ves-100rps-10m"},
+		{Profile{Name: "x", Source: "dir/p.yaml"}, "profile dir/p.yaml"},
+		{Profile{Name: "imported"}, "profile imported"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.Label(); got != tt.want {
+			t.Errorf("Label(%+v) = %q, want %q", tt.p, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -66,7 +67,7 @@ func writeBars(t *textWriter, indent string, buckets []bucket) {
 		if top > 0 && b.count > 0 {
 			n = max(1, int(math.Round(barWidth*float64(b.count)/float64(top))))
 		}
-		line := indent + pad(labels[i], lw, true) + " [" + pad(counts[i], cw, true) + "] |" + strings.Repeat("#", n)
+		line := indent + fmt.Sprintf("%*s [%*s] |", lw, labels[i], cw, counts[i]) + strings.Repeat("#", n)
 		t.println(line)
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/vesload/vesload/report/result"
@@ -58,10 +59,5 @@ func timelineClasses(tl []result.Second) []string {
 			seen[c] = true
 		}
 	}
-	classes := make([]string, 0, len(seen))
-	for c := range seen {
-		classes = append(classes, c)
-	}
-	sort.Strings(classes)
-	return classes
+	return slices.Sorted(maps.Keys(seen))
 }

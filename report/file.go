@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/vesload/vesload/report/result"
 )
@@ -51,7 +53,78 @@ func Write(path string, r *result.Result) error {
 // to disk and renames it over path, so that readers and crashes only ever
 // see the old or the new file, never half of one; a failed render leaves
 // the old file alone. Every rendering vesload writes goes through it.
+//
+// Only regular files (and paths that do not exist yet) are replaced that
+// way; a symlink is followed and its target replaced, the link kept.
+// Anything else that can be opened for writing (a named pipe, a device such
+// as /dev/null, /dev/stdout) is written through, since renaming over it
+// would destroy it; a directory is refused.
 func WriteFile(path string, render func(io.Writer) error) error {
+	if throughProcess(path) {
+		return writeThrough(path, render)
+	}
+	target, err := followLinks(path)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return writeAtomic(target, render)
+	case err != nil:
+		return err
+	case st.IsDir():
+		return errors.New("is a directory (want a file name)")
+	case st.Mode().IsRegular():
+		return writeAtomic(target, render)
+	default:
+		return writeThrough(target, render)
+	}
+}
+
+// throughProcess reports paths that name one of this process's own open
+// files (/dev/stdout, /dev/fd/N, /proc/self/fd/N): their link targets are
+// not ordinary paths ("pipe:[123]"), and when they do name a file the
+// shell opened it, so the bytes go through the descriptor's file.
+func throughProcess(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, p := range []string{"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"} {
+		if abs == p || strings.HasPrefix(abs, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLinks bounds the symlinks followLinks follows, as the kernel does
+// (ELOOP after 40).
+const maxLinks = 40
+
+// followLinks returns the path a chain of symlinks at path ends at, which
+// need not exist yet (a dangling link is written through to its target).
+func followLinks(path string) (string, error) {
+	for i := 0; i < maxLinks; i++ {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// writeAtomic is the temporary file and rename of WriteFile.
+func writeAtomic(path string, render func(io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -70,6 +143,26 @@ func WriteFile(path string, render func(io.Writer) error) error {
 	}
 	syncDir(dir)
 	return nil
+}
+
+// writeThrough renders into path opened as it is: a pipe's reader or a
+// device gets the bytes, nothing is created, renamed or truncated (a
+// regular file behind /dev/stdout is appended to, as the shell's ">>" and
+// ">" both expect).
+func writeThrough(path string, render func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = render(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // writeSynced renders into f, flushes it to stable storage and closes it.

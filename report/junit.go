@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/vesload/vesload/internal/redact"
 	"io"
 	"strconv"
 	"strings"
@@ -127,7 +128,7 @@ func junitCases(r *result.Result) []junitCase {
 func junitProperties(r *result.Result) []junitProperty {
 	ps := []junitProperty{
 		{"vesload.version", r.Tool.Version},
-		{"url", redactURL(r.Config.URL)},
+		{"url", redact.URL(r.Config.URL)},
 		{"emulator", strconv.FormatBool(r.Config.Emulator)},
 		{"shape", r.Config.Shape},
 		{"profile", r.Config.Profile},

@@ -67,8 +67,15 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 		return nil, err
 	}
 	mergeResources(m, rs)
+	var err error
+	if m.Delivery, err = mergeDelivery(rs, label); err != nil {
+		return nil, err
+	}
 	m.Timeline = mergeTimelines(rs, m.Started)
 	m.Warnings = mergeWarnings(rs, label)
+	if err := mergeHV(m, rs, label); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -117,6 +124,7 @@ func mergeHeader(rs []*result.Result) *result.Result {
 			m.Ended = r.Ended
 		}
 	}
+	m.Config.Shape = mergedShape(rs)
 	m.DurationS = m.Ended.Sub(m.Started).Seconds()
 	if m.Started.IsZero() || m.Ended.IsZero() || m.DurationS < 0 {
 		m.DurationS = 0
@@ -125,6 +133,29 @@ func mergeHeader(rs []*result.Result) *result.Result {
 		}
 	}
 	return m
+}
+
+// mergedShape describes the load of parallel generators, so that the
+// header does not read "constant 50/s" beside a summed target of 100 rps:
+// "2 generators × constant 50/s for 10m" when they ran the same shape,
+// their shapes one after the other otherwise. One result keeps its own.
+func mergedShape(rs []*result.Result) string {
+	if len(rs) == 1 {
+		return rs[0].Config.Shape
+	}
+	shapes := make([]string, len(rs))
+	same := true
+	for i, r := range rs {
+		shapes[i] = r.Config.Shape
+		if shapes[i] == "" {
+			shapes[i] = "constant"
+		}
+		same = same && shapes[i] == shapes[0]
+	}
+	if same {
+		return fmt.Sprintf("%d generators × %s", len(rs), shapes[0])
+	}
+	return fmt.Sprintf("%d generators (%s)", len(rs), strings.Join(shapes, "; "))
 }
 
 // mergeCounts sums what adds up across parallel generators.
@@ -309,6 +340,7 @@ func addSecond(d *result.Second, s result.Second) {
 	d.OK += s.OK
 	d.Errors += s.Errors
 	d.PoolExhausted += s.PoolExhausted
+	d.BytesSent += s.BytesSent
 	for k, v := range s.ErrorsByClass {
 		if d.ErrorsByClass == nil {
 			d.ErrorsByClass = map[string]int64{}

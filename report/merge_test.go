@@ -189,3 +189,37 @@ func FuzzMerge(f *testing.F) {
 		}
 	})
 }
+
+// A merged header must not read "constant 50/s … target 100 rps".
+func TestMergeShape(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		shapes []string
+		want   string
+	}{
+		{[]string{"constant 50/s for 10m", "constant 50/s for 10m"}, "2 generators × constant 50/s for 10m"},
+		{[]string{"constant 50/s for 10m", "ramp 0→50/s over 1m"}, "2 generators (constant 50/s for 10m; ramp 0→50/s over 1m)"},
+	}
+	for _, tc := range tests {
+		var rs []*result.Result
+		for _, s := range tc.shapes {
+			r := sampleResult(t)
+			r.Config.Shape, r.Config.RPS, r.RPS.Target = s, 50, 50
+			rs = append(rs, r)
+		}
+		m, err := Merge(rs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Config.Shape != tc.want {
+			t.Errorf("merged shape %q, want %q", m.Config.Shape, tc.want)
+		}
+		var b strings.Builder
+		if err := Text(&b, m, TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want+" shape, target 100 rps") {
+			t.Errorf("merged header does not say %q beside the summed target:\n%s", tc.want, b.String())
+		}
+	}
+}

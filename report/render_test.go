@@ -254,23 +254,6 @@ func TestErrorRateAndAccounting(t *testing.T) {
 	}
 }
 
-func TestRedactURL(t *testing.T) {
-	t.Parallel()
-	tests := map[string]string{
-		"https://collector:8443/eventListener/v7":            "https://collector:8443/eventListener/v7",
-		"https://u:p@collector:8443/x?a=b":                   "https://u:xxxxx@collector:8443/x?a=b",
-		"metrics:https://admin:t0k@en@h/actuator/prometheus": "metrics:https://admin:xxxxx@h/actuator/prometheus",
-		"https://user@h/ and http://a:b@c":                   "https://user@h/ and http://a:xxxxx@c",
-		"pid:1234":                                           "pid:1234",
-		"":                                                   "",
-	}
-	for in, want := range tests {
-		if got := redactURL(in); got != want {
-			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestWrap(t *testing.T) {
 	t.Parallel()
 	got := Wrap("aaa bbb ccc dddddddddd e", 7)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // The seed table is the comparison the ONAP performance pages publish for
@@ -14,20 +15,39 @@ import (
 //
 // Latency is from the due time, in ms ("sync time" in those pages); Max
 // CPU % is the target's when it was sampled.
-func seedColumns() []column {
-	return []column{
-		{"Avg", true}, {"Max", true}, {"p50", true}, {"p95", true},
-		{"p99", true}, {"Error rate %", true}, {"Max CPU %", true},
+//
+// With delivery figures (--consume) the table gains the pages' "Avg VES
+// processing time" column (client → VES → topic), between p99 and the
+// error rate as they print it.
+func seedColumns(delivery bool) []table.Column {
+	cols := []table.Column{table.Right("Avg"), table.Right("Max"), table.Right("p50"), table.Right("p95"), table.Right("p99")}
+	if delivery {
+		cols = append(cols, table.Right("Avg VES processing time"))
 	}
+	return append(cols, table.Right("Error rate %"), table.Right("Max CPU %"))
 }
 
-func seedRow(r *result.Result) []string {
-	row := make([]string, 0, 7)
+// anyDelivery tells whether some result carries delivery figures, which
+// adds their column to the table.
+func anyDelivery(rs ...*result.Result) bool {
+	for _, r := range rs {
+		if r != nil && r.Delivery != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func seedRow(r *result.Result, delivery bool) []string {
+	row := make([]string, 0, 8)
 	l := r.Latency
 	if hasSummary(l) {
 		row = append(row, fmtMs(l.Avg), fmtMs(l.Max), fmtMs(l.P50), fmtMs(l.P95), fmtMs(l.P99))
 	} else {
 		row = append(row, na, na, na, na, na)
+	}
+	if delivery {
+		row = append(row, processingTime(r.Delivery))
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
 		row = append(row, fmtPct(pct))
@@ -44,3 +64,17 @@ func seedRow(r *result.Result) []string {
 
 // hasSummary tells a recorded distribution from an absent one.
 func hasSummary(s result.Summary) bool { return s.Count > 0 || s.Max > 0 }
+
+// processingTime is the average end-to-end time of delivered events: to
+// the record timestamp, or to the read when the source has none.
+func processingTime(d *result.Delivery) string {
+	switch {
+	case d == nil:
+		return na
+	case d.E2E.Count > 0:
+		return fmtMs(d.E2E.Avg)
+	case d.Consumed.Count > 0:
+		return fmtMs(d.Consumed.Avg)
+	}
+	return na
+}

@@ -6,10 +6,10 @@ import "github.com/vesload/vesload/report/result"
 // p95, p99, Error rate %, Max CPU %), so that renderers outside this
 // package (HTML, comparisons) lay out the same columns the ONAP pages use.
 func SeedHeader() []string {
-	cols := seedColumns()
+	cols := seedColumns(false)
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = c.title
+		out[i] = c.Title
 	}
 	return out
 }
@@ -21,5 +21,5 @@ func SeedRow(r *result.Result) []string {
 	if r == nil {
 		return nil
 	}
-	return seedRow(r)
+	return seedRow(r, false)
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"github.com/vesload/vesload/internal/redact"
 	"io"
 	"sort"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // TextOptions tunes the human summary.
@@ -76,6 +78,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	t := &textWriter{printer: printer{w: w}, color: opts.Color}
 	textHeader(t, r)
 	textSeed(t, r)
+	textHV(t, r)
 	textRequests(t, r)
 	textData(t, r)
 	textByRequest(t, r)
@@ -84,6 +87,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	textLatency(t, r)
 	textGenerator(t, r)
 	textTarget(t, r)
+	textDelivery(t, r)
 	textThresholds(t, r)
 	textWarnings(t, r)
 	if t.err != nil {
@@ -98,7 +102,7 @@ func textHeader(t *textWriter, r *result.Result) {
 		name = "vesload"
 	}
 	head := strings.TrimSpace(name + " " + r.Tool.Version)
-	target := strings.TrimSpace(r.Config.Method + " " + redactURL(r.Config.URL))
+	target := strings.TrimSpace(r.Config.Method + " " + redact.URL(r.Config.URL))
 	if target == "" {
 		target = "(no URL)"
 	}
@@ -174,25 +178,26 @@ func runSetup(c result.RunConfig) string {
 
 func textSeed(t *textWriter, r *result.Result) {
 	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
-	tb := table{cols: seedColumns()}
-	tb.add(seedRow(r)...)
-	tb.pipe(&t.printer, "")
+	d := anyDelivery(r)
+	tb := table.Table{Cols: seedColumns(d)}
+	tb.Add(seedRow(r, d)...)
+	t.lines(tb.Pipe(""))
 }
 
 func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
 	t.section("Requests")
-	tb := table{cols: []column{{"", false}, {"", true}, {"", false}}}
-	tb.add("scheduled", fmtInt(q.Scheduled))
-	tb.add("sent", fmtInt(q.Sent))
-	tb.add("ok", fmtInt(q.OK))
+	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
+	tb.Add("scheduled", fmtInt(q.Scheduled))
+	tb.Add("sent", fmtInt(q.Sent))
+	tb.Add("ok", fmtInt(q.OK))
 	errNote := ""
 	if pct, ok := r.ErrorRatePct(); ok {
 		errNote = fmt.Sprintf("%s%% of %s attempted", fmtPct(pct), fmtInt(r.Attempted()))
 	}
-	tb.add("errors", fmtInt(q.Errors), errNote)
-	tb.add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
-	tb.plain(&t.printer, "  ")
+	tb.Add("errors", fmtInt(q.Errors), errNote)
+	tb.Add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
+	t.lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
@@ -213,26 +218,26 @@ func textErrors(t *textWriter, r *result.Result) {
 	} else {
 		t.section("Errors by class")
 		attempted := r.Attempted()
-		tb := table{cols: []column{{"class", false}, {"count", true}, {"% of attempted", true}}}
+		tb := table.Table{Cols: []table.Column{table.Left("class"), table.Right("count"), table.Right("% of attempted")}}
 		for _, c := range classes {
 			pct := na
 			if attempted > 0 {
 				pct = fmtPct(100 * float64(r.Errors[c]) / float64(attempted))
 			}
-			tb.add(c, fmtInt(r.Errors[c]), pct)
+			tb.Add(c, fmtInt(r.Errors[c]), pct)
 		}
-		tb.plain(&t.printer, "  ")
+		t.lines(tb.Plain("  "))
 	}
 	ids := byCount(r.MessageIDs)
 	if len(ids) == 0 {
 		return
 	}
 	t.section("VES error messageIds")
-	tb := table{cols: []column{{"messageId", false}, {"count", true}}}
+	tb := table.Table{Cols: []table.Column{table.Left("messageId"), table.Right("count")}}
 	for _, id := range ids {
-		tb.add(id, fmtInt(r.MessageIDs[id]))
+		tb.Add(id, fmtInt(r.MessageIDs[id]))
 	}
-	tb.plain(&t.printer, "  ")
+	t.lines(tb.Plain("  "))
 }
 
 // byCount returns the keys with a non-zero count, largest count first and
@@ -265,7 +270,7 @@ func textThresholds(t *textWriter, r *result.Result) {
 	}
 	title := fmt.Sprintf("Thresholds: %d passed, %d failed", len(r.Thresholds)-failed, failed)
 	t.section(title)
-	tb := table{cols: []column{{"Threshold", false}, {"Value", true}, {"Result", false}}}
+	tb := table.Table{Cols: []table.Column{table.Left("Threshold"), table.Right("Value"), table.Left("Result")}}
 	for _, th := range r.Thresholds {
 		value, verdict := thresholdValue(th), "PASS"
 		if !th.Pass {
@@ -274,9 +279,9 @@ func textThresholds(t *textWriter, r *result.Result) {
 				verdict += ": " + th.Reason
 			}
 		}
-		tb.add(escapeCell(th.Expr), value, escapeCell(verdict))
+		tb.Add(table.EscapeCell(th.Expr), value, table.EscapeCell(verdict))
 	}
-	tb.style = func(row, col int, s string) string {
+	tb.Style = func(row, col int, s string) string {
 		if col != 2 {
 			return s
 		}
@@ -285,8 +290,13 @@ func textThresholds(t *textWriter, r *result.Result) {
 		}
 		return t.paint(ansiRed, s)
 	}
-	tb.pipe(&t.printer, "")
+	t.lines(tb.Pipe(""))
 }
+
+// ThresholdValue formats a gate's measured value with its unit, rounded as
+// the text report prints it, for messages outside the report (the abort
+// line of --abort-on-fail).
+func ThresholdValue(th result.Threshold) string { return thresholdValue(th) }
 
 // thresholdValue formats a gate's measured value with its unit, or "n/a"
 // when the metric was missing from the result.

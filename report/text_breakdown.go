@@ -4,11 +4,14 @@ import (
 	"strconv"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // textData reports what a high-volume run moved: events (a batch carries
-// several per request), events not sent, and the peak data rate of any
-// second, the figures the producer tests publish.
+// several per request), events unsent, and the peak data rate of any
+// second, the figures the producer tests publish. "Unsent" counts every
+// request that was due but not sent, pool_exhausted included, so it is
+// not the "not sent" row (cut off by the stop) and says so.
 func textData(t *textWriter, r *result.Result) {
 	var peak int64
 	for _, s := range r.Timeline {
@@ -19,7 +22,7 @@ func textData(t *textWriter, r *result.Result) {
 	}
 	perRequest := int64(max(r.Config.Batch, 1))
 	notSent := r.Requests.Scheduled - r.Requests.Sent
-	t.printf("  events: %s sent, %s not sent; data: %s sent, peak %s MB/s\n",
+	t.printf("  events: %s sent, %s unsent (pool_exhausted + not_sent); data: %s sent, peak %s MB/s\n",
 		fmtInt(r.Requests.Sent*perRequest), fmtInt(notSent*perRequest),
 		FormatBytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
 }
@@ -30,13 +33,13 @@ func textByRequest(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("By request (latency from due time, ms)")
-	tb := table{cols: []column{{"Request", false}, {"Weight", true}, {"Sent", true}, {"OK", true},
-		{"Errors", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"Max", true}}}
+	tb := table.Table{Cols: []table.Column{table.Left("Request"), table.Right("Weight"), table.Right("Sent"), table.Right("OK"),
+		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
 	for _, q := range r.ByRequest {
-		tb.add(escapeCell(q.Name), strconv.Itoa(q.Weight), fmtInt(q.Requests.Sent), fmtInt(q.Requests.OK),
+		tb.Add(table.EscapeCell(q.Name), strconv.Itoa(q.Weight), fmtInt(q.Requests.Sent), fmtInt(q.Requests.OK),
 			fmtInt(q.Requests.Errors), fmtMs(q.Latency.P50), fmtMs(q.Latency.P95), fmtMs(q.Latency.P99), fmtMs(q.Latency.Max))
 	}
-	tb.pipe(&t.printer, "")
+	t.lines(tb.Pipe(""))
 }
 
 // textSteps reports a closed-model ramp step by step, the way the ingress
@@ -46,11 +49,11 @@ func textSteps(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("Steps (closed model; latency ms)")
-	tb := table{cols: []column{{"Concurrency", true}, {"Start s", true}, {"Sent", true}, {"req/s", true},
-		{"Errors", true}, {"p50", true}, {"p95", true}, {"p99", true}, {"Max", true}}}
+	tb := table.Table{Cols: []table.Column{table.Right("Concurrency"), table.Right("Start s"), table.Right("Sent"), table.Right("req/s"),
+		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
 	for _, s := range r.Steps {
-		tb.add(strconv.Itoa(s.Concurrency), fmtRound(s.StartS, 1), fmtInt(s.Sent), fmtRate(s.RPS),
+		tb.Add(strconv.Itoa(s.Concurrency), fmtRound(s.StartS, 1), fmtInt(s.Sent), fmtRate(s.RPS),
 			fmtInt(s.Errors), fmtMs(s.Latency.P50), fmtMs(s.Latency.P95), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max))
 	}
-	tb.pipe(&t.printer, "")
+	t.lines(tb.Pipe(""))
 }

@@ -28,7 +28,7 @@ func TestTextBreakdowns(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{
-		"events: 400 sent, 80 not sent; data: ", "peak 2.50 MB/s",
+		"events: 400 sent, 80 unsent (pool_exhausted + not_sent); data: ", "peak 2.50 MB/s",
 		"By request", "| fault ", "|      3 |", "| batch ",
 		"Steps (closed model", "|         100 |", "12.50",
 	} {

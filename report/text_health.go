@@ -2,10 +2,14 @@ package report
 
 import (
 	"fmt"
+	"github.com/vesload/vesload/internal/redact"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // textGenerator prints vesload's own health. When the generator could not
@@ -14,17 +18,17 @@ import (
 func textGenerator(t *textWriter, r *result.Result) {
 	g := r.Generator
 	t.section("Generator (vesload itself)")
-	tb := table{cols: []column{{"", false}, {"", false}}}
-	tb.add("dispatch lag", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms",
+	tb := table.Table{Cols: []table.Column{table.Left(""), table.Left("")}}
+	tb.Add("dispatch lag", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms",
 		fmtMs(g.DispatchLagP50Ms), fmtMs(g.DispatchLagP99Ms), fmtMs(g.DispatchLagMaxMs)))
-	tb.add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(g.CPUAvgPct), fmtCPU(g.CPUMaxPct)))
+	tb.Add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(g.CPUAvgPct), fmtCPU(g.CPUMaxPct)))
 	if g.RSSMaxBytes > 0 {
-		tb.add("RSS max", FormatBytes(g.RSSMaxBytes))
+		tb.Add("RSS max", FormatBytes(g.RSSMaxBytes))
 	}
 	if g.MaxInFlight > 0 {
-		tb.add("max in flight", fmtInt(g.MaxInFlight))
+		tb.Add("max in flight", fmtInt(g.MaxInFlight))
 	}
-	tb.plain(&t.printer, "  ")
+	t.lines(tb.Plain("  "))
 	if g.Saturated {
 		t.warn("  ", fmt.Sprintf("the generator was saturated (dispatch lag p99 %s ms, CPU max %s%%): "+
 			"it could not keep the schedule, so the latency figures include its own delay and are suspect. "+
@@ -44,34 +48,34 @@ func textTarget(t *textWriter, r *result.Result) {
 	}
 	title := "Target"
 	if tg.Source != "" {
-		title += " (" + redactURL(tg.Source) + ")"
+		title += " (" + redact.URL(tg.Source) + ")"
 	}
 	t.section(title)
-	tb := table{cols: []column{{"", false}, {"", false}}}
-	tb.add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(tg.CPUAvgPct), fmtCPU(tg.CPUMaxPct)))
+	tb := table.Table{Cols: []table.Column{table.Left(""), table.Left("")}}
+	tb.Add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(tg.CPUAvgPct), fmtCPU(tg.CPUMaxPct)))
 	rss := na
 	if tg.RSSMaxBytes > 0 {
 		rss = FormatBytes(tg.RSSMaxBytes)
 	}
-	tb.add("RSS max", rss)
+	tb.Add("RSS max", rss)
 	if len(tg.Series) > 0 {
-		tb.add("series", strings.Join(tg.Series, ", "))
+		tb.Add("series", strings.Join(tg.Series, ", "))
 	}
 	if tg.SampleErrors > 0 {
 		msg := fmtInt(tg.SampleErrors) + " samples failed"
 		if tg.LastError != "" {
 			msg += " (last: " + strings.Join(strings.Fields(tg.LastError), " ") + ")"
 		}
-		tb.add("sample errors", msg)
+		tb.Add("sample errors", msg)
 	}
-	tb.plain(&t.printer, "  ")
+	t.lines(tb.Plain("  "))
 	if len(tg.Extra) > 0 {
-		ex := table{cols: []column{{"extra series", false}, {"avg", true}, {"max", true}, {"samples", true}}}
-		for _, name := range sortedKeys(tg.Extra) {
+		ex := table.Table{Cols: []table.Column{table.Left("extra series"), table.Right("avg"), table.Right("max"), table.Right("samples")}}
+		for _, name := range slices.Sorted(maps.Keys(tg.Extra)) {
 			s := tg.Extra[name]
-			ex.add(name, fmtNum4(s.Avg), fmtNum4(s.Max), strconv.Itoa(s.Samples))
+			ex.Add(name, fmtNum4(s.Avg), fmtNum4(s.Max), strconv.Itoa(s.Samples))
 		}
-		ex.plain(&t.printer, "  ")
+		t.lines(ex.Plain("  "))
 	}
 	if tg.Exited {
 		t.warn("  ", "the target process exited during the run; later samples are missing.")

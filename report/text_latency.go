@@ -6,6 +6,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // histogramBuckets is the number of bars of the ASCII latency histogram.
@@ -23,11 +24,11 @@ func textLatency(t *textWriter, r *result.Result) {
 	}
 	lat := readHistogram(t, "latency", r.Histograms.Latency)
 	svc := readHistogram(t, "service", r.Histograms.Service)
-	tb := table{cols: []column{{"", false}, {"from due time", true}, {"service time", true}, {"difference", true}}}
+	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right("from due time"), table.Right("service time"), table.Right("difference")}}
 	for _, row := range spectrum(r.Latency, lat, r.Service, svc) {
-		tb.add(row...)
+		tb.Add(row...)
 	}
-	tb.plain(&t.printer, "  ")
+	t.lines(tb.Plain("  "))
 	t.println("  latency counts from each request's due time, service time from its write;")
 	t.println("  the difference is time spent waiting for the generator or a connection.")
 

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -66,7 +67,7 @@ func validate(r *result.Result) error {
 			return fmt.Errorf("%s is negative (%d)", c.name, c.v)
 		}
 	}
-	for _, class := range sortedKeys(r.Errors) {
+	for _, class := range slices.Sorted(maps.Keys(r.Errors)) {
 		if r.Errors[class] < 0 {
 			return fmt.Errorf("errors.%s is negative (%d)", class, r.Errors[class])
 		}
@@ -177,15 +178,4 @@ func quoteList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
-}
-
-// sortedKeys returns the keys of m in order, so that every rendering of a
-// map is deterministic.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -10,7 +10,7 @@
 //
 //	POST /eventListener/{v1..v5,v7}             body {"event": {...}}
 //	POST /eventListener/{v1..v5,v7}/eventBatch  body {"eventList": [...]}
-//	GET  /healthcheck                           200 "hello" (text/plain)
+//	GET  /healthcheck                           200 "I'm good" (text/plain)
 //	GET  /                                      200 "Welcome to VESCollector"
 //	GET  /stats                                 the emulator's Stats as JSON
 //	GET  /metrics                               Prometheus text (own registry)
@@ -27,10 +27,15 @@
 //	400 SVC0001  events of one request differ in domain (also: an empty eventList),
 //	             or stndDefined events differ in stndDefinedNamespace
 //	400          unsupported API version: "API version vN is not supported" (not JSON)
+//	400          X-MinorVersion the API description does not list (2 on v7, 4 on v5,
+//	             7 on v4, none on v1–v3): the plain text "INVALID_CUSTOM_HEADER"
+//	400          any request but /healthcheck on the HTTP port (Options.HTTPAddr) of
+//	             an HTTPS emulator with auth: "Operation not permitted" (plain text)
 //	401 POL2000  missing or wrong basic auth (PolicyException), no Content-Type
 //	404, 405     wrong path, wrong method: Spring Boot's JSON error page (405 sets Allow)
 //	415          Content-Type missing or not application/json: Spring Boot's error page
-//	413 SVC2000  body over MaxBodyBytes (default 10 MiB); the connection is closed
+//	413 SVC2000  body over MaxBodyBytes (default 2 MiB, the VES message limit); the
+//	             connection is closed
 //	500 SVC2000  publish failure in v7.2 mode, variables ["Internal Server Error","500"]
 //	503 SVC2000  publish failure in legacy mode, variables ["Too Many Requests","429"]
 //	             when the backend queue is full, ["Service Unavailable","503"] when injected
@@ -41,6 +46,14 @@
 // (whose error strings Spring negotiates), they are sent as
 // text/plain;charset=UTF-8 unless the request's Accept names
 // application/json.
+//
+// # Auth
+//
+// With Options.Auth, requests need HTTP basic auth; with AuthCost the
+// password is kept as a BCrypt hash and every basic-auth request pays
+// one verification, as in the collector's certBasicAuth mode. With
+// ClientCAFile a verified client certificate is enough (no BCrypt);
+// Stats.AuthBasic and Stats.AuthCertificate count the two ways in.
 //
 // # Validation
 //

@@ -2,8 +2,6 @@ package testserver
 
 import (
 	"bytes"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net"
@@ -36,7 +34,9 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		s.counters.enter()
 		defer s.counters.leave()
 	}
-	if rest, ok := bytes.CutPrefix(path, []byte(eventListenerPrefix)); ok {
+	if s.plainPortRefused(ctx) {
+		// answered below, like any collector route
+	} else if rest, ok := bytes.CutPrefix(path, []byte(eventListenerPrefix)); ok {
 		events = s.eventListener(ctx, rest)
 	} else {
 		s.page(ctx, path)
@@ -100,13 +100,18 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		ctx.SetBody(unsupportedVersion(version))
 		return 0
 	}
+	if !minorVersionOK(version, ctx.Request.Header.Peek(minorVersionHeader)) {
+		ctx.SetStatusCode(fasthttp.StatusBadRequest)
+		ctx.Response.SetBodyString(invalidCustomHeaderBody)
+		return 0
+	}
 	v := s.validate(ctx.PostBody(), rules, batch)
 	if v.outcome != outcomeOK {
 		s.counters.invalid.Add(1)
 		s.write(ctx, s.replies.forOutcome(v.outcome), errorContentType(ctx))
 		return 0
 	}
-	r := s.publish()
+	r := s.publish(ctx.PostBody(), batch)
 	ct := contentJSON
 	if r.status != s.replies.success.status {
 		ct = errorContentType(ctx)
@@ -140,12 +145,26 @@ func (s *Server) validate(body []byte, rules *ruleset, batch bool) verdict {
 
 // publish models the collector's synchronous publish to DMaaP: an
 // injected failure, a full pending-acquire queue, or a backend
-// connection held for PublishTime.
-func (s *Server) publish() reply {
+// connection held for PublishTime; then hands the events to
+// Options.Publish when one is set.
+func (s *Server) publish(body []byte, batch bool) reply {
 	if s.injectError() {
 		s.counters.injected.Add(1)
 		return s.replies.publishFailed
 	}
+	if r := s.holdBackend(); r.status != s.replies.success.status {
+		return r
+	}
+	if s.opts.Publish != nil && s.opts.Publish(body, batch, s.quit) != nil {
+		s.counters.publishFailed.Add(1)
+		return s.replies.publishFailed
+	}
+	return s.replies.success
+}
+
+// holdBackend holds a backend connection for PublishTime when the
+// backend model is on.
+func (s *Server) holdBackend() reply {
 	if s.backend == nil {
 		return s.replies.success
 	}
@@ -201,32 +220,6 @@ func isJSON(ct []byte) bool {
 		ct = ct[:i]
 	}
 	return bytes.EqualFold(bytes.TrimSpace(ct), []byte(contentJSON))
-}
-
-// authorized checks HTTP basic auth when Options.Auth is set, in
-// constant time.
-func (s *Server) authorized(ctx *fasthttp.RequestCtx) bool {
-	if s.opts.user == "" {
-		return true
-	}
-	h := ctx.Request.Header.Peek("Authorization")
-	const prefix = "basic "
-	if len(h) < len(prefix) || !bytes.EqualFold(h[:len(prefix)], []byte(prefix)) {
-		return false
-	}
-	enc := bytes.TrimSpace(h[len(prefix):])
-	var buf [256]byte
-	if base64.StdEncoding.DecodedLen(len(enc)) > len(buf) {
-		return false
-	}
-	n, err := base64.StdEncoding.Decode(buf[:], enc)
-	if err != nil {
-		return false
-	}
-	user, pass, ok := bytes.Cut(buf[:n], []byte(":"))
-	userOK := subtle.ConstantTimeCompare(user, []byte(s.opts.user))
-	passOK := subtle.ConstantTimeCompare(pass, []byte(s.opts.password))
-	return ok && userOK&passOK == 1
 }
 
 // serveStats answers /stats with the Stats snapshot as JSON.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Defaults of the emulator, chosen to match the collector where it has a
@@ -15,9 +17,9 @@ const (
 	// DefaultBackendPool is the collector's downstream connection pool size.
 	DefaultBackendPool = 16
 	// DefaultMaxBodyBytes is the largest request body accepted; larger
-	// bodies get 413. The collector's own limit depends on its servlet
-	// container; 10 MiB is far above any VES batch the tools send.
-	DefaultMaxBodyBytes = 10 << 20
+	// bodies get 413. The VES specification limits a message to 2 MB
+	// (taken as 2 MiB); the collector passes its downstream's 413 on.
+	DefaultMaxBodyBytes = 2 << 20
 	// DefaultDuplicateWindow is how many event IDs the duplicate detector
 	// remembers at most (about 16 MiB at this size). It always remembers
 	// at least the most recent half of that.
@@ -44,8 +46,22 @@ type Options struct {
 	// Auth is "USER:PASS": when set, event and healthcheck requests need
 	// this HTTP basic auth, else they get 401 POL2000.
 	Auth string
+	// AuthCost, when set (4..MaxAuthCost), keeps only a BCrypt hash of
+	// the Auth password made at this cost and verifies every basic-auth
+	// request against it, as the collector does in certBasicAuth mode
+	// (cost 10): the emulator then spends the collector's CPU per
+	// request. Zero compares the password directly (cheap).
+	AuthCost int
 	// TLSCertFile and TLSKeyFile, both set, serve HTTPS.
 	TLSCertFile, TLSKeyFile string
+	// ClientCAFile (with TLS and Auth) asks clients for a certificate and
+	// lets in, without basic auth, any that this PEM bundle verifies:
+	// the collector's certBasicAuth mode.
+	ClientCAFile string
+	// HTTPAddr (with TLS and Auth) also listens for plain HTTP here, as
+	// the collector's HTTP port: every request but /healthcheck gets 400
+	// "Operation not permitted".
+	HTTPAddr string
 
 	// PublishTime is how long each accepted request holds a downstream
 	// connection, as the collector's synchronous publish to DMaaP does.
@@ -60,6 +76,13 @@ type Options struct {
 	// maximum size". A negative value means no queue: a request that
 	// finds every connection busy fails at once.
 	BackendQueue int
+
+	// Publish, when set, is handed the body of every accepted request
+	// (batch: an eventList) after the backend model, as the collector
+	// hands its events to its publisher. A non-nil error is answered as
+	// the collector's publish failure. body is only valid during the
+	// call: copy what is kept. quit closes when the emulator closes.
+	Publish func(body []byte, batch bool, quit <-chan struct{}) error
 
 	// Latency is added to every response to an emulated collector route;
 	// Jitter spreads it uniformly over [Latency-Jitter, Latency+Jitter],
@@ -122,8 +145,8 @@ func (o Options) normalise() (settings, error) {
 	if err := s.parseAuth(); err != nil {
 		return s, err
 	}
-	if (s.TLSCertFile == "") != (s.TLSKeyFile == "") {
-		return s, errors.New("TLS needs both a certificate and a key file")
+	if err := s.checkTLS(); err != nil {
+		return s, err
 	}
 	if err := s.checkDurations(); err != nil {
 		return s, err
@@ -143,6 +166,19 @@ func (s *settings) parseAuth() error {
 		return errors.New("auth: want USER:PASS")
 	}
 	s.user, s.password = user, pass
+	return nil
+}
+
+func (s *settings) checkTLS() error {
+	if (s.TLSCertFile == "") != (s.TLSKeyFile == "") {
+		return errors.New("TLS needs both a certificate and a key file")
+	}
+	if (s.ClientCAFile != "" || s.HTTPAddr != "") && (s.TLSCertFile == "" || s.user == "") {
+		return errors.New("a client CA and a plain HTTP port need TLS and auth (the certBasicAuth setup)")
+	}
+	if s.AuthCost != 0 && (s.AuthCost < bcrypt.MinCost || s.AuthCost > MaxAuthCost) {
+		return fmt.Errorf("auth cost %d: want %d..%d, or 0 for none", s.AuthCost, bcrypt.MinCost, MaxAuthCost)
+	}
 	return nil
 }
 

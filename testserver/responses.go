@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -11,7 +12,7 @@ import (
 // ApiAuthInterceptor, and Spring Boot's error page for 404/405/415).
 const (
 	successBody     = "Successfully send event" // sic: the collector's text
-	healthBody      = "hello"
+	healthBody      = "I'm good"
 	welcomeBody     = "Welcome to VESCollector"
 	contentJSON     = "application/json"
 	contentText     = "text/plain;charset=UTF-8"
@@ -110,4 +111,30 @@ func springError(now time.Time, status int, reason string, path []byte) []byte {
 		Path      string `json:"path"`
 	}{now.UTC().Format("2006-01-02T15:04:05.000+00:00"), status, reason, string(path)})
 	return body
+}
+
+// The collector checks X-MinorVersion against its API description
+// (etc/api_version_description.json lists 4.7.2, 5.4.1 and 7.2): a minor
+// version it does not list is refused with 400. Its controller answers
+// with ApiException.INVALID_CUSTOM_HEADER.toString(), and as that enum
+// does not override toString, the body is the constant's name, not the
+// SVC0002 "Bad Parameter (Incorrect request api version)" JSON the enum
+// defines; the emulator sends what the collector sends.
+const (
+	minorVersionHeader      = "X-MinorVersion"
+	invalidCustomHeaderBody = "INVALID_CUSTOM_HEADER"
+)
+
+// minorVersions are the minor versions the API description lists, by
+// path version; versions it does not describe list none.
+var minorVersions = map[string]string{"v4": "7", "v5": "4", "v7": "2"}
+
+// minorVersionOK reports whether an X-MinorVersion header (empty when
+// absent: the header is optional) is one the collector lists for version.
+func minorVersionOK(version, minor []byte) bool {
+	if len(minor) == 0 {
+		return true
+	}
+	listed, ok := minorVersions[string(version)]
+	return ok && string(bytes.TrimSpace(minor)) == listed
 }

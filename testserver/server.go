@@ -3,10 +3,12 @@ package testserver
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,7 +24,9 @@ type Server struct {
 	hooks    hooks
 	srv      *fasthttp.Server
 	ln       net.Listener
+	plainLn  net.Listener // the HTTP port of an HTTPS emulator, or nil
 	scheme   string
+	auth     authenticator
 	started  time.Time
 	quit     chan struct{}
 	served   chan error
@@ -67,13 +71,43 @@ func start(opts Options, h hooks) (*Server, error) {
 		}
 		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12,
 			NextProtos: []string{"http/1.1"}}
+		if err := clientCertificates(tlsConfig, st.ClientCAFile); err != nil {
+			return nil, err
+		}
+	}
+	auth, err := newAuthenticator(st)
+	if err != nil {
+		return nil, err
 	}
 	s := newServer(st, h)
+	s.auth = auth
 	if err := s.listen(tlsConfig); err != nil {
 		return nil, err
 	}
 	go func() { s.served <- s.srv.Serve(s.ln) }()
+	if s.plainLn != nil {
+		go func() { _ = s.srv.Serve(s.plainLn) }() // ends with the server's shutdown
+	}
 	return s, nil
+}
+
+// clientCertificates makes cfg ask for a client certificate and verify
+// one signed by the authorities in caFile, when given; a client without
+// one still connects (and then needs basic auth).
+func clientCertificates(cfg *tls.Config, caFile string) error {
+	if caFile == "" {
+		return nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return fmt.Errorf("read client CA file: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return fmt.Errorf("client CA file %s: no PEM certificate found", caFile)
+	}
+	cfg.ClientCAs, cfg.ClientAuth = pool, tls.VerifyClientCertIfGiven
+	return nil
 }
 
 func newServer(st settings, h hooks) *Server {
@@ -131,6 +165,12 @@ func (s *Server) listen(tlsConfig *tls.Config) error {
 		ln = tls.NewListener(ln, tlsConfig)
 		s.scheme = "https"
 	}
+	if s.opts.HTTPAddr != "" {
+		if s.plainLn, err = net.Listen("tcp", s.opts.HTTPAddr); err != nil {
+			_ = ln.Close()
+			return fmt.Errorf("listen on %s: %w", s.opts.HTTPAddr, err)
+		}
+	}
 	s.ln = ln
 	s.started = time.Now()
 	return nil
@@ -142,13 +182,28 @@ func (s *Server) Addr() string {
 	return s.ln.Addr().String()
 }
 
+// PlainURL returns the base URL of the HTTP port of an HTTPS emulator
+// (Options.HTTPAddr), or "" without one.
+func (s *Server) PlainURL() string {
+	if s.plainLn == nil {
+		return ""
+	}
+	return "http://" + loopbackAddr(s.plainLn.Addr().String())
+}
+
 // URL returns the base URL clients use, e.g. "http://127.0.0.1:40123".
 // An unspecified listen address (0.0.0.0, ::) is given as loopback, so
 // the URL works from the same host.
 func (s *Server) URL() string {
-	host, port, err := net.SplitHostPort(s.Addr())
+	return s.scheme + "://" + loopbackAddr(s.Addr())
+}
+
+// loopbackAddr gives an unspecified listen address (0.0.0.0, ::) as
+// loopback, so that a URL made of it works from the same host.
+func loopbackAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return s.scheme + "://" + s.Addr()
+		return addr
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
@@ -156,7 +211,7 @@ func (s *Server) URL() string {
 			host = "::1"
 		}
 	}
-	return s.scheme + "://" + net.JoinHostPort(host, port)
+	return net.JoinHostPort(host, port)
 }
 
 // Stats returns a snapshot of the counters.

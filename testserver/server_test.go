@@ -498,15 +498,27 @@ func FuzzAuthorized(f *testing.F) {
 		"Bearer x", "", "Basic " + strings.Repeat("QUFB", 100), "Basic c2FtcGxlMTpzYW1wbGUx  "} {
 		f.Add(h)
 	}
-	st, err := Options{Auth: "sample1:sample1"}.normalise()
-	if err != nil {
-		f.Fatal(err)
+	// Both checks: the direct comparison and the BCrypt one.
+	var auths []authenticator
+	for _, cost := range []int{0, 4} {
+		st, err := Options{Auth: "sample1:sample1", AuthCost: cost}.normalise()
+		if err != nil {
+			f.Fatal(err)
+		}
+		a, err := newAuthenticator(st)
+		if err != nil {
+			f.Fatal(err)
+		}
+		auths = append(auths, a)
 	}
-	s := newServer(st, hooks{})
 	f.Fuzz(func(t *testing.T, h string) {
 		var ctx fasthttp.RequestCtx
 		ctx.Request.Header.Set("Authorization", h)
-		if !s.authorized(&ctx) {
+		ok := auths[0].basic(ctx.Request.Header.Peek("Authorization"))
+		if ok != auths[1].basic(ctx.Request.Header.Peek("Authorization")) {
+			t.Fatalf("%q: the direct and the BCrypt checks disagree", h)
+		}
+		if !ok {
 			return
 		}
 		got := ctx.Request.Header.Peek("Authorization")

@@ -31,6 +31,14 @@ type Stats struct {
 	BackendRejected int64 `json:"backend_rejected"`
 	// InjectedErrors counts publish failures injected by ErrorRate.
 	InjectedErrors int64 `json:"injected_errors"`
+	// PublishFailed counts accepted-and-valid requests whose events
+	// Options.Publish refused (a stalled or failed downstream).
+	PublishFailed int64 `json:"publish_failed,omitempty"`
+	// AuthBasic counts requests that authenticated (or tried to) with
+	// basic auth, each one a BCrypt verification when Options.AuthCost
+	// is set; AuthCertificate counts those a client certificate let in.
+	AuthBasic       int64 `json:"auth_basic"`
+	AuthCertificate int64 `json:"auth_certificate"`
 	// ByStatus counts responses by HTTP status.
 	ByStatus map[int]int64 `json:"by_status"`
 	// InFlight and MaxInFlight are event requests being handled now and
@@ -52,7 +60,8 @@ const maxStatus = 600
 type counters struct {
 	requests, eventRequests, accepted, rejected, invalid atomic.Int64
 	events, acceptedEvents, duplicates                   atomic.Int64
-	backendRejected, injected                            atomic.Int64
+	backendRejected, injected, publishFailed             atomic.Int64
+	authBasic, authCertificate                           atomic.Int64
 	inFlight, maxInFlight                                atomic.Int64
 	status                                               [maxStatus]atomic.Int64
 }
@@ -102,6 +111,9 @@ func (c *counters) snapshot() Stats {
 		DuplicateEventIDs: c.duplicates.Load(),
 		BackendRejected:   c.backendRejected.Load(),
 		InjectedErrors:    c.injected.Load(),
+		PublishFailed:     c.publishFailed.Load(),
+		AuthBasic:         c.authBasic.Load(),
+		AuthCertificate:   c.authCertificate.Load(),
 		InFlight:          c.inFlight.Load(),
 		MaxInFlight:       c.maxInFlight.Load(),
 		ByStatus:          map[int]int64{},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
@@ -45,7 +46,7 @@ func (g *abortGuard) hook(h *loadgen.Hooks, note func(string)) {
 		w := windowResult(g.window)
 		for _, t := range g.gates {
 			if v := t.Eval(w); !v.Pass && v.Reason == "" {
-				g.failed = fmt.Sprintf("%s (%g %s over the last %d s)", v.Expr, v.Value, v.Unit, len(g.window))
+				g.failed = abortReason(v, len(g.window))
 				g.gate = v
 				g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.window))
 				note("aborting: --abort-on-fail " + g.failed)
@@ -54,6 +55,12 @@ func (g *abortGuard) hook(h *loadgen.Hooks, note func(string)) {
 			}
 		}
 	}
+}
+
+// abortReason says which gate stopped the run and by how much, the value
+// rounded as the report prints it (49.9%, not 49.9001996007984 %).
+func abortReason(v result.Threshold, seconds int) string {
+	return fmt.Sprintf("%s (%s over the last %d s)", v.Expr, report.ThresholdValue(v), seconds)
 }
 
 // windowResult is a result made of the last seconds of the timeline, so

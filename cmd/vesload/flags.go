@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/profiles"
 )
 
 // newFlagSet returns a flag set that reports errors instead of exiting, so
@@ -36,9 +38,24 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		return errHelp
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Name(), err)
+		return fmt.Errorf("%s: %w%s", fs.Name(), err, didYouMean(fs, err))
 	}
 	return nil
+}
+
+// didYouMean names the flag an unknown one is probably a typo of:
+// " (did you mean --rps?)", or "".
+func didYouMean(fs *pflag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if s := profiles.Suggest(name, names); s != "" {
+		return " (did you mean --" + s + "?)"
+	}
+	return ""
 }
 
 // parseCommand parses a subcommand's flags and answers what needs no
@@ -72,8 +89,16 @@ func normaliseDash(fs *pflag.FlagSet, arg string) string {
 	if len(name) > 1 && (fs.Lookup(name) != nil || name == "help") {
 		return "-" + arg
 	}
+	// A single-dash word that starts with no shorthand (-rpss) is a
+	// misspelt long flag: pflag would report "unknown shorthand flag: 'r'",
+	// which names neither what was typed nor what was meant.
+	if len(name) > 1 && isLetter(name[0]) && fs.ShorthandLookup(name[:1]) == nil {
+		return "-" + arg
+	}
 	return arg
 }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // printUsage writes the flag defaults of fs under a one-line synopsis.
 func printUsage(w io.Writer, synopsis string, fs *pflag.FlagSet) {

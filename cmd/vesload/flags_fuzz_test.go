@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/vesload/vesload/profiles/scenario"
 )
 
 // FuzzRunFlags feeds arbitrary command lines through everything `run` does
@@ -44,7 +46,7 @@ func FuzzRunFlags(f *testing.F) {
 			check(err)
 			return
 		}
-		sc, err := scenario(&o, fs.Changed)
+		sc, err := resolveScenario(&o, fs.Changed)
 		if err != nil {
 			check(err)
 			return
@@ -52,7 +54,7 @@ func FuzzRunFlags(f *testing.F) {
 		if sc.Target.URL == "" {
 			sc.Target.URL = "http://127.0.0.1:9/eventListener/v7"
 		}
-		if _, err := buildPlan(sc, true, ""); err != nil {
+		if _, err := scenario.Compile(sc, scenario.Options{NoPreflight: true}); err != nil {
 			check(err)
 		}
 	})

@@ -5,16 +5,19 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/kube"
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/profiles/scenario"
 )
 
 const kubeSynopsis = "vesload kube --shards N [--image IMAGE] [--password-secret NAME] [run flags...] > job.yaml"
@@ -96,7 +99,7 @@ func kubeCommand(args []string, now time.Time, stdout, stderr io.Writer) int {
 // kubeSpec resolves the scenario as a run would and describes the
 // manifests. Every error is bad usage and names the flag.
 func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time.Time) (*kube.Spec, error) {
-	for _, name := range sortedNames(kubeRefused) {
+	for _, name := range slices.Sorted(maps.Keys(kubeRefused)) {
 		if changed(name) {
 			return nil, usagef("--%s: %s", name, kubeRefused[name])
 		}
@@ -117,7 +120,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	// --user with --password-secret names a password the pods read from
 	// the Secret, which the scenario cannot check here: it is set after.
 	userLater := changed("user") && k.passwordSecret != ""
-	sc, err := scenario(o, func(name string) bool { return changed(name) && !(name == "user" && userLater) })
+	sc, err := resolveScenario(o, func(name string) bool { return changed(name) && !(name == "user" && userLater) })
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +133,16 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if sc.Target.URL == "" {
 		return nil, usagef("--url: the pods need the collector's URL as they reach it, e.g. https://ves:8443/eventListener/v7")
 	}
-	if _, err := buildPlan(sc, true, "kube"); err != nil {
-		return nil, err
+	// The pods read the password from the Secret: a stand-in lets the
+	// scenario compile here, and goes nowhere.
+	lookup := func(name string) (string, bool) {
+		if name == kube.PasswordEnv && k.passwordSecret != "" {
+			return "stand-in", true
+		}
+		return os.LookupEnv(name)
+	}
+	if _, err := scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: true, RunID: "kube", LookupEnv: lookup}); err != nil {
+		return nil, usageError{err}
 	}
 	files, err := podScenario(sc, k)
 	if err != nil {
@@ -181,10 +192,8 @@ func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error)
 		return nil, usagef("--url: credentials in the URL would be written into the manifests: give --user and --password-secret")
 	}
 	for name := range t.Headers {
-		for _, s := range secretHeaders {
-			if strings.EqualFold(name, s) {
-				return nil, usagef("--header %s: its value would be written into the ConfigMap: not available on Kubernetes", name)
-			}
+		if redact.SecretHeader(name) {
+			return nil, usagef("--header %s: its value would be written into the ConfigMap: not available on Kubernetes", name)
 		}
 	}
 	if err := podAuth(t, k); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/report/table"
 )
 
 const profilesSynopsis = `vesload profiles                 list the built-in profiles
@@ -45,13 +46,12 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 // listProfiles writes one line per built-in: its name, padded, and the
 // first line of its description.
 func listProfiles(w io.Writer) {
-	infos := profiles.Builtins()
-	width := 0
-	for _, in := range infos {
-		width = max(width, len(in.Name))
+	tb := table.Table{Cols: []table.Column{table.Left(""), table.Left("")}}
+	for _, in := range profiles.Builtins() {
+		tb.Add(in.Name, in.Description)
 	}
-	for _, in := range infos {
-		fmt.Fprintf(w, "%-*s  %s\n", width, in.Name, in.Description)
+	for _, line := range tb.Plain("") {
+		fmt.Fprintln(w, line)
 	}
 }
 
@@ -105,6 +105,11 @@ func checkProfiles(args []string, stdout, stderr io.Writer) int {
 			} else {
 				fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
 			}
+			code = exitUsage
+			continue
+		}
+		if err := p.ScanBodyFiles(); err != nil {
+			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
 			code = exitUsage
 			continue
 		}

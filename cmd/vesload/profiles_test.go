@@ -104,6 +104,9 @@ func TestProfilesCheck(t *testing.T) {
 	good := write("good.yaml", "name: good\nload: {rps: 5, duration: 1m}\n")
 	vars := write("vars.yaml", "name: vars\nvars: {HOST: \"\"}\ntarget: {url: \"https://${HOST}:8443/eventListener/v7\"}\nload: {rps: 5, duration: 1m}\n")
 	typo := write("typo.yaml", "name: typo\nload:\n  rps: 5\n  duraton: 1m\n")
+	write("pnf.json", `{"event": {"commonEventHeader": {"sourceName": "${PNF}"}}}`)
+	bodyVars := write("body.yaml", "name: body\nload: {rps: 5, duration: 1m}\nrequests:\n  - body_file: pnf.json\n")
+	noBody := write("nobody.yaml", "name: nobody\nload: {rps: 5, duration: 1m}\nrequests:\n  - body_file: nosuch.json\n")
 	missing := filepath.Join(dir, "missing.yaml")
 
 	tests := []struct {
@@ -117,6 +120,10 @@ func TestProfilesCheck(t *testing.T) {
 		{"missing variables are named", []string{vars}, exitOK,
 			"ok  " + vars + " (before a run, set HOST with --url or --set HOST=…)\n", nil},
 		{"a built-in name checks the built-in", []string{"ves-6-steps"}, exitOK, "ok  ves-6-steps\n", nil},
+		{"body file variables are named", []string{bodyVars}, exitOK,
+			"ok  " + bodyVars + " (before a run, set PNF with --set PNF=…)\n", nil},
+		{"a missing body file fails", []string{noBody}, exitUsage, "",
+			regexp.MustCompile(`^vesload profiles check: ` + regexp.QuoteMeta(noBody) + `: body file: .*nosuch\.json`)},
 		{"typo'd key: file:line:column first", []string{typo}, exitUsage, "",
 			regexp.MustCompile(`^` + regexp.QuoteMeta(typo) + `:4:3: unknown key "duraton" in load: did you mean "duration"\?$`)},
 		{"missing file is named", []string{missing}, exitUsage, "",

@@ -15,6 +15,8 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
@@ -57,8 +59,9 @@ type runOptions struct {
 	jtl        string
 	hdrLog     string
 
-	watch watchOptions
-	shard shardOptions
+	watch   watchOptions
+	consume consumeOptions
+	shard   shardOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -79,7 +82,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.key, "key", "", "PEM client key")
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
-	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(vesDomains(), ", "))
+	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
@@ -96,6 +99,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
+	addConsumeFlags(fs, &o.consume)
 	addShardFlags(fs, &o.shard)
 	return fs
 }
@@ -150,7 +154,7 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 // that watches it. tearDown releases what setUp started, in reverse order.
 type runSetup struct {
 	o        *runOptions
-	plan     *plan
+	plan     *scenario.Plan
 	gates    []threshold.Threshold
 	guard    *abortGuard
 	prog     *progress
@@ -160,6 +164,8 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
+	notes    []string // warnings about the set-up, for the result
+	follow   *follow
 }
 
 func (s *runSetup) tearDown() {
@@ -181,11 +187,14 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
+	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	sc, err := scenario(o, changed)
+	sc, err := resolveScenario(o, changed)
 	if err != nil {
 		return nil, err
 	}
@@ -201,24 +210,35 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
+	var emu *emulator
 	if emulated {
-		emu, err := startEmulator()
+		emu, err = startEmulator()
 		if err != nil {
 			return nil, err
 		}
 		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = buildPlan(sc, o.noPreflight, sp.runID); err != nil {
-		return nil, err
+	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight, RunID: sp.runID}); err != nil {
+		return nil, usageError{err}
 	}
-	s.plan.summary.Digest = digest
+	s.plan.RunConfig.Digest = digest
 	if err := sp.apply(s.plan); err != nil {
 		return nil, err
 	}
 	if emulated {
-		s.plan.summary.Emulator = true
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.url)
+		s.plan.RunConfig.Emulator = true
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
+	}
+	if limit, ok := openFileLimit(); ok {
+		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
+			s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
+			s.notes = append(s.notes, note)
+			fmt.Fprintln(stderr, "vesload: "+note)
+		}
+	}
+	if err := s.startFollow(sc, emu); err != nil {
+		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
 	if err := s.attach(abortGates); err != nil {
@@ -229,7 +249,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 
 // attach wires the watchers into the plan's hooks.
 func (s *runSetup) attach(abortGates []threshold.Threshold) error {
-	o, cfg := s.o, &s.plan.cfg
+	o, cfg := s.o, &s.plan.Config
 	cfg.Hooks.Second = s.prog.second
 	var err error
 	if cfg.Hooks.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
@@ -247,13 +267,14 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		s.closers = append(s.closers, func() { live.close(s.prog.note) })
 		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
-	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.url, time.Now()); err != nil {
+	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.URL, time.Now()); err != nil {
 		return err
 	}
-	s.outs.hook(&cfg.Hooks, s.plan.label)
+	s.outs.hook(&cfg.Hooks, s.plan.Label)
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
-		res.Config = s.plan.summary
+		res.Config = s.plan.RunConfig
+		res.Warnings = append(res.Warnings, s.notes...)
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
 		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
@@ -271,7 +292,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 // run drives the engine: a first signal stops the schedule and drains, a
 // second aborts at once.
 func (s *runSetup) run() (*result.Result, error) {
-	eng, err := loadgen.New(s.plan.cfg)
+	eng, err := loadgen.New(s.plan.Config)
 	if err != nil {
 		s.outs.close()
 		return nil, usageError{err}
@@ -302,6 +323,9 @@ func (s *runSetup) run() (*result.Result, error) {
 // finish completes the result, writes every output, prints the summary
 // and decides the exit code.
 func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, error) {
+	if err := s.follow.finish(res, s.prog.note); err != nil {
+		return 0, err
+	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.close(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
@@ -313,15 +337,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		res.Thresholds = append(res.Thresholds, s.guard.gate)
 		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+s.guard.failed)
 	}
-	if err := writeOutputs(s.o, res, stdout); err != nil {
-		return 0, err
-	}
+	// The summary is printed even when an output could not be written:
+	// the run happened and its figures are not lost.
+	outErr := writeOutputs(s.o, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
 	}
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	if outErr != nil {
+		return 0, outErr
 	}
 	switch {
 	case s.guard.failed != "":
@@ -347,7 +374,7 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
-func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
+func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
 	switch o.output {
 	case "":
 	case "-":
@@ -355,8 +382,8 @@ func writeOutputs(o *runOptions, res *result.Result, stdout io.Writer) error {
 			return fmt.Errorf("write result: %w", err)
 		}
 	default:
-		if err := report.Write(o.output, res); err != nil {
-			return fmt.Errorf("write result %s: %w", o.output, err)
+		if err := saveResult(o.output, res, stderr); err != nil {
+			return err
 		}
 	}
 	renders := []struct {

@@ -1,17 +1,19 @@
 package main
 
 import (
-	"errors"
-	"strings"
+	"maps"
+	"slices"
 
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/profiles/scenario"
 )
 
-// scenario returns the run described by -profile (built-in name or file)
-// with every flag the user gave laid over it, and with its variables
-// resolved. Without -profile the flags alone describe the run. Flags always
-// win, so `-profile ves-100rps-10m -duration 1m` is the same plan, shorter.
-func scenario(o *runOptions, changed func(string) bool) (*profiles.Profile, error) {
+// resolveScenario returns the run described by -profile (built-in name or
+// file) with every flag the user gave laid over it, and with its variables
+// bound and resolved. Without -profile the flags alone describe the run.
+// Flags always win, so `-profile ves-100rps-10m -duration 1m` is the same
+// run, shorter.
+func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profile, error) {
 	p := &profiles.Profile{}
 	if o.profile != "" {
 		loaded, err := profiles.Load(o.profile)
@@ -34,27 +36,11 @@ func scenario(o *runOptions, changed func(string) bool) (*profiles.Profile, erro
 		}
 		p.Requests = []profiles.Request{r}
 	}
-	for _, kv := range o.vars {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || name == "" {
-			return nil, usagef("--set %q: want NAME=VALUE", kv)
-		}
-		if err := p.Set(name, value); err != nil {
-			return nil, usagef("--set %q: %v", kv, err)
-		}
-	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.thresholds...)
 	overlaySamplers(p, &o.watch)
-	resolved, err := p.Resolve()
+	resolved, err := scenario.Resolve(p, o.vars)
 	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	if err := resolved.Validate(); err != nil {
-		var pe *profiles.Error
-		if errors.As(err, &pe) || o.profile != "" {
-			return nil, usagef("-profile %s: %v", o.profile, err)
-		}
-		return nil, usagef("%v", err)
+		return nil, usageError{err}
 	}
 	return resolved, nil
 }
@@ -124,6 +110,9 @@ func overlayTarget(p *profiles.Profile, o *runOptions, changed func(string) bool
 		if changed("password-file") {
 			t.Auth.PasswordFile, t.Auth.PasswordEnv = o.passFile, ""
 		}
+		if t.Auth.PasswordFile == "" && t.Auth.PasswordEnv == "" {
+			t.Auth.PasswordEnv = "VESLOAD_PASSWORD" // --password-file's documented default
+		}
 	}
 	if changed("cacert") || changed("cert") || changed("key") || changed("insecure") {
 		if t.TLS == nil {
@@ -156,7 +145,7 @@ func overlaySamplers(p *profiles.Profile, w *watchOptions) {
 	}
 	if w.promURL == "" && len(w.promQueries) == 0 && s.PromURL != "" {
 		w.promURL = s.PromURL
-		for _, name := range sortedNames(s.PromQueries) {
+		for _, name := range slices.Sorted(maps.Keys(s.PromQueries)) {
 			w.promQueries = append(w.promQueries, name+"="+s.PromQueries[name])
 		}
 	}

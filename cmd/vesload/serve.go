@@ -30,11 +30,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // serveFlags are the parsed flags of `vesload serve`.
 type serveFlags struct {
 	listen, compat, auth, authFile, tlsCert, tlsKey, stall string
-	pool, queue                                            int
+	clientCA, httpListen                                   string
+	pool, queue, authCost                                  int
 	publishTime, latency, jitter                           time.Duration
 	errorRate                                              float64
 	seed                                                   uint64
 	noValidate, quiet                                      bool
+	pub                                                    publishFlags
 	arrivals                                               bool
 	sink                                                   string
 }
@@ -45,11 +47,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve")
 	f := &serveFlags{}
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "address to listen on (`HOST:PORT`; \":8080\" listens on every interface)")
-	fs.StringVar(&f.compat, "compat", testserver.CompatV72, "answers as the collector's response compatibility setting: v7.2 (success 202, publish failure 500) or legacy (200, 503)")
+	fs.StringVar(&f.compat, "compat", testserver.CompatV72, "answers as the collector's response compatibility setting: v7.2 (success 202, publish failure 500) or legacy (200, 503); kafka: v7.2 answered before the broker acknowledges")
 	fs.StringVar(&f.auth, "auth", "", "require HTTP basic auth `USER:PASS` (visible in process listings: prefer --auth-file)")
 	fs.StringVar(&f.authFile, "auth-file", "", "read USER:PASS for basic auth from `FILE`")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate `FILE` (needs --tls-key)")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "PEM private key `FILE` of --tls-cert")
+	fs.IntVar(&f.authCost, "auth-cost", 10, "BCrypt cost of the basic-auth check, paid by every basic-auth request as in the collector's certBasicAuth mode (4..16; 0: a plain comparison)")
+	fs.StringVar(&f.clientCA, "client-ca", "", "with --tls-cert and auth, let in clients whose certificate this PEM CA `FILE` verifies, without basic auth (certBasicAuth)")
+	fs.StringVar(&f.httpListen, "http-listen", "", "with --tls-cert and auth, also listen for plain HTTP on `HOST:PORT`, answered 400 \"Operation not permitted\" but /healthcheck, as the collector's HTTP port")
 	fs.IntVar(&f.pool, "backend-pool", testserver.DefaultBackendPool, "downstream publisher connections (with --publish-time)")
 	fs.IntVar(&f.queue, "backend-queue", 0, "requests that may wait for a downstream connection; past that a request fails at once (default 2 × --backend-pool)")
 	fs.DurationVar(&f.publishTime, "publish-time", 0, "time each accepted request holds a downstream connection (0: no backend model)")
@@ -60,6 +65,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate and --jitter, to repeat a run exactly (0: random)")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	addPublishFlags(fs, &f.pub)
+	hvf := addHVServeFlags(fs)
 	fs.BoolVar(&f.arrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
 	fs.StringVar(&f.sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
@@ -70,11 +77,29 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	log := newLineWriter(stderr, f.quiet)
+	if strings.EqualFold(f.compat, compatKafka) {
+		f.compat, f.pub.beforeAck = testserver.CompatV72, true
+	}
+	f.pub.seed = f.seed
 	opts, err := f.options(fs.Changed("backend-queue"), log)
+	if err == nil {
+		err = f.pub.check()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitUsage
 	}
+	hvOpts, err := hvf.options(log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitUsage
+	}
+	stopHV, err := hvf.start(hvOpts, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	defer stopHV()
 	if f.sink != "" {
 		sink, err := testserver.StartSink(f.sink)
 		if err != nil {
@@ -84,21 +109,41 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer sink.Close()
 		log.printf("throughput sink on %s (vesload probe --sink)", sink.URL())
 	}
-	return runEmulator(ctx, opts, log, stderr)
+	return runEmulator(ctx, opts, &f.pub, log, stderr)
 }
 
 // runEmulator serves until ctx ends and prints the summary.
-func runEmulator(ctx context.Context, opts testserver.Options, log *lineWriter, stderr io.Writer) int {
+func runEmulator(ctx context.Context, opts testserver.Options, pub *publishFlags, log *lineWriter, stderr io.Writer) int {
+	kafka, err := pub.start()
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	if kafka != nil {
+		opts.Publish = kafka.pub.Publish
+	}
 	srv, err := testserver.Start(opts)
 	if err != nil {
+		if kafka != nil {
+			kafka.close()
+		}
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitRun
 	}
 	start := time.Now()
 	log.printf("VES collector emulator on %s/eventListener/v7 (%s)", srv.URL(), describe(opts))
+	if kafka != nil {
+		log.printf("%s", kafka.describe(pub))
+	}
 	<-ctx.Done()
 	closeErr := srv.Close()
 	log.printf("%s", summary(srv.Stats(), time.Since(start)))
+	if kafka != nil {
+		if err := kafka.close(); err != nil && closeErr == nil {
+			closeErr = err
+		}
+		log.printf("%s", kafka.summary())
+	}
 	if closeErr != nil {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", closeErr)
 		return exitRun
@@ -113,7 +158,8 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 		Addr: f.listen, Compat: f.compat, TLSCertFile: f.tlsCert, TLSKeyFile: f.tlsKey,
 		BackendPool: f.pool, BackendQueue: f.queue, PublishTime: f.publishTime,
 		Latency: f.latency, Jitter: f.jitter, ErrorRate: f.errorRate, Seed: f.seed,
-		NoValidate: f.noValidate, Logf: log.printf, RecordArrivals: f.arrivals,
+		NoValidate: f.noValidate, Logf: log.printf, ClientCAFile: f.clientCA, HTTPAddr: f.httpListen,
+		RecordArrivals: f.arrivals,
 	}
 	switch strings.ToLower(f.compat) {
 	case testserver.CompatV72, testserver.CompatLegacy, "none":
@@ -136,7 +182,27 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 	if o.Auth, err = f.credentials(); err != nil {
 		return o, err
 	}
-	return o, f.checkTLS()
+	if err := f.checkTLS(); err != nil {
+		return o, err
+	}
+	return o, f.checkCertBasicAuth(&o)
+}
+
+// checkCertBasicAuth checks --auth-cost, --client-ca and --http-listen,
+// which only mean something with auth (and the last two with TLS).
+func (f *serveFlags) checkCertBasicAuth(o *testserver.Options) error {
+	if f.authCost != 0 && (f.authCost < 4 || f.authCost > testserver.MaxAuthCost) {
+		return fmt.Errorf("--auth-cost: want 4..%d, or 0 for a plain comparison, got %d", testserver.MaxAuthCost, f.authCost)
+	}
+	if o.Auth != "" {
+		o.AuthCost = f.authCost
+	}
+	for _, c := range []struct{ flag, v string }{{"--client-ca", f.clientCA}, {"--http-listen", f.httpListen}} {
+		if c.v != "" && (o.Auth == "" || f.tlsCert == "") {
+			return fmt.Errorf("%s: needs --tls-cert and --auth or --auth-file (the certBasicAuth setup)", c.flag)
+		}
+	}
+	return nil
 }
 
 func (f *serveFlags) checkCounts(queueSet bool, o *testserver.Options) error {
@@ -222,8 +288,17 @@ func parseStall(s string) (stall, at time.Duration, err error) {
 // includes the credentials.
 func describe(o testserver.Options) string {
 	parts := []string{"compat " + strings.ToLower(o.Compat)}
-	if o.Auth != "" {
+	switch {
+	case o.Auth != "" && o.AuthCost > 0:
+		parts = append(parts, fmt.Sprintf("basic auth (BCrypt cost %d)", o.AuthCost))
+	case o.Auth != "":
 		parts = append(parts, "basic auth")
+	}
+	if o.ClientCAFile != "" {
+		parts = append(parts, "client certificates")
+	}
+	if o.HTTPAddr != "" {
+		parts = append(parts, "HTTP port "+o.HTTPAddr+" refused")
 	}
 	if o.PublishTime > 0 {
 		q := fmt.Sprint(o.BackendQueue)
@@ -261,10 +336,14 @@ func summary(st testserver.Stats, up time.Duration) string {
 	for _, c := range codes {
 		fmt.Fprintf(&by, " %d=%d", c, st.ByStatus[c])
 	}
+	auth := ""
+	if st.AuthBasic+st.AuthCertificate > 0 {
+		auth = fmt.Sprintf("; auth: %d basic, %d certificate", st.AuthBasic, st.AuthCertificate)
+	}
 	return fmt.Sprintf("stopped after %v: %d requests (%d accepted, %d rejected), %d events, "+
-		"%d duplicate event ids, %d backend rejections, max %d in flight; by status:%s",
+		"%d duplicate event ids, %d backend rejections, max %d in flight; by status:%s%s",
 		up.Round(time.Millisecond), st.Requests, st.Accepted, st.Rejected, st.Events,
-		st.DuplicateEventIDs, st.BackendRejected, st.MaxInFlight, by.String())
+		st.DuplicateEventIDs, st.BackendRejected, st.MaxInFlight, by.String(), auth)
 }
 
 // lineWriter writes whole "vesload serve: …" lines from any goroutine,

@@ -73,6 +73,19 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--tls-cert", "c.pem"}, "--tls-key"},
 		{[]string{"--tls-cert", filepath.Join(dir, "c.pem"), "--tls-key", filepath.Join(dir, "k.pem")}, "--tls-cert"},
 		{[]string{"extra"}, "extra"},
+		{[]string{"--publish", "http://k:9092"}, "--publish"},
+		{[]string{"--publish", "kafka://k"}, "--publish"},
+		{[]string{"--publish", "kafka://k:9092/topic"}, "--publish"},
+		{[]string{"--publish", "kafka://k:9092", "--kafka-embedded", "127.0.0.1:0"}, "--kafka-embedded"},
+		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-drop", "1.5"}, "--publish-drop"},
+		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-delay", "-1s"}, "--publish-delay"},
+		{[]string{"--kafka-embedded", "127.0.0.1:0", "--publish-buffer", "0"}, "--publish-buffer"},
+		{[]string{"--publish-drop", "0.1"}, "--kafka-embedded"},
+		{[]string{"--compat", "kafka"}, "--compat kafka"},
+		{[]string{"--auth", "a:b", "--auth-cost", "3"}, "--auth-cost"},
+		{[]string{"--auth", "a:b", "--auth-cost", "17"}, "--auth-cost"},
+		{[]string{"--auth", "a:b", "--client-ca", "ca.pem"}, "--client-ca"},
+		{[]string{"--http-listen", "127.0.0.1:0"}, "--http-listen"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -184,6 +197,9 @@ func TestServeRuns(t *testing.T) {
 	}
 	if strings.Contains(out, "s3cret") {
 		t.Errorf("stderr %q shows the password", out)
+	}
+	if !strings.Contains(out, "basic auth (BCrypt cost 10)") || !strings.Contains(out, "auth: 1 basic, 0 certificate") {
+		t.Errorf("stderr %q: want the collector's BCrypt cost 10 by default and the auth count", out)
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("stdout %q, want nothing", stdout.String())

@@ -13,6 +13,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -123,8 +124,8 @@ func parseStartAt(s string, now time.Time) (time.Time, error) {
 // apply makes the plan the shard's: its part of the schedule (or of the
 // closed-model ramp), the start gate, and the shard's rate in the
 // result's configuration.
-func (sp *shardPlan) apply(pl *plan) error {
-	cfg := &pl.cfg
+func (sp *shardPlan) apply(pl *scenario.Plan) error {
+	cfg := &pl.Config
 	cfg.Start = sp.start
 	if sp.shard.Whole() {
 		return nil
@@ -136,9 +137,9 @@ func (sp *shardPlan) apply(pl *plan) error {
 			return usagef("--shard: %v", err)
 		}
 		if cfg.Schedule.Total() == 0 {
-			return usagef("--shard %s: this shard gets no request of the %s (fewer requests than shards)", sp.shard, pl.summary.Shape)
+			return usagef("--shard %s: this shard gets no request of the %s (fewer requests than shards)", sp.shard, pl.RunConfig.Shape)
 		}
-		pl.summary.RPS = cfg.Schedule.MeanRate()
+		pl.RunConfig.RPS = cfg.Schedule.MeanRate()
 	case cfg.Closed != nil:
 		if cfg.Closed, err = cfg.Closed.Shard(sp.shard); err != nil {
 			return usagef("--shard: %v", err)

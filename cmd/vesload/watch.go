@@ -13,6 +13,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/metrics"
 	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/profiles/scenario"
 )
 
 // watchOptions are the flags that watch the target and publish vesload's
@@ -48,9 +49,9 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
 	opts := sample.HTTPOptions{CAFile: tls.CAFile, CertFile: tls.CertFile, KeyFile: tls.KeyFile, Insecure: tls.Insecure, User: w.metricsUser}
 	if w.metricsPass != "" {
-		pw, err := readSecretFile("--target-metrics-password-file", w.metricsPass)
+		pw, err := scenario.ReadSecretFile("--target-metrics-password-file", w.metricsPass)
 		if err != nil {
-			return nil, err
+			return nil, usageError{err}
 		}
 		opts.Password = pw
 	} else {

@@ -72,13 +72,13 @@ func NewMetrics(rawURL string, opts HTTPOptions) (Sampler, error) {
 	}
 	t, err := newTransport(opts)
 	if err != nil {
-		return nil, fmt.Errorf("target metrics %s: %w", redact(ep.url), err)
+		return nil, fmt.Errorf("target metrics %s: %w", ep.url.String(), err)
 	}
 	return &metricsSampler{
 		client:  &http.Client{Transport: ep.roundTripper(t), Timeout: timeout(opts)},
 		ep:      ep,
-		display: redact(ep.url),
-		source:  "metrics:" + redact(ep.url),
+		display: ep.url.String(),
+		source:  "metrics:" + ep.url.String(),
 		used:    make(map[string]struct{}),
 	}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,7 @@ type processSampler struct {
 	memTotal uint64
 	procs    map[int32]*tracked
 	skip     map[int32]struct{} // pids seen and found not to match names
+	self     int32              // vesload's own pid, never found by name
 	lastScan time.Time
 	prevAt   time.Time
 	gone     bool // a process chosen by pid has exited
@@ -50,17 +52,14 @@ type processSampler struct {
 // name are looked for again every few seconds, so a restarted target is
 // picked up. Every pid must exist and every name must match a process now,
 // so that a typo fails before the run rather than yielding an empty report.
+// vesload's own process is never found by name: --target-process vesload
+// (a collector emulated by `vesload serve`) must not count the generator.
 func NewProcess(pids []int32, names []string) (Sampler, error) {
 	if len(pids) == 0 && len(names) == 0 {
 		return nil, errors.New("process sampler: no pid and no process name given")
 	}
 	ctx := context.Background()
-	s := &processSampler{
-		source: processSource(pids, names),
-		names:  names,
-		procs:  make(map[int32]*tracked),
-		skip:   make(map[int32]struct{}),
-	}
+	s := newProcessSampler(pids, names, int32(os.Getpid()))
 	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
 		s.memTotal = vm.Total
 	}
@@ -85,6 +84,16 @@ func NewProcess(pids []int32, names []string) (Sampler, error) {
 	}
 	s.prevAt = now
 	return s, nil
+}
+
+func newProcessSampler(pids []int32, names []string, self int32) *processSampler {
+	return &processSampler{
+		source: processSource(pids, names),
+		names:  names,
+		procs:  make(map[int32]*tracked),
+		skip:   make(map[int32]struct{}),
+		self:   self,
+	}
 }
 
 // processSource renders the pids and names as "pid:1,2 process:java".
@@ -127,7 +136,7 @@ func (s *processSampler) requireNames() error {
 			}
 		}
 		if !found {
-			return fmt.Errorf("target process %q: no running process has that name", name)
+			return fmt.Errorf("target process %q: no running process has that name (vesload's own process does not count)", name)
 		}
 	}
 	return nil

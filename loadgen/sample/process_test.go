@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
 )
 
 // sampleAfter waits d and takes one reading at the current time.
@@ -270,5 +272,35 @@ func BenchmarkProcessSample(b *testing.B) {
 		if _, err := s.Sample(ctx, now); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A search by name never finds vesload itself: --target-process vesload
+// against `vesload serve` must sample the emulator, not the generator.
+func TestProcessByNameSkipsSelf(t *testing.T) {
+	t.Parallel()
+	self := int32(os.Getpid())
+	p, err := process.NewProcess(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := p.Name()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newProcessSampler(nil, []string{name}, self)
+	if err := s.scan(context.Background(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.procs[self]; ok {
+		t.Errorf("the sampler of process %q tracks its own pid %d", name, self)
+	}
+	// The same scan without the exclusion finds it: the test can fail.
+	s = newProcessSampler(nil, []string{name}, 0)
+	if err := s.scan(context.Background(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.procs[self]; !ok {
+		t.Errorf("without the exclusion the scan does not find pid %d named %q", self, name)
 	}
 }

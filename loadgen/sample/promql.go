@@ -53,15 +53,15 @@ func NewPromQL(baseURL string, queries map[string]string, opts HTTPOptions) (Sam
 	}
 	t, err := newTransport(opts)
 	if err != nil {
-		return nil, fmt.Errorf("prometheus %s: %w", redact(ep.url), err)
+		return nil, fmt.Errorf("prometheus %s: %w", ep.url.String(), err)
 	}
 	client, err := api.NewClient(api.Config{Address: ep.url.String(), RoundTripper: ep.roundTripper(t)})
 	if err != nil {
-		return nil, fmt.Errorf("prometheus %s: %w", redact(ep.url), err)
+		return nil, fmt.Errorf("prometheus %s: %w", ep.url.String(), err)
 	}
 	s := &promQLSampler{
 		api:      v1.NewAPI(client),
-		source:   "promql:" + redact(ep.url),
+		source:   "promql:" + ep.url.String(),
 		password: ep.password,
 		queries:  make(map[string]string, len(queries)),
 		timeout:  timeout(opts),

@@ -24,7 +24,7 @@ func (s *processSampler) scan(ctx context.Context, now time.Time) error {
 		if _, ok := s.procs[pid]; ok {
 			continue
 		}
-		if _, ok := s.skip[pid]; ok {
+		if _, ok := s.skip[pid]; ok || pid == s.self {
 			continue
 		}
 		s.consider(ctx, pid)

@@ -116,9 +116,9 @@ func TestNewEventDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hexID := regexp.MustCompile(`^[0-9a-f]{12}$`)
+	hexID := regexp.MustCompile(`^[0-9a-f]{16}$`)
 	if !hexID.MatchString(a.RunID()) || a.RunID() == b.RunID() {
-		t.Errorf("random run IDs %q and %q: want two different 12-digit hex IDs", a.RunID(), b.RunID())
+		t.Errorf("random run IDs %q and %q: want two different 16-digit hex IDs (64 bits)", a.RunID(), b.RunID())
 	}
 	h := headers(t, a.AppendBody(nil, 0, time.Now()))[0]
 	if h.SourceName != DefaultSourceName || h.ReportingEntityName != DefaultReportingEntityName {

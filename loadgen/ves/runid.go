@@ -15,7 +15,7 @@ const maxRunIDLen = 64
 // escaping.
 func resolveRunID(id string) (string, error) {
 	if id == "" {
-		return newRunID(), nil
+		return NewRunID(), nil
 	}
 	if len(id) > maxRunIDLen {
 		return "", fmt.Errorf("run ID %.20q… is longer than %d characters", id, maxRunIDLen)
@@ -36,10 +36,11 @@ func runIDByte(c byte) bool {
 	return c == '.' || c == '_' || c == ':' || c == '-'
 }
 
-// newRunID returns 12 random hex digits: 48 bits make a clash between two
-// runs against the same collector negligible.
-func newRunID() string {
-	var b [6]byte
+// NewRunID returns 16 random hex digits. eventIds must stay unique across
+// every run a site will ever make, and 64 bits keep a clash negligible for
+// billions of runs (32 bits clash by the birthday bound after some 77,000).
+func NewRunID() string {
+	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error
 	return hex.EncodeToString(b[:])
 }

@@ -46,7 +46,7 @@ func sampleDue() time.Time { return time.Unix(1_700_000_000, 123_456_000) }
 //
 //	{{.Seq}}              seq
 //	{{.Counter}}          seq+1
-//	{{.EventID}}          RunID-seq, e.g. 3f9a2c1b7d4e-41
+//	{{.EventID}}          RunID-seq, e.g. 3f9a2c1b7d4e8a05-41
 //	{{.RunID}}            the run ID
 //	{{.UUID}}             a version 4 UUID, unique per request and placeholder
 //	{{.EpochMicros}}      due in microseconds since the epoch

@@ -5,18 +5,28 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles"
 )
 
 // checkJSON says what is wrong with a body that looks like JSON (starts
-// with { or [), after each ${…} template expression is replaced by 0 (a
-// number, and valid text inside a string), or "" when it parses or is not
-// JSON at all. The problem names the position in the body and in the plan
-// (the body starts at plan line startLine), and, for an unbalanced body,
-// how many closing braces or brackets are missing.
+// with { or [), or "" when it is valid or not JSON at all. It judges the
+// body as vesload will send it: rendered by the body template engine, so
+// that "startEpochMicrosec": ${__time()}000 is the valid number it becomes
+// and not the text it is written as (variables render as 0). A body the
+// engine cannot compile (a function it does not know, left as written)
+// is judged with each ${…} replaced by 0. The problem names the position
+// in the body and in the plan (the body starts at plan line startLine),
+// and, for an unbalanced body, how many closing braces or brackets are
+// missing.
 func checkJSON(body string, startLine int) string {
 	trimmed := strings.TrimSpace(body)
 	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
 		return ""
+	}
+	if problem, judged := renderedProblem(body, startLine); judged {
+		return problem
 	}
 	sub, orig := substitute(body)
 	var v any
@@ -39,6 +49,47 @@ func checkJSON(body string, startLine int) string {
 		msg += ": " + hint
 	}
 	return msg
+}
+
+// renderedProblem compiles body with the engine's template compiler,
+// which renders a sample and checks that it is JSON; judged is false when
+// the body does not compile for another reason.
+func renderedProblem(body string, startLine int) (problem string, judged bool) {
+	_, err := ves.CompileTemplate([]byte(body), ves.TemplateOptions{RunID: "import", Vars: zeroVars(body)})
+	if err == nil {
+		return "", true
+	}
+	var te *ves.TemplateError
+	const prefix = "rendered body is not valid JSON: "
+	if !errors.As(err, &te) || !strings.HasPrefix(te.Msg, prefix) {
+		return "", false
+	}
+	msg := fmt.Sprintf("%s at body line %d, column %d (plan line %d)", strings.TrimPrefix(te.Msg, prefix), te.Line, te.Column, startLine+te.Line-1)
+	sub, _ := substitute(body)
+	if hint := unbalanced(sub); hint != "" {
+		msg += ": " + hint
+	}
+	return msg, true
+}
+
+// zeroVars binds every ${NAME} variable the body uses to 0, which is valid
+// JSON as a number and inside a string alike.
+func zeroVars(body string) map[string]string {
+	vars := map[string]string{}
+	for i := 0; i < len(body); i++ {
+		if !strings.HasPrefix(body[i:], "${") {
+			continue
+		}
+		n := exprEnd(body[i:])
+		if n <= 0 {
+			continue
+		}
+		if name := body[i+2 : i+n-1]; profiles.ValidVarName(name) {
+			vars[name] = "0"
+		}
+		i += n - 1
+	}
+	return vars
 }
 
 // substitute replaces every ${…} expression with 0 and returns, for each

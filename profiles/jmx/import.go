@@ -17,6 +17,10 @@ type importer struct {
 	warns []Warning
 	// once remembers plan-wide notes already given (TLS, methods…).
 	once map[string]bool
+	// expectStatus and data come from a Response Assertion on the
+	// response code and a CSV Data Set, wherever they are in the plan.
+	expectStatus []string
+	data         *profiles.Data
 }
 
 func (imp *importer) warn(el *element, format string, args ...any) {
@@ -110,6 +114,8 @@ func (imp *importer) translate(plan *element) (*profiles.Profile, error) {
 	shape, summary := imp.buildShape(groups, serial)
 	p.Load = shape
 	p.Description = describe(plan, summary)
+	p.Target.ExpectStatus = imp.expectStatus
+	p.Data = imp.data
 	if len(imp.vars) > 0 {
 		p.Vars = imp.vars
 	}

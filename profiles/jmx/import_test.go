@@ -213,6 +213,9 @@ func TestCheckJSON(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ body, want string }{
 		{`{"a": ${__time()}, "b": "${X}"}`, ""},
+		// Judged as rendered: milliseconds followed by 000 are a valid number.
+		{`{"startEpochMicrosec": ${__time()}000, "n": ${N}}`, ""},
+		{`{"id": "${__UUID()}", "c": ${__counter(,)}, "r": ${__Random(1,5)}}`, ""},
 		{"not json at all ${X}", ""},
 		{"{\n  \"a\": 1\n", "unexpected end of JSON input at body line 3, column 1 (plan line 12): 1 closing brace missing"},
 		{"{\"a\": [1, {\"b\": 2}\n", "unexpected end of JSON input at body line 2, column 1 (plan line 11): 1 closing brace and 1 closing bracket missing"},
@@ -245,6 +248,46 @@ func TestTranslateText(t *testing.T) {
 		el := &element{n: &node{tag: "HTTPSamplerProxy"}}
 		if got := imp.translateText(tt.in, el, "body"); got != tt.want {
 			t.Errorf("translateText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestUniqueEvents(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in, want string
+		notes          []string
+	}{
+		{"constant id and millis",
+			`{"event":{"commonEventHeader":{"eventId": "fault0000245","startEpochMicrosec": ${__time()},"lastEpochMicrosec":${__time()}}}}`,
+			`{"event":{"commonEventHeader":{"eventId": "{{.EventID}}","startEpochMicrosec": {{.EpochMicros}},"lastEpochMicrosec":{{.EpochMicros}}}}}`,
+			[]string{`eventId "fault0000245" is the same`, `"startEpochMicrosec" and "lastEpochMicrosec": ${__time()} is epoch milliseconds`}},
+		{"a batch gets one id per event",
+			`{"eventList":[{"commonEventHeader":{"eventId":"a"}},{"commonEventHeader":{"eventId":"a"}}]}`,
+			`{"eventList":[{"commonEventHeader":{"eventId":"{{.EventID}}"}},{"commonEventHeader":{"eventId":"{{.EventID}}-2"}}]}`,
+			[]string{`eventId "a" is the same`}},
+		{"already microseconds and already unique ids stay",
+			`{"eventId": "${__UUID()}", "startEpochMicrosec": ${__time()}000, "lastEpochMicrosec": 1413378172000000}`,
+			`{"eventId": "${__UUID()}", "startEpochMicrosec": ${__time()}000, "lastEpochMicrosec": 1413378172000000}`,
+			nil},
+		{"a variable id stays", `{"eventId": "${ID}"}`, `{"eventId": "${ID}"}`, nil},
+	}
+	for _, tt := range tests {
+		got, notes := uniqueEvents(tt.in)
+		if got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+		if len(notes) != len(tt.notes) {
+			t.Errorf("%s: notes %q, want %d", tt.name, notes, len(tt.notes))
+			continue
+		}
+		for i, n := range notes {
+			if !strings.Contains(n, tt.notes[i]) || !strings.Contains(n, "vesload sends") {
+				t.Errorf("%s: note %q, want it to contain %q and say what vesload sends", tt.name, n, tt.notes[i])
+			}
+		}
+		if problem := checkJSON(got, 1); problem != "" {
+			t.Errorf("%s: rewritten body does not render as JSON: %s", tt.name, problem)
 		}
 	}
 }

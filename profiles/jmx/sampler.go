@@ -172,14 +172,27 @@ func (imp *importer) payload(r *request, el *element) {
 	body = strings.ReplaceAll(body, "\r", "\n")
 	line := bodyStartLine(args[0])
 	r.body = imp.translateText(body, el, "body")
+	if looksJSON(r.body) {
+		var notes []string
+		r.body, notes = uniqueEvents(r.body)
+		for _, n := range notes {
+			imp.warn(el, "%s", n)
+		}
+	}
 	if problem := checkJSON(r.body, line); problem != "" {
 		imp.warn(el, "body is not valid JSON: %s; it is imported as written, and a collector answers it with 400", problem)
 	}
-	if t := strings.TrimSpace(r.body); t != "" && (t[0] == '{' || t[0] == '[') {
+	if looksJSON(r.body) {
 		// White space around JSON means nothing; without it the body
 		// reads well as a YAML block.
 		r.body = strings.TrimLeft(r.body, " \t\n")
 	}
+}
+
+// looksJSON reports a body that starts, after white space, like JSON.
+func looksJSON(body string) bool {
+	t := strings.TrimSpace(body)
+	return t != "" && (t[0] == '{' || t[0] == '[')
 }
 
 // bodyStartLine is the plan line where a body's text starts (after the

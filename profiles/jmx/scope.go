@@ -98,6 +98,12 @@ func threadGroupReason(el *element) string {
 // warnElement reports an element that the import does not translate,
 // with the reason for its family.
 func (imp *importer) warnElement(el *element) {
+	switch {
+	case el.class() == "ResponseAssertion" && imp.responseAssertion(el):
+		return
+	case el.class() == "CSVDataSet" && imp.csvDataSet(el):
+		return
+	}
 	imp.warn(el, "%s", elementReason(el))
 }
 
@@ -111,7 +117,7 @@ func elementReason(el *element) string {
 	case c == "Summariser":
 		return "summariser not translated: vesload prints its own progress"
 	case strings.HasSuffix(c, "Assertion"):
-		return "assertion not translated: vesload counts every non-2xx answer as an error but does not check bodies"
+		return "assertion not translated: vesload checks the response code (--expect-status, 2xx by default), not bodies"
 	case strings.HasSuffix(c, "Timer"):
 		return "timer not translated: vesload sets arrival times from the load shape, without think time"
 	case strings.HasSuffix(c, "PreProcessor") || strings.HasSuffix(c, "PostProcessor") || strings.HasSuffix(c, "Extractor"):
@@ -125,7 +131,7 @@ func elementReason(el *element) string {
 	case c == "CacheManager" || c == "DNSCacheManager":
 		return "cache manager not translated"
 	case c == "CSVDataSet":
-		return "CSV data set not translated: the variables it defines must be set with --set"
+		return "CSV data set without a file name not translated: give the file with --data-file"
 	case c == "KeystoreConfig":
 		return "keystore not translated: set target.tls.cert and target.tls.key"
 	case c == "ConfigTestElement":

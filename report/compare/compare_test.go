@@ -227,6 +227,8 @@ func TestCompareConfigMismatch(t *testing.T) {
 		{"batch", func(c *result.RunConfig) { c.Batch = 10 }, "batch"},
 		{"body file", func(c *result.RunConfig) { c.BodyFile = "fault.json" }, "body_file"},
 		{"path", func(c *result.RunConfig) { c.URL = "http://collector-a:8080/eventListener/v5" }, "path"},
+		{"auth mode", func(c *result.RunConfig) { c.Auth = "certificate" }, "auth"},
+		{"no auth, recorded or not", func(c *result.RunConfig) { c.Auth = "none" }, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

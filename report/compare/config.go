@@ -12,7 +12,7 @@ import (
 // their figures are not comparable: which field differs, in which runs,
 // with which values.
 type MismatchError struct {
-	Field          string // rps, duration_s, event, event_size, batch, body_file, path
+	Field          string // rps, duration_s, event, event_size, batch, body_file, path, auth
 	RunA, RunB     string // the runs' labels
 	ValueA, ValueB string
 }
@@ -47,7 +47,19 @@ func configFields() []configField {
 		{"batch", func(c result.RunConfig) string { return strconv.Itoa(c.Batch) }},
 		{"body_file", func(c result.RunConfig) string { return str(c.BodyFile) }},
 		{"path", func(c result.RunConfig) string { return str(urlPath(c.URL)) }},
+		// The collector pays a BCrypt check per basic-auth request and
+		// none for a client certificate: the mode changes its CPU.
+		{"auth", func(c result.RunConfig) string { return authOf(c) }},
 	}
+}
+
+// authOf is a run's auth mode; results written before the mode was
+// recorded say nothing when no auth was used.
+func authOf(c result.RunConfig) string {
+	if c.Auth == "" {
+		return "none"
+	}
+	return c.Auth
 }
 
 // urlPath is the path of a target URL; the whole string when it does

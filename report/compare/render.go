@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/table"
 )
 
 // printer writes lines and keeps the first write error.
@@ -21,6 +22,12 @@ type printer struct {
 func (p *printer) println(s string) {
 	if p.err == nil {
 		_, p.err = io.WriteString(p.w, s+"\n")
+	}
+}
+
+func (p *printer) lines(ls []string) {
+	for _, l := range ls {
+		p.println(l)
 	}
 }
 
@@ -36,19 +43,7 @@ func Text(w io.Writer, c *Comparison) error {
 		p.println(line)
 	}
 	p.println("")
-	header, rows := c.Header(), c.Cells()
-	widths := colWidths(header, rows)
-	line := func(cells []string) {
-		parts := make([]string, len(cells))
-		for i, cell := range cells {
-			parts[i] = padTo(cell, widths[i], numeric(i, len(cells)))
-		}
-		p.println(strings.TrimRight(strings.Join(parts, "  "), " "))
-	}
-	line(header)
-	for _, r := range rows {
-		line(r)
-	}
+	p.lines(cellTable(c, func(s string) string { return s }).Plain(""))
 	if len(c.Distributions) > 0 {
 		p.println("")
 		p.println("Distributions:")
@@ -76,50 +71,19 @@ func Markdown(w io.Writer, c *Comparison) error {
 		return errors.New("comparison markdown: no comparison")
 	}
 	p := &printer{w: w}
-	p.println("**A/B comparison: " + mdEscape(c.Title()) + "**")
+	p.println("**A/B comparison: " + table.EscapeCell(c.Title()) + "**")
 	p.println("")
-	p.println(mdEscape(c.Method()))
+	p.println(table.EscapeCell(c.Method()))
 	p.println("")
-	header, rows := c.Header(), c.Cells()
-	for i := range header {
-		header[i] = mdEscape(header[i])
-	}
-	for _, r := range rows {
-		for i := range r {
-			r[i] = mdEscape(r[i])
-		}
-	}
-	widths := colWidths(header, rows)
-	for i := range widths {
-		widths[i] = max(widths[i], 3)
-	}
-	line := func(cells []string) {
-		parts := make([]string, len(cells))
-		for i, cell := range cells {
-			parts[i] = padTo(cell, widths[i], numeric(i, len(cells)))
-		}
-		p.println("| " + strings.Join(parts, " | ") + " |")
-	}
-	line(header)
-	seps := make([]string, len(header))
-	for i, w := range widths {
-		seps[i] = strings.Repeat("-", w)
-		if numeric(i, len(widths)) {
-			seps[i] = seps[i][1:] + ":"
-		}
-	}
-	line(seps)
-	for _, r := range rows {
-		line(r)
-	}
+	p.lines(cellTable(c, table.EscapeCell).Pipe(""))
 	if len(c.Distributions) > 0 || len(c.Notes) > 0 {
 		p.println("")
 	}
 	for _, d := range c.Distributions {
-		p.println("- " + mdEscape(d.Summary(c.NameA, c.NameB)))
+		p.println("- " + table.EscapeCell(d.Summary(c.NameA, c.NameB)))
 	}
 	for _, n := range c.Notes {
-		p.println("- " + mdEscape(n))
+		p.println("- " + table.EscapeCell(n))
 	}
 	if p.err != nil {
 		return fmt.Errorf("comparison markdown: %w", p.err)
@@ -210,37 +174,26 @@ func JSON(w io.Writer, c *Comparison) error {
 	return nil
 }
 
-// numeric says whether column i of n is right-aligned: every column
-// but the metric (first) and the verdict (last).
-func numeric(i, n int) bool { return i > 0 && i < n-1 }
-
-func colWidths(header []string, rows [][]string) []int {
-	w := make([]int, len(header))
+// cellTable lays the comparison's cells out with the metric (first) and
+// verdict (last) columns left-aligned and the figures right-aligned;
+// escape is applied to every cell.
+func cellTable(c *Comparison, escape func(string) string) *table.Table {
+	header := c.Header()
+	t := &table.Table{Cols: make([]table.Column, len(header))}
 	for i, h := range header {
-		w[i] = utf8.RuneCountInString(h)
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			w[i] = max(w[i], utf8.RuneCountInString(c))
+		t.Cols[i] = table.Left(escape(h))
+		if i > 0 && i < len(header)-1 {
+			t.Cols[i] = table.Right(escape(h))
 		}
 	}
-	return w
-}
-
-func padTo(s string, width int, right bool) string {
-	n := width - utf8.RuneCountInString(s)
-	if n <= 0 {
-		return s
+	for _, r := range c.Cells() {
+		row := make([]string, len(r))
+		for i, cell := range r {
+			row[i] = escape(cell)
+		}
+		t.Add(row...)
 	}
-	if right {
-		return strings.Repeat(" ", n) + s
-	}
-	return s + strings.Repeat(" ", n)
-}
-
-// mdEscape keeps a Markdown cell on one line and its pipes literal.
-func mdEscape(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "|", `\|`)), " ")
+	return t
 }
 
 // writeWrapped prints text wrapped at 100 columns, continuation lines

@@ -3,7 +3,9 @@ package html
 import (
 	"errors"
 	"fmt"
+	"github.com/vesload/vesload/internal/redact"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -34,7 +36,7 @@ func Report(w io.Writer, r *result.Result) error {
 			fmtDuration(r.DurationS), fmtDuration(r.Config.DurationS))
 	}
 	for _, w := range r.Warnings {
-		p.Warnings = append(p.Warnings, report.RedactURL(w))
+		p.Warnings = append(p.Warnings, redact.URL(w))
 	}
 	p.Sections = []section{
 		summarySection(r),
@@ -63,7 +65,7 @@ func histograms(r *result.Result) (lat, svc *hdrhistogram.Histogram, note string
 }
 
 func targetLine(r *result.Result) string {
-	s := strings.TrimSpace(r.Config.Method + " " + report.RedactURL(r.Config.URL))
+	s := strings.TrimSpace(r.Config.Method + " " + redact.URL(r.Config.URL))
 	if r.Config.Emulator {
 		s += " (built-in emulator)"
 	}
@@ -258,11 +260,7 @@ func errorChart(tl []result.Second) chart {
 	if total == 0 && len(classes) == 0 {
 		return c
 	}
-	names := make([]string, 0, len(classes))
-	for k := range classes {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(classes))
 	colors := palette()
 	for i, name := range names {
 		c.series = append(c.series, series{
@@ -337,16 +335,16 @@ func resourceSection(r *result.Result) section {
 	s := section{ID: "resources", Title: "Target and generator"}
 	if t := r.Target; t != nil {
 		tt := table{Caption: "Target", Rows: [][]cell{
-			{key("source"), txt(report.RedactURL(t.Source))},
+			{key("source"), txt(redact.URL(t.Source))},
 			{key("CPU avg / max"), num(fmtPct(t.CPUAvgPct) + " / " + fmtPct(t.CPUMaxPct))},
 			{key("RSS max"), num(report.FormatBytes(t.RSSMaxBytes))},
 		}}
-		for _, k := range sortedKeys(t.Extra) {
+		for _, k := range slices.Sorted(maps.Keys(t.Extra)) {
 			e := t.Extra[k]
 			tt.Rows = append(tt.Rows, []cell{key(k), num(fmt.Sprintf("avg %s, max %s (%d samples)", fmtNum(e.Avg), fmtNum(e.Max), e.Samples))})
 		}
 		if t.SampleErrors > 0 {
-			tt.Rows = append(tt.Rows, []cell{key("failed samples"), txt(fmt.Sprintf("%d (last: %s)", t.SampleErrors, report.RedactURL(t.LastError)))})
+			tt.Rows = append(tt.Rows, []cell{key("failed samples"), txt(fmt.Sprintf("%d (last: %s)", t.SampleErrors, redact.URL(t.LastError)))})
 		}
 		if t.Exited {
 			tt.Rows = append(tt.Rows, []cell{key("exited"), txt("the target process exited during the run")})
@@ -373,7 +371,7 @@ func resourceSection(r *result.Result) section {
 func configSection(r *result.Result) section {
 	c := r.Config
 	rows := [][]cell{
-		{key("url"), txt(report.RedactURL(c.URL))},
+		{key("url"), txt(redact.URL(c.URL))},
 		{key("method"), txt(c.Method)},
 		{key("rps"), num(fmtNum(c.RPS))},
 		{key("duration"), num(fmtDuration(c.DurationS))},
@@ -399,8 +397,8 @@ func configSection(r *result.Result) section {
 		add("batch", fmtInt(int64(c.Batch))+" events per request")
 	}
 	add("body file", c.BodyFile)
-	for _, k := range sortedKeys(c.Headers) {
-		add("header "+k, headerValue(k, c.Headers[k]))
+	for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
+		add("header "+k, redact.Header(k, c.Headers[k]))
 	}
 	add("user", c.User)
 	add("auth", c.Auth)
@@ -412,19 +410,6 @@ func configSection(r *result.Result) section {
 	}
 	add("thresholds", strings.Join(c.Thresholds, ", "))
 	return section{ID: "config", Title: "Configuration", Tables: []table{{Rows: rows}}}
-}
-
-// headerValue hides the value of headers that carry credentials; results
-// are redacted by their writer, but the page must not leak one that
-// slipped through.
-func headerValue(name, value string) string {
-	n := strings.ToLower(name)
-	for _, s := range []string{"auth", "token", "key", "secret", "cookie", "password"} {
-		if strings.Contains(n, s) {
-			return "xxxxx"
-		}
-	}
-	return report.RedactURL(value)
 }
 
 func yesNo(b bool) string {
@@ -451,17 +436,8 @@ func fmtDuration(s float64) string {
 
 // byCount orders map keys by descending count, then by name.
 func byCount(m map[string]int64) []string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
-	return keys
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	return keys
 }
 

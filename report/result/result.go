@@ -37,6 +37,8 @@ type Result struct {
 	ByRequest []RequestStats `json:"by_request,omitempty"`
 	// Steps summarises each step of a closed-model concurrency ramp.
 	Steps []Step `json:"steps,omitempty"`
+	// Delivery is what the consumer of the output topic saw (--consume).
+	Delivery *Delivery `json:"delivery,omitempty"`
 	// Shard is set when the run was one shard of several generators (or
 	// started at a given instant); Merged when it merges several results.
 	Shard  *ShardInfo `json:"shard,omitempty"`
@@ -44,6 +46,8 @@ type Result struct {
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
+	// HV is the HV-VES part of a run with config.protocol "hv-ves".
+	HV *HV `json:"hv,omitempty"`
 }
 
 // Tool names the build that produced the result.
@@ -55,6 +59,8 @@ type Tool struct {
 // RunConfig is what the run was asked to do, with secrets redacted. It is
 // what compare checks before it agrees that two runs are comparable.
 type RunConfig struct {
+	// Protocol is empty for the VES REST API and "hv-ves" for WTP frames.
+	Protocol  string            `json:"protocol,omitempty"`
 	URL       string            `json:"url"`
 	Method    string            `json:"method"`
 	RPS       float64           `json:"rps"`

@@ -47,6 +47,14 @@
 // unit B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024):
 // target_rss_max, generator_rss_max.
 //
+// Delivery (with --consume), counts of events: delivery.delivered,
+// delivery.lost, delivery.lost_though_accepted,
+// delivery.delivered_though_rejected, delivery.duplicates,
+// delivery.out_of_order, delivery.foreign. End-to-end latency from the due
+// time to the output topic's record timestamp (to the read when the
+// source has none), with a unit like latency: e2e_avg, e2e_p50 …
+// e2e_max, e.g. "e2e_p99<2s".
+//
 // # Evaluation
 //
 // A metric the result does not have (target figures when the target was

@@ -29,6 +29,11 @@ func TestEval(t *testing.T) {
 	noRSS := sampleRun()
 	noRSS.Target.RSSMaxBytes = 0
 	nothing := &result.Result{Schema: result.Schema}
+	delivered := sampleRun()
+	delivered.Delivery = &result.Delivery{Delivered: 950, Lost: 45, LostThoughAccepted: 40, Duplicates: 2,
+		E2E: result.Summary{Count: 950, Avg: 30, P99: 1500, Max: 2500}, Consumed: result.Summary{Count: 950, P99: 1600}}
+	dmaap := sampleRun()
+	dmaap.Delivery = &result.Delivery{Delivered: 3, Consumed: result.Summary{Count: 3, P99: 700}}
 	tests := []struct {
 		expr   string
 		r      *result.Result
@@ -80,6 +85,15 @@ func TestEval(t *testing.T) {
 		{"error_rate<1%", nothing, 0, "%", false, "no requests were attempted"},
 		{"errors==0", nothing, 0, "", true, ""},
 		{"p99<5ms", nil, 0, "ms", false, "no result to check"},
+		{"delivery.lost==0", delivered, 45, "", false, ""},
+		{"delivery.lost_though_accepted<50", delivered, 40, "", true, ""},
+		{"delivery.duplicates==0", delivered, 2, "", false, ""},
+		{"delivery.delivered>=950", delivered, 950, "", true, ""},
+		{"e2e_p99<2s", delivered, 1500, "ms", true, ""},
+		{"e2e_max<2s", delivered, 2500, "ms", false, ""},
+		{"e2e_p99<500ms", dmaap, 700, "ms", false, ""},
+		{"delivery.lost==0", sampleRun(), 0, "", false, "delivery was not followed (--consume)"},
+		{"e2e_p99<2s", sampleRun(), 0, "ms", false, "delivery was not followed (--consume)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.expr, func(t *testing.T) {

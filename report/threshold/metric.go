@@ -61,11 +61,15 @@ type nameError struct {
 
 const metricList = "avg, min, max, p50, p90, p95, p99, p999, service_*, dispatch_lag_*, " +
 	"error_rate, errors, errors.<class>, rps, sent, not_sent, scheduled, ok, " +
-	"target_cpu_max, target_cpu_avg, target_rss_max, generator_cpu_max, generator_cpu_avg, generator_rss_max"
+	"target_cpu_max, target_cpu_avg, target_rss_max, generator_cpu_max, generator_cpu_avg, generator_rss_max, " + hvMetricList +
+	", delivery.<count>, e2e_*"
 
 // resolve maps any accepted spelling of a metric name (lower case) to its
 // canonical metric.
 func resolve(name string) (metric, *nameError) {
+	if field, ok := strings.CutPrefix(name, "hv."); ok {
+		return hvMetric(field)
+	}
 	if class, ok := strings.CutPrefix(name, "errors."); ok {
 		return errorClass(class)
 	}
@@ -75,6 +79,9 @@ func resolve(name string) (metric, *nameError) {
 	}
 	if stat, ok := strings.CutPrefix(name, "dispatch_lag_"); ok {
 		return dispatchLag(stat)
+	}
+	if m, err, ok := deliveryMetric(name); ok {
+		return m, err
 	}
 	if isStat(name) {
 		return summaryMetric("", name, "no latency was recorded",
@@ -225,7 +232,7 @@ func simpleMetric(name string) (metric, bool) {
 	return m, true
 }
 
-const classList = "http_<code>, http_5xx, timeout, conn_refused, conn_reset, dns, tls, pool_exhausted, other"
+const classList = "http_<code>, http_5xx, timeout, conn_refused, conn_reset, dns, tls, pool_exhausted, aborted, response_too_large, bad_response, other"
 
 // errorClass resolves errors.<class>: the taxonomy of DESIGN §3, plus
 // http_Nxx for a whole status family. Unknown classes are refused so that
@@ -234,7 +241,8 @@ func errorClass(class string) (metric, *nameError) {
 	off := len("errors.")
 	switch {
 	case class == "timeout", class == "conn_refused", class == "conn_reset", class == "dns",
-		class == "tls", class == "pool_exhausted", class == "other":
+		class == "tls", class == "pool_exhausted", class == "other", class == "aborted",
+		class == "response_too_large", class == "bad_response":
 	case isStatusClass(class, false):
 	case isStatusClass(class, true):
 		family := class[:len("http_")+1]

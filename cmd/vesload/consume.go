@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/internal/kafkaconf"
+	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/testserver/publish"
+)
+
+// consumeOptions are the flags that follow the run's events onto the
+// collector's output topic.
+type consumeOptions struct {
+	url, group                string
+	grace                     time.Duration
+	user, passFile, mechanism string
+	cacert, cert, key         string
+	insecure                  bool
+}
+
+// defaultGrace is how long after the last request events may still
+// arrive before they count as lost.
+const defaultGrace = 30 * time.Second
+
+// preflightTimeout bounds the consumer's first connection.
+const preflightTimeout = 10 * time.Second
+
+func addConsumeFlags(fs *pflag.FlagSet, c *consumeOptions) {
+	fs.StringVar(&c.url, "consume", "", "follow every event onto the output topic: kafka://HOST:PORT/TOPIC (kafkas:// for TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID")
+	fs.DurationVar(&c.grace, "consume-grace", defaultGrace, "how long after the last request an event may still arrive before it counts as lost")
+	fs.StringVar(&c.group, "consume-group", "", "Kafka consumer group (default vesload-<run id>, deleted after the run)")
+	fs.StringVar(&c.user, "kafka-user", "", "SASL user for --consume (also DMaaP basic auth)")
+	fs.StringVar(&c.passFile, "kafka-password-file", "", "file holding the SASL password")
+	fs.StringVar(&c.mechanism, "kafka-mechanism", kafkaconf.SCRAMSHA512, "SASL mechanism: PLAIN, SCRAM-SHA-512 or SCRAM-SHA-256")
+	fs.StringVar(&c.cacert, "kafka-cacert", "", "PEM CA bundle to verify the brokers (turns TLS on)")
+	fs.StringVar(&c.cert, "kafka-cert", "", "client certificate for the brokers: PEM (with --kafka-key) or PKCS#12")
+	fs.StringVar(&c.key, "kafka-key", "", "PEM key of --kafka-cert")
+	fs.BoolVar(&c.insecure, "kafka-insecure", false, "skip TLS verification of the brokers")
+}
+
+// check validates the flags before anything starts; every error names
+// its flag (exit 2).
+func (c *consumeOptions) check() error {
+	if c.grace < 0 {
+		return usagef("--consume-grace: must not be negative, got %v", c.grace)
+	}
+	if err := kafkaconf.CheckMechanism(c.mechanism); err != nil {
+		return usagef("--kafka-mechanism: %v", err)
+	}
+	if c.url != "" {
+		if _, err := c.endpoint(); err != nil {
+			return err
+		}
+	}
+	if c.user != "" || c.passFile != "" {
+		if c.user == "" {
+			return usagef("--kafka-password-file: needs --kafka-user")
+		}
+		if _, err := kafkaconf.ReadPassword(c.passFile); err != nil {
+			return usagef("--kafka-password-file: %v", err)
+		}
+	}
+	for _, f := range []struct{ flag, path string }{{"--kafka-cacert", c.cacert}, {"--kafka-cert", c.cert}, {"--kafka-key", c.key}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			return usagef("%s: %v", f.flag, err)
+		}
+	}
+	return nil
+}
+
+// consumeEndpoint is a parsed --consume URL.
+type consumeEndpoint struct {
+	kafka kafkaconf.Endpoint
+	dmaap string // the HTTP endpoint, for dmaap:// URLs
+}
+
+func (c *consumeOptions) endpoint() (consumeEndpoint, error) {
+	if strings.HasPrefix(c.url, "dmaap") {
+		e, err := delivery.ParseDMaaPURL(c.url)
+		if err != nil {
+			return consumeEndpoint{}, usagef("--consume: %v", err)
+		}
+		return consumeEndpoint{dmaap: e}, nil
+	}
+	e, err := kafkaconf.ParseURL(c.url)
+	if err == nil && e.Topic == "" {
+		err = errors.New("want kafka://HOST:PORT/TOPIC: the topic is missing")
+	}
+	if err != nil {
+		return consumeEndpoint{}, usagef("--consume: %v", err)
+	}
+	return consumeEndpoint{kafka: e}, nil
+}
+
+func (c *consumeOptions) tls() tlsconf.Options {
+	return tlsconf.Options{CAFile: c.cacert, CertFile: c.cert, KeyFile: c.key, Insecure: c.insecure}
+}
+
+// source builds the consumer of the --consume URL.
+func (c *consumeOptions) source(runID string) (delivery.Source, error) {
+	e, err := c.endpoint()
+	if err != nil {
+		return nil, err
+	}
+	if e.dmaap != "" {
+		pass := ""
+		if c.user != "" {
+			if pass, err = kafkaconf.ReadPassword(c.passFile); err != nil {
+				return nil, usagef("--kafka-password-file: %v", err)
+			}
+		}
+		tc, err := c.tls().Client("")
+		if err != nil {
+			return nil, usagef("--kafka-cacert/--kafka-cert: %v", err)
+		}
+		return delivery.NewDMaaP(e.dmaap, c.user, pass, tc), nil
+	}
+	opts, err := kafkaconf.Config{Brokers: e.kafka.Brokers, User: c.user, PasswordFile: c.passFile,
+		Mechanism: c.mechanism, TLS: c.tls(), ForceTLS: e.kafka.TLS}.Opts()
+	if err != nil {
+		return nil, usagef("--consume: %v", err)
+	}
+	group := c.group
+	if group == "" {
+		group = "vesload-" + runID
+	}
+	return delivery.NewKafka(opts, e.kafka.Topic, group)
+}
+
+// follow is the run's delivery check: the consumer and its tally.
+type follow struct {
+	f     *delivery.Follower
+	tally *delivery.Tally
+	batch int
+	grace time.Duration
+	start atomic.Int64 // unix nanos of the schedule's start
+}
+
+// startFollow connects the consumer before the first request (a failure
+// is exit 1, before any load) and hooks the tally into the run. It
+// returns nil when nothing is to be followed.
+func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*follow, error) {
+	if c.url == "" {
+		return nil, nil
+	}
+	sched := pl.Config.Schedule
+	if sched == nil {
+		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
+	}
+	batch, err := eventsPerRequest(sc)
+	if err != nil {
+		return nil, err
+	}
+	fl := &follow{batch: batch, grace: c.grace}
+	fl.tally, err = delivery.NewTally(delivery.Config{
+		RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch,
+		Due: func(n uint64) time.Time {
+			off, _ := sched.Due(int64(n / uint64(batch)))
+			return time.Unix(0, fl.start.Load()).Add(off)
+		},
+		Start: time.Now(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	src, err := c.source(pl.RunConfig.RunID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), preflightTimeout)
+	defer cancel()
+	if err := src.Preflight(ctx); err != nil {
+		src.Close()
+		return nil, fmt.Errorf("--consume %s: preflight: %w", c.url, err)
+	}
+	fl.hook(&pl.Config.Hooks)
+	fl.f = delivery.Follow(src, fl.tally, c.url, time.Now)
+	return fl, nil
+}
+
+// eventsPerRequest is the events each request carries; a mix must agree.
+func eventsPerRequest(sc *profiles.Profile) (int, error) {
+	batch := 0
+	for _, r := range sc.Requests {
+		b := max(r.Batch, 1)
+		if batch != 0 && b != batch {
+			return 0, usagef("--consume: the requests of a mix must carry the same number of events")
+		}
+		batch = b
+	}
+	return max(batch, 1), nil
+}
+
+// hook records the schedule's start and every accepted request.
+func (fl *follow) hook(h *loadgen.Hooks) {
+	prevStart, prevReq := h.Start, h.Request
+	h.Start = func(t time.Time) {
+		fl.start.Store(t.UnixNano())
+		fl.tally.SetStart(t)
+		if prevStart != nil {
+			prevStart(t)
+		}
+	}
+	h.Request = func(ev loadgen.RequestEvent) {
+		if ev.Outcome == "ok" {
+			fl.tally.Accept(ev.Seq)
+		}
+		if prevReq != nil {
+			prevReq(ev)
+		}
+	}
+}
+
+// finish waits out the grace for the events still due and adds the
+// delivery section to the result.
+func (fl *follow) finish(res *result.Result, note func(string)) error {
+	if fl == nil {
+		return nil
+	}
+	expected := res.Requests.Sent * int64(fl.batch)
+	if fl.tally.Delivered() < expected && fl.grace > 0 {
+		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered", fl.grace, expected-fl.tally.Delivered()))
+	}
+	d, err := fl.f.Finish(expected, fl.grace)
+	if err != nil {
+		return fmt.Errorf("--consume: %w", err)
+	}
+	res.Delivery = d
+	if d.LostThoughAccepted > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d events answered 2xx never reached %s within %v", d.LostThoughAccepted, d.Source, fl.grace))
+	}
+	return nil
+}
+
+// stop ends the consumer of a run that did not finish.
+func (fl *follow) stop() {
+	if fl != nil && fl.f != nil {
+		fl.f.Stop()
+	}
+}
+
+// autoConsumeURL is the topic the built-in emulator publishes the run's
+// events to, when the run names no target.
+func autoConsumeURL(broker string, sc *profiles.Profile) string {
+	if len(sc.Requests) == 0 {
+		return ""
+	}
+	domain, ns := sc.Requests[0].Event, ""
+	if domain == "stndDefined" {
+		ns = "3GPP-FaultSupervision" // the built-in stndDefined event's namespace
+	}
+	topic := publish.Topic(domain, ns)
+	if topic == "" {
+		return ""
+	}
+	return "kafka://" + broker + "/" + topic
+}
+
+// startFollow follows the run's events: onto the --consume topic, or,
+// with the built-in emulator and no --consume, onto its embedded broker
+// (open-model runs only: a concurrency ramp has no due times).
+func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
+	c := &s.o.consume
+	if c.url == "" && emu != nil && s.plan.Config.Schedule != nil {
+		c.url = autoConsumeURL(emu.kafka.brokers, sc)
+	}
+	fl, err := startFollow(c, sc, s.plan)
+	if err != nil || fl == nil {
+		return err
+	}
+	s.follow = fl
+	s.closers = append(s.closers, fl.stop)
+	return nil
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var brokerLine = regexp.MustCompile(`publishing to embedded Kafka at (127\.0\.0\.1:\d+)`)
+
+// startServeKafka runs `vesload serve --kafka-embedded` and returns its
+// base URL and broker address.
+func startServeKafka(t *testing.T, extra ...string) (base, broker string) {
+	t.Helper()
+	args := append([]string{"serve", "--listen", "127.0.0.1:0", "--kafka-embedded", "127.0.0.1:0"}, extra...)
+	cmd := exec.Command(binary, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	urls, brokers := make(chan string, 1), make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := listenLine.FindString(sc.Text()); m != "" && base == "" {
+				urls <- m
+			}
+			if m := brokerLine.FindStringSubmatch(sc.Text()); m != nil {
+				brokers <- m[1]
+			}
+		}
+	}()
+	deadline := time.After(10 * time.Second)
+	for base == "" || broker == "" {
+		select {
+		case base = <-urls:
+		case broker = <-brokers:
+		case <-deadline:
+			t.Fatal("vesload serve did not announce its address and broker")
+		}
+	}
+	return base, broker
+}
+
+// TestDeliveryEndToEnd follows 500 events (100/s for 5 s) through the
+// emulator into its embedded Kafka broker and back out.
+func TestDeliveryEndToEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		serve []string
+		grace string
+		code  int
+		check func(t *testing.T, lost, lostAccepted, delivered int64)
+	}{
+		{"after the acknowledgement", nil, "20s", exitOK, func(t *testing.T, lost, lostAccepted, delivered int64) {
+			if delivered != 500 || lost != 0 || lostAccepted != 0 {
+				t.Errorf("delivered %d, lost %d (%d though accepted): want 500 delivered, 0 lost", delivered, lost, lostAccepted)
+			}
+		}},
+		{"kafka generation dropping 5%", []string{"--compat", "kafka", "--publish-drop", "0.05", "--seed", "3"}, "2s", exitThreshold,
+			func(t *testing.T, lost, lostAccepted, delivered int64) {
+				if lost < 10 || lost > 45 || lostAccepted != lost || delivered != 500-lost {
+					t.Errorf("delivered %d, lost %d (%d though accepted): want about 25 lost, all of them accepted", delivered, lost, lostAccepted)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			base, broker := startServeKafka(t, tt.serve...)
+			out := filepath.Join(t.TempDir(), "r.json")
+			o := vesload(t, 60*time.Second, "-url", base+"/eventListener/v7", "-rps", "100", "-duration", "5s",
+				"--consume", "kafka://"+broker+"/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", tt.grace,
+				"--threshold", "delivery.lost==0", "--threshold", "e2e_p99<2s", "-o", out)
+			if o.code != tt.code {
+				t.Fatalf("exit %d, want %d\nstderr: %s", o.code, tt.code, o.stderr)
+			}
+			res := readResult(t, out)
+			d := res.Delivery
+			if d == nil {
+				t.Fatal("no delivery section in the result")
+			}
+			if res.Requests.OK != 500 || d.Expected != 500 || d.Accepted != 500 {
+				t.Fatalf("requests %+v, delivery expected %d accepted %d: want 500 each", res.Requests, d.Expected, d.Accepted)
+			}
+			tt.check(t, d.Lost, d.LostThoughAccepted, d.Delivered)
+			if d.E2E.Count != d.Delivered || d.Consumed.Count != d.Delivered || d.TimestampType != "CreateTime" {
+				t.Errorf("e2e %+v, consumed %+v, timestamps %s: want one value per delivered event, CreateTime", d.E2E, d.Consumed, d.TimestampType)
+			}
+			if d.Duplicates != 0 || d.Foreign != 0 || len(d.Timeline) == 0 {
+				t.Errorf("duplicates %d, foreign %d, timeline %d seconds", d.Duplicates, d.Foreign, len(d.Timeline))
+			}
+			if !strings.Contains(o.stdout, "Delivery (kafka://") || !strings.Contains(o.stdout, "Avg VES processing time") {
+				t.Errorf("summary lacks the delivery section or the seed column:\n%s", o.stdout)
+			}
+		})
+	}
+}
+
+// TestRunBuiltinEmulatorFollowsDelivery checks that a run with no target
+// follows its events through the emulator's embedded broker by itself.
+func TestRunBuiltinEmulatorFollowsDelivery(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "r.json")
+	o := vesload(t, 60*time.Second, "-rps", "50", "-duration", "2s", "--event", "measurement", "-o", out, "-q")
+	if o.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	}
+	d := readResult(t, out).Delivery
+	if d == nil || d.Delivered != 100 || d.Lost != 0 || !strings.HasSuffix(d.Source, "/unauthenticated.VES_MEASUREMENT_OUTPUT") {
+		t.Fatalf("delivery %+v: want 100 measurement events delivered", d)
+	}
+}
+
+func TestConsumeBadFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pw := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pw, []byte("Kafka-S3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		flag string
+	}{
+		{[]string{"--consume", "http://k:9092/t"}, exitUsage, "--consume"},
+		{[]string{"--consume", "kafka://k:9092"}, exitUsage, "--consume"},
+		{[]string{"--consume", "kafka://k/t"}, exitUsage, "--consume"},
+		{[]string{"--consume", "dmaap://mr:3904/events/T"}, exitUsage, "--consume"},
+		{[]string{"--consume", "kafka://k:9092/t", "--kafka-mechanism", "GSSAPI"}, exitUsage, "--kafka-mechanism"},
+		{[]string{"--consume", "kafka://k:9092/t", "--kafka-user", "u", "--kafka-password-file", filepath.Join(dir, "none")}, exitUsage, "--kafka-password-file"},
+		{[]string{"--consume", "kafka://k:9092/t", "--kafka-password-file", pw}, exitUsage, "--kafka-password-file"},
+		{[]string{"--consume", "kafka://k:9092/t", "--kafka-cacert", filepath.Join(dir, "none.pem")}, exitUsage, "--kafka-cacert"},
+		{[]string{"--consume-grace", "-1s"}, exitUsage, "--consume-grace"},
+		{[]string{"--consume", "kafka://127.0.0.1:1/t", "--kafka-user", "u", "--kafka-password-file", pw}, exitRun, "--consume kafka://127.0.0.1:1/t: preflight"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"-url", "http://127.0.0.1:1/eventListener/v7", "-rps", "1", "-duration", "1s", "-q"}, tt.args...)
+			code := runRun(args, &stdout, &stderr)
+			msg := stderr.String()
+			if code != tt.code || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tt.flag) {
+				t.Errorf("exit %d, stderr %q: want exit %d and one line naming %s", code, msg, tt.code, tt.flag)
+			}
+			if strings.Contains(msg, "Kafka-S3cret") {
+				t.Errorf("stderr %q shows the password", msg)
+			}
+		})
+	}
+}

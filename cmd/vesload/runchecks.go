@@ -1,0 +1,82 @@
+package main
+
+import (
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles/scenario"
+)
+
+// checkNumbers checks the values of run's flags, so that each error names
+// its flag rather than the scenario the value ends up in.
+func checkNumbers(o *runOptions) error {
+	switch {
+	case o.rps <= 0 || math.IsNaN(o.rps) || math.IsInf(o.rps, 0):
+		return usagef("--rps %g: want a positive number of requests per second", o.rps)
+	case o.duration <= 0:
+		return usagef("--duration %v: want a positive duration such as 30s or 10m", o.duration)
+	case o.pool < 1:
+		return usagef("--pool %d: want at least 1 connection", o.pool)
+	case o.poolWait < 0:
+		return usagef("--pool-wait %v: want 0 or a positive duration", o.poolWait)
+	case o.timeout <= 0:
+		return usagef("--timeout %v: want a positive duration", o.timeout)
+	case o.checkpoint < 0:
+		return usagef("--checkpoint %v: want 0 or a positive duration", o.checkpoint)
+	case o.eventSize < 0:
+		return usagef("--event-size %d: want 0 or a number of bytes", o.eventSize)
+	case o.batch < 0:
+		return usagef("--batch %d: want 0 or a number of events", o.batch)
+	case o.batch > 0 && o.bodyFile != "":
+		return usagef("--batch does not apply to --body-file: a template that is an eventList is sent as a batch")
+	case (o.cert == "") != (o.key == ""):
+		return usagef("--cert and --key go together")
+	}
+	return checkFlagFiles(o)
+}
+
+// checkFlagFiles checks the flags that name things outside: the URL, the
+// event domain and the files, so that their errors name the flag rather
+// than the scenario they end up in.
+func checkFlagFiles(o *runOptions) error {
+	if o.url != "" {
+		if err := scenario.CheckURL(o.url); err != nil {
+			return usagef("--url %v", err)
+		}
+	}
+	if !slices.ContainsFunc(ves.Domains(), func(d string) bool { return strings.EqualFold(d, o.event) }) {
+		return usagef("--event %q: want one of %s", o.event, strings.Join(ves.Domains(), ", "))
+	}
+	for _, f := range []struct{ flag, path string }{
+		{"--body-file", o.bodyFile}, {"--password-file", o.passFile},
+		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key},
+	} {
+		if f.path == "" {
+			continue
+		}
+		if st, err := os.Stat(f.path); err != nil {
+			return usagef("%s: %v", f.flag, err)
+		} else if st.IsDir() {
+			return usagef("%s %s: is a folder, want a file", f.flag, f.path)
+		}
+	}
+	return nil
+}
+
+// parseHeaders reads --header values ("Name: value").
+func parseHeaders(raw []string) ([]loadgen.Header, error) {
+	hs := make([]loadgen.Header, 0, len(raw))
+	for _, h := range raw {
+		name, value, ok := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
+			return nil, usagef("--header %q: want 'Name: value'", h)
+		}
+		hs = append(hs, loadgen.Header{Name: name, Value: strings.TrimSpace(value)})
+	}
+	return hs, nil
+}

@@ -1,0 +1,60 @@
+package delivery
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// Follower reads a source into a tally in the background, from just
+// before the first request until the grace after the last.
+type Follower struct {
+	src    Source
+	tally  *Tally
+	name   string
+	cancel context.CancelFunc
+	done   chan error
+	once   sync.Once
+	err    error
+}
+
+// Follow starts reading src (already preflighted) into t. name is the
+// source as reported (no credentials).
+func Follow(src Source, t *Tally, name string, now func() time.Time) *Follower {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &Follower{src: src, tally: t, name: name, cancel: cancel, done: make(chan error, 1)}
+	go func() { f.done <- src.Run(ctx, t, now) }()
+	return f
+}
+
+// Finish waits until expected events were delivered or grace has passed,
+// stops reading, and returns the figures.
+func (f *Follower) Finish(expected int64, grace time.Duration) (*result.Delivery, error) {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-f.tally.Expect(expected):
+	case <-timer.C:
+	}
+	err := f.stop()
+	d, rerr := f.tally.Result(f.name, expected, grace)
+	if err == nil {
+		err = rerr
+	}
+	return d, err
+}
+
+// Stop stops reading (for a run that did not finish); it is safe after
+// Finish and more than once.
+func (f *Follower) Stop() { _ = f.stop() }
+
+func (f *Follower) stop() error {
+	f.once.Do(func() {
+		f.cancel()
+		f.err = <-f.done
+		f.src.Close()
+	})
+	return f.err
+}

@@ -1,0 +1,78 @@
+package hv
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vesload/vesload/internal/shareddata"
+)
+
+// The collector's own sample response, from ONAP's documentation.
+func TestParseONAPSampleMetrics(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join(shareddata.Dir(t, "hv-ves"), "docs_services_ves-hv_metrics_sample_response.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCollectorMetrics(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HasReceived || c.Received != 32000 || c.Sent != 20000 || c.Dropped["invalid"] != 12000 || c.HasDuplicates {
+		t.Errorf("counters %+v", c)
+	}
+}
+
+func TestReceiverView(t *testing.T) {
+	before, err := ParseCollectorMetrics([]byte(`hvves_messages_received_total 100
+hvves_messages_sent_total 90
+hvves_messages_dropped_cause_total{cause="invalid"} 10
+hvves_messages_to_collector_travel_time_seconds_sum 1.0
+hvves_messages_to_collector_travel_time_seconds_count 90
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := ParseCollectorMetrics([]byte(`# TYPE hvves_messages_received_total counter
+hvves_messages_received_total 1100
+hvves_messages_sent_total 1080
+hvves_messages_dropped_cause_total{cause="invalid"} 12
+hvves_messages_dropped_cause_total{cause="route_not_found"} 8
+# TYPE hvves_messages_to_collector_travel_time_seconds summary
+hvves_messages_to_collector_travel_time_seconds_sum 3.0
+hvves_messages_to_collector_travel_time_seconds_count 1090
+hvves_messages_to_collector_travel_time_seconds_max 0.25
+hvves_emulator_duplicate_event_ids_total 3
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := ReceiverView(before, after, 1005, "metrics:http://x")
+	if rc.Received != 1000 || rc.Accepted != 990 || rc.Lost != 5 || rc.Dropped["invalid"] != 2 || rc.Dropped["route_not_found"] != 8 {
+		t.Errorf("view %+v", rc)
+	}
+	if rc.Duplicates != nil { // "before" had no duplicate counter, "after" has 3: counted from zero
+		if *rc.Duplicates != 3 {
+			t.Errorf("duplicates %d", *rc.Duplicates)
+		}
+	} else {
+		t.Error("duplicates not read")
+	}
+	if rc.TravelAvgMs != 2 || rc.TravelMaxMs != 250 {
+		t.Errorf("travel avg %v max %v, want 2 ms and 250 ms", rc.TravelAvgMs, rc.TravelMaxMs)
+	}
+	if _, err := ParseCollectorMetrics([]byte("hvves_messages_received_total{")); err == nil {
+		t.Error("a broken exposition parsed")
+	}
+}
+
+func FuzzParseCollectorMetrics(f *testing.F) {
+	f.Add([]byte("hvves_messages_received_total 3\nhvves_messages_dropped_cause_total{cause=\"invalid\"} 1\n"))
+	f.Add([]byte("# TYPE hvves_messages_to_collector_travel_time_seconds histogram\nhvves_messages_to_collector_travel_time_seconds_bucket{le=\"+Inf\"} 2\nhvves_messages_to_collector_travel_time_seconds_sum 1\nhvves_messages_to_collector_travel_time_seconds_count 2\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		c, err := ParseCollectorMetrics(body)
+		if err == nil && c.Dropped == nil {
+			t.Fatal("parsed without a dropped table")
+		}
+	})
+}

@@ -1,0 +1,55 @@
+package scenario
+
+import (
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/report/result"
+)
+
+// describe is the redacted description of the run for the result.
+func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
+	c := pl.Config
+	rc := result.RunConfig{
+		URL:        pl.URL,
+		Method:     c.Method,
+		DurationS:  p.Load.TotalDuration().Seconds(),
+		Shape:      describeShape(p.Load),
+		Pool:       c.Pool,
+		PoolWaitS:  c.PoolWait.Seconds(),
+		TimeoutS:   c.Timeout.Seconds(),
+		KeepAlive:  c.KeepAlive,
+		Profile:    p.Name,
+		Headers:    redactHeaders(c.Headers),
+		User:       c.User,
+		Insecure:   c.TLS.Insecure,
+		Thresholds: p.Thresholds,
+		RunID:      runID,
+	}
+	if c.Schedule != nil {
+		rc.RPS = c.Schedule.MeanRate()
+	}
+	rc.Auth = authMode(c)
+	if len(p.Requests) == 1 {
+		r := p.Requests[0]
+		rc.EventSize, rc.Batch, rc.BodyFile = r.Size, r.Batch, r.BodyFile
+		if r.BodyFile == "" && r.Body == "" {
+			rc.Event = r.Event
+			if rc.Event == "" {
+				rc.Event = "fault"
+			}
+		}
+	}
+	return rc
+}
+
+func redactHeaders(hs []loadgen.Header) map[string]string {
+	if len(hs) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(hs))
+	for _, h := range hs {
+		m[h.Name] = redact.Header(h.Name, h.Value)
+	}
+	return m
+}

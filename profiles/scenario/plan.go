@@ -1,0 +1,94 @@
+package scenario
+
+import (
+	"os"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/report/result"
+)
+
+// Plan is a compiled run: what the engine needs and how the result
+// describes it.
+type Plan struct {
+	// Config is the engine's configuration; the caller adds its hooks.
+	Config loadgen.Config
+	// RunConfig is the run's description for the result document, with
+	// every secret redacted.
+	RunConfig result.RunConfig
+	// URL is the target URL as results show it (no user info).
+	URL string
+	// Label names the request in per-request outputs (the JTL label):
+	// the request kind's name, or "mix".
+	Label string
+}
+
+// Options are the parts of a compilation that do not come from the
+// scenario.
+type Options struct {
+	// Version names the generator in the User-Agent ("vesload/VERSION").
+	Version string
+	// NoPreflight starts without first connecting to the target once.
+	NoPreflight bool
+	// RunID prefixes every eventId the run sends; empty means a fresh
+	// random one. Tests give one to get the same bodies every time.
+	RunID string
+	// LookupEnv reads the environment variables that hold passwords;
+	// nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+func (o Options) lookupEnv(name string) (string, bool) {
+	if o.LookupEnv == nil {
+		return os.LookupEnv(name)
+	}
+	return o.LookupEnv(name)
+}
+
+// Compile turns a resolved scenario (see Resolve) into a Plan. The target
+// URL must be set: the caller starts the emulator when the scenario names
+// none. Every error is bad input.
+func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
+	u, err := parseTarget(p.Target.URL)
+	if err != nil {
+		return nil, err
+	}
+	user, password, err := credentials(p.Target.Auth, u, opts.lookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	u.User = nil
+	pl := &Plan{URL: u.String()}
+	pl.Config = loadgen.Config{
+		URL:         pl.URL,
+		Method:      p.Target.Method,
+		Headers:     sortedHeaders(p.Target.Headers),
+		User:        user,
+		Password:    password,
+		Pool:        p.Pool,
+		PoolWait:    p.PoolWait,
+		Timeout:     p.Timeout,
+		KeepAlive:   p.KeepAliveOn(),
+		NoPreflight: opts.NoPreflight,
+		UserAgent:   "vesload/" + opts.Version,
+	}
+	if pl.Config.Method == "" {
+		pl.Config.Method = "POST"
+	}
+	if t := p.Target.TLS; t != nil {
+		pl.Config.TLS = loadgen.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, Insecure: t.Insecure}
+	}
+	if err := setLoad(&pl.Config, p.Load); err != nil {
+		return nil, err
+	}
+	runID := opts.RunID
+	if runID == "" {
+		runID = ves.NewRunID()
+	}
+	if err := setRequests(pl, p, u, runID); err != nil {
+		return nil, err
+	}
+	pl.RunConfig = describe(p, pl, runID)
+	return pl, nil
+}

@@ -1,0 +1,90 @@
+package scenario
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles"
+)
+
+// setRequests builds the body of every request kind of the mix; a mix of
+// one is the plain single-request configuration.
+func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) error {
+	mix := make([]loadgen.Request, 0, len(p.Requests))
+	for _, r := range p.Requests {
+		body, batch, err := requestBody(r, p.Vars, runID)
+		if err != nil {
+			return err
+		}
+		u := *base
+		if r.Path != "" {
+			u.Path = r.Path
+		}
+		if batch && !strings.HasSuffix(u.Path, "/eventBatch") {
+			u.Path = strings.TrimSuffix(u.Path, "/") + "/eventBatch"
+		}
+		mix = append(mix, loadgen.Request{Name: r.Name, URL: u.String(), Body: body, Headers: sortedHeaders(r.Headers), Weight: max(r.Weight, 1)})
+	}
+	if len(mix) == 1 {
+		pl.Config.URL, pl.Config.Body = mix[0].URL, mix[0].Body
+		pl.Config.Headers = append(pl.Config.Headers, mix[0].Headers...)
+		pl.URL = mix[0].URL
+		pl.Label = requestLabel(p.Requests[0])
+		return nil
+	}
+	pl.Config.Mix = mix
+	pl.Label = "mix"
+	return nil
+}
+
+// requestBody returns the body source of one request kind and whether it
+// is a batch.
+func requestBody(r profiles.Request, vars map[string]string, runID string) (loadgen.Body, bool, error) {
+	opts := ves.TemplateOptions{RunID: runID, Vars: vars}
+	switch {
+	case r.BodyFile != "":
+		t, err := ves.LoadTemplate(r.BodyFile, opts)
+		if err != nil {
+			return nil, false, fmt.Errorf("body file: %w", err)
+		}
+		return t, t.IsBatch(), nil
+	case r.Body != "":
+		t, err := ves.CompileTemplate([]byte(r.Body), opts)
+		if err != nil {
+			return nil, false, fmt.Errorf("request %s: body: %w", r.Name, err)
+		}
+		return t, t.IsBatch(), nil
+	}
+	event := r.Event
+	if event == "" {
+		event = "fault"
+	}
+	ev, err := ves.NewEvent(event, ves.EventOptions{RunID: runID, Size: r.Size, Batch: r.Batch})
+	if err != nil {
+		return nil, false, fmt.Errorf("--event %s: %w", event, err)
+	}
+	return ev, r.Batch > 1, nil
+}
+
+// requestLabel names a request kind in per-request outputs (the JTL label).
+func requestLabel(r profiles.Request) string {
+	if r.Batch > 1 {
+		return r.Name + "-batch"
+	}
+	return r.Name
+}
+
+// sortedHeaders lists headers by name, so that every run of a scenario
+// sends them in the same order.
+func sortedHeaders(m map[string]string) []loadgen.Header {
+	hs := make([]loadgen.Header, 0, len(m))
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		hs = append(hs, loadgen.Header{Name: name, Value: m[name]})
+	}
+	return hs
+}

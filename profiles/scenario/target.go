@@ -1,0 +1,87 @@
+package scenario
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/profiles"
+)
+
+// CheckURL checks a target URL: http or https with a host. Its error
+// quotes the URL with any password hidden, for the caller to prefix with
+// the flag or field it came from.
+func CheckURL(raw string) error {
+	_, err := parseTarget(raw)
+	return err
+}
+
+func parseTarget(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%q: not a URL", redact.URL(raw))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("%q: want an http:// or https:// URL", redact.URL(raw))
+	case u.Host == "" || u.Hostname() == "":
+		return nil, fmt.Errorf("%q: no host", redact.URL(raw))
+	}
+	return u, nil
+}
+
+// passwordEnv is where the password of a user given without one is read:
+// the README documents it as --password-file's default.
+const passwordEnv = "VESLOAD_PASSWORD"
+
+// credentials returns the basic auth user and password: from the
+// scenario's auth (a password file or environment variable), else from
+// the URL's user info, else $VESLOAD_PASSWORD with the user. A user
+// without a password is refused: sending "user:" would only earn 401s
+// that look like the collector's fault.
+func credentials(a *profiles.Auth, u *url.URL, lookupEnv func(string) (string, bool)) (user, password string, err error) {
+	missing := envMissing(passwordEnv)
+	if a != nil {
+		user = a.User
+		switch {
+		case a.PasswordFile != "":
+			missing = "password file " + a.PasswordFile + " is empty"
+			if password, err = ReadSecretFile("password file", a.PasswordFile); err != nil {
+				return "", "", err
+			}
+		case a.PasswordEnv != "":
+			missing = envMissing(a.PasswordEnv)
+			password, _ = lookupEnv(a.PasswordEnv)
+		}
+	}
+	if u.User != nil {
+		if user == "" {
+			user = u.User.Username()
+		}
+		if pw, ok := u.User.Password(); ok && password == "" {
+			password = pw
+		}
+	}
+	if password == "" && user != "" && a == nil {
+		password, _ = lookupEnv(passwordEnv)
+	}
+	if user != "" && password == "" {
+		return "", "", fmt.Errorf("no password for user %s: %s", user, missing)
+	}
+	return user, password, nil
+}
+
+func envMissing(name string) string {
+	return "$" + name + " is empty or not set (set it, or give --password-file)"
+}
+
+// ReadSecretFile reads a password from a file; a trailing newline is not
+// part of it. Errors name what the file is for, never its content.
+func ReadSecretFile(what, path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	return strings.TrimRight(string(b), "\r\n"), nil
+}

@@ -1,0 +1,45 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// textDelivery prints what the consumer of the output topic saw: the
+// proof, past the 202, that the events arrived.
+func textDelivery(t *textWriter, r *result.Result) {
+	d := r.Delivery
+	if d == nil {
+		return
+	}
+	t.section(fmt.Sprintf("Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampType, d.GraceS))
+	pct := 0.0
+	if d.Expected > 0 {
+		pct = 100 * float64(d.Delivered) / float64(d.Expected)
+	}
+	t.printf("  expected   %8d  events of the requests sent (%d answered 2xx)\n", d.Expected, d.Accepted)
+	t.printf("  delivered  %8d  %s%%\n", d.Delivered, fmtPct(pct))
+	lost := fmt.Sprintf("  lost       %8d  of which answered 2xx: %d (lost though accepted)", d.Lost, d.LostThoughAccepted)
+	if d.Lost > 0 || d.LostThoughAccepted > 0 {
+		lost = t.paint(ansiRed, lost)
+	}
+	t.println(lost)
+	t.printf("  delivered though the request failed %d; duplicates %d; out of order %d; foreign records %d of %d\n",
+		d.DeliveredThoughRejected, d.Duplicates, d.OutOfOrder, d.Foreign, d.Records)
+	if d.LagMax >= 0 {
+		t.printf("  consumer lag max %d records\n", d.LagMax)
+	}
+	t.printf("  end to end (ms)   %8s %8s %8s %8s %8s %8s\n", "avg", "p50", "p95", "p99", "max", "count")
+	row := func(name string, s result.Summary) {
+		if s.Count == 0 {
+			return
+		}
+		t.printf("  %-17s %8s %8s %8s %8s %8s %8d\n", name, fmtMs(s.Avg), fmtMs(s.P50), fmtMs(s.P95), fmtMs(s.P99), fmtMs(s.Max), s.Count)
+	}
+	row("to the record", d.E2E)
+	row("to the read", d.Consumed)
+	if d.ClockSkewed > 0 {
+		t.warn("  ", fmt.Sprintf("%d record timestamps were before their event was due: the clocks differ", d.ClockSkewed))
+	}
+}

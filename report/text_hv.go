@@ -1,0 +1,136 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
+)
+
+// textHV prints an HV-VES run the way ONAP's HV-VES performance pages
+// tabulate theirs, then what the producers saw.
+func textHV(t *textWriter, r *result.Result) {
+	hv := r.HV
+	if hv == nil {
+		return
+	}
+	t.section("HV-VES (MB = 10^6 bytes; difference = written - received; CPU % of one core)")
+	tb := table.Table{Cols: hvSeedColumns()}
+	tb.Add(hvSeedRow(r)...)
+	t.lines(tb.Pipe(""))
+
+	s := hv.Sent
+	t.section("Messages")
+	t.printf("  %d producers × %d messages of %s every %s (%s), %s\n", hv.Producers, hv.Messages,
+		FormatBytes(int64(hv.SizeBytes)), fmtSeconds(hv.IntervalS), hv.Domain, transport(hv))
+	t.printf("  scheduled %s = sent %s + not sent %s; sent = written %s + failed %s\n",
+		fmtInt(s.Scheduled), fmtInt(s.Sent), fmtInt(s.NotSent), fmtInt(s.Written), fmtInt(s.Failed))
+	if len(hv.NotSentBy) > 0 {
+		t.printf("  not sent by reason: %s\n", counts(hv.NotSentBy))
+	}
+	t.printf("  data: %s written, %s MB/s average, %s MB/s peak second\n",
+		FormatBytes(s.Bytes), fmtRound(hv.MBps, 2), fmtRound(hv.PeakMBps, 2))
+	t.printf("  write blocked (back-pressure) ms: p50 %s, p99 %s, max %s\n",
+		fmtMs(hv.WriteBlocked.P50), fmtMs(hv.WriteBlocked.P99), fmtMs(hv.WriteBlocked.Max))
+	t.printf("  connections: %d made (%d reconnects); connect ms p50 %s max %s", hv.Connects, hv.Reconnects,
+		fmtMs(hv.Connect.P50), fmtMs(hv.Connect.Max))
+	if hv.TLS {
+		t.printf("; TLS handshake ms p50 %s max %s", fmtMs(hv.Handshake.P50), fmtMs(hv.Handshake.Max))
+	}
+	t.println("")
+	if len(hv.Disconnects) > 0 {
+		t.printf("  disconnects by cause: %s\n", counts(hv.Disconnects))
+	}
+	if len(hv.DialErrors) > 0 {
+		t.printf("  failed reconnects by cause: %s\n", counts(hv.DialErrors))
+	}
+	textHVReceiver(t, hv.Receiver)
+	textHVProducers(t, hv)
+}
+
+func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
+	if rc == nil {
+		return
+	}
+	dup := na
+	if rc.Duplicates != nil {
+		dup = fmtInt(*rc.Duplicates)
+	}
+	t.printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
+		fmtInt(rc.Received), fmtInt(rc.Accepted), fmtInt(rc.Lost), dup)
+	if len(rc.Dropped) > 0 {
+		t.printf(", dropped %s", counts(rc.Dropped))
+	}
+	t.println("")
+	var parts []string
+	for _, v := range []struct {
+		name string
+		ms   float64
+	}{{"avg", rc.TravelAvgMs}, {"p50", rc.TravelP50Ms}, {"p99", rc.TravelP99Ms}, {"max", rc.TravelMaxMs}} {
+		if v.ms > 0 {
+			parts = append(parts, v.name+" "+fmtMs(v.ms))
+		}
+	}
+	if len(parts) > 0 {
+		t.printf("  travel time (due → received) ms: %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// textHVProducers lists producers when there are few enough to read.
+func textHVProducers(t *textWriter, hv *result.HV) {
+	if len(hv.ByProducer) == 0 || len(hv.ByProducer) > 20 {
+		return
+	}
+	t.section("By producer")
+	tb := table.Table{Cols: []table.Column{table.Left("Source"), table.Right("Written"), table.Right("Failed"),
+		table.Right("Not sent"), table.Right("Bytes"), table.Right("Reconnects")}}
+	for _, p := range hv.ByProducer {
+		tb.Add(table.EscapeCell(p.Source), fmtInt(p.Counts.Written), fmtInt(p.Counts.Failed), fmtInt(p.Counts.NotSent),
+			FormatBytes(p.Counts.Bytes), fmtInt(p.Reconnects))
+	}
+	t.lines(tb.Pipe(""))
+}
+
+func transport(hv *result.HV) string {
+	if hv.TLS {
+		return "TLS to " + hv.Addr
+	}
+	return "TCP to " + hv.Addr
+}
+
+// counts writes a table of counts as "a=1, b=2", largest first.
+func counts(m map[string]int64) string {
+	var parts []string
+	for _, k := range byCount(m) {
+		parts = append(parts, k+"="+fmtInt(m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// hvSeedColumns are the columns of ONAP's HV-VES performance tables.
+func hvSeedColumns() []table.Column {
+	return []table.Column{table.Right("Producers"), table.Right("Messages sent"), table.Right("Received"),
+		table.Right("Difference"), table.Right("Peak MB/s"), table.Right("Travel p99 ms"), table.Right("Peak CPU %"),
+		table.Right("Memory")}
+}
+
+func hvSeedRow(r *result.Result) []string {
+	hv := r.HV
+	received, diff, travel := na, na, na
+	if rc := hv.Receiver; rc != nil {
+		received, diff = fmtInt(rc.Received), fmtInt(hv.Sent.Written-rc.Received)
+		if rc.TravelP99Ms > 0 {
+			travel = fmtMs(rc.TravelP99Ms)
+		}
+	}
+	cpu, mem := na, na
+	if r.Target != nil {
+		cpu = fmtPct(r.Target.CPUMaxPct)
+		if r.Target.RSSMaxBytes > 0 {
+			mem = FormatBytes(r.Target.RSSMaxBytes)
+		}
+	}
+	return []string{strconv.Itoa(hv.Producers), fmtInt(hv.Sent.Written), received, diff,
+		fmtRound(hv.PeakMBps, 2), travel, cpu, mem}
+}

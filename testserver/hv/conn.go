@@ -1,0 +1,140 @@
+package hv
+
+import (
+	"crypto/tls"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/vesload/vesload/loadgen/hv/wtp"
+)
+
+// conn is one client connection being read.
+type conn struct {
+	s      *Server
+	c      net.Conn
+	client string
+	dec    *wtp.Decoder
+	msg    Message
+	hdr    wtp.EventHeader
+	// rate limiting: bytes read since start, and when reading began.
+	read  int64
+	begin time.Time
+}
+
+// serve reads frames until the client leaves, breaks the framing or idles.
+func (s *Server) serve(c net.Conn) {
+	defer s.wg.Done()
+	defer s.untrack(c)
+	defer c.Close()
+	k := &conn{s: s, c: c, client: c.RemoteAddr().String(), dec: wtp.NewDecoder(s.opts.MaxPayload)}
+	k.msg.Client = k.client
+	s.st.connected()
+	cause := k.run()
+	s.st.disconnected(cause)
+	if cause != disconnectClosed {
+		s.logf("hv: client %s disconnected: %s", k.client, cause)
+	}
+}
+
+// run returns why the connection ended.
+func (k *conn) run() string {
+	if tc, ok := k.c.(*tls.Conn); ok {
+		k.deadline()
+		if err := tc.Handshake(); err != nil {
+			k.s.st.rejected(RejectHandshake)
+			return RejectHandshake
+		}
+	}
+	bufSize := 64 << 10
+	if r := k.s.opts.ReadRate; r > 0 {
+		bufSize = int(min(int64(bufSize), max(r/20, 512)))
+	}
+	buf := make([]byte, bufSize)
+	k.begin = time.Now()
+	for {
+		k.deadline()
+		n, err := k.c.Read(buf)
+		if n > 0 {
+			k.s.st.bytes(n)
+			k.dec.Write(buf[:n])
+			if cause := k.frames(); cause != "" {
+				return cause
+			}
+			k.throttle(n)
+		}
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				return disconnectIdle
+			}
+			return disconnectClosed // EOF, a reset, or the emulator closing
+		}
+	}
+}
+
+func (k *conn) deadline() {
+	if t := k.s.opts.IdleTimeout; t > 0 {
+		k.c.SetReadDeadline(time.Now().Add(t))
+	}
+}
+
+// throttle sleeps so that the connection is read at ReadRate at most.
+func (k *conn) throttle(n int) {
+	r := k.s.opts.ReadRate
+	if r <= 0 {
+		return
+	}
+	k.read += int64(n)
+	due := k.begin.Add(time.Duration(float64(k.read) / float64(r) * float64(time.Second)))
+	if d := time.Until(due); d > 0 {
+		time.Sleep(d)
+	}
+}
+
+// frames handles every complete frame; a non-empty result is the cause
+// to disconnect for.
+func (k *conn) frames() string {
+	for {
+		f, ok, err := k.dec.Next()
+		switch {
+		case errors.Is(err, wtp.ErrBadMagic):
+			k.s.st.rejected(RejectMarker)
+			return RejectMarker
+		case errors.Is(err, wtp.ErrTooBig):
+			k.s.st.rejected(RejectTooBig)
+			return RejectTooBig
+		case !ok:
+			return ""
+		}
+		k.handle(f)
+	}
+}
+
+// handle counts one frame and passes it on when it is valid and routed.
+func (k *conn) handle(f wtp.Frame) {
+	st := k.s.st
+	st.received(len(f.Payload))
+	if f.Skip != "" {
+		st.dropped(DropInvalid)
+		return
+	}
+	h, _, err := wtp.DecodeEvent(f.Payload)
+	if err != nil || !validHeader(&h) {
+		st.dropped(DropInvalid)
+		return
+	}
+	topic, ok := k.s.opts.Routes[string(h.Domain)]
+	if !ok {
+		st.dropped(DropRouteNotFound)
+		return
+	}
+	now := k.s.opts.Now()
+	st.accepted(&h, topic, now)
+	if fn := k.s.opts.OnMessage; fn != nil {
+		k.hdr = h
+		k.msg.Domain, k.msg.Topic = string(h.Domain), topic
+		k.msg.Header, k.msg.Payload, k.msg.Received = &k.hdr, f.Payload, now
+		fn(&k.msg)
+	}
+}

@@ -1,0 +1,85 @@
+package hv
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vesload/vesload/loadgen/hv/wtp"
+)
+
+// DefaultIdleTimeout is the collector's server.idleTimeoutSec default.
+const DefaultIdleTimeout = 60 * time.Second
+
+// DefaultRoutes is the collector's default routing: perf3gpp events go to
+// HV_VES_PERF3GPP; events of any other domain are dropped as unrouted.
+func DefaultRoutes() map[string]string {
+	return map[string]string{"perf3gpp": "HV_VES_PERF3GPP"}
+}
+
+// Options configure an emulator. The zero value listens on a free
+// loopback port in plain TCP with the collector's defaults.
+type Options struct {
+	// Addr is the TCP address to listen on (127.0.0.1:0 when empty).
+	Addr string
+	// TLSCertFile and TLSKeyFile (PEM) switch the listener to TLS.
+	TLSCertFile, TLSKeyFile string
+	// ClientCAFile (PEM) makes a client certificate signed by one of its
+	// authorities mandatory, as the collector requires.
+	ClientCAFile string
+	// IdleTimeout closes a connection that sent nothing for this long
+	// (DefaultIdleTimeout when 0; negative: never).
+	IdleTimeout time.Duration
+	// ReadRate limits how many bytes a second are read from each
+	// connection (0: no limit), to make clients feel back-pressure.
+	ReadRate int64
+	// MaxPayload is the largest payload accepted (wtp.MaxPayload when 0).
+	MaxPayload int
+	// Routes maps a domain to its output topic (DefaultRoutes when nil).
+	Routes map[string]string
+	// OnMessage, when set, is called for every accepted message on the
+	// connection's goroutine; the message's slices are valid only during
+	// the call.
+	OnMessage func(*Message)
+	// Now is the clock travel times are measured with (time.Now when nil).
+	Now func() time.Time
+	// Logf receives one line per notable event (nil: silent).
+	Logf func(format string, args ...any)
+	// MaxTrackedIDs bounds the eventIds remembered for duplicate
+	// detection (10 million when 0); past it duplicates are not checked.
+	MaxTrackedIDs int
+}
+
+func (o Options) normalise() (Options, error) {
+	if o.Addr == "" {
+		o.Addr = "127.0.0.1:0"
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxPayload == 0 {
+		o.MaxPayload = wtp.MaxPayload
+	}
+	if o.MaxPayload < 0 || o.MaxPayload > wtp.MaxPayload {
+		return o, fmt.Errorf("max payload %d: want 1 to %d bytes", o.MaxPayload, wtp.MaxPayload)
+	}
+	if o.ReadRate < 0 {
+		return o, fmt.Errorf("read rate %d: must not be negative", o.ReadRate)
+	}
+	if (o.TLSCertFile == "") != (o.TLSKeyFile == "") {
+		return o, errors.New("TLS certificate and key: give both")
+	}
+	if o.ClientCAFile != "" && o.TLSCertFile == "" {
+		return o, errors.New("client CA file needs a TLS certificate and key")
+	}
+	if o.Routes == nil {
+		o.Routes = DefaultRoutes()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxTrackedIDs == 0 {
+		o.MaxTrackedIDs = 10_000_000
+	}
+	return o, nil
+}

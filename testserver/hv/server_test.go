@@ -1,0 +1,314 @@
+package hv
+
+import (
+	"bytes"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/loadgen/hv/wtp"
+)
+
+const epoch = 1_764_590_000_000_000 // µs
+
+// frame encodes one message of src.
+func frame(t *testing.T, src wtp.Source, size int, seq uint64) []byte {
+	t.Helper()
+	enc, err := wtp.NewEncoder(src, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := enc.Frame(wtp.Message{GlobalSeq: seq, Sequence: uint32(seq), EpochMicros: epoch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]byte(nil), f...)
+}
+
+func rawFrame(major byte, id uint16, payload []byte) []byte {
+	b := []byte{wtp.Magic, major, 0, 0, 0, 0, byte(id >> 8), byte(id)}
+	n := len(payload)
+	return append(append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n)), payload...)
+}
+
+// waitFor polls the stats until cond holds (the emulator reads on its own
+// goroutines); it fails after two seconds.
+func waitFor(t *testing.T, s *Server, what string, cond func(Stats) bool) Stats {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		st := s.Stats()
+		if cond(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; stats %+v", what, st)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func start(t *testing.T, o Options) *Server {
+	t.Helper()
+	s, err := Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestCountsAndSkips(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	now := time.UnixMicro(epoch).Add(1500 * time.Microsecond)
+	s := start(t, Options{
+		Now: func() time.Time { return now },
+		OnMessage: func(m *Message) {
+			mu.Lock()
+			seen = append(seen, m.Domain+"/"+m.Topic+"/"+string(m.Header.EventID))
+			mu.Unlock()
+		},
+	})
+	a := wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p0"}
+	b := wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p1"}
+	noSource := wtp.Source{RunID: "r", ReportingEntityName: "re"}
+	fault := wtp.Source{RunID: "r", Domain: "fault", ReportingEntityName: "re", SourceName: "p0"}
+	stream := bytes.Join([][]byte{
+		frame(t, a, 8192, 1),
+		frame(t, b, 500, 2),
+		frame(t, a, 600, 1), // duplicate eventId r-1
+		rawFrame(2, 1, frame(t, a, 400, 3)[wtp.HeaderLen:]), // major version 2
+		rawFrame(1, 7, frame(t, a, 400, 4)[wtp.HeaderLen:]), // unknown payload id
+		rawFrame(1, 1, []byte{0x0a, 0x05, 1}),               // undecodable protobuf
+		frame(t, noSource, 400, 5),                          // header without sourceName
+		frame(t, fault, 400, 6),                             // domain without a route
+		frame(t, b, 300, 7),
+	}, nil)
+	c, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off < len(stream); off += 777 { // frames split across writes
+		if _, err := c.Write(stream[off:min(off+777, len(stream))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	st := waitFor(t, s, "the disconnection", func(st Stats) bool { return st.Disconnections == 1 })
+	if st.Received != 9 || st.Accepted != 4 || st.DuplicateEventIDs != 1 || st.BytesReceived != int64(len(stream)) {
+		t.Errorf("received %d accepted %d duplicates %d bytes %d; want 9, 4, 1, %d", st.Received, st.Accepted,
+			st.DuplicateEventIDs, st.BytesReceived, len(stream))
+	}
+	wantDrops := map[string]int64{DropInvalid: 4, DropRouteNotFound: 1}
+	if !equal(st.Dropped, wantDrops) || !equal(st.BySource, map[string]int64{"p0": 2, "p1": 2}) ||
+		!equal(st.DisconnectedBy, map[string]int64{"closed": 1}) || !equal(st.ByTopic, map[string]int64{"HV_VES_PERF3GPP": 4}) {
+		t.Errorf("dropped %v by source %v disconnected %v by topic %v", st.Dropped, st.BySource, st.DisconnectedBy, st.ByTopic)
+	}
+	if st.TravelMs.Count != 4 || st.TravelMs.P50 != 1.5 || st.TravelMs.Max != 1.5 {
+		t.Errorf("travel %+v, want 4 × 1.5 ms", st.TravelMs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(seen, " "); got != "perf3gpp/HV_VES_PERF3GPP/r-1 perf3gpp/HV_VES_PERF3GPP/r-2 perf3gpp/HV_VES_PERF3GPP/r-1 perf3gpp/HV_VES_PERF3GPP/r-7" {
+		t.Errorf("OnMessage saw %s", got)
+	}
+}
+
+func equal(a, b map[string]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDisconnects(t *testing.T) {
+	tooBig := []byte{wtp.Magic, 1, 0, 0, 0, 0, 0, 1, 0, 0x10, 0, 1}
+	src := wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p0"}
+	for _, c := range []struct {
+		name   string
+		stream []byte
+		cause  string
+		frames int64
+	}{
+		{"bad marker", append(frame(t, src, 300, 1), 0x55, 1, 0), RejectMarker, 1},
+		{"payload over 1 MiB", tooBig, RejectTooBig, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := start(t, Options{})
+			conn, err := net.Dial("tcp", s.Addr())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := conn.Write(c.stream); err != nil {
+				t.Fatal(err)
+			}
+			conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+			if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+				t.Errorf("client read %v, want EOF (disconnected)", err)
+			}
+			st := waitFor(t, s, "the rejection", func(st Stats) bool { return st.ClientsRejected[c.cause] == 1 })
+			if st.Received != c.frames || st.DisconnectedBy[c.cause] != 1 {
+				t.Errorf("received %d, disconnected %v", st.Received, st.DisconnectedBy)
+			}
+		})
+	}
+}
+
+func TestIdleTimeout(t *testing.T) {
+	s := start(t, Options{IdleTimeout: 50 * time.Millisecond})
+	conn, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("idle client read %v, want EOF", err)
+	}
+	waitFor(t, s, "the idle disconnection", func(st Stats) bool { return st.DisconnectedBy["idle"] == 1 })
+}
+
+func TestTLSNeedsAClientCertificate(t *testing.T) {
+	cert, key, pool := testcert.Write(t)
+	s := start(t, Options{TLSCertFile: cert, TLSKeyFile: key, ClientCAFile: cert})
+	pair, err := tls.LoadX509KeyPair(cert, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// without a certificate: the handshake fails and the client is counted
+	bare, err := tls.Dial("tcp", s.Addr(), &tls.Config{RootCAs: pool})
+	if err == nil {
+		_, err = bare.Read(make([]byte, 1)) // TLS 1.3 reports the refusal on the first read
+		bare.Close()
+	}
+	if err == nil {
+		t.Fatal("a client without a certificate was served")
+	}
+	waitFor(t, s, "the rejected handshake", func(st Stats) bool { return st.ClientsRejected[RejectHandshake] == 1 })
+
+	c, err := tls.Dial("tcp", s.Addr(), &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{pair}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write(frame(t, wtp.Source{RunID: "t", ReportingEntityName: "re", SourceName: "p"}, 8192, 1)); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	waitFor(t, s, "the message over TLS", func(st Stats) bool { return st.Accepted == 1 })
+}
+
+func TestReadRateSlowsTheClient(t *testing.T) {
+	s := start(t, Options{ReadRate: 200_000})
+	conn, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	f := frame(t, wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p"}, 20_000-wtp.HeaderLen, 1)
+	begin := time.Now()
+	for range 4 { // 80 kB at 200 kB/s: ≥ 0.4 s to read, minus what the socket buffers hold
+		if _, err := conn.Write(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, s, "the messages", func(st Stats) bool { return st.Accepted == 4 })
+	if d := time.Since(begin); d < 300*time.Millisecond {
+		t.Errorf("80 kB read in %v at 200 kB/s", d)
+	}
+}
+
+func TestMonitoringEndpoints(t *testing.T) {
+	s := start(t, Options{})
+	srv, addr, err := s.ServeHTTP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	conn, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := wtp.Source{RunID: "m", ReportingEntityName: "re", SourceName: "p"}
+	conn.Write(append(frame(t, src, 1000, 1), frame(t, src, 1000, 2)...))
+	conn.Close()
+	waitFor(t, s, "two messages", func(st Stats) bool { return st.Accepted == 2 })
+	body := get(t, "http://"+addr+"/metrics")
+	for _, line := range []string{"hvves_messages_received_total 2", "hvves_messages_sent_total 2",
+		`hvves_messages_sent_topic_total{topic="HV_VES_PERF3GPP"} 2`, "hvves_connections_total 1",
+		"hvves_messages_received_payload_bytes_total 2000", "hvves_messages_to_collector_travel_time_seconds_count 2"} {
+		if !strings.Contains(body, line+"\n") {
+			t.Errorf("/metrics lacks %q:\n%s", line, body)
+		}
+	}
+	var st Stats
+	if err := json.Unmarshal([]byte(get(t, "http://"+addr+"/stats")), &st); err != nil || st.Accepted != 2 {
+		t.Errorf("/stats: %v, accepted %d", err, st.Accepted)
+	}
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return string(b)
+}
+
+func TestBadOptions(t *testing.T) {
+	for _, o := range []Options{
+		{TLSCertFile: "x.pem"},
+		{ClientCAFile: "ca.pem"},
+		{ReadRate: -1},
+		{MaxPayload: wtp.MaxPayload + 1},
+		{Addr: "256.0.0.1:1"},
+	} {
+		if s, err := Start(o); err == nil {
+			s.Close()
+			t.Errorf("%+v: started", o)
+		}
+	}
+}
+
+// FuzzFrames feeds arbitrary streams through a connection's frame
+// handling: it must never panic, and every byte is either framed,
+// buffered, or the cause of a disconnection.
+func FuzzFrames(f *testing.F) {
+	src := wtp.Source{RunID: "f", ReportingEntityName: "re", SourceName: "p"}
+	enc, _ := wtp.NewEncoder(src, 300)
+	fr, _ := enc.Frame(wtp.Message{GlobalSeq: 1, Sequence: 1, EpochMicros: epoch})
+	f.Add(append([]byte(nil), fr...))
+	f.Add(rawFrame(1, 1, []byte{0x0a, 0x02, 0x08, 0x00}))
+	f.Add([]byte{wtp.Magic, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 0x0a, 0x01, 0x12})
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		o, _ := Options{MaxPayload: 4096}.normalise()
+		s := &Server{opts: o, st: newState(100)}
+		k := &conn{s: s, dec: wtp.NewDecoder(o.MaxPayload)}
+		k.dec.Write(stream)
+		cause := k.frames()
+		st := s.Stats()
+		if cause == "" && st.Received != st.Accepted+st.DroppedTotal() {
+			t.Fatalf("received %d != accepted %d + dropped %d", st.Received, st.Accepted, st.DroppedTotal())
+		}
+	})
+}

@@ -1,0 +1,106 @@
+package hv
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/loadgen/hv/wtp"
+)
+
+// maxTravelUs is the longest travel time recorded (a day, in µs): a
+// producer's clock set far off is clamped there, not dropped.
+const maxTravelUs = int64(24 * time.Hour / time.Microsecond)
+
+// maxSources bounds the per-source table; further sources are counted
+// under otherSources.
+const (
+	maxSources   = 1000
+	otherSources = "(other)"
+)
+
+// state holds the emulator's counters. Plain counters are atomics; the
+// tables and the travel-time histogram are under mu.
+type state struct {
+	connections, active, disconnections atomic.Int64
+	bytesIn, payloadBytes               atomic.Int64
+	nReceived, nSent                    atomic.Int64
+
+	mu          sync.Mutex
+	rejections  map[string]int64
+	drops       map[string]int64
+	discBy      map[string]int64
+	byTopic     map[string]int64
+	bySource    map[string]int64
+	ids         map[string]struct{}
+	maxIDs      int
+	duplicates  int64
+	untracked   int64
+	travel      *hdrhistogram.Histogram // µs
+	travelSumUs float64
+	negative    int64 // travel times below zero (clock skew)
+}
+
+func newState(maxIDs int) *state {
+	return &state{
+		rejections: map[string]int64{}, drops: map[string]int64{}, discBy: map[string]int64{},
+		byTopic: map[string]int64{}, bySource: map[string]int64{}, ids: map[string]struct{}{},
+		maxIDs: maxIDs, travel: hdrhistogram.New(1, maxTravelUs, 3),
+	}
+}
+
+func (s *state) connected() {
+	s.connections.Add(1)
+	s.active.Add(1)
+}
+
+func (s *state) disconnected(cause string) {
+	s.active.Add(-1)
+	s.disconnections.Add(1)
+	s.count(s.discBy, cause)
+}
+
+func (s *state) rejected(cause string) { s.count(s.rejections, cause) }
+func (s *state) dropped(cause string)  { s.count(s.drops, cause) }
+func (s *state) bytes(n int)           { s.bytesIn.Add(int64(n)) }
+
+func (s *state) received(payload int) {
+	s.nReceived.Add(1)
+	s.payloadBytes.Add(int64(payload))
+}
+
+func (s *state) count(m map[string]int64, key string) {
+	s.mu.Lock()
+	m[key]++
+	s.mu.Unlock()
+}
+
+// accepted records a valid, routed message received at now.
+func (s *state) accepted(h *wtp.EventHeader, topic string, now time.Time) {
+	s.nSent.Add(1)
+	travel := now.UnixMicro() - int64(h.LastEpochMicrosec)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byTopic[topic]++
+	if _, ok := s.bySource[string(h.SourceName)]; ok || len(s.bySource) < maxSources {
+		s.bySource[string(h.SourceName)]++
+	} else {
+		s.bySource[otherSources]++
+	}
+	switch _, seen := s.ids[string(h.EventID)]; {
+	case seen:
+		s.duplicates++
+	case len(s.ids) < s.maxIDs:
+		s.ids[string(h.EventID)] = struct{}{}
+	default:
+		s.untracked++
+	}
+	if travel < 0 {
+		s.negative++
+	}
+	travel = min(max(travel, 1), maxTravelUs)
+	s.travelSumUs += float64(travel)
+	_ = s.travel.RecordValue(travel) // in range: cannot fail
+}
