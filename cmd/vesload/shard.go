@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/hv"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -34,8 +35,14 @@ type shardOptions struct {
 }
 
 func addShardFlags(fs *pflag.FlagSet, o *shardOptions) {
-	fs.StringVar(&o.shard, "shard", "", "send shard I of N of the schedule (requests n ≡ I mod N): 'I/N', or 'auto/N' to read I from $"+jobIndexEnv)
 	fs.StringVar(&o.runID, "run-id", "", "run ID that prefixes every eventId; every shard of one run is given the same (default: random)")
+	addShardTiming(fs, o, "send shard I of N of the schedule (requests n ≡ I mod N)")
+}
+
+// addShardTiming adds the shard flags but --run-id, for commands that
+// have their own (vesload hv).
+func addShardTiming(fs *pflag.FlagSet, o *shardOptions, what string) {
+	fs.StringVar(&o.shard, "shard", "", what+": 'I/N', or 'auto/N' to read I from $"+jobIndexEnv)
 	fs.StringVar(&o.startAt, "start-at", "", "start the schedule at this instant: RFC 3339 (2026-12-01T10:00:00Z) or +D from now (+30s)")
 	fs.DurationVar(&o.startTolerance, "start-tolerance", time.Second, "refuse to run (exit 1) when reaching --start-at later than this")
 }
@@ -172,4 +179,12 @@ func gatedOnMerge(res *result.Result, note func(string)) bool {
 	}
 	note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
 	return true
+}
+
+// hvDigest identifies an HV-VES run's scenario: what every shard must
+// agree on (not the shard itself, nor the clocks).
+func hvDigest(c hv.Config) string {
+	s := fmt.Sprintf("hv\x00%s\x00%d\x00%d\x00%d\x00%v\x00%s\x00%v", c.Addr, c.Producers, c.Messages, c.Size, c.Interval, c.Domain, c.TLS != nil)
+	sum := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(sum[:12])
 }

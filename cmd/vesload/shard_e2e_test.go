@@ -16,6 +16,7 @@ import (
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/testserver"
+	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
 // emulatorStats reads the emulator's /stats.
@@ -143,5 +144,61 @@ func TestLateShardRefuses(t *testing.T) {
 	}
 	if st := emulatorStats(t, base); st.EventRequests != 0 {
 		t.Fatalf("a late shard sent %d requests", st.EventRequests)
+	}
+}
+
+// TestHVShardsEndToEnd runs two shard processes of one HV-VES producer
+// run against one HV-VES emulator: each runs half the producers with
+// their run-wide numbers, so the merged result is the whole run and every
+// eventId arrives once.
+func TestHVShardsEndToEnd(t *testing.T) {
+	t.Parallel()
+	emu, err := hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emu.Close()
+	const producers, messages, shards = 4, 25, 2
+	at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
+	args := []string{"hv", "--addr", emu.Addr(), "--producers", fmt.Sprint(producers), "--messages", fmt.Sprint(messages),
+		"--interval", "40ms", "--size", "1024", "--shard", fmt.Sprintf("auto/%d", shards), "--run-id", "hv-shards",
+		"--start-at", at, "--start-tolerance", "2s", "-o", "-", "-q"}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	logs := make([]bytes.Buffer, shards)
+	errs := make([]error, shards)
+	var wg sync.WaitGroup
+	for i := range shards {
+		cmd := shardProc(ctx, i, args, &logs[i])
+		wg.Go(func() { errs[i] = cmd.Run() })
+	}
+	wg.Wait()
+	var all bytes.Buffer
+	for i := range shards {
+		if errs[i] != nil {
+			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
+		}
+		all.Write(logs[i].Bytes())
+	}
+	code, stdout, stderr := mergeStream(all.String(), "-")
+	if code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	m, err := report.Decode(strings.NewReader(stdout), "merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = producers * messages
+	if m.Requests.Scheduled != want || m.Requests.Sent != want || m.HV == nil || m.HV.Producers != producers || m.Merged.Count != shards {
+		t.Fatalf("merged requests %+v hv %+v merged %+v", m.Requests, m.HV, m.Merged)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	st := emu.Stats()
+	for st.Received < want && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		st = emu.Stats()
+	}
+	if st.Received != want || st.DuplicateEventIDs != 0 {
+		t.Fatalf("emulator received %d messages with %d duplicate eventIds, want %d and none", st.Received, st.DuplicateEventIDs, want)
 	}
 }

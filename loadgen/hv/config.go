@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
 
@@ -35,6 +36,12 @@ type Config struct {
 	WriteTimeout time.Duration
 	// Clock is the time source (the real clock when nil).
 	Clock Clock
+	// Shard, when it splits the run, runs only the producers
+	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers.
+	// Start, when set, starts the schedules at an instant all shards
+	// share; a shard later than its tolerance does not run.
+	Shard loadgen.Shard
+	Start *loadgen.StartGate
 }
 
 // IntervalForRate is the per-producer interval that gives rate messages
