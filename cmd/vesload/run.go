@@ -226,6 +226,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := sp.apply(s.plan); err != nil {
 		return nil, err
 	}
+	sp.announce(stderr, o.quiet, time.Now())
 	if emulated {
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)

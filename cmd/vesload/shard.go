@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -187,4 +188,29 @@ func hvDigest(c hv.Config) string {
 	s := fmt.Sprintf("hv\x00%s\x00%d\x00%d\x00%d\x00%v\x00%s\x00%v", c.Addr, c.Producers, c.Messages, c.Size, c.Interval, c.Domain, c.TLS != nil)
 	sum := sha256.Sum256([]byte(s))
 	return "sha256:" + hex.EncodeToString(sum[:12])
+}
+
+// announce says, before a run waits for its start instant, which shard
+// it is and when it starts, so that a pod's log explains the wait.
+func (sp *shardPlan) announce(w io.Writer, quiet bool, now time.Time) {
+	if quiet || sp.start == nil {
+		return
+	}
+	who := "the run"
+	if !sp.shard.Whole() {
+		who = fmt.Sprintf("shard %s of run %s", sp.shard, sp.runID)
+	}
+	fmt.Fprintf(w, "vesload: %s starts at %s (in %v)\n", who, sp.start.At.UTC().Format(time.RFC3339Nano),
+		sp.start.At.Sub(now).Round(time.Millisecond))
+}
+
+// sharded reports whether the plan is one shard of several generators.
+func sharded(pl *scenario.Plan) bool {
+	switch c := pl.Config; {
+	case c.Schedule != nil:
+		return !c.Schedule.ShardOf().Whole()
+	case c.Closed != nil:
+		return !c.Closed.ShardOf().Whole()
+	}
+	return false
 }

@@ -202,3 +202,19 @@ func TestHVShardsEndToEnd(t *testing.T) {
 		t.Fatalf("emulator received %d messages with %d duplicate eventIds, want %d and none", st.Received, st.DuplicateEventIDs, want)
 	}
 }
+
+// TestShardWithoutDeliveryTally checks that a shard against the built-in
+// emulator does not wait for the other shards' events, and that
+// --consume, which cannot tell them apart yet, is refused.
+func TestShardWithoutDeliveryTally(t *testing.T) {
+	t.Parallel()
+	at := time.Now().Add(time.Second).UTC().Format(time.RFC3339Nano)
+	o := vesload(t, 20*time.Second, "-rps", "10", "-duration", "1s", "--shard", "0/2", "--run-id", "d", "--start-at", at, "-q", "-o", "-")
+	if o.code != exitOK || o.elapsed > 10*time.Second {
+		t.Fatalf("exit %d after %v: %s", o.code, o.elapsed, o.stderr)
+	}
+	o = vesload(t, 20*time.Second, "-rps", "10", "-duration", "1s", "--shard", "0/2", "--run-id", "d", "--start-at", "+1s", "-q", "--consume", "kafka://127.0.0.1:1/t")
+	if o.code != exitUsage || !strings.Contains(o.stderr, "--consume: not available with --shard") {
+		t.Fatalf("--consume with --shard: exit %d: %s", o.code, o.stderr)
+	}
+}
