@@ -31,7 +31,7 @@ func BenchmarkRequestPath(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg := Config{
-		URL: "http://vesload.test/eventListener/v7", Schedule: s, Body: seqBody{},
+		URL: "http://vesload.test/eventListener/v7", Load: s, Body: seqBody{},
 		Pool: 8, PoolWait: time.Minute, Timeout: 5 * time.Second, KeepAlive: true,
 		Dial: func(string) (net.Conn, error) { return ln.Dial() },
 	}

@@ -18,18 +18,15 @@ func TestCheckpoints(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	var mu sync.Mutex
-	var snaps []*result.Result
+	var c checkpoints
 	cfg := testConfig(t, srv.URL, 50, 3*time.Second)
+	cfg.Pool = 150 // never short of connections, even on a loaded machine
 	cfg.CheckpointEvery = time.Second
-	cfg.Hooks.Checkpoint = func(r *result.Result) {
-		mu.Lock()
-		snaps = append(snaps, r)
-		mu.Unlock()
-	}
+	cfg.Observers = []Observer{&c}
 	res := run(t, cfg)
-	mu.Lock()
-	defer mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	snaps := c.snaps
 	if len(snaps) < 2 {
 		t.Fatalf("%d checkpoints in a 3 s run, want at least 2", len(snaps))
 	}
@@ -44,4 +41,17 @@ func TestCheckpoints(t *testing.T) {
 	if res.Interrupted || res.Requests.OK != 150 {
 		t.Fatalf("final result: interrupted %v requests %+v", res.Interrupted, res.Requests)
 	}
+}
+
+// checkpoints keeps every checkpoint it sees.
+type checkpoints struct {
+	NopObserver
+	mu    sync.Mutex
+	snaps []*result.Result
+}
+
+func (c *checkpoints) Checkpoint(r *result.Result) {
+	c.mu.Lock()
+	c.snaps = append(c.snaps, r)
+	c.mu.Unlock()
 }

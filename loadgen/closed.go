@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Closed is a closed-model load: Concurrency[i] requests are kept in
@@ -36,53 +38,71 @@ func (c *Closed) validate(pool int) error {
 	return nil
 }
 
-// span is how long the closed-model run lasts.
-func (c *Closed) span() time.Duration { return time.Duration(len(c.Concurrency)) * c.Step }
+// Span is how long the closed-model run lasts.
+func (c *Closed) Span() time.Duration { return time.Duration(len(c.Concurrency)) * c.Step }
 
-// dispatchClosed runs the closed model: in each step the dispatcher holds
-// back the connection tokens above the step's concurrency and sends a
-// request whenever a worker gives a token back. It reports whether it was
+// MeanRate is 0: a closed model asks for no rate, it gets what the
+// target allows.
+func (c *Closed) MeanRate() float64 { return 0 }
+
+func (c *Closed) facts(pool int) modelFacts {
+	return modelFacts{
+		total: -1,
+		steps: len(c.Concurrency),
+		concurrency: func(s int64) int {
+			i := min(int(time.Duration(s)*time.Second/c.Step), len(c.Concurrency)-1)
+			return c.Concurrency[max(i, 0)]
+		},
+		step: func(i int) result.Step {
+			return result.Step{Concurrency: c.Concurrency[i], StartS: (time.Duration(i) * c.Step).Seconds(), DurationS: c.Step.Seconds()}
+		},
+		warm: min(c.Concurrency[0], pool),
+	}
+}
+
+// dispatch runs the closed model: in each step the dispatcher holds back
+// the connection tokens above the step's concurrency and sends a request
+// whenever a worker gives a token back. It reports whether it was
 // interrupted.
-func (e *Engine) dispatchClosed(ctx context.Context, start time.Time) (interrupted bool) {
-	c := e.cfg.Closed
+func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool) {
 	held := 0
 	var n int64
 	for step, conc := range c.Concurrency {
-		e.step.Store(int64(step))
-		stepEnd := start.Add(time.Duration(step+1) * c.Step)
+		stepEnd := d.start.Add(time.Duration(step+1) * c.Step)
 		timer := time.NewTimer(time.Until(stepEnd))
-		for want := e.cfg.Pool - conc; held != want; {
+		for want := d.pool - conc; held != want; {
 			if held > want {
-				e.slots <- struct{}{}
+				d.slots <- struct{}{}
 				held--
 				continue
 			}
 			select {
-			case <-e.slots:
+			case <-d.slots:
 				held++
 			case <-ctx.Done():
 				timer.Stop()
 				return true
-			case <-e.abort:
+			case <-d.abort:
 				timer.Stop()
 				return true
 			}
 		}
 		for stepOver := false; !stepOver; {
 			select {
-			case <-e.slots:
+			case <-d.slots:
 				now := time.Now()
-				e.attempted.Add(1)
 				seq := c.shard.Global(n)
-				e.jobs <- job{seq: seq, due: now, kind: e.pick[seq%int64(len(e.pick))], step: uint16(step)}
-				e.handedOff(now, now, 0)
+				j := job{seq: seq, due: now, kind: d.kind(seq), step: uint16(step)}
+				d.reached(j)
+				d.handOff(j)
+				d.lag.dispatched(now, now)
 				n++
 			case <-timer.C:
 				stepOver = true
 			case <-ctx.Done():
 				timer.Stop()
 				return true
-			case <-e.abort:
+			case <-d.abort:
 				timer.Stop()
 				return true
 			}

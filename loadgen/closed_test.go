@@ -24,7 +24,7 @@ func TestClosedModelSteps(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := Config{URL: srv.URL, Body: seqBody{}, Pool: 8, Timeout: 2 * time.Second, KeepAlive: true,
-		Closed: &Closed{Concurrency: []int{2, 6}, Step: 600 * time.Millisecond}}
+		Load: &Closed{Concurrency: []int{2, 6}, Step: 600 * time.Millisecond}}
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestClosedModelSteps(t *testing.T) {
 func TestClosedModelRejects(t *testing.T) {
 	t.Parallel()
 	for _, c := range []*Closed{{}, {Concurrency: []int{0}, Step: time.Second}, {Concurrency: []int{9}, Step: time.Second}, {Concurrency: []int{1}}} {
-		cfg := Config{URL: "http://127.0.0.1:1", Body: seqBody{}, Pool: 8, Timeout: time.Second, Closed: c}
+		cfg := Config{URL: "http://127.0.0.1:1", Body: seqBody{}, Pool: 8, Timeout: time.Second, Load: c}
 		if _, err := New(cfg); err == nil {
 			t.Errorf("closed %+v accepted", c)
 		}

@@ -2,12 +2,12 @@ package loadgen
 
 import (
 	"fmt"
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"net"
 	"net/url"
 	"time"
 
-	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/transport"
 )
 
 // Body renders the payload of one request. Request seq (0-based) is due
@@ -19,18 +19,12 @@ type Body interface {
 }
 
 // Header is one extra request header.
-type Header struct {
-	Name, Value string
-}
+type Header = transport.Header
 
-// TLS configures certificate checks and client certificates for https
-// targets. Verification is on unless Insecure is set.
-type TLS struct {
-	CAFile   string
-	CertFile string
-	KeyFile  string
-	Insecure bool
-}
+// TLS configures certificate checks and client certificates (PEM pairs
+// or PKCS#12 stores) for https targets, through the one builder every part
+// of vesload uses. Verification is on unless Insecure is set.
+type TLS = tlsconf.Options
 
 // Config is everything one run needs. The command line and profiles build
 // it; the engine reads it and never changes it.
@@ -43,11 +37,10 @@ type Config struct {
 	Password string // never copied into results or logs
 	TLS      TLS
 
-	// Schedule is the open-model load; Closed replaces it for a
-	// closed-model concurrency ramp. Exactly one is set.
-	Schedule *Schedule
-	Closed   *Closed
-	Body     Body
+	// Load is when requests are due: an open-model *Schedule or a
+	// closed-model *Closed ramp.
+	Load Model
+	Body Body
 	// Mix, when set, replaces URL and Body with a weighted mix of
 	// requests to the same target; URL still names the target.
 	Mix []Request
@@ -65,7 +58,7 @@ type Config struct {
 	Start *StartGate
 	Clock Clock
 
-	// CheckpointEvery is how often Hooks.Checkpoint is called (whole
+	// CheckpointEvery is how often the observers get a Checkpoint (whole
 	// seconds; 0: never).
 	CheckpointEvery time.Duration
 
@@ -77,75 +70,17 @@ type Config struct {
 	// uses it too.
 	Dial func(addr string) (net.Conn, error)
 
-	// Hooks receive what the engine observes; all are optional.
-	Hooks Hooks
-}
+	// Transport, when set, sends the requests instead of the VES REST
+	// transport built from URL, TLS and the rest (see package transport).
+	Transport transport.Transport
 
-// Hooks let callers watch a run without the engine knowing about
-// terminals, Prometheus or files. They are called with the recorder's
-// lock held, never two at once, so implementations need no locking among
-// themselves; they must be quick, since requests wait to be recorded.
-type Hooks struct {
-	// Start is called once with the instant the schedule's clock starts,
-	// before the first request: request n is due at start + Due(n).
-	Start func(time.Time)
-	// Second is called once a second with the live figures.
-	Second func(Progress)
-	// Request is called for every finished request, pool_exhausted ones
-	// included, on the goroutine that finished it.
-	Request func(RequestEvent)
-	// Interval is called at the end of every second with the latency
-	// histogram (µs) of the requests that finished in it. The histogram
-	// is reset afterwards: read it, do not keep it.
-	Interval func(start, end time.Time, latency *hdrhistogram.Histogram)
-	// Checkpoint receives a snapshot of the result every CheckpointEvery,
-	// marked interrupted, so that a crash loses at most one interval. It
-	// must not block: write the file in another goroutine.
-	Checkpoint func(*result.Result)
-	// Samplers are polled once a second in their own goroutine.
+	// Observers watch the run, called in this order for every event;
+	// see Observer.
+	Observers []Observer
+	// Target and Generator, when set, are sampled once a second, each in
+	// its own goroutine; a failed sample never stops the run.
 	Target    Sampler
 	Generator Sampler
-}
-
-// RequestEvent is what happened to one request.
-type RequestEvent struct {
-	Seq     int64
-	Due     time.Time
-	Latency time.Duration // from the due time
-	Service time.Duration // from the hand-over to a connection; 0 when not sent
-	// Outcome is "ok" or the error class (http_503, timeout, pool_exhausted, …).
-	Outcome   string
-	Code      int // HTTP status, 0 when there was none
-	BytesSent int64
-	BytesRecv int64
-	MessageID string // of a VES error body
-}
-
-// Progress is the live view of a run, once a second.
-type Progress struct {
-	Elapsed       time.Duration
-	Total         time.Duration
-	Scheduled     int64
-	Sent          int64
-	OK            int64
-	Errors        int64
-	PoolExhausted int64
-	InFlight      int64
-	// RPS is the rate sent during the last second.
-	RPS float64
-	// TargetRPS is the scheduled rate during the last second.
-	TargetRPS float64
-	P50, P99  time.Duration // of the requests finished in the last second
-	// LagMax is the largest dispatch lag during the last second; LagP50
-	// and LagP99 summarise the last whole second of dispatches.
-	LagMax, LagP50, LagP99 time.Duration
-	// GeneratorCPU is vesload's own CPU use in the last second, 100 = one core.
-	GeneratorCPU float64
-	// Target and Generator are the latest samples, nil when not sampled.
-	Target    *Reading
-	Generator *Reading
-	// Last is the timeline entry of the second that just ended.
-	Last result.Second
 }
 
 func (c *Config) validate() error {
@@ -157,8 +92,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("url %q: scheme must be http or https", c.URL)
 	case u.Host == "":
 		return fmt.Errorf("url %q: no host", c.URL)
-	case (c.Schedule == nil) == (c.Closed == nil):
-		return fmt.Errorf("want either an open-model schedule or a closed-model ramp")
+	case c.Load == nil:
+		return fmt.Errorf("want a load: an open-model schedule or a closed-model ramp")
 	case c.Body == nil && len(c.Mix) == 0:
 		return fmt.Errorf("no body")
 	case c.Pool < 1:
@@ -167,8 +102,6 @@ func (c *Config) validate() error {
 		return fmt.Errorf("pool wait %v: must not be negative", c.PoolWait)
 	case c.Timeout <= 0:
 		return fmt.Errorf("timeout %v: must be positive", c.Timeout)
-	case c.Closed != nil:
-		return c.Closed.validate(c.Pool)
 	}
-	return nil
+	return c.Load.validate(c.Pool)
 }

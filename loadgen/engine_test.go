@@ -29,7 +29,7 @@ func testConfig(t *testing.T, url string, rps float64, d time.Duration) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{URL: url, Schedule: s, Body: seqBody{}, Pool: 16, Timeout: 2 * time.Second, KeepAlive: true}
+	return Config{URL: url, Load: s, Body: seqBody{}, Pool: 16, Timeout: 2 * time.Second, KeepAlive: true}
 }
 
 func run(t *testing.T, cfg Config) *result.Result {

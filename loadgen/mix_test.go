@@ -71,9 +71,10 @@ func TestMixRun(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := testConfig(t, srv.URL+"/eventListener/v7", 100, time.Second)
+	cfg.Pool = 100 // never short of connections, even on a loaded machine
 	cfg.Mix = []Request{
 		{Name: "single", URL: srv.URL + "/eventListener/v7", Body: seqBody{}, Weight: 3},
-		{Name: "batch", URL: srv.URL + "/eventListener/v7/eventBatch", Body: seqBody{}, Weight: 1, Headers: []Header{{"X-Kind", "batch"}}},
+		{Name: "batch", URL: srv.URL + "/eventListener/v7/eventBatch", Body: seqBody{}, Weight: 1, Headers: []Header{{Name: "X-Kind", Value: "batch"}}},
 	}
 	e, err := New(cfg)
 	if err != nil {

@@ -70,11 +70,3 @@ func (sm *sampling) stop() {
 	sm.cancel()
 	<-sm.done
 }
-
-func (r *recorder) stopSampling() {
-	for _, sm := range []*sampling{r.target, r.generator} {
-		if sm != nil {
-			sm.stop()
-		}
-	}
-}

@@ -50,12 +50,36 @@ func NewSchedule(segs ...Segment) (*Schedule, error) {
 		s.start = append(s.start, at)
 		s.cum = append(s.cum, n)
 		at += g.Duration
-		n += (g.From + g.To) / 2 * g.Duration.Seconds()
+		n += g.Count()
 	}
-	// A tiny epsilon keeps 100 rps × 600 s at 60000 despite rounding.
-	s.total = int64(math.Floor(n + 1e-6))
+	s.total = floorArrivals(n)
 	s.span = at
 	return s, nil
+}
+
+// Count is the area under the segment's rate: how many requests it
+// holds before flooring.
+func (g Segment) Count() float64 { return (g.From + g.To) / 2 * g.Duration.Seconds() }
+
+// Arrivals is the number of requests segs schedule: the area under their
+// rate, floored. It is the one rule by which profiles, import-jmx and the
+// engine count requests, so that they never disagree.
+func Arrivals(segs ...Segment) int64 {
+	var n float64
+	for _, g := range segs {
+		n += g.Count()
+	}
+	return floorArrivals(n)
+}
+
+// floorArrivals floors a count of arrivals, forgiving the last bits of
+// float error so that 1000 requests over 150 s (6.666… per second)
+// schedule 1000, not 999, and 100 per second for 600 s schedule 60000.
+func floorArrivals(n float64) int64 {
+	if !(n > 0) {
+		return 0
+	}
+	return int64(math.Floor(n + n*1e-12 + 1e-9))
 }
 
 // Constant is the schedule of rps requests per second for d.

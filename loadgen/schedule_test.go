@@ -129,3 +129,33 @@ func BenchmarkScheduleDue(b *testing.B) {
 		n++
 	}
 }
+
+func TestArrivalsIsTheSchedulesTotal(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		segs []Segment
+		want int64
+	}{
+		{"100/s for 10 min", []Segment{{From: 100, To: 100, Duration: 10 * time.Minute}}, 60000},
+		{"1000 over 150 s", []Segment{{From: 1000.0 / 150, To: 1000.0 / 150, Duration: 150 * time.Second}}, 1000},
+		{"fractional floors", []Segment{{From: 6.67, To: 6.67, Duration: 150 * time.Second}}, 1000},
+		{"ramp and hold", []Segment{{From: 100, To: 1000, Duration: 150 * time.Second}, {From: 1000, To: 1000, Duration: time.Minute}}, 142500},
+		{"pause only", []Segment{{Duration: time.Second}}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Arrivals(tc.segs...); got != tc.want {
+				t.Errorf("Arrivals = %d, want %d", got, tc.want)
+			}
+			s, err := NewSchedule(tc.segs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Total() != tc.want {
+				t.Errorf("schedule total %d, want %d (one flooring rule)", s.Total(), tc.want)
+			}
+		})
+	}
+}

@@ -187,3 +187,15 @@ func (g StartGate) Wait(c Clock, stop <-chan struct{}) (start time.Time, offset 
 	}
 	return g.At, c.Now().Sub(g.At), true, nil
 }
+
+// ShardOf returns which shard a model is the part of (the zero Shard for
+// a whole run).
+func ShardOf(m Model) Shard {
+	switch m := m.(type) {
+	case *Schedule:
+		return m.ShardOf()
+	case *Closed:
+		return m.ShardOf()
+	}
+	return Shard{}
+}

@@ -267,12 +267,12 @@ func TestShardedRun(t *testing.T) {
 	for i := range 2 {
 		wg.Go(func() {
 			cfg := testConfig(t, srv.URL+"/eventListener/v7", 102, 500*time.Millisecond)
-			v, err := cfg.Schedule.Shard(Shard{Index: i, Count: 2})
+			v, err := cfg.Load.(*Schedule).Shard(Shard{Index: i, Count: 2})
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			cfg.Schedule = v
+			cfg.Load = v
 			cfg.Start = &StartGate{At: at, Tolerance: 5 * time.Second}
 			e, err := New(cfg)
 			if err != nil {

@@ -34,13 +34,7 @@ func (e *Engine) startAt(ctx context.Context) (start time.Time, offset time.Dura
 // markShard records in the result which shard of a run it is and how far
 // its clock start was from the shared start instant.
 func (e *Engine) markShard(res *result.Result, offset time.Duration) {
-	var sh Shard
-	switch {
-	case e.cfg.Schedule != nil:
-		sh = e.cfg.Schedule.ShardOf()
-	case e.cfg.Closed != nil:
-		sh = e.cfg.Closed.ShardOf()
-	}
+	sh := ShardOf(e.cfg.Load)
 	if sh.Whole() && e.cfg.Start == nil {
 		return
 	}

@@ -85,6 +85,7 @@ func (p *Profile) rebasePaths(dir string) {
 		rebase(&t.CACert)
 		rebase(&t.Cert)
 		rebase(&t.Key)
+		rebase(&t.CertPassFile)
 	}
 	for i := range p.Requests {
 		rebase(&p.Requests[i].BodyFile)

@@ -106,9 +106,11 @@ type TLS struct {
 	// CACert is a PEM file of the certificate authorities to trust.
 	CACert string `yaml:"cacert,omitempty"`
 	// Cert and Key are the PEM client certificate and its key, for
-	// certificate authentication.
-	Cert string `yaml:"cert,omitempty"`
-	Key  string `yaml:"key,omitempty"`
+	// certificate authentication. Cert may instead be a PKCS#12 store
+	// (.p12, .pfx) whose password is in CertPassFile, as ONAP ships them.
+	Cert         string `yaml:"cert,omitempty"`
+	Key          string `yaml:"key,omitempty"`
+	CertPassFile string `yaml:"cert_pass_file,omitempty"`
 	// Insecure skips server certificate verification.
 	Insecure bool `yaml:"insecure,omitempty"`
 }

@@ -1,28 +1,17 @@
 package profiles
 
-import "math"
+import "github.com/vesload/vesload/loadgen"
 
 // integral is the number of arrivals the segments schedule, before
 // flooring: the area under the piecewise-linear rate.
 func integral(segs []Segment) float64 {
 	var n float64
-	for i := range segs {
-		n += segs[i].count()
+	for _, g := range segs {
+		n += g.Count()
 	}
 	return n
 }
 
-// count is the area under one segment's rate.
-func (s Segment) count() float64 {
-	return (s.From + s.To) / 2 * s.Duration.Seconds()
-}
-
-// totalOf floors the integral, forgiving the last bits of float error so
-// that 1000 requests over 150 s (6.666… rps) schedule 1000, not 999.
-func totalOf(segs []Segment) int64 {
-	n := integral(segs)
-	if !(n > 0) {
-		return 0
-	}
-	return int64(math.Floor(n + n*1e-12 + 1e-9))
-}
+// totalOf is the number of requests the segments schedule, by the
+// engine's one flooring rule.
+func totalOf(segs []Segment) int64 { return loadgen.Arrivals(segs...) }

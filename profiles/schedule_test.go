@@ -134,13 +134,13 @@ func TestDueTimeExactTimes(t *testing.T) {
 		n    int64
 		want time.Duration
 	}{
-		{"first request at zero", []Segment{{100, 100, time.Second}}, 0, 0},
-		{"constant n/R", []Segment{{100, 100, time.Second}}, 37, 370 * time.Millisecond},
-		{"constant third", []Segment{{3, 3, time.Second}}, 1, 333333333},
-		{"second segment", []Segment{{10, 10, time.Second}, {100, 100, time.Second}}, 15, 1050 * time.Millisecond},
-		{"after pause", []Segment{{10, 10, time.Second}, {0, 0, time.Second}, {10, 10, time.Second}}, 10, 2 * time.Second},
-		{"ramp from zero: sqrt(2n/b)", []Segment{{0, 100, 10 * time.Second}}, 5, time.Second},
-		{"ramp 100→1000: N(10s)=1300", []Segment{{100, 1000, 150 * time.Second}}, 1300, 10 * time.Second},
+		{"first request at zero", []Segment{{From: 100, To: 100, Duration: time.Second}}, 0, 0},
+		{"constant n/R", []Segment{{From: 100, To: 100, Duration: time.Second}}, 37, 370 * time.Millisecond},
+		{"constant third", []Segment{{From: 3, To: 3, Duration: time.Second}}, 1, 333333333},
+		{"second segment", []Segment{{From: 10, To: 10, Duration: time.Second}, {From: 100, To: 100, Duration: time.Second}}, 15, 1050 * time.Millisecond},
+		{"after pause", []Segment{{From: 10, To: 10, Duration: time.Second}, {From: 0, To: 0, Duration: time.Second}, {From: 10, To: 10, Duration: time.Second}}, 10, 2 * time.Second},
+		{"ramp from zero: sqrt(2n/b)", []Segment{{From: 0, To: 100, Duration: 10 * time.Second}}, 5, time.Second},
+		{"ramp 100→1000: N(10s)=1300", []Segment{{From: 100, To: 1000, Duration: 150 * time.Second}}, 1300, 10 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,11 +160,11 @@ func TestDueTimeBounds(t *testing.T) {
 		segs  []Segment
 		total int64
 	}{
-		{"constant", []Segment{{100, 100, 10 * time.Second}}, 1000},
-		{"fractional total floors", []Segment{{6.67, 6.67, 150 * time.Second}}, 1000},
-		{"ramp", []Segment{{100, 1000, 150 * time.Second}}, 82500},
+		{"constant", []Segment{{From: 100, To: 100, Duration: 10 * time.Second}}, 1000},
+		{"fractional total floors", []Segment{{From: 6.67, To: 6.67, Duration: 150 * time.Second}}, 1000},
+		{"ramp", []Segment{{From: 100, To: 1000, Duration: 150 * time.Second}}, 82500},
 		{"empty", nil, 0},
-		{"only a pause", []Segment{{0, 0, time.Second}}, 0},
+		{"only a pause", []Segment{{From: 0, To: 0, Duration: time.Second}}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,11 +190,11 @@ func TestDueTimeBounds(t *testing.T) {
 func TestDueTimeMonotonic(t *testing.T) {
 	t.Parallel()
 	shapes := map[string][]Segment{
-		"steps":        {{6.67, 6.67, 15 * time.Second}, {50, 50, 10 * time.Second}, {11.1, 11.1, 7 * time.Second}},
-		"ramps":        {{0, 333, 3 * time.Second}, {333, 7, 5 * time.Second}, {7, 7, time.Second}, {0, 0, time.Second}, {1, 900, 2 * time.Second}},
-		"tiny slope":   {{100, 100.000001, 20 * time.Second}},
-		"fast burst":   {{5000, 5000, time.Second}},
-		"slow fractal": {{0.3, 0.7, 100 * time.Second}},
+		"steps":        {{From: 6.67, To: 6.67, Duration: 15 * time.Second}, {From: 50, To: 50, Duration: 10 * time.Second}, {From: 11.1, To: 11.1, Duration: 7 * time.Second}},
+		"ramps":        {{From: 0, To: 333, Duration: 3 * time.Second}, {From: 333, To: 7, Duration: 5 * time.Second}, {From: 7, To: 7, Duration: time.Second}, {From: 0, To: 0, Duration: time.Second}, {From: 1, To: 900, Duration: 2 * time.Second}},
+		"tiny slope":   {{From: 100, To: 100.000001, Duration: 20 * time.Second}},
+		"fast burst":   {{From: 5000, To: 5000, Duration: time.Second}},
+		"slow fractal": {{From: 0.3, To: 0.7, Duration: 100 * time.Second}},
 	}
 	for name, segs := range shapes {
 		t.Run(name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/vesload/vesload/loadgen"
 )
 
 // Shape is the load shape of a run. Exactly one form is set:
@@ -72,11 +74,9 @@ type Producers struct {
 
 // Segment is one piece of a piecewise-linear arrival rate: the rate goes
 // linearly from From to To requests per second over Duration (a constant
-// rate has From == To).
-type Segment struct {
-	From, To float64
-	Duration time.Duration
-}
+// rate has From == To). It is the engine's own type, so that a profile and
+// the run it becomes count requests by one rule.
+type Segment = loadgen.Segment
 
 // Shape kinds returned by Kind.
 const (

@@ -71,8 +71,10 @@ func (p *Profile) validateTarget() error {
 			return fieldErr("target.auth.password_env", "%q: want an environment variable name such as VESLOAD_PASSWORD", a.PasswordEnv)
 		}
 	}
-	if c := t.TLS; c != nil && (c.Cert == "") != (c.Key == "") {
-		return fieldErr("target.tls", "cert and key go together: want both or neither")
+	if c := t.TLS; c != nil {
+		if err := c.validate(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

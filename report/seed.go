@@ -8,7 +8,7 @@ import (
 )
 
 // The seed table is the comparison the ONAP performance pages publish for
-// each collector build (DESIGN §1). Its columns are fixed so that vesload
+// each collector build (docs/ARCHITECTURE.md, "Who it is for"). Its columns are fixed so that vesload
 // rows can sit beside historical JMeter rows:
 //
 //	| Avg | Max | p50 | p95 | p99 | Error rate % | Max CPU % |

@@ -13,7 +13,7 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-// requiredFields are the top-level fields of the v1 document (DESIGN §4).
+// requiredFields are the top-level fields of the v1 document (docs/ARCHITECTURE.md, "The result document").
 // The list is fixed on purpose: fields added later must stay optional so
 // that older files remain readable.
 func requiredFields() []string {

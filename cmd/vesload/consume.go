@@ -145,6 +145,7 @@ func (c *consumeOptions) source(runID string) (delivery.Source, error) {
 
 // follow is the run's delivery check: the consumer and its tally.
 type follow struct {
+	loadgen.NopObserver
 	f     *delivery.Follower
 	tally *delivery.Tally
 	batch int
@@ -159,8 +160,8 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 	if c.url == "" {
 		return nil, nil
 	}
-	sched := pl.Config.Schedule
-	if sched == nil {
+	sched, ok := pl.Config.Load.(*loadgen.Schedule)
+	if !ok {
 		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
 	}
 	batch, err := eventsPerRequest(sc)
@@ -189,7 +190,7 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 		src.Close()
 		return nil, fmt.Errorf("--consume %s: preflight: %w", c.url, err)
 	}
-	fl.hook(&pl.Config.Hooks)
+	pl.Config.Observers = append(pl.Config.Observers, fl)
 	fl.f = delivery.Follow(src, fl.tally, c.url, time.Now)
 	return fl, nil
 }
@@ -207,23 +208,18 @@ func eventsPerRequest(sc *profiles.Profile) (int, error) {
 	return max(batch, 1), nil
 }
 
-// hook records the schedule's start and every accepted request.
-func (fl *follow) hook(h *loadgen.Hooks) {
-	prevStart, prevReq := h.Start, h.Request
-	h.Start = func(t time.Time) {
-		fl.start.Store(t.UnixNano())
-		fl.tally.SetStart(t)
-		if prevStart != nil {
-			prevStart(t)
-		}
-	}
-	h.Request = func(ev loadgen.RequestEvent) {
-		if ev.Outcome == "ok" {
-			fl.tally.Accept(ev.Seq)
-		}
-		if prevReq != nil {
-			prevReq(ev)
-		}
+// Begin records the instant the schedule's clock starts: request n is due
+// at start + Due(n).
+func (fl *follow) Begin(t time.Time) {
+	fl.start.Store(t.UnixNano())
+	fl.tally.SetStart(t)
+}
+
+// Request marks every accepted request, so that an event lost after a 2xx
+// is told apart from one whose request failed.
+func (fl *follow) Request(ev *loadgen.RequestEvent) {
+	if ev.Outcome == "ok" {
+		fl.tally.Accept(ev.Seq)
 	}
 }
 
@@ -286,7 +282,7 @@ func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
 		}
 		return nil
 	}
-	if c.url == "" && emu != nil && s.plan.Config.Schedule != nil {
+	if _, open := s.plan.Config.Load.(*loadgen.Schedule); c.url == "" && emu != nil && open {
 		c.url = autoConsumeURL(emu.kafka.brokers, sc)
 	}
 	fl, err := startFollow(c, sc, s.plan)

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/threshold"
 )
 
 // binary is the vesload executable built once for the end-to-end tests.
@@ -159,6 +161,9 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-body-file", filepath.Join(dir, "missing")}, "--body-file"},
 		{[]string{"-cert", "c.pem"}, "--cert"},
 		{[]string{"-threshold", "p99<5xs"}, "--threshold"},
+		{[]string{"--influx-url", "influx:8086/write?db=jmeter"}, "--influx-url"},
+		{[]string{"--influx-url", "http://influx:8086/write"}, "--influx-url"},
+		{[]string{"--influx-url", "http://influx:8086/write?db=j", "--influx-percentiles", "120"}, "--influx-url"},
 		{[]string{"-nosuchflag"}, "nosuchflag"},
 		{[]string{"frobnicate"}, "frobnicate"},
 	}
@@ -500,15 +505,24 @@ func TestProfileWithDurationOverride(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "r.json")
 	o := vesload(t, 60*time.Second, "-profile", "ves-100rps-10m", "-duration", "10s", "-o", out, "-q")
+	// The profile's p99<500ms gate may fail on a loaded machine (exit 3);
+	// what this test checks is that the gates came with the profile.
 	if o.code == exitThreshold {
-		t.Fatalf("exit 3: gates %+v", readResult(t, out).Thresholds)
+		t.Logf("exit 3: gates %+v", readResult(t, out).Thresholds)
 	}
-	if o.code != exitOK {
+	if o.code != exitOK && o.code != exitThreshold {
 		t.Fatalf("exit %d: %s", o.code, o.stderr)
 	}
 	res := readResult(t, out)
-	if res.Requests.Scheduled != 1000 || res.Requests.Sent != 1000 || len(res.Thresholds) == 0 {
+	var exprs []string
+	for _, th := range res.Thresholds {
+		exprs = append(exprs, th.Expr)
+	}
+	if res.Requests.Scheduled != 1000 || res.Requests.Sent != 1000 || !slices.Equal(exprs, []string{"error_rate<1%", "p99<500ms"}) {
 		t.Fatalf("requests %+v thresholds %v, want 1000 and the profile's gates", res.Requests, res.Thresholds)
+	}
+	if passed := threshold.Passed(res.Thresholds); passed != (o.code == exitOK) {
+		t.Fatalf("exit %d with gates passed=%v", o.code, passed)
 	}
 }
 

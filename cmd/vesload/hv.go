@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
@@ -42,6 +41,7 @@ type hvOptions struct {
 	quiet                     bool
 	settle                    time.Duration
 	target                    *hvTargetFlags
+	metricsAddr               string
 	shard                     shardOptions
 }
 
@@ -64,7 +64,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.tls.Insecure, "insecure", false, "TLS without verifying the collector's certificate")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", hv.DefaultDialTimeout, "bound on making a connection (TLS handshake included)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
-	fs.DurationVar(&o.settle, "settle", 5*time.Second, "with the built-in emulator, how long to wait for it to read what was written")
+	fs.DurationVar(&o.settle, "settle", 5*time.Second, "how long to wait for the receiver (the built-in emulator, or the collector through --target-metrics) to count what was written")
 	o.target = addHVTargetFlags(fs)
 	addShardTiming(fs, &o.shard, "run shard I of N of the producers (producers p ≡ I mod N, with their run-wide numbers)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
@@ -73,6 +73,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to FILE")
 	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE")
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	return fs
 }
@@ -144,7 +145,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 	}
 	cfg.Shard, cfg.Start = sp.shard, sp.start
 	if cfg.RunID == "" {
-		cfg.RunID = newHVRunID()
+		cfg.RunID = ves.NewRunID() // the same 64-bit ids as REST runs
 	}
 	if err := checkRunID(cfg.RunID); err != nil {
 		return cfg, nil, usagef("--run-id: %v", err)
@@ -184,12 +185,6 @@ func overlayHVProfile(o *hvOptions, changed func(string) bool) ([]string, error)
 		o.size = p.Requests[0].Size
 	}
 	return append(append([]string(nil), p.Thresholds...), o.thresholds...), nil
-}
-
-func newHVRunID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
 }
 
 // checkRunID keeps run IDs to characters that need no escaping anywhere.
@@ -249,6 +244,12 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		return 0, err
 	}
 	live := &hv.Live{}
+	liveMetrics, err := startHVLive(o.metricsAddr, &cfg, live, stderr, o.quiet)
+	if err != nil {
+		watch.stop()
+		return 0, err
+	}
+	defer liveMetrics.close()
 	stopProgress := hvProgress(stderr, o.quiet, cfg, live)
 	self := watchSelf()
 	out, err := hv.Run(ctx, cfg, live)

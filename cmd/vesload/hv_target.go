@@ -60,7 +60,7 @@ func (f *hvTargetFlags) start(ctx context.Context, opts tlsconf.Options) (*hvWat
 		if err := w.preflight(ctx, opts); err != nil {
 			return nil, err
 		}
-		if s, err = sample.NewMetrics(f.metrics, sample.HTTPOptions{CAFile: opts.CAFile, Insecure: opts.Insecure}); err != nil {
+		if s, err = sample.NewMetrics(f.metrics, sample.HTTPOptions{TLS: tlsconf.Options{CAFile: opts.CAFile, Insecure: opts.Insecure}}); err != nil {
 			return nil, usagef("--target-metrics: %v", err)
 		}
 	default:

@@ -11,7 +11,7 @@ import (
 	"os"
 )
 
-// Exit codes are part of the CLI contract (DESIGN §5): scripts rely on them.
+// Exit codes are part of the CLI contract (docs/ARCHITECTURE.md, "The command line"): scripts rely on them.
 const (
 	exitOK          = 0   // done, every threshold passed
 	exitRun         = 1   // could not run: preflight, I/O

@@ -14,6 +14,7 @@ import (
 // rewritten every second, otherwise a plain line every ten seconds so that
 // CI logs stay short.
 type progress struct {
+	loadgen.NopObserver
 	mu       sync.Mutex
 	w        io.Writer
 	quiet    bool
@@ -36,8 +37,8 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// second is the engine's once-a-second hook.
-func (p *progress) second(s loadgen.Progress) {
+// Second prints the engine's live figures.
+func (p *progress) Second(s *loadgen.Progress) {
 	if p.quiet {
 		return
 	}
@@ -55,7 +56,7 @@ func (p *progress) second(s loadgen.Progress) {
 	}
 }
 
-func formatProgress(s loadgen.Progress) string {
+func formatProgress(s *loadgen.Progress) string {
 	line := fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %s  p99 %s  errors %d  pool exhausted %d",
 		roundDur(s.Elapsed), roundDur(s.Total), s.RPS, s.TargetRPS, s.InFlight,
 		fmtMs(s.P50), fmtMs(s.P99), s.Errors, s.PoolExhausted)

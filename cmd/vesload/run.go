@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -38,6 +39,7 @@ type runOptions struct {
 	passFile    string
 	cacert      string
 	cert, key   string
+	certPass    string
 	insecure    bool
 	noPreflight bool
 
@@ -61,6 +63,7 @@ type runOptions struct {
 
 	watch   watchOptions
 	consume consumeOptions
+	influx  influxOptions
 	shard   shardOptions
 }
 
@@ -78,8 +81,9 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.user, "user", "", "basic auth user")
 	fs.StringVar(&o.passFile, "password-file", "", "file holding the basic auth password (else $VESLOAD_PASSWORD)")
 	fs.StringVar(&o.cacert, "cacert", "", "PEM CA bundle to verify the target with")
-	fs.StringVar(&o.cert, "cert", "", "PEM client certificate")
+	fs.StringVar(&o.cert, "cert", "", "client certificate: PEM (with --key) or a PKCS#12 store such as client.p12 (with --cert-pass-file)")
 	fs.StringVar(&o.key, "key", "", "PEM client key")
+	fs.StringVar(&o.certPass, "cert-pass-file", "", "file holding the password of a PKCS#12 --cert store")
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
 	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
@@ -100,6 +104,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
 	addConsumeFlags(fs, &o.consume)
+	addInfluxFlags(fs, &o.influx)
 	addShardFlags(fs, &o.shard)
 	return fs
 }
@@ -156,16 +161,17 @@ type runSetup struct {
 	o        *runOptions
 	plan     *scenario.Plan
 	gates    []threshold.Threshold
-	guard    *abortGuard
+	guard    *observe.AbortGuard // nil without --abort-on-fail
 	prog     *progress
 	outs     *streams
-	ckpt     *checkpointer
+	ckpt     *observe.Checkpointer // nil without checkpoints
 	ctx      context.Context
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
+	influx   *influxHook
 }
 
 func (s *runSetup) tearDown() {
@@ -188,6 +194,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
+	if err := o.influx.check(); err != nil {
 		return nil, err
 	}
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
@@ -248,44 +257,53 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	return s, nil
 }
 
-// attach wires the watchers into the plan's hooks.
+// attach registers the observers of the run, in the order they see each
+// event, and the samplers.
 func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	o, cfg := s.o, &s.plan.Config
-	cfg.Hooks.Second = s.prog.second
+	cfg.Observers = append(cfg.Observers, s.prog)
 	var err error
-	if cfg.Hooks.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
+	if cfg.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
 		return err
 	}
 	if self, err := sample.NewSelf(); err == nil {
-		cfg.Hooks.Generator = self
+		cfg.Generator = self
 	}
 	live, err := startMetrics(&o.watch)
 	if err != nil {
 		return err
 	}
 	if live != nil {
-		live.hook(&cfg.Hooks)
+		cfg.Observers = append(cfg.Observers, live.observer())
 		s.closers = append(s.closers, func() { live.close(s.prog.note) })
 		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
 	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.URL, time.Now()); err != nil {
 		return err
 	}
-	s.outs.hook(&cfg.Hooks, s.plan.Label)
+	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
+	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.prog.note); err != nil {
+		return err
+	}
+	if s.influx != nil {
+		cfg.Observers = append(cfg.Observers, s.influx)
+		s.closers = append(s.closers, s.influx.close)
+	}
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.RunConfig
 		res.Warnings = append(res.Warnings, s.notes...)
 	}
-	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
-		s.ckpt = &checkpointer{path: o.output, fill: s.fillMeta}
-		s.ckpt.hook(cfg, o.checkpoint)
-	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.closers = append(s.closers, s.stop)
-	s.guard = &abortGuard{gates: abortGates, stop: s.stop}
 	if len(abortGates) > 0 {
-		s.guard.hook(&cfg.Hooks, s.prog.note)
+		s.guard = observe.NewAbortGuard(abortGates, observe.AbortWindow, s.stop, s.prog.note)
+		cfg.Observers = append(cfg.Observers, s.guard)
+	}
+	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
+		s.ckpt = observe.NewCheckpointer(o.output, s.fillMeta)
+		cfg.Observers = append(cfg.Observers, s.ckpt)
+		cfg.CheckpointEvery = o.checkpoint
 	}
 	return nil
 }
@@ -328,15 +346,21 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	if s.ckpt != nil {
-		if cerr := s.ckpt.close(); cerr != nil {
+		if cerr := s.ckpt.Err(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
 		}
 	}
 	s.fillMeta(res)
+	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
-	if s.guard.failed != "" {
-		res.Thresholds = append(res.Thresholds, s.guard.gate)
-		res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+s.guard.failed)
+	aborted := false
+	if s.guard != nil {
+		var why string
+		var gate result.Threshold
+		if why, gate, aborted = s.guard.Failed(); aborted {
+			res.Thresholds = append(res.Thresholds, gate)
+			res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+why)
+		}
 	}
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
@@ -352,7 +376,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return 0, outErr
 	}
 	switch {
-	case s.guard.failed != "":
+	case aborted:
 		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil

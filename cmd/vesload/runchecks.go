@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -33,10 +34,28 @@ func checkNumbers(o *runOptions) error {
 		return usagef("--batch %d: want 0 or a number of events", o.batch)
 	case o.batch > 0 && o.bodyFile != "":
 		return usagef("--batch does not apply to --body-file: a template that is an eventList is sent as a batch")
-	case (o.cert == "") != (o.key == ""):
-		return usagef("--cert and --key go together")
+	}
+	if err := checkClientCert(o); err != nil {
+		return err
 	}
 	return checkFlagFiles(o)
+}
+
+// checkClientCert checks that the client certificate flags fit together:
+// --cert with --key (PEM), or a PKCS#12 --cert with --cert-pass-file.
+func checkClientCert(o *runOptions) error {
+	store := tlsconf.Options{CertFile: o.cert, KeyFile: o.key, CertPassFile: o.certPass}.IsPKCS12()
+	switch {
+	case o.cert == "" && (o.key != "" || o.certPass != ""):
+		return usagef("--key and --cert-pass-file need --cert")
+	case o.cert == "":
+		return nil
+	case store && o.key != "":
+		return usagef("--cert %s is a PKCS#12 store, which holds its key: give --cert-pass-file, not --key", o.cert)
+	case !store && o.key == "":
+		return usagef("--cert and --key go together (or give a PKCS#12 store such as client.p12 with --cert-pass-file)")
+	}
+	return nil
 }
 
 // checkFlagFiles checks the flags that name things outside: the URL, the
@@ -53,7 +72,7 @@ func checkFlagFiles(o *runOptions) error {
 	}
 	for _, f := range []struct{ flag, path string }{
 		{"--body-file", o.bodyFile}, {"--password-file", o.passFile},
-		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key},
+		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key}, {"--cert-pass-file", o.certPass},
 	} {
 		if f.path == "" {
 			continue

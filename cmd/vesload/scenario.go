@@ -114,15 +114,15 @@ func overlayTarget(p *profiles.Profile, o *runOptions, changed func(string) bool
 			t.Auth.PasswordEnv = "VESLOAD_PASSWORD" // --password-file's documented default
 		}
 	}
-	if changed("cacert") || changed("cert") || changed("key") || changed("insecure") {
+	if changed("cacert") || changed("cert") || changed("key") || changed("cert-pass-file") || changed("insecure") {
 		if t.TLS == nil {
 			t.TLS = &profiles.TLS{}
 		}
 		if changed("cacert") {
 			t.TLS.CACert = o.cacert
 		}
-		if changed("cert") || changed("key") {
-			t.TLS.Cert, t.TLS.Key = o.cert, o.key
+		if changed("cert") || changed("key") || changed("cert-pass-file") {
+			t.TLS.Cert, t.TLS.Key, t.TLS.CertPassFile = o.cert, o.key, o.certPass
 		}
 		if changed("insecure") {
 			t.TLS.Insecure = o.insecure

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/shareddata"
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/profiles/scenario"
 )
 
@@ -210,8 +211,8 @@ func TestFlagsOverProfile(t *testing.T) {
 		}
 		c, rc := pl.Config, pl.RunConfig
 		load := "closed"
-		if c.Schedule != nil {
-			load = fmt.Sprintf("%d scheduled", c.Schedule.Total())
+		if s, ok := c.Load.(*loadgen.Schedule); ok {
+			load = fmt.Sprintf("%d scheduled", s.Total())
 		}
 		got := fmt.Sprintf("%s: %s; pool %d wait %v timeout %v keepalive %v; user %q (%d); label %s; profile %q; headers %v; gates %d",
 			rc.Shape, load, c.Pool, c.PoolWait, c.Timeout, c.KeepAlive, c.User, len(c.Password), pl.Label, rc.Profile, c.Headers, len(rc.Thresholds))

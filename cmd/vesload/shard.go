@@ -138,20 +138,22 @@ func (sp *shardPlan) apply(pl *scenario.Plan) error {
 	if sp.shard.Whole() {
 		return nil
 	}
-	var err error
-	switch {
-	case cfg.Schedule != nil:
-		if cfg.Schedule, err = cfg.Schedule.Shard(sp.shard); err != nil {
+	switch m := cfg.Load.(type) {
+	case *loadgen.Schedule:
+		v, err := m.Shard(sp.shard)
+		if err != nil {
 			return usagef("--shard: %v", err)
 		}
-		if cfg.Schedule.Total() == 0 {
+		if v.Total() == 0 {
 			return usagef("--shard %s: this shard gets no request of the %s (fewer requests than shards)", sp.shard, pl.RunConfig.Shape)
 		}
-		pl.RunConfig.RPS = cfg.Schedule.MeanRate()
-	case cfg.Closed != nil:
-		if cfg.Closed, err = cfg.Closed.Shard(sp.shard); err != nil {
+		cfg.Load, pl.RunConfig.RPS = v, v.MeanRate()
+	case *loadgen.Closed:
+		v, err := m.Shard(sp.shard)
+		if err != nil {
 			return usagef("--shard: %v", err)
 		}
+		cfg.Load = v
 	}
 	return nil
 }
@@ -205,12 +207,4 @@ func (sp *shardPlan) announce(w io.Writer, quiet bool, now time.Time) {
 }
 
 // sharded reports whether the plan is one shard of several generators.
-func sharded(pl *scenario.Plan) bool {
-	switch c := pl.Config; {
-	case c.Schedule != nil:
-		return !c.Schedule.ShardOf().Whole()
-	case c.Closed != nil:
-		return !c.Closed.ShardOf().Whole()
-	}
-	return false
-}
+func sharded(pl *scenario.Plan) bool { return !loadgen.ShardOf(pl.Config.Load).Whole() }

@@ -7,21 +7,19 @@ import (
 	"os"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/report"
 )
 
-// streams are the outputs written while the run goes on: the per-request
-// JTL file and the per-second HdrHistogram log. They are fed from the
-// engine's recorder goroutine, never from the request path.
+// streams are the files written while the run goes on: the per-request
+// JTL file and the per-second HdrHistogram log, each fed by an observer.
 type streams struct {
 	files []*os.File
 	bufs  []*bufio.Writer
 	jtl   *report.JTLWriter
 	hdr   *report.HdrLog
-	err   error // the first write error; reported after the run
+	obs   []interface{ Err() error } // the observers writing them
 }
 
 // openStreams creates the requested files before the run, so that an
@@ -56,34 +54,28 @@ func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error
 	return s, nil
 }
 
-// hook adds the streams to the engine's hooks, keeping any already set.
-func (s *streams) hook(h *loadgen.Hooks, label string) {
+// observers returns the observers that write the streams.
+func (s *streams) observers(label string) []loadgen.Observer {
+	var out []loadgen.Observer
 	if s.jtl != nil {
-		prev := h.Request
-		h.Request = func(ev loadgen.RequestEvent) {
-			if prev != nil {
-				prev(ev)
-			}
-			if s.err == nil {
-				s.err = s.jtl.Write(report.JTLSample{
-					Start: ev.Due, Elapsed: ev.Latency, Service: ev.Service, Label: label,
-					Code: ev.Code, Outcome: ev.Outcome, BytesRecv: ev.BytesRecv, BytesSent: ev.BytesSent,
-				})
-			}
-		}
+		j := observe.NewJTL(s.jtl, label)
+		s.obs = append(s.obs, j)
+		out = append(out, j)
 	}
 	if s.hdr != nil {
-		h.Interval = func(start, end time.Time, lat *hdrhistogram.Histogram) {
-			if s.err == nil {
-				s.err = s.hdr.Interval(start, end, lat)
-			}
-		}
+		h := observe.NewHdrLog(s.hdr)
+		s.obs = append(s.obs, h)
+		out = append(out, h)
 	}
+	return out
 }
 
 // close flushes and closes every file and returns the first error met.
 func (s *streams) close() error {
-	errs := []error{s.err}
+	var errs []error
+	for _, o := range s.obs {
+		errs = append(errs, o.Err())
+	}
 	if s.jtl != nil {
 		errs = append(errs, s.jtl.Flush())
 	}

@@ -47,7 +47,7 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 // target's TLS settings; their credentials come from the URL and never
 // reach the result.
 func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
-	opts := sample.HTTPOptions{CAFile: tls.CAFile, CertFile: tls.CertFile, KeyFile: tls.KeyFile, Insecure: tls.Insecure, User: w.metricsUser}
+	opts := sample.HTTPOptions{TLS: tls, User: w.metricsUser}
 	if w.metricsPass != "" {
 		pw, err := scenario.ReadSecretFile("--target-metrics-password-file", w.metricsPass)
 		if err != nil {
@@ -128,25 +128,28 @@ func startMetrics(w *watchOptions) (*liveMetrics, error) {
 	return &liveMetrics{exp: exp, stop: exp.ServeListener(ln), linger: w.metricsLinger, addr: ln.Addr().String()}, nil
 }
 
-// hook wires the exporter into the engine's hooks.
-func (m *liveMetrics) hook(h *loadgen.Hooks) {
-	prevSecond := h.Second
-	h.Request = func(ev loadgen.RequestEvent) {
-		m.exp.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
+// observer feeds the exporter from the run.
+func (m *liveMetrics) observer() loadgen.Observer { return metricsObserver{exp: m.exp} }
+
+// metricsObserver publishes every request and the live figures.
+type metricsObserver struct {
+	loadgen.NopObserver
+	exp *metrics.Exporter
+}
+
+func (o metricsObserver) Request(ev *loadgen.RequestEvent) {
+	o.exp.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
+}
+
+func (o metricsObserver) Second(p *loadgen.Progress) {
+	o.exp.SetInFlight(p.InFlight)
+	o.exp.SetRates(p.TargetRPS, p.RPS)
+	o.exp.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
+	if p.Target != nil {
+		o.exp.SetTarget(*p.Target)
 	}
-	h.Second = func(p loadgen.Progress) {
-		m.exp.SetInFlight(p.InFlight)
-		m.exp.SetRates(p.TargetRPS, p.RPS)
-		m.exp.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
-		if p.Target != nil {
-			m.exp.SetTarget(*p.Target)
-		}
-		if p.Generator != nil {
-			m.exp.SetGenerator(*p.Generator)
-		}
-		if prevSecond != nil {
-			prevSecond(p)
-		}
+	if p.Generator != nil {
+		o.exp.SetGenerator(*p.Generator)
 	}
 }
 

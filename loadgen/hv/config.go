@@ -36,6 +36,12 @@ type Config struct {
 	WriteTimeout time.Duration
 	// Clock is the time source (the real clock when nil).
 	Clock Clock
+	// Observe, when set, sees every message as it is accounted, from the
+	// producers' goroutines at once: outcome is "ok" (written), the cause
+	// of a failed write, or "not_sent"; latency (due → written) and
+	// blocked (time in the write) are zero for a message not written.
+	// Live metrics hang here; it must be cheap and safe for concurrent use.
+	Observe func(outcome string, latency, blocked time.Duration)
 	// Shard, when it splits the run, runs only the producers
 	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers.
 	// Start, when set, starts the schedules at an instant all shards

@@ -65,7 +65,7 @@ func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
 	var wg sync.WaitGroup
 	for _, p := range ps {
 		p.start = start
-		p.rec = newRecorder(start, cfg.Span(), live)
+		p.rec = newRecorder(start, cfg.Span(), live, cfg.Observe)
 		p.rec.connected(p.c.Load().connect, p.c.Load().handshake, cfg.TLS != nil)
 		out.recs = append(out.recs, p.rec)
 		wg.Go(func() { p.run(ctx) })

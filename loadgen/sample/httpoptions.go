@@ -1,16 +1,15 @@
 package sample
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/internal/redact"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 // defaultTimeout bounds one scrape or query when HTTPOptions leaves
@@ -21,15 +20,10 @@ const defaultTimeout = 2 * time.Second
 // HTTPOptions is how a remote sampler reaches its endpoint: the same TLS
 // and basic-auth choices as for the load target.
 type HTTPOptions struct {
-	// CAFile is a PEM bundle of certificate authorities to trust instead
-	// of the system's.
-	CAFile string
-	// CertFile and KeyFile are a client certificate and its key, for
-	// endpoints that want certificate authentication.
-	CertFile, KeyFile string
-	// Insecure skips verification of the server certificate; only on
-	// request, never by default.
-	Insecure bool
+	// TLS is the trust and client certificate for https endpoints, built
+	// by the one builder every part of vesload uses; verification is on
+	// unless TLS.Insecure asks otherwise.
+	TLS tlsconf.Options
 	// User and Password are basic-auth credentials. Credentials in the URL
 	// are used when these are empty. The password never appears in a
 	// Source, an error or a log line.
@@ -79,27 +73,9 @@ func parseEndpoint(raw string, opts HTTPOptions) (endpoint, error) {
 // alive between samples so that a once-a-second scrape does not pay a TLS
 // handshake each time.
 func newTransport(opts HTTPOptions) (*http.Transport, error) {
-	tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: opts.Insecure} // only on request
-	if opts.CAFile != "" {
-		pem, err := os.ReadFile(opts.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("read CA file %s: %w", opts.CAFile, err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("CA file %s: no PEM certificate found", opts.CAFile)
-		}
-		tc.RootCAs = pool
-	}
-	if opts.CertFile != "" || opts.KeyFile != "" {
-		if opts.CertFile == "" || opts.KeyFile == "" {
-			return nil, errors.New("client certificate needs both a certificate file and a key file")
-		}
-		cert, err := tls.LoadX509KeyPair(opts.CertFile, opts.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("load client certificate %s: %w", opts.CertFile, err)
-		}
-		tc.Certificates = []tls.Certificate{cert}
+	tc, err := opts.TLS.Client("")
+	if err != nil {
+		return nil, err
 	}
 	return &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,

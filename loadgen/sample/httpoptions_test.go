@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 func TestParseEndpoint(t *testing.T) {
@@ -29,6 +30,8 @@ func TestParseEndpoint(t *testing.T) {
 		{name: "credentials moved out", raw: "https://ves:pw-Secr3t@h/m?x=1", url: "https://h/m?x=1", user: "ves", password: "pw-Secr3t"},
 		{name: "options win", raw: "https://ves:pw-Secr3t@h/m", opts: HTTPOptions{User: "a", Password: "b"}, url: "https://h/m", user: "a", password: "b"},
 		{name: "bad scheme", raw: "ftp://h/m", err: "scheme must be http or https"},
+		{name: "bad scheme with credentials", raw: "ftp://ves:pw-Secr3t@h/m", err: "scheme must be http or https"},
+		{name: "no host with credentials", raw: "http://ves:pw-Secr3t@/m", err: "no host"},
 		{name: "no host", raw: "http:///m", err: "no host"},
 		{name: "unparsable", raw: "http://h:x y/", err: "invalid URL"},
 		{name: "unparsable with credentials", raw: "http://u:pw-Secr3t/x@h:99999999999999/", err: "may hold credentials"},
@@ -69,10 +72,10 @@ func TestTransportFiles(t *testing.T) {
 		opts HTTPOptions
 		err  string
 	}{
-		{"missing CA", HTTPOptions{CAFile: filepath.Join(dir, "none.pem")}, "read CA file"},
-		{"CA without PEM", HTTPOptions{CAFile: notPEM}, "no PEM certificate"},
-		{"cert without key", HTTPOptions{CertFile: notPEM}, "both a certificate file and a key file"},
-		{"bad key pair", HTTPOptions{CertFile: notPEM, KeyFile: notPEM}, "load client certificate"},
+		{"missing CA", HTTPOptions{TLS: tlsconf.Options{CAFile: filepath.Join(dir, "none.pem")}}, "read CA file"},
+		{"CA without PEM", HTTPOptions{TLS: tlsconf.Options{CAFile: notPEM}}, "no PEM certificate"},
+		{"cert without key", HTTPOptions{TLS: tlsconf.Options{CertFile: notPEM}}, "needs a key file"},
+		{"bad key pair", HTTPOptions{TLS: tlsconf.Options{CertFile: notPEM, KeyFile: notPEM}}, "load client certificate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,10 +112,10 @@ func TestMetricsTLS(t *testing.T) {
 		fails bool
 	}{
 		{"verified by default", plain, HTTPOptions{}, true},
-		{"CA file", plain, HTTPOptions{CAFile: ca}, false},
-		{"insecure on request", plain, HTTPOptions{Insecure: true}, false},
-		{"client certificate", mutual, HTTPOptions{CAFile: ca, CertFile: clientCert, KeyFile: clientKey}, false},
-		{"client certificate missing", mutual, HTTPOptions{CAFile: ca}, true},
+		{"CA file", plain, HTTPOptions{TLS: tlsconf.Options{CAFile: ca}}, false},
+		{"insecure on request", plain, HTTPOptions{TLS: tlsconf.Options{Insecure: true}}, false},
+		{"client certificate", mutual, HTTPOptions{TLS: tlsconf.Options{CAFile: ca, CertFile: clientCert, KeyFile: clientKey}}, false},
+		{"client certificate missing", mutual, HTTPOptions{TLS: tlsconf.Options{CAFile: ca}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

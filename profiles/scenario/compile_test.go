@@ -154,13 +154,13 @@ func describePlan(t *testing.T, pl *Plan) []byte {
 	for _, h := range c.Headers {
 		fmt.Fprintf(&b, "header: %s: %s\n", h.Name, h.Value)
 	}
-	if s := c.Schedule; s != nil {
+	if s, ok := c.Load.(*loadgen.Schedule); ok {
 		fmt.Fprintf(&b, "schedule: %d requests over %v\n", s.Total(), s.Span())
 		for _, g := range s.Segments() {
 			fmt.Fprintf(&b, "  segment: %g→%g/s for %v\n", g.From, g.To, g.Duration)
 		}
 	}
-	if cl := c.Closed; cl != nil {
+	if cl, ok := c.Load.(*loadgen.Closed); ok {
 		fmt.Fprintf(&b, "closed: concurrency %v, step %v\n", cl.Concurrency, cl.Step)
 	}
 	if c.Body != nil {

@@ -26,9 +26,7 @@ func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 		Thresholds: p.Thresholds,
 		RunID:      runID,
 	}
-	if c.Schedule != nil {
-		rc.RPS = c.Schedule.MeanRate()
-	}
+	rc.RPS = c.Load.MeanRate()
 	rc.Auth = authMode(c)
 	if len(p.Requests) == 1 {
 		r := p.Requests[0]

@@ -20,7 +20,7 @@ func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
 	}
 	switch {
 	case s.Closed != nil:
-		cfg.Closed = &loadgen.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
+		cfg.Load = &loadgen.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
 		for _, c := range s.Closed.Concurrency {
 			cfg.Pool = max(cfg.Pool, c)
 		}
@@ -37,7 +37,7 @@ func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
 	if sched.Total() == 0 {
 		return fmt.Errorf("load shape %s schedules no request (rate × duration < 1)", s.Kind())
 	}
-	cfg.Schedule = sched
+	cfg.Load = sched
 	return nil
 }
 

@@ -77,7 +77,7 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 		pl.Config.Method = "POST"
 	}
 	if t := p.Target.TLS; t != nil {
-		pl.Config.TLS = loadgen.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, Insecure: t.Insecure}
+		pl.Config.TLS = loadgen.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, CertPassFile: t.CertPassFile, Insecure: t.Insecure}
 	}
 	if err := setLoad(&pl.Config, p.Load); err != nil {
 		return nil, err

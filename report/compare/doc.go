@@ -1,6 +1,6 @@
 // Package compare decides whether two sets of runs differ: build A
 // against build B, each repeated a few times with the same profile
-// (DESIGN §1, use 2). It turns the per-run figures of the result documents
+// (docs/ARCHITECTURE.md, "Who it is for", use 2). It turns the per-run figures of the result documents
 // into one table of metrics with, per side, a centre and spread over the
 // runs, the change of B against A, a p-value and a verdict at alpha 0.05,
 // where "~" means the runs cannot tell the two sides apart.

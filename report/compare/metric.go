@@ -29,7 +29,7 @@ func metrics() []metric {
 		}
 	}
 	const noLatency = "recorded no latency"
-	return []metric{
+	return append([]metric{
 		{"latency_ms.avg", "avg latency (ms)", LowerIsBetter, lat(func(s result.Summary) float64 { return s.Avg }), noLatency},
 		{"latency_ms.max", "max latency (ms)", LowerIsBetter, lat(func(s result.Summary) float64 { return s.Max }), noLatency},
 		{"latency_ms.p50", "p50 latency (ms)", LowerIsBetter, lat(func(s result.Summary) float64 { return s.P50 }), noLatency},
@@ -44,6 +44,29 @@ func metrics() []metric {
 		}, ""},
 		{"target.cpu_avg_pct", "target CPU avg (%)", LowerIsBetter, cpu(func(t *result.Target) float64 { return t.CPUAvgPct }), "did not sample the target"},
 		{"target.cpu_max_pct", "target CPU max (%)", LowerIsBetter, cpu(func(t *result.Target) float64 { return t.CPUMaxPct }), "did not sample the target"},
+	}, hvMetrics()...)
+}
+
+// hvMetrics are the HV-VES rows: runs without an hv section lack them and
+// a comparison of REST runs leaves them out.
+func hvMetrics() []metric {
+	hv := func(f func(*result.HV) float64) func(*result.Result) (float64, bool) {
+		return func(r *result.Result) (float64, bool) {
+			if r.HV == nil {
+				return 0, false
+			}
+			return f(r.HV), true
+		}
+	}
+	return []metric{
+		{"hv.peak_mbps", "HV-VES peak data rate (MB/s)", HigherIsBetter, hv(func(h *result.HV) float64 { return h.PeakMBps }), "is not an HV-VES run"},
+		{"hv.mbps", "HV-VES average data rate (MB/s)", HigherIsBetter, hv(func(h *result.HV) float64 { return h.MBps }), "is not an HV-VES run"},
+		{"hv.receiver.lost", "HV-VES messages lost", LowerIsBetter, func(r *result.Result) (float64, bool) {
+			if r.HV == nil || r.HV.Receiver == nil {
+				return 0, false
+			}
+			return float64(r.HV.Receiver.Lost), true
+		}, "did not observe the receiver"},
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// The geometry every vesload histogram uses (DESIGN §3): values in
+// The geometry every vesload histogram uses (docs/ARCHITECTURE.md, "Measurements"): values in
 // microseconds from 1 µs to 10 minutes with 3 significant digits. Memory
 // is constant whatever the run length, and histograms of the same geometry
 // merge without loss.

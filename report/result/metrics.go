@@ -25,7 +25,7 @@ func (r *Result) ErrorRatePct() (pct float64, ok bool) {
 }
 
 // AccountingError checks the invariant
-// scheduled = sent + pool_exhausted + not_sent (DESIGN §3) and describes
+// scheduled = sent + pool_exhausted + not_sent (docs/ARCHITECTURE.md, "Accounting") and describes
 // the mismatch, or returns nil when every scheduled request is accounted
 // for.
 func (r *Result) AccountingError() error {

@@ -160,7 +160,7 @@ func TestTallyAccountingError(t *testing.T) {
 		{"lost request", func(t *Tally) { t.Scheduled++ }, "scheduled 11 != sent 6 + pool_exhausted 2 + not_sent 2 (+1 unaccounted)"},
 		{"errors not the sum of classes", func(t *Tally) { t.Classes["other"]++; t.Scheduled++; t.Sent++ }, "errors 5 != 6, the sum of the error classes"},
 		{"sent without outcome", func(t *Tally) { t.Sent++; t.Scheduled++ }, "sent 7 != ok 3 + errors 5 - pool_exhausted 2"},
-		{"missing latency", func(t *Tally) { t.Latency.Reset() }, "sent 6 != 0 latency values"},
+		{"latency without a request", func(t *Tally) { t.Latency.RecordValue(5) }, "sent 6 < 7 latency values"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -178,6 +178,21 @@ func TestTallyAccountingError(t *testing.T) {
 				t.Errorf("AccountingError = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestTallyAddAborted(t *testing.T) {
+	t.Parallel()
+	tl := tallyOf(outcomes(), 0)
+	tl.AddAborted(3)
+	tl.AddAborted(0)
+	want := Requests{Scheduled: 11, Sent: 9, OK: 3, Errors: 8}
+	if tl.Requests() != want || tl.Classes[ClassAborted] != 3 || tl.Latency.TotalCount() != 6 {
+		t.Errorf("after 3 aborted: %+v %v, %d latency values; want %+v, 3 aborted, 6 values",
+			tl.Requests(), tl.Classes, tl.Latency.TotalCount(), want)
+	}
+	if err := tl.AccountingError(); err != nil {
+		t.Errorf("AccountingError: %v", err)
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package threshold parses and evaluates the CI gates of a run: short
 // expressions such as "p99<500ms" or "error_rate<0.1%" that decide, with
-// the exit code, whether a pipeline passes (DESIGN §1, use 3).
+// the exit code, whether a pipeline passes (docs/ARCHITECTURE.md, "Who it is for", use 3).
 //
 // It owns the grammar below and the meaning of each metric name; it reads
 // a finished result.Result and never runs load, touches the network or

@@ -234,7 +234,7 @@ func simpleMetric(name string) (metric, bool) {
 
 const classList = "http_<code>, http_5xx, timeout, conn_refused, conn_reset, dns, tls, pool_exhausted, aborted, response_too_large, bad_response, other"
 
-// errorClass resolves errors.<class>: the taxonomy of DESIGN §3, plus
+// errorClass resolves errors.<class>: the taxonomy of docs/ARCHITECTURE.md ("Error taxonomy"), plus
 // http_Nxx for a whole status family. Unknown classes are refused so that
 // a typo never turns into a gate that always passes.
 func errorClass(class string) (metric, *nameError) {

@@ -124,13 +124,17 @@ func (k *conn) handle(f wtp.Frame) {
 		st.dropped(DropInvalid)
 		return
 	}
-	topic, ok := k.s.opts.Routes[string(h.Domain)]
+	key := h.Domain
+	if string(key) == "stndDefined" {
+		key = h.StndDefinedNamespace
+	}
+	topic, ok := k.s.opts.Routes[string(key)]
 	if !ok {
 		st.dropped(DropRouteNotFound)
 		return
 	}
 	now := k.s.opts.Now()
-	st.accepted(&h, topic, now)
+	st.accepted(k.client, &h, topic, now)
 	if fn := k.s.opts.OnMessage; fn != nil {
 		k.hdr = h
 		k.msg.Domain, k.msg.Topic = string(h.Domain), topic

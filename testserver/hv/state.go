@@ -14,8 +14,8 @@ import (
 // producer's clock set far off is clamped there, not dropped.
 const maxTravelUs = int64(24 * time.Hour / time.Microsecond)
 
-// maxSources bounds the per-source table; further sources are counted
-// under otherSources.
+// maxSources bounds the per-source and per-client tables; further keys
+// are counted under otherSources.
 const (
 	maxSources   = 1000
 	otherSources = "(other)"
@@ -34,6 +34,7 @@ type state struct {
 	discBy      map[string]int64
 	byTopic     map[string]int64
 	bySource    map[string]int64
+	byClient    map[string]int64 // accepted messages per connection (remote address)
 	ids         map[string]struct{}
 	maxIDs      int
 	duplicates  int64
@@ -46,7 +47,7 @@ type state struct {
 func newState(maxIDs int) *state {
 	return &state{
 		rejections: map[string]int64{}, drops: map[string]int64{}, discBy: map[string]int64{},
-		byTopic: map[string]int64{}, bySource: map[string]int64{}, ids: map[string]struct{}{},
+		byTopic: map[string]int64{}, bySource: map[string]int64{}, byClient: map[string]int64{}, ids: map[string]struct{}{},
 		maxIDs: maxIDs, travel: hdrhistogram.New(1, maxTravelUs, 3),
 	}
 }
@@ -71,24 +72,31 @@ func (s *state) received(payload int) {
 	s.payloadBytes.Add(int64(payload))
 }
 
+// bounded counts key in m, or under otherSources once m holds
+// maxSources keys: a table per client or source must not grow without end.
+func bounded(m map[string]int64, key string) {
+	if _, ok := m[key]; ok || len(m) < maxSources {
+		m[key]++
+		return
+	}
+	m[otherSources]++
+}
+
 func (s *state) count(m map[string]int64, key string) {
 	s.mu.Lock()
 	m[key]++
 	s.mu.Unlock()
 }
 
-// accepted records a valid, routed message received at now.
-func (s *state) accepted(h *wtp.EventHeader, topic string, now time.Time) {
+// accepted records a valid, routed message from client received at now.
+func (s *state) accepted(client string, h *wtp.EventHeader, topic string, now time.Time) {
 	s.nSent.Add(1)
 	travel := now.UnixMicro() - int64(h.LastEpochMicrosec)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.byTopic[topic]++
-	if _, ok := s.bySource[string(h.SourceName)]; ok || len(s.bySource) < maxSources {
-		s.bySource[string(h.SourceName)]++
-	} else {
-		s.bySource[otherSources]++
-	}
+	bounded(s.bySource, string(h.SourceName))
+	bounded(s.byClient, client)
 	switch _, seen := s.ids[string(h.EventID)]; {
 	case seen:
 		s.duplicates++

@@ -15,7 +15,7 @@ type Stats struct {
 	ConnectionsActive int64   `json:"connections_active"`
 	Disconnections    int64   `json:"disconnections_total"`
 	// DisconnectedBy counts disconnections by cause: closed (by the
-	// client), idle, invalid_wire_frame_marker, too_big_payload,
+	// client), idle, invalid_marker, too_big_payload,
 	// tls_handshake.
 	DisconnectedBy  map[string]int64 `json:"disconnected_by"`
 	ClientsRejected map[string]int64 `json:"clients_rejected"`
@@ -27,8 +27,11 @@ type Stats struct {
 	Accepted int64            `json:"messages_accepted"`
 	Dropped  map[string]int64 `json:"messages_dropped"`
 	ByTopic  map[string]int64 `json:"by_topic"`
-	// BySource counts accepted messages per sourceName (per producer).
+	// BySource counts accepted messages per sourceName (per producer),
+	// ByClient per connection (remote address); each table keeps 1000
+	// keys and counts the rest under "(other)".
 	BySource map[string]int64 `json:"by_source"`
+	ByClient map[string]int64 `json:"by_client"`
 	// DuplicateEventIDs counts accepted messages whose eventId was seen
 	// before; UntrackedEventIDs those not checked because the set is full.
 	DuplicateEventIDs int64 `json:"duplicate_event_ids"`
@@ -64,6 +67,7 @@ func (s *Server) Stats() Stats {
 	defer st.mu.Unlock()
 	out.DisconnectedBy, out.ClientsRejected = maps.Clone(st.discBy), maps.Clone(st.rejections)
 	out.Dropped, out.ByTopic, out.BySource = maps.Clone(st.drops), maps.Clone(st.byTopic), maps.Clone(st.bySource)
+	out.ByClient = maps.Clone(st.byClient)
 	out.DuplicateEventIDs, out.UntrackedEventIDs, out.NegativeTravels = st.duplicates, st.untracked, st.negative
 	if n := st.travel.TotalCount(); n > 0 {
 		ms := func(us int64) float64 { return float64(us) / 1000 }

@@ -59,6 +59,7 @@ func TestFieldNumbersMatchONAPProtos(t *testing.T) {
 		{"CommonEventHeader", "reportingEntityName", fHdrReportingEntity, protoreflect.StringKind},
 		{"CommonEventHeader", "sourceName", fHdrSourceName, protoreflect.StringKind},
 		{"CommonEventHeader", "vesEventListenerVersion", fHdrListenerVersion, protoreflect.StringKind},
+		{"CommonEventHeader", "stndDefinedNamespace", fHdrStndNamespace, protoreflect.StringKind},
 		{"Perf3gppFields", "perf3gppFieldsVersion", fP3Version, protoreflect.StringKind},
 		{"Perf3gppFields", "measDataCollection", fP3MeasData, protoreflect.MessageKind},
 		{"Perf3gppFields", "eventAddlFlds", fP3Addl, protoreflect.MessageKind},

@@ -1,4 +1,4 @@
-package loadgen
+package rest
 
 import (
 	"bytes"
@@ -8,71 +8,16 @@ import (
 	"io"
 	"net"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/vesload/vesload/loadgen/transport"
 )
-
-// class is an error class of the taxonomy in DESIGN §3. HTTP statuses are
-// kept apart as codes, so class is a small array index on the hot path.
-type class uint8
-
-const (
-	classOK class = iota
-	classHTTP
-	classTimeout
-	classRefused
-	classReset
-	classDNS
-	classTLS
-	classPoolExhausted
-	classAborted
-	classTooLarge  // a response body over the client's limit
-	classBadAnswer // a response that is not HTTP (status line, headers)
-	classOther
-	numClasses
-)
-
-var classNames = [numClasses]string{
-	classOK:            "ok",
-	classHTTP:          "http",
-	classTimeout:       "timeout",
-	classRefused:       "conn_refused",
-	classReset:         "conn_reset",
-	classDNS:           "dns",
-	classTLS:           "tls",
-	classPoolExhausted: "pool_exhausted",
-	classAborted:       "aborted",
-	classTooLarge:      "response_too_large",
-	classBadAnswer:     "bad_response",
-	classOther:         "other",
-}
-
-// httpClassNames caches "http_<code>" so that outcome labels are not built
-// per request.
-var httpClassNames = func() [600]string {
-	var names [600]string
-	for c := range names {
-		names[c] = "http_" + strconv.Itoa(c)
-	}
-	return names
-}()
-
-// outcomeName is the error key of the result document for a class and code.
-func outcomeName(c class, code int) string {
-	if c == classHTTP {
-		if code >= 0 && code < len(httpClassNames) {
-			return httpClassNames[code]
-		}
-		return "http_" + strconv.Itoa(code)
-	}
-	return classNames[c]
-}
 
 // classifyError maps a transport error onto the taxonomy.
-func classifyError(err error) class {
+func classifyError(err error) transport.Class {
 	var dnsErr *net.DNSError
 	var recErr tls.RecordHeaderError
 	var alert tls.AlertError
@@ -82,28 +27,28 @@ func classifyError(err error) class {
 	var certErr x509.CertificateInvalidError
 	switch {
 	case errors.Is(err, fasthttp.ErrNoFreeConns):
-		return classPoolExhausted
+		return transport.PoolExhausted
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
-		return classTooLarge
+		return transport.TooLarge
 	case errors.As(err, &dnsErr):
-		return classDNS
+		return transport.DNS
 	case errors.Is(err, fasthttp.ErrTLSHandshakeTimeout),
 		errors.As(err, &recErr), errors.As(err, &alert), errors.As(err, &verify),
 		errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &certErr):
-		return classTLS
+		return transport.TLS
 	case errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, fasthttp.ErrDialTimeout),
 		errors.Is(err, os.ErrDeadlineExceeded), isTimeout(err):
-		return classTimeout
+		return transport.Timeout
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return classRefused
+		return transport.Refused
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		errors.Is(err, fasthttp.ErrConnectionClosed):
-		return classReset
+		return transport.Reset
 	case isBadAnswer(err):
-		return classBadAnswer
+		return transport.BadAnswer
 	}
-	return classOther
+	return transport.Other
 }
 
 // isBadAnswer reports a response whose status line or headers do not

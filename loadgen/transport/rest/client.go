@@ -1,14 +1,11 @@
-package loadgen
+package rest
 
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
-	"math"
 	"net"
 	"net/url"
-	"os"
 	"sync"
 	"time"
 
@@ -39,44 +36,16 @@ func parseTarget(raw string) (target, error) {
 	return t, nil
 }
 
-// tlsConfig builds the client TLS settings: verification on unless asked
-// otherwise, an extra CA bundle and a client certificate when given.
-func tlsConfig(c TLS, serverName string) (*tls.Config, error) {
-	cfg := &tls.Config{ServerName: serverName, InsecureSkipVerify: c.Insecure, MinVersion: tls.VersionTLS12}
-	if c.CAFile != "" {
-		pem, err := os.ReadFile(c.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("read CA file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("CA file %s: no PEM certificate found", c.CAFile)
-		}
-		cfg.RootCAs = pool
-	}
-	if (c.CertFile == "") != (c.KeyFile == "") {
-		return nil, fmt.Errorf("client certificate needs both a certificate and a key file")
-	}
-	if c.CertFile != "" {
-		pair, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("load client certificate: %w", err)
-		}
-		cfg.Certificates = []tls.Certificate{pair}
-	}
-	return cfg, nil
-}
-
 // newHostClient returns a fasthttp client with at most pool connections.
 // The engine never asks it for more requests at once than it has
 // connections, so a connection is always free for a request it sends.
-func newHostClient(t target, tc *tls.Config, cfg *Config, dial fasthttp.DialFunc) *fasthttp.HostClient {
+func newHostClient(t target, tc *tls.Config, o *Options, dial fasthttp.DialFunc) *fasthttp.HostClient {
 	return &fasthttp.HostClient{
 		Addr:                   t.addr,
 		IsTLS:                  t.isTLS,
 		TLSConfig:              tc,
-		Name:                   cfg.UserAgent,
-		MaxConns:               cfg.Pool,
+		Name:                   o.UserAgent,
+		MaxConns:               o.Pool,
 		MaxIdleConnDuration:    time.Minute,
 		DisablePathNormalizing: true,
 		ReadBufferSize:         16 << 10,
@@ -185,19 +154,4 @@ func (w *warmDialer) close() {
 			return
 		}
 	}
-}
-
-// warmConnections is how many connections to open ahead: the arrivals of
-// 20 ms at the schedule's peak rate, at least 4, within the pool. Opening
-// connections during a fast run is what costs (on one core, a cascade of
-// set-ups at 5,000/s exhausted the pool in the first second).
-func warmConnections(cfg *Config) int {
-	if cfg.Closed != nil {
-		return min(cfg.Closed.Concurrency[0], cfg.Pool)
-	}
-	peak := 0.0
-	for _, g := range cfg.Schedule.segs {
-		peak = max(peak, g.From, g.To)
-	}
-	return min(cfg.Pool, max(4, int(math.Ceil(peak*0.02))))
 }

@@ -1,4 +1,4 @@
-package loadgen
+package rest
 
 import (
 	"context"
@@ -38,17 +38,8 @@ func TestClassifyError(t *testing.T) {
 		{context.Canceled, "other"},
 	}
 	for _, tt := range tests {
-		if got := outcomeName(classifyError(tt.err), 0); got != tt.want {
+		if got := classifyError(tt.err).Name(0); got != tt.want {
 			t.Errorf("classify(%v) = %s, want %s", tt.err, got, tt.want)
-		}
-	}
-}
-
-func TestOutcomeNameHTTP(t *testing.T) {
-	t.Parallel()
-	for code, want := range map[int]string{503: "http_503", 401: "http_401", 999: "http_999"} {
-		if got := outcomeName(classHTTP, code); got != want {
-			t.Errorf("outcomeName(http, %d) = %s", code, got)
 		}
 	}
 }

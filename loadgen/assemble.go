@@ -1,0 +1,184 @@
+package loadgen
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// assemble builds a result document from a consistent copy of the tallies:
+// the final one (done: every worker has stopped) or a checkpoint's.
+//
+// Requests the copy has no outcome for are accounted from the sent
+// counter, read after the copy was taken: those sent are in flight and
+// count as aborted (a checkpoint, or an abort that cut the drain short),
+// the rest as not sent. Every request the copy counts as sent was counted
+// by the counter before it (see dispatcher.handOff), so the invariant
+// scheduled = sent + pool_exhausted + not_sent holds for every snapshot.
+func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, ended time.Time, interrupted, done bool) *result.Result {
+	run := t.run
+	run.AddAborted(e.c.sent.Load() - run.Sent)
+	total := e.facts.total
+	if total < 0 {
+		total = run.Scheduled // a closed loop schedules what it sends
+	}
+	run.AddNotSent(total - run.Scheduled)
+	res := &result.Result{
+		Schema:      result.Schema,
+		Started:     started.UTC(),
+		Ended:       ended.UTC(),
+		DurationS:   ended.Sub(started).Seconds(),
+		Interrupted: interrupted,
+		Requests:    run.Requests(),
+		Errors:      maps.Clone(run.Classes),
+		RPS:         result.Rate{Target: e.facts.rate},
+		Latency:     result.Summarize(run.Latency),
+		Service:     result.Summarize(run.Service),
+		Bytes:       result.Bytes{Sent: run.BytesSent, Received: run.BytesReceived},
+		Timeline:    t.timeline,
+		ByRequest:   e.byRequest(t.kinds),
+		Steps:       e.stepResults(t.steps),
+	}
+	if res.Errors == nil {
+		res.Errors = map[string]int64{}
+	}
+	if len(run.MessageIDs) > 0 {
+		res.MessageIDs = maps.Clone(run.MessageIDs)
+	}
+	// The achieved rate is over the load's span, or over the time the run
+	// lasted when it was cut short.
+	if span := e.cfg.Load.Span().Seconds(); interrupted && res.DurationS > 0 {
+		res.RPS.Achieved = round2(float64(run.Sent) / math.Min(res.DurationS, span))
+	} else if span > 0 {
+		res.RPS.Achieved = round2(float64(run.Sent) / span)
+	}
+	res.Histograms.Latency, _ = result.EncodeHistogram(run.Latency)
+	res.Histograms.Service, _ = result.EncodeHistogram(run.Service)
+	res.Generator = e.health(cpu, t.maxFlight, done)
+	if target != nil {
+		res.Target = target.agg.Target()
+		res.Target.CPUAvgPct = round2(res.Target.CPUAvgPct)
+		res.Target.CPUMaxPct = round2(res.Target.CPUMaxPct)
+	}
+	res.Warnings = e.warnings(res, t)
+	return res
+}
+
+// warnings are the rolled-up notices of a run, sorted: what limited it,
+// said once each.
+func (e *Engine) warnings(res *result.Result, t tallies) []string {
+	var w []string
+	if t.truncated {
+		w = append(w, "timeline truncated at one day of seconds")
+	}
+	if res.Generator.Saturated {
+		w = append(w, saturationWarning(res.Generator))
+	}
+	if pe := res.Errors[result.ClassPoolExhausted]; pe > 0 {
+		w = append(w, poolWarning(pe, res.Attempted(), e.cfg.Pool, e.cfg.PoolWait))
+	}
+	if t.silent >= silenceWarn {
+		w = append(w, fmt.Sprintf("the target stopped answering for %.1f s (from %.1f s into the run) while requests waited: "+
+			"the latency of the requests due then shows it, the generator was not the cause",
+			t.silent.Seconds(), t.silentFrom.Seconds()))
+	}
+	slices.Sort(w)
+	return w
+}
+
+// silenceWarn is the shortest silence of the target worth a warning.
+const silenceWarn = time.Second
+
+// poolWarning says that the connection pool, not the generator, limited
+// the run.
+func poolWarning(pe, attempted int64, pool int, wait time.Duration) string {
+	pct := 0.0
+	if attempted > 0 {
+		pct = 100 * float64(pe) / float64(attempted)
+	}
+	return fmt.Sprintf("the pool was the limit: %d requests (%.1f%%) found none of the %d connections free within --pool-wait %v; "+
+		"the target answered too slowly for this pool and rate (raise --pool or --pool-wait, or lower the rate)", pe, pct, pool, wait)
+}
+
+// saturatedLag is the dispatch-lag p99 beyond which the generator, not the
+// target, limited the run: its latency figures then include its own delay.
+const saturatedLag = 5 * time.Millisecond
+
+// saturatedCPU is the average CPU share per usable core beyond which the
+// generator counts as saturated.
+const saturatedCPU = 90
+
+// health reads the dispatch lag over the whole run once the dispatcher has
+// stopped (done); a checkpoint, taken while it runs, can only use the
+// summary of the last second, since the dispatcher owns the run's lag
+// histogram. Waiting for a connection and a silent target are never lag,
+// so they never make the generator saturated.
+func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generator {
+	g := result.Generator{MaxInFlight: maxFlight, RSSMaxBytes: maxRSS()}
+	if cpu.n > 0 {
+		g.CPUAvgPct = round2(cpu.sum / float64(cpu.n))
+		g.CPUMaxPct = round2(cpu.max)
+	}
+	if lag := e.lag.run; done && lag.TotalCount() > 0 {
+		g.DispatchLagP50Ms = float64(lag.ValueAtQuantile(50)) / 1000
+		g.DispatchLagP99Ms = float64(lag.ValueAtQuantile(99)) / 1000
+		g.DispatchLagMaxMs = float64(lag.Max()) / 1000
+	} else if !done {
+		g.DispatchLagP50Ms = float64(e.lag.p50Us.Load()) / 1000
+		g.DispatchLagP99Ms = float64(e.lag.p99Us.Load()) / 1000
+	}
+	// Saturated: it could not keep the schedule, or it used nearly all the
+	// CPU it may run on, so that its own delays are in the figures.
+	g.Saturated = g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond) ||
+		g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
+	return g
+}
+
+func saturationWarning(g result.Generator) string {
+	return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v), CPU %.0f%% of %d usable cores; "+
+		"latency includes the generator's own delay", g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct, runtime.GOMAXPROCS(0))
+}
+
+// byRequest is the per-kind breakdown of a mixed run.
+func (e *Engine) byRequest(kinds []result.Tally) []result.RequestStats {
+	if kinds == nil {
+		return nil
+	}
+	out := make([]result.RequestStats, len(kinds))
+	for i := range kinds {
+		k := &kinds[i]
+		out[i] = result.RequestStats{
+			Name:     e.kinds[i].Name,
+			Weight:   e.kinds[i].Weight,
+			Requests: result.Requests{Sent: k.Sent, OK: k.OK, Errors: k.Errors},
+			Latency:  result.Summarize(k.Latency),
+			Service:  result.Summarize(k.Service),
+		}
+		if len(k.Classes) > 0 {
+			out[i].Errors = maps.Clone(k.Classes)
+		}
+		out[i].Histogram, _ = result.EncodeHistogram(k.Latency)
+	}
+	return out
+}
+
+// stepResults summarises each closed-model step.
+func (e *Engine) stepResults(steps []result.Tally) []result.Step {
+	if steps == nil {
+		return nil
+	}
+	out := make([]result.Step, len(steps))
+	for i := range steps {
+		st := &steps[i]
+		out[i] = e.facts.step(i)
+		out[i].Sent, out[i].OK, out[i].Errors = st.Sent, st.OK, st.Errors
+		out[i].RPS = round2(float64(st.Sent) / out[i].DurationS)
+		out[i].Latency = result.Summarize(st.Latency)
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package observe
+
+import (
+	"fmt"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/threshold"
+)
+
+// AbortWindow is how many seconds --abort-on-fail looks back: long enough
+// that one bad second does not stop a ten-minute run, short enough to stop
+// a run that is failing before it wastes the slot.
+const AbortWindow = 10
+
+// AbortGuard evaluates gates over the last seconds of the timeline, each
+// time a second becomes final, and stops the run when one fails. It starts
+// judging once a whole window has passed, so runs shorter than that never
+// stop early. The window is a Tally of its seconds, so its percentiles are
+// the window's own, not the worst of its seconds'.
+type AbortGuard struct {
+	loadgen.NopObserver
+	gates  []threshold.Threshold
+	stop   func()
+	note   func(string)
+	ring   []result.Tally // the last seconds, ring[n%len(ring)] the newest
+	n      int            // seconds seen
+	sum    result.Tally   // the window, rebuilt every second
+	failed string         // the gate and value that stopped the run
+	gate   result.Threshold
+}
+
+// NewAbortGuard returns a guard over a window of seconds that calls stop
+// (once) when a gate fails and says why through note.
+func NewAbortGuard(gates []threshold.Threshold, window int, stop func(), note func(string)) *AbortGuard {
+	ring := make([]result.Tally, max(window, 1))
+	for i := range ring {
+		ring[i] = result.NewTally()
+	}
+	return &AbortGuard{gates: gates, stop: stop, note: note, ring: ring, sum: result.NewTally()}
+}
+
+// Timeline implements loadgen.Observer.
+func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
+	if g.failed != "" {
+		return
+	}
+	slot := &g.ring[g.n%len(g.ring)]
+	slot.Reset()
+	slot.Merge(t)
+	g.n++
+	if g.n < len(g.ring) {
+		return // one bad second is not a failing run
+	}
+	g.sum.Reset()
+	for i := range g.ring {
+		g.sum.Merge(&g.ring[i])
+	}
+	w := WindowResult(&g.sum, len(g.ring))
+	for _, gate := range g.gates {
+		if v := gate.Eval(w); !v.Pass && v.Reason == "" {
+			g.failed = abortReason(v, len(g.ring))
+			g.gate = v
+			g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.ring))
+			g.note("aborting: --abort-on-fail " + g.failed)
+			g.stop()
+			return
+		}
+	}
+}
+
+// abortReason says which gate stopped the run and by how much, the value
+// rounded as the report prints it (49.9%, not 49.9001996007984 %).
+func abortReason(v result.Threshold, seconds int) string {
+	return fmt.Sprintf("%s (%s over the last %d s)", v.Expr, report.ThresholdValue(v), seconds)
+}
+
+// Failed reports the gate that stopped the run, if one did: the reason in
+// words and the gate's outcome for the result's thresholds. Call it once
+// the run is over.
+func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool) {
+	return g.failed, g.gate, g.failed != ""
+}
+
+// WindowResult is a result made of a window of seconds of the timeline,
+// so that the threshold grammar applies to a window as to a whole run.
+func WindowResult(t *result.Tally, seconds int) *result.Result {
+	r := &result.Result{
+		Requests:  t.Requests(),
+		Errors:    map[string]int64{},
+		Latency:   result.Summarize(t.Latency),
+		Service:   result.Summarize(t.Service),
+		Bytes:     result.Bytes{Sent: t.BytesSent, Received: t.BytesReceived},
+		DurationS: float64(seconds),
+	}
+	for class, n := range t.Classes {
+		r.Errors[class] = n
+	}
+	if seconds > 0 {
+		r.RPS.Achieved = float64(t.Sent) / float64(seconds)
+	}
+	return r
+}

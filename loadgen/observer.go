@@ -1,0 +1,133 @@
+package loadgen
+
+import (
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// Observer watches a run without the engine knowing about terminals,
+// files, Prometheus or Kafka (docs/ARCHITECTURE.md, "Observers"). The
+// engine calls every registered observer, in the order of
+// Config.Observers, for each event; one observer can neither silence nor
+// reorder another. Embed NopObserver to implement only what you need.
+//
+// Request, Second and Timeline are called with the recorder's lock held,
+// never two at once, so observers need no locking among themselves; they
+// must be quick, since requests wait to be recorded meanwhile. Checkpoint
+// is called from one goroutine of its own, one snapshot at a time, in
+// order, and may take its time.
+type Observer interface {
+	// Begin sees the moment the run's clock starts, before any request:
+	// second T of the timeline is [start+T s, start+T+1 s).
+	Begin(start time.Time)
+	// Request sees every finished request, pool_exhausted ones included.
+	// It is on the per-request path: it must not allocate, and must not
+	// keep ev, which is reused.
+	Request(ev *RequestEvent)
+	// Second sees the live figures once per second of wall clock. They
+	// are provisional: the timeline's final figures come to Timeline.
+	Second(p *Progress)
+	// Timeline sees each second of the timeline, in order, once every
+	// request due in it has an outcome, with the Tally of the requests due
+	// in it (latency in µs): read it or merge it, do not keep it.
+	Timeline(s result.Second, t *result.Tally)
+	// Checkpoint sees a snapshot of the result every
+	// Config.CheckpointEvery, marked interrupted.
+	Checkpoint(r *result.Result)
+}
+
+// NopObserver ignores every event; observers embed it and override the
+// methods they need.
+type NopObserver struct{}
+
+// Begin implements Observer.
+func (NopObserver) Begin(time.Time) {}
+
+// Request implements Observer.
+func (NopObserver) Request(*RequestEvent) {}
+
+// Second implements Observer.
+func (NopObserver) Second(*Progress) {}
+
+// Timeline implements Observer.
+func (NopObserver) Timeline(result.Second, *result.Tally) {}
+
+// Checkpoint implements Observer.
+func (NopObserver) Checkpoint(*result.Result) {}
+
+var _ Observer = NopObserver{}
+
+// RequestEvent is what happened to one request.
+type RequestEvent struct {
+	// Seq is the request's number in the run (0-based), the one its body
+	// was rendered with.
+	Seq     int64
+	Due     time.Time
+	Latency time.Duration // from the due time
+	Service time.Duration // from the hand-over to a connection; 0 when not sent
+	// Outcome is "ok" or the error class (http_503, timeout, pool_exhausted, …).
+	Outcome   string
+	Code      int // HTTP status, 0 when there was none
+	BytesSent int64
+	BytesRecv int64
+	MessageID string // of a VES error body
+}
+
+// Progress is the live view of a run, once a second.
+type Progress struct {
+	Elapsed       time.Duration
+	Total         time.Duration
+	Scheduled     int64
+	Sent          int64
+	OK            int64
+	Errors        int64
+	PoolExhausted int64
+	InFlight      int64
+	// RPS is the rate sent during the last second.
+	RPS float64
+	// TargetRPS is the scheduled rate during the last second.
+	TargetRPS float64
+	P50, P99  time.Duration // of the requests finished in the last second
+	// LagMax is the largest dispatch lag during the last second; LagP50
+	// and LagP99 summarise the last whole second of dispatches.
+	LagMax, LagP50, LagP99 time.Duration
+	// GeneratorCPU is vesload's own CPU use in the last second, 100 = one core.
+	GeneratorCPU float64
+	// Target and Generator are the latest samples, nil when not sampled.
+	Target    *Reading
+	Generator *Reading
+}
+
+// observers fans events out to a list of observers in order.
+type observers []Observer
+
+func (os observers) begin(start time.Time) {
+	for _, o := range os {
+		o.Begin(start)
+	}
+}
+
+func (os observers) request(ev *RequestEvent) {
+	for _, o := range os {
+		o.Request(ev)
+	}
+}
+
+func (os observers) second(p *Progress) {
+	for _, o := range os {
+		o.Second(p)
+	}
+}
+
+func (os observers) timeline(s result.Second, t *result.Tally) {
+	for _, o := range os {
+		o.Timeline(s, t)
+	}
+}
+
+func (os observers) checkpoint(r *result.Result) {
+	for _, o := range os {
+		o.Checkpoint(r)
+	}
+}

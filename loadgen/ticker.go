@@ -1,0 +1,224 @@
+package loadgen
+
+import (
+	"math"
+	"syscall"
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// ticker does the engine's once-a-second work on the wall clock: it reads
+// the generator's CPU and the samplers, closes the final seconds of the
+// timeline, shows the live figures and takes checkpoints, which one
+// writer goroutine turns into results in order.
+type ticker struct {
+	e       *Engine
+	started time.Time
+	sec     int64 // the wall second now ending
+
+	cpu       cpuMeter
+	cpuStats  cpuStats
+	target    *sampling
+	generator *sampling
+
+	last struct{ sent, attempted int64 }
+	prog Progress // reused every second
+
+	ckpt     chan checkpoint // to the checkpoint writer; nil without checkpoints
+	ckptDone chan struct{}
+	every    int64 // checkpoint every this many seconds
+
+	quit chan struct{}
+	done chan struct{}
+}
+
+// checkpoint is a consistent snapshot on its way to the writer.
+type checkpoint struct {
+	t   tallies
+	cpu cpuStats
+	at  time.Time
+}
+
+func (e *Engine) newTicker(start time.Time) *ticker {
+	t := &ticker{e: e, started: start, quit: make(chan struct{}), done: make(chan struct{})}
+	t.cpu.reset(start)
+	if s := e.cfg.Target; s != nil {
+		t.target = startSampling(s)
+	}
+	if s := e.cfg.Generator; s != nil {
+		t.generator = startSampling(s)
+	}
+	if e.cfg.CheckpointEvery > 0 && len(e.cfg.Observers) > 0 {
+		t.every = max(int64(e.cfg.CheckpointEvery/time.Second), 1)
+		t.ckpt = make(chan checkpoint, 1)
+		t.ckptDone = make(chan struct{})
+		go t.writeCheckpoints()
+	}
+	return t
+}
+
+// loop ticks at every whole second of the run until stop.
+func (t *ticker) loop() {
+	defer close(t.done)
+	timer := time.NewTimer(time.Until(t.started.Add(time.Second)))
+	defer timer.Stop()
+	for {
+		select {
+		case now := <-timer.C:
+			t.tick(now)
+			timer.Reset(time.Until(t.started.Add(time.Duration(t.sec+1) * time.Second)))
+		case <-t.quit:
+			return
+		}
+	}
+}
+
+// stop ends the loop, the samplers and the checkpoint writer, in that
+// order, so that no checkpoint follows the final result.
+func (t *ticker) stop() {
+	close(t.quit)
+	<-t.done
+	cpu := t.cpu.sample(time.Now())
+	t.cpuStats.add(cpu)
+	r := t.e.rec
+	r.mu.Lock()
+	r.tl.reading(t.sec, cpu, nil) // the last, partial second
+	r.mu.Unlock()
+	for _, sm := range []*sampling{t.target, t.generator} {
+		if sm != nil {
+			sm.stop()
+		}
+	}
+	if t.ckpt != nil {
+		close(t.ckpt)
+		<-t.ckptDone
+	}
+}
+
+// tick is the work of one wall second.
+func (t *ticker) tick(now time.Time) {
+	cpu := t.cpu.sample(now)
+	t.cpuStats.add(cpu)
+	var tgt, gen *Reading
+	if t.target != nil {
+		tgt = t.target.latest()
+	}
+	if t.generator != nil {
+		gen = t.generator.latest()
+	}
+	r := t.e.rec
+	r.mu.Lock()
+	r.tl.reading(t.sec, cpu, tgt)
+	var genRSS int64
+	if gen != nil {
+		genRSS = gen.RSSBytes
+	}
+	r.tl.used(t.sec, genRSS, t.e.c.inFlight.Load())
+	r.closeSeconds(false)
+	t.progress(now, cpu, tgt, gen)
+	r.live.Reset()
+	r.obs.second(&t.prog)
+	var snap *checkpoint
+	if t.ckpt != nil && (t.sec+1)%t.every == 0 {
+		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
+	}
+	r.mu.Unlock()
+	if snap != nil {
+		// The writer takes one snapshot at a time; while it is busy a
+		// newer snapshot replaces the one waiting.
+		select {
+		case <-t.ckpt:
+		default:
+		}
+		t.ckpt <- *snap
+	}
+	t.sec++
+}
+
+// progress fills the live view; the caller holds the recorder's lock.
+func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading) {
+	c, r, lag := &t.e.c, t.e.rec, t.e.lag
+	sent, att := c.sent.Load(), c.attempted.Load()
+	p := &t.prog
+	*p = Progress{
+		Elapsed: now.Sub(t.started), Total: t.e.cfg.Load.Span(),
+		Scheduled: att, Sent: sent, OK: r.run.OK, Errors: r.run.Errors,
+		PoolExhausted: c.exhausted.Load(), InFlight: c.inFlight.Load(),
+		RPS: float64(sent - t.last.sent), TargetRPS: float64(att - t.last.attempted),
+		LagMax:       time.Duration(lag.maxUs.Swap(0)) * time.Microsecond,
+		LagP50:       time.Duration(lag.p50Us.Load()) * time.Microsecond,
+		LagP99:       time.Duration(lag.p99Us.Load()) * time.Microsecond,
+		GeneratorCPU: cpu, Target: tgt, Generator: gen,
+	}
+	if r.live.TotalCount() > 0 {
+		p.P50 = time.Duration(r.live.ValueAtQuantile(50)) * time.Microsecond
+		p.P99 = time.Duration(r.live.ValueAtQuantile(99)) * time.Microsecond
+	}
+	t.last.sent, t.last.attempted = sent, att
+}
+
+// writeCheckpoints is the one checkpoint writer: it builds each snapshot's
+// result and hands it to the observers, one at a time, in order.
+func (t *ticker) writeCheckpoints() {
+	defer close(t.ckptDone)
+	for c := range t.ckpt {
+		res := t.e.assemble(c.t, c.cpu, t.target, t.started, c.at, true, false)
+		res.Warnings = append(res.Warnings, "checkpoint of a run in progress")
+		t.e.rec.obs.checkpoint(res)
+	}
+}
+
+// result is the final result of the run.
+func (t *ticker) result(final tallies, ended time.Time, interrupted, done bool) *result.Result {
+	return t.e.assemble(final, t.cpuStats, t.target, t.started, ended, interrupted, done)
+}
+
+// cpuStats summarises the generator's CPU readings.
+type cpuStats struct {
+	sum, max float64
+	n        int
+}
+
+func (s *cpuStats) add(pct float64) {
+	s.sum += pct
+	s.max = math.Max(s.max, pct)
+	s.n++
+}
+
+// cpuMeter measures the generator's own CPU use from getrusage, which is
+// cheap enough to call every second.
+type cpuMeter struct {
+	last    time.Time
+	lastCPU time.Duration
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func maxRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss * 1024 // kilobytes on Linux
+}
+
+func (m *cpuMeter) reset(now time.Time) { m.last, m.lastCPU = now, processCPU() }
+
+// sample returns the CPU share since the last call, 100 = one core.
+func (m *cpuMeter) sample(now time.Time) float64 {
+	c := processCPU()
+	wall := now.Sub(m.last)
+	pct := 0.0
+	if wall > 0 {
+		pct = 100 * float64(c-m.lastCPU) / float64(wall)
+	}
+	m.last, m.lastCPU = now, c
+	return pct
+}
