@@ -190,3 +190,39 @@ func TestKubeManifestsRun(t *testing.T) {
 		t.Fatalf("merged requests %+v merged %+v thresholds %+v", m.Requests, m.Merged, m.Thresholds)
 	}
 }
+
+// FuzzKubeArgs feeds the kube command arbitrary command lines: it must
+// answer with manifests (exit 0) or one line of bad usage (exit 2), and
+// never panic.
+func FuzzKubeArgs(f *testing.F) {
+	for _, s := range []string{
+		"--shards 4 -url https://ves:8443/eventListener/v7",
+		"--shards 2 -url http://h/eventListener/v7 --user u --password-secret s --run-id abc --cpu 500m",
+		"--shards 0", "--shards 3 -url http://h -H Cookie:x", "--shards 1 -url http://h --start-at +1h --namespace ns",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		for _, a := range args {
+			// Files named on the command line are read: keep to flags.
+			if strings.Contains(a, "file") || strings.Contains(a, "profile") || strings.Contains(a, "cacert") {
+				return
+			}
+		}
+		var out, errs bytes.Buffer
+		code := kubeCommand(args, kubeNow, &out, &errs)
+		switch code {
+		case exitOK:
+			if !strings.Contains(out.String(), "kind: Job") && !strings.HasPrefix(out.String(), "Usage:") {
+				t.Fatalf("%q: exit 0 without a Job or the usage", line)
+			}
+		case exitUsage:
+			if strings.Count(errs.String(), "\n") != 1 {
+				t.Fatalf("%q: exit 2 with %q, want one line", line, errs.String())
+			}
+		default:
+			t.Fatalf("%q: exit %d", line, code)
+		}
+	})
+}
