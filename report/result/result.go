@@ -223,6 +223,9 @@ type Step struct {
 	Errors      int64   `json:"errors"`
 	RPS         float64 `json:"rps"`
 	Latency     Summary `json:"latency_ms"`
+	// Histogram is the step's latency distribution, encoded as
+	// Histograms.Latency is, so that shards' steps merge without loss.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // Second is one entry of the per-second timeline. T counts seconds from
