@@ -63,8 +63,10 @@ type Spec struct {
 	// Probe adds an init container per shard that measures the link to
 	// the target (vesload probe) before the run.
 	Probe bool
-	// Target is the URL the probe measures.
-	Target string
+	// Target is the URL the probe measures; ProbeArgs are its TLS flags
+	// (--cacert with a file under ConfigDir, --insecure).
+	Target    string
+	ProbeArgs []string
 }
 
 var (
@@ -275,7 +277,7 @@ func (s *Spec) podTemplate() podTemplate {
 	if s.Probe {
 		p := c
 		p.Name = "probe"
-		p.Args = []string{"probe", s.Target}
+		p.Args = append([]string{"probe", s.Target}, s.ProbeArgs...)
 		p.Ports = nil
 		spec.InitContainers = []container{p}
 	}

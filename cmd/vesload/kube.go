@@ -173,6 +173,14 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 		CPU: k.cpu, Memory: k.memory,
 		Probe: k.probe, Target: sc.Target.URL,
 	}
+	if t := sc.Target.TLS; t != nil {
+		if t.CACert != "" {
+			s.ProbeArgs = append(s.ProbeArgs, "--cacert", t.CACert)
+		}
+		if t.Insecure {
+			s.ProbeArgs = append(s.ProbeArgs, "--insecure")
+		}
+	}
 	if sc.Target.Auth != nil && sc.Target.Auth.PasswordEnv != "" {
 		s.PasswordSecret, s.PasswordKey = k.passwordSecret, k.passwordKey
 	}

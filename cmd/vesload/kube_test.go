@@ -226,3 +226,25 @@ func FuzzKubeArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestKubeProbeTLS checks that the probe init step verifies the target as
+// the run does: with the CA bundle shipped in the ConfigMap.
+func TestKubeProbeTLS(t *testing.T) {
+	t.Parallel()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := kubeRender(t, kubeNow, "--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--cacert", ca, "--probe")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	cm, job := kubeObjects(t, out)
+	init := job.Spec.Template.Spec.InitContainers
+	if len(init) != 1 || strings.Join(init[0].Args, " ") != "probe https://ves:8443/eventListener/v7 --cacert /etc/vesload/ca.pem" {
+		t.Fatalf("init containers %+v", init)
+	}
+	if !strings.Contains(cm.Data["ca.pem"], "BEGIN CERTIFICATE") || !strings.Contains(cm.Data["profile.yaml"], "cacert: /etc/vesload/ca.pem") {
+		t.Fatalf("config map %v", cm.Data)
+	}
+}
