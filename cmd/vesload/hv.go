@@ -42,6 +42,7 @@ type hvOptions struct {
 	settle                    time.Duration
 	target                    *hvTargetFlags
 	metricsAddr               string
+	consume                   consumeOptions
 	shard                     shardOptions
 }
 
@@ -75,6 +76,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	addConsumeFlags(fs, &o.consume)
 	return fs
 }
 
@@ -212,6 +214,9 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if err != nil {
 		return 0, err
 	}
+	if err := o.consume.check(); err != nil {
+		return 0, err
+	}
 	probe := cfg
 	if probe.Addr == "" {
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
@@ -220,6 +225,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		return 0, usageError{err}
 	}
 	var emu *hvemu.Server
+	var kafka *kafkaSide
 	if cfg.Addr == "" {
 		if o.target.metrics != "" || len(o.target.pids) > 0 || len(o.target.procs) > 0 {
 			return 0, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
@@ -227,9 +233,10 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		if o.tls.Enabled() {
 			return 0, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 		}
-		if emu, err = hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"}); err != nil {
-			return 0, fmt.Errorf("start the built-in HV-VES emulator: %w", err)
+		if emu, kafka, err = startHVEmulator(); err != nil {
+			return 0, err
 		}
+		defer kafka.close()
 		defer emu.Close()
 		cfg.Addr = emu.Addr()
 		fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\n", cfg.Addr)
@@ -238,6 +245,21 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		if cfg.TLS, err = o.tls.Client(""); err != nil {
 			return 0, usageError{err}
 		}
+	}
+	var fl *follow
+	switch {
+	case cfg.Shard.Whole():
+		fl, err = startHVFollow(&o.consume, &cfg, kafka)
+	case o.consume.url != "":
+		// A shard's messages share the run id with the other shards':
+		// its tally would count theirs as its own.
+		err = usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
+	}
+	if err != nil {
+		return 0, err
+	}
+	if fl != nil {
+		defer fl.stop()
 	}
 	watch, err := o.target.start(ctx, o.tls)
 	if err != nil {
@@ -276,6 +298,14 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	res.Config.Digest = hvDigest(cfg)
 	if emu != nil {
 		res.HV.Receiver = emulatorView(emu, out.Totals().Written, o.settle)
+	}
+	note := func(s string) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "vesload hv: %s\n", s)
+		}
+	}
+	if err := fl.finishExpected(res, out.Totals().Written, note); err != nil {
+		return 0, err
 	}
 	res.Thresholds = threshold.EvalAll(gates, res)
 	return hvFinish(o, res, stdout, stderr)

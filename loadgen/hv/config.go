@@ -42,6 +42,10 @@ type Config struct {
 	// blocked (time in the write) are zero for a message not written.
 	// Live metrics hang here; it must be cheap and safe for concurrent use.
 	Observe func(outcome string, latency, blocked time.Duration)
+	// OnStart, when set, is called once with the instant the schedule
+	// starts, before the first message: message i of producer p is due at
+	// start + Due(p, i). A consumer following the events needs it.
+	OnStart func(time.Time)
 	// Shard, when it splits the run, runs only the producers
 	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers.
 	// Start, when set, starts the schedules at an instant all shards

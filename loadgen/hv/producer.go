@@ -61,6 +61,9 @@ func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
 		}
 		return nil, err
 	}
+	if cfg.OnStart != nil {
+		cfg.OnStart(start)
+	}
 	out := &Outcome{Config: cfg, Start: start, StartOffset: offset}
 	var wg sync.WaitGroup
 	for _, p := range ps {

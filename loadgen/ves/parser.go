@@ -11,6 +11,7 @@ import (
 type parseEnv struct {
 	runID string
 	vars  map[string]string
+	data  *Data // columns bound per request; they win over vars
 }
 
 // parser turns template source into segments. Placeholders are resolved
@@ -228,6 +229,10 @@ func (p *parser) jmeter(j int) (int, error) {
 		return 0, errAt(j, "nested references such as ${%s} are not supported", shorten(body))
 	case strings.HasPrefix(body, "__"):
 		return end, p.jmeterFunc(j, body)
+	}
+	if col := p.env.data.column(body); col >= 0 {
+		p.segs = append(p.segs, segment{kind: segRow, lo: int64(col), pos: j})
+		return end, nil
 	}
 	value, ok := p.env.vars[body]
 	if !ok {

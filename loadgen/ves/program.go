@@ -18,6 +18,7 @@ const (
 	segEpochSeconds                // due, seconds since the epoch
 	segEventTime                   // due as UTC ISO 8601 with microseconds
 	segRandom                      // integer in [lo, lo+span-1] derived from the run key, salt and n
+	segRow                         // column lo of data row n mod rows
 )
 
 // segment is one piece of a compiled body. pos is where it came from in
@@ -41,6 +42,7 @@ type segment struct {
 type program struct {
 	segs []segment
 	key  uint64
+	rows [][][]byte // data rows (columns as bytes), or nil
 }
 
 // appendTo renders the program for sequence number n due at due. It only
@@ -73,6 +75,8 @@ func (p *program) appendSegment(dst []byte, s *segment, n uint64, due time.Time)
 		return appendEventTime(dst, due)
 	case segRandom:
 		return strconv.AppendInt(dst, boundedRandom(p.key, s.salt, n, s.lo, s.span), 10)
+	case segRow:
+		return append(dst, p.rows[n%uint64(len(p.rows))][s.lo]...)
 	}
 	return dst
 }

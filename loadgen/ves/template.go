@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -24,6 +25,10 @@ type TemplateOptions struct {
 	// valid JSON, for runs that deliberately send malformed bodies (to
 	// exercise the collector's 400 path).
 	AllowInvalidJSON bool
+	// Data binds ${NAME} of its columns per request: request seq takes row
+	// seq mod rows (values verbatim, as Vars). A column wins over a Vars
+	// entry of the same name. Every row's body is checked at compile time.
+	Data *Data
 }
 
 // Template is a compiled body template (syntax in TEMPLATES.md). It is
@@ -77,7 +82,7 @@ func CompileTemplate(src []byte, opts TemplateOptions) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile template: %w", err)
 	}
-	segs, err := parse(src, parseEnv{runID: runID, vars: opts.Vars})
+	segs, err := parse(src, parseEnv{runID: runID, vars: opts.Vars, data: opts.Data})
 	if err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
@@ -85,7 +90,10 @@ func CompileTemplate(src []byte, opts TemplateOptions) (*Template, error) {
 		}
 		return nil, fmt.Errorf("compile template: %w", err)
 	}
-	t := &Template{prog: program{segs: segs, key: runKey(runID)}, runID: runID}
+	t := &Template{prog: program{segs: segs, key: runKey(runID), rows: dataRows(segs, opts.Data)}, runID: runID}
+	if err := t.checkRows(src, opts); err != nil {
+		return nil, err
+	}
 	sample, starts := t.prog.traceRender(0, sampleDue())
 	if off, msg, bad := jsonSyntaxError(sample); bad {
 		if !opts.AllowInvalidJSON {
@@ -97,6 +105,38 @@ func CompileTemplate(src []byte, opts TemplateOptions) (*Template, error) {
 	}
 	t.prog.segs = merged(segs)
 	return t, nil
+}
+
+// dataRows is the data table as bytes when the template uses a column.
+func dataRows(segs []segment, d *Data) [][][]byte {
+	if d == nil || !slices.ContainsFunc(segs, func(s segment) bool { return s.kind == segRow }) {
+		return nil
+	}
+	rows := make([][][]byte, len(d.Rows))
+	for i, r := range d.Rows {
+		rows[i] = make([][]byte, len(r))
+		for j, v := range r {
+			rows[i][j] = []byte(v)
+		}
+	}
+	return rows
+}
+
+// checkRows renders the body with each data row after the first (which
+// the sample render checks) and reports the first row that does not make
+// valid JSON, at the placeholder that inserted it.
+func (t *Template) checkRows(src []byte, opts TemplateOptions) error {
+	if opts.AllowInvalidJSON {
+		return nil
+	}
+	for i := 1; i < len(t.prog.rows); i++ {
+		out, starts := t.prog.traceRender(uint64(i), sampleDue())
+		if off, msg, bad := jsonSyntaxError(out); bad {
+			return templateError(src, sourceOffset(t.prog.segs, starts, off, len(out), len(src)),
+				fmt.Sprintf("rendered body with data row %d is not valid JSON: %s", i+1, msg))
+		}
+	}
+	return nil
 }
 
 // LoadTemplate reads and compiles the template file at path; compile
