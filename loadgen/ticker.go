@@ -197,6 +197,9 @@ func processCPU() time.Duration {
 }
 
 func maxRSS() int64 {
+	if n, ok := procPeakRSS(); ok {
+		return n
+	}
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
