@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/transport"
 )
@@ -44,6 +45,10 @@ type Config struct {
 	// Mix, when set, replaces URL and Body with a weighted mix of
 	// requests to the same target; URL still names the target.
 	Mix []Request
+
+	// Expect is the set of statuses that count as success (2xx when
+	// zero); any other status is an error of its own class, http_<code>.
+	Expect expect.Statuses
 
 	Pool      int           // maximum connections (and requests in flight)
 	PoolWait  time.Duration // how long a due request may wait for a free connection

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
@@ -37,6 +38,9 @@ func checkNumbers(o *runOptions) error {
 	}
 	if err := checkClientCert(o); err != nil {
 		return err
+	}
+	if _, err := expect.Parse(o.expectStatus); err != nil {
+		return usagef("--expect-status %v", err)
 	}
 	return checkFlagFiles(o)
 }

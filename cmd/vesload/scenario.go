@@ -114,6 +114,9 @@ func overlayTarget(p *profiles.Profile, o *runOptions, changed func(string) bool
 			t.Auth.PasswordEnv = "VESLOAD_PASSWORD" // --password-file's documented default
 		}
 	}
+	if changed("expect-status") {
+		t.ExpectStatus = o.expectStatus
+	}
 	if changed("cacert") || changed("cert") || changed("key") || changed("cert-pass-file") || changed("insecure") {
 		if t.TLS == nil {
 			t.TLS = &profiles.TLS{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/testserver"
 )
 
 // runQuick runs a short in-process load against the built-in emulator and
@@ -94,5 +95,85 @@ func TestClampPool(t *testing.T) {
 		if tc.note && !strings.Contains(note, "ulimit -n") {
 			t.Errorf("note %q does not say how to raise the limit", note)
 		}
+	}
+}
+
+// startEmulator starts an in-process emulator for one test.
+func startTestEmulator(t *testing.T, opts testserver.Options) string {
+	t.Helper()
+	srv, err := testserver.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv.URL() + "/eventListener/v7"
+}
+
+// ONAP's plans assert 202: --expect-status 202 makes a collector that
+// answers 200 (the legacy compatibility setting) fail, each 200 an error
+// of its own class.
+func TestExpectStatus(t *testing.T) {
+	t.Parallel()
+	legacy := startTestEmulator(t, testserver.Options{Compat: testserver.CompatLegacy})
+	tests := []struct {
+		args    []string
+		code    int
+		ok, err int64
+		class   string
+	}{
+		{nil, exitOK, 10, 0, ""},
+		{[]string{"--expect-status", "2xx"}, exitOK, 10, 0, ""},
+		{[]string{"--expect-status", "202", "--allow-errors"}, exitOK, 0, 10, "http_200"},
+		{[]string{"--expect-status", "202", "--expect-status", "200"}, exitOK, 10, 0, ""},
+		{[]string{"--expect-status", "202"}, exitThreshold, 0, 10, "http_200"},
+	}
+	for _, tc := range tests {
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := append([]string{"--url", legacy, "-rps", "20", "-duration", "500ms", "-q", "-o", out}, tc.args...)
+		code, _, stderr := cliRun(runRun, args...)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d; stderr %s", tc.args, code, tc.code, stderr)
+			continue
+		}
+		res, err := report.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Requests.OK != tc.ok || res.Requests.Errors != tc.err || (tc.class != "" && res.Errors[tc.class] != tc.err) {
+			t.Errorf("%q: ok %d errors %v, want ok %d and %d %s", tc.args, res.Requests.OK, res.Errors, tc.ok, tc.err, tc.class)
+		}
+	}
+	code, _, stderr := cliRun(runRun, "--url", legacy, "--expect-status", "20x")
+	if code != exitUsage || !strings.Contains(stderr, "--expect-status") {
+		t.Errorf("--expect-status 20x: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A run in which no request succeeded fails (exit 3, the ok>0 gate) even
+// without thresholds, unless --allow-errors.
+func TestNoSuccessFails(t *testing.T) {
+	t.Parallel()
+	refusing := startTestEmulator(t, testserver.Options{ErrorRate: 1})
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, _ := cliRun(runRun, "--url", refusing, "-rps", "20", "-duration", "500ms", "-q", "-o", out)
+	if code != exitThreshold {
+		t.Fatalf("exit %d, want %d", code, exitThreshold)
+	}
+	res, err := report.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Thresholds) != 1 || res.Thresholds[0].Expr != "ok>0" || res.Thresholds[0].Pass {
+		t.Errorf("thresholds %+v, want the failed ok>0 gate", res.Thresholds)
+	}
+	if !strings.Contains(stdout, "ok>0") || !strings.Contains(stdout, "no request succeeded") {
+		t.Errorf("summary does not say why the run failed:\n%s", stdout)
+	}
+	if code, _, _ := cliRun(runRun, "--url", refusing, "-rps", "20", "-duration", "500ms", "-q", "--allow-errors"); code != exitOK {
+		t.Errorf("--allow-errors: exit %d, want 0", code)
+	}
+	// A run with some success is unaffected.
+	if code, _, _ := cliRun(runRun, "-rps", "20", "-duration", "500ms", "-q"); code != exitOK {
+		t.Errorf("a good run: exit %d, want 0", code)
 	}
 }
