@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/csv"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -175,5 +179,41 @@ func TestNoSuccessFails(t *testing.T) {
 	// A run with some success is unaffected.
 	if code, _, _ := cliRun(runRun, "-rps", "20", "-duration", "500ms", "-q"); code != exitOK {
 		t.Errorf("a good run: exit %d, want 0", code)
+	}
+}
+
+// JTL rows carry the requests in flight as grpThreads and allThreads, so
+// that JMeter's dashboard generator draws its active-threads chart.
+func TestJTLThreadsAreInFlight(t *testing.T) {
+	t.Parallel()
+	slow := startTestEmulator(t, testserver.Options{Latency: 200 * time.Millisecond})
+	jtl := filepath.Join(t.TempDir(), "r.jtl")
+	code, _, stderr := cliRun(runRun, "--url", slow, "-rps", "20", "-duration", "1s", "-q", "--jtl", jtl)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(jtl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 21 || rows[0][11] != "grpThreads" || rows[0][12] != "allThreads" {
+		t.Fatalf("%d rows, header %q", len(rows), rows[0])
+	}
+	most := 0
+	for _, r := range rows[1:] {
+		n, err := strconv.Atoi(r[11])
+		if err != nil || n < 1 || r[12] != r[11] {
+			t.Fatalf("row %q: grpThreads %q allThreads %q, want the same count, at least 1", r, r[11], r[12])
+		}
+		most = max(most, n)
+	}
+	// 20/s answered after 200 ms: about four at once.
+	if most < 2 || most > 20 {
+		t.Errorf("at most %d in flight, want about 4", most)
 	}
 }
