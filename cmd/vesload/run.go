@@ -47,6 +47,7 @@ type runOptions struct {
 	eventSize int
 	batch     int
 	bodyFile  string
+	dataFile  string
 	vars      []string
 
 	output     string
@@ -92,6 +93,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
+	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")

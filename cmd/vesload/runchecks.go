@@ -75,7 +75,7 @@ func checkFlagFiles(o *runOptions) error {
 		return usagef("--event %q: want one of %s", o.event, strings.Join(ves.Domains(), ", "))
 	}
 	for _, f := range []struct{ flag, path string }{
-		{"--body-file", o.bodyFile}, {"--password-file", o.passFile},
+		{"--body-file", o.bodyFile}, {"--password-file", o.passFile}, {"--data-file", o.dataFile},
 		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key}, {"--cert-pass-file", o.certPass},
 	} {
 		if f.path == "" {

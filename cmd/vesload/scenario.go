@@ -36,6 +36,12 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 		}
 		p.Requests = []profiles.Request{r}
 	}
+	if changed("data-file") {
+		if p.Data == nil {
+			p.Data = &profiles.Data{}
+		}
+		p.Data.File = o.dataFile
+	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.thresholds...)
 	overlaySamplers(p, &o.watch)
 	resolved, err := scenario.Resolve(p, o.vars)

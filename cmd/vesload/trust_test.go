@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -215,5 +219,65 @@ func TestJTLThreadsAreInFlight(t *testing.T) {
 	// 20/s answered after 200 ms: about four at once.
 	if most < 2 || most > 20 {
 		t.Errorf("at most %d in flight, want about 4", most)
+	}
+}
+
+// --data-file binds each row's columns as template variables, one row per
+// request in turn: one sourceName per simulated PNF.
+func TestDataFileRoundRobin(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Event struct {
+				Header struct {
+					SourceName string `json:"sourceName"`
+					EventID    string `json:"eventId"`
+				} `json:"commonEventHeader"`
+			} `json:"event"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		seen[body.Event.Header.SourceName]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	data, tpl := filepath.Join(dir, "pnfs.csv"), filepath.Join(dir, "body.json")
+	if err := os.WriteFile(data, []byte("sourceName,ip\npnf-1,10.0.0.1\npnf-2,10.0.0.2\npnf-3,10.0.0.3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tpl, []byte(`{"event":{"commonEventHeader":{"sourceName":"${sourceName}","eventId":"{{.EventID}}","ip":"${ip}"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	code, _, stderr := cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
+		"-rps", "30", "-duration", "1s", "-q", "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 3 || seen["pnf-1"] != 10 || seen["pnf-2"] != 10 || seen["pnf-3"] != 10 {
+		t.Errorf("sourceNames seen %v, want each of the 3 rows 10 times", seen)
+	}
+	// A row count or header the file does not keep is refused in one line.
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("sourceName\na\nb,c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", bad, "-q")
+	if code != exitUsage || !strings.Contains(stderr, "bad.csv:3: wrong number of columns") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("bad data file: exit %d, stderr %q", code, stderr)
+	}
+	// Built-in events have no ${NAME} to bind.
+	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--data-file", data, "-q")
+	if code != exitUsage || !strings.Contains(stderr, "give a body or --body-file") {
+		t.Errorf("data file with a built-in event: exit %d, stderr %q", code, stderr)
 	}
 }
