@@ -281,3 +281,15 @@ func TestDataFileRoundRobin(t *testing.T) {
 		t.Errorf("data file with a built-in event: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// An output that names a folder is refused before the run, in one line.
+func TestOutputFolderRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, flag := range []string{"-o", "--html", "--junit", "--jtl", "--csv"} {
+		code, _, stderr := cliRun(runRun, "-rps", "1", "-duration", "1s", "-q", flag, dir)
+		if code != exitUsage || !strings.Contains(stderr, flag+" "+dir+": is a folder") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s DIR: exit %d, stderr %q", flag, code, stderr)
+		}
+	}
+}
