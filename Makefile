@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 15s
 
-.PHONY: build run test vet race bench bench-peers soak fuzz clean
+.PHONY: build run test vet race bench bench-peers soak fuzz clean uplot screenshot
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vesload
@@ -46,3 +46,14 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+# Refreshes the uPlot build inlined into HTML reports (checked in under
+# report/html/assets/uplot/ with its licence and version) from npm.
+UPLOT_VERSION ?= 1.6.32
+uplot:
+	UPLOT_VERSION=$(UPLOT_VERSION) bash report/html/assets/uplot/refresh.sh
+
+# Renders docs/report.png from a 30 s run against the emulator with
+# headless Chromium (needs chromium).
+screenshot: build
+	bash scripts/screenshot.sh

@@ -516,6 +516,7 @@ agg() {
 fmt_rate() { [[ -n $1 ]] && printf '%.0f/s' "$1" || printf '–'; }
 fmt_us() { [[ -n $1 ]] && printf '%.1f' "$1" || printf '–'; }
 fmt_mb() { [[ -n $1 ]] && awk -v k="$1" 'BEGIN{printf "%.1f MiB", k / 1024}' || printf '–'; }
+fmt_size() { [[ -f $1 ]] && stat -c %s "$1" | awk '{printf "%.1f MiB", $1 / 1048576}' || printf '–'; }
 fmt_lag() { [[ -n $1 ]] && printf '%.3f ms' "$1" || printf '–'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "" || b == "" || b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
 
@@ -562,6 +563,7 @@ report() {
 			fi
 			echo "$line"
 		done
+		echo "- binary size: vesload $(fmt_size "$vesload"), vegeta $(fmt_size "$bin/vegeta")"
 		local sat
 		sat=$(awk -F'\t' '$1 == "vesload" && $2 == "overload" {n = $7} END{print n}' "$records")
 		if [[ -n $sat ]]; then

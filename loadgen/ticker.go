@@ -110,6 +110,11 @@ func (t *ticker) tick(now time.Time) {
 	r := t.e.rec
 	r.mu.Lock()
 	r.tl.reading(t.sec, cpu, tgt)
+	var genRSS int64
+	if gen != nil {
+		genRSS = gen.RSSBytes
+	}
+	r.tl.used(t.sec, genRSS, t.e.c.inFlight.Load())
 	r.closeSeconds(false)
 	t.progress(now, cpu, tgt, gen)
 	r.live.Reset()

@@ -44,6 +44,16 @@ type timeline struct {
 	// cpu and target hold the wall clock's readings by second.
 	cpu    []float64
 	target []targetReading
+	// usage holds the generator's own memory and the requests in flight
+	// by wall second, for the memory and pool-use charts.
+	usage []usageReading
+}
+
+// usageReading is the generator's RSS and its requests in flight at the
+// end of one wall second.
+type usageReading struct {
+	rssBytes int64
+	inFlight int64
 }
 
 // targetReading is what the target sampler said about one second.
@@ -113,6 +123,18 @@ func (t *timeline) reading(s int64, cpu float64, tgt *Reading) {
 	if tgt != nil {
 		t.target[s] = targetReading{cpuPct: tgt.CPUPct, rssBytes: tgt.RSSBytes, ok: true}
 	}
+}
+
+// used stores the generator's RSS (0: not sampled) and the requests in
+// flight at the end of wall second s.
+func (t *timeline) used(s, rssBytes, inFlight int64) {
+	if s < 0 || s >= maxTimeline {
+		return
+	}
+	for int64(len(t.usage)) <= s {
+		t.usage = append(t.usage, usageReading{})
+	}
+	t.usage[s] = usageReading{rssBytes: rssBytes, inFlight: inFlight}
 }
 
 // closeReady closes, in order, every second that is final, and all open
@@ -186,6 +208,9 @@ func (t *timeline) entry(s int64, tl *result.Tally) result.Second {
 			e.TargetCPUPct = round2(r.cpuPct)
 			e.TargetRSSBytes = r.rssBytes
 		}
+	}
+	if s < int64(len(t.usage)) {
+		e.GenRSSBytes, e.InFlight = t.usage[s].rssBytes, t.usage[s].inFlight
 	}
 	return e
 }

@@ -121,3 +121,18 @@ func TestTimelineReadings(t *testing.T) {
 		t.Fatalf("seconds %+v, want the readings of their wall seconds", got)
 	}
 }
+
+func TestTimelineUsage(t *testing.T) {
+	t.Parallel()
+	tl := newTimeline(nil, nil)
+	tl.used(0, 40<<20, 16)
+	tl.used(maxTimeline, 1, 1) // past the bound: ignored
+	tl.due(0)
+	tl.add(0, okIn(time.Millisecond))
+	tl.due(1)
+	tl.add(1, okIn(time.Millisecond))
+	got := closeAll(tl, true)
+	if len(got) != 2 || got[0].GenRSSBytes != 40<<20 || got[0].InFlight != 16 || got[1].GenRSSBytes != 0 || got[1].InFlight != 0 {
+		t.Fatalf("seconds %+v, want the generator's RSS and in-flight count of second 0 only", got)
+	}
+}

@@ -18,15 +18,24 @@ func textDelivery(t *textWriter, r *result.Result) {
 	if d.Expected > 0 {
 		pct = 100 * float64(d.Delivered) / float64(d.Expected)
 	}
-	t.printf("  expected   %8d  events of the requests sent (%d answered 2xx)\n", d.Expected, d.Accepted)
+	if d.NoAnswers {
+		t.printf("  expected   %8d  events written (the protocol answers nothing)\n", d.Expected)
+	} else {
+		t.printf("  expected   %8d  events of the requests sent (%d answered 2xx)\n", d.Expected, d.Accepted)
+	}
 	t.printf("  delivered  %8d  %s%%\n", d.Delivered, fmtPct(pct))
 	lost := fmt.Sprintf("  lost       %8d  of which answered 2xx: %d (lost though accepted)", d.Lost, d.LostThoughAccepted)
+	if d.NoAnswers {
+		lost = fmt.Sprintf("  lost       %8d", d.Lost)
+	}
 	if d.Lost > 0 || d.LostThoughAccepted > 0 {
 		lost = t.paint(ansiRed, lost)
 	}
 	t.println(lost)
-	t.printf("  delivered though the request failed %d; duplicates %d; out of order %d; foreign records %d of %d\n",
-		d.DeliveredThoughRejected, d.Duplicates, d.OutOfOrder, d.Foreign, d.Records)
+	if !d.NoAnswers {
+		t.printf("  delivered though the request failed %d\n", d.DeliveredThoughRejected)
+	}
+	t.printf("  duplicates %d; out of order %d; foreign records %d of %d\n", d.Duplicates, d.OutOfOrder, d.Foreign, d.Records)
 	if d.LagMax >= 0 {
 		t.printf("  consumer lag max %d records\n", d.LagMax)
 	}
@@ -39,6 +48,9 @@ func textDelivery(t *textWriter, r *result.Result) {
 	}
 	row("to the record", d.E2E)
 	row("to the read", d.Consumed)
+	if d.SourceErrors > 0 {
+		t.warn("  ", fmt.Sprintf("%d reads of the topic failed and were retried (last: %s)", d.SourceErrors, d.LastError))
+	}
 	if d.ClockSkewed > 0 {
 		t.warn("  ", fmt.Sprintf("%d record timestamps were before their event was due: the clocks differ", d.ClockSkewed))
 	}

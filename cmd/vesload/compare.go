@@ -7,16 +7,18 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 )
 
-const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE]"
+const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE] [--html FILE]"
 
 // compareOptions holds the flags of `vesload compare`.
 type compareOptions struct {
 	format, output string
+	html           string
 	nameA, nameB   string
 	test, center   string
 	force          bool
@@ -31,6 +33,7 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs.StringVar(&o.center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	fs.StringVar(&o.html, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
 	return fs
 }
 
@@ -159,6 +162,11 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 	}
 	if err := writeOutput(o.output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
 		return exitRun, err
+	}
+	if o.html != "" {
+		if err := report.WriteFile(o.html, func(w io.Writer) error { return html.Comparison(w, cmp, a, b) }); err != nil {
+			return exitRun, fmt.Errorf("write HTML %s: %w", o.html, err)
+		}
 	}
 	return exitOK, nil
 }

@@ -74,8 +74,21 @@ func TestCompareCLI(t *testing.T) {
 	if code != exitOK || out != "" {
 		t.Fatalf("html: exit %d stdout %q stderr %q", code, out, errs)
 	}
-	if html, err := os.ReadFile(page); err != nil || strings.Count(string(html), "<svg") != 2 {
-		t.Errorf("html comparison: %v, %d charts", err, strings.Count(string(html), "<svg"))
+	if html, err := os.ReadFile(page); err != nil || strings.Count(string(html), `<div class="chart"`) != 3 {
+		t.Errorf("html comparison: %v, %d charts, want 3 (spectra, p99, rate)", err, strings.Count(string(html), `<div class="chart"`))
+	}
+
+	// --html beside the text table.
+	page2 := filepath.Join(dir, "ab2.html")
+	code, out, errs = cliRun(runCompare, a, "--vs", b, "--html", page2)
+	if code != exitOK || !strings.Contains(out, "Welch's t-test") {
+		t.Fatalf("--html: exit %d stdout %q stderr %q", code, out, errs)
+	}
+	if html, err := os.ReadFile(page2); err != nil || strings.Count(string(html), `<div class="chart"`) != 3 || !strings.Contains(string(html), `class="worse"`) {
+		t.Errorf("--html page: %v, want 3 charts and the significance markers", err)
+	}
+	if code, _, errs = cliRun(runCompare, a, "--vs", b, "--html", filepath.Join(dir, "missing", "x.html")); code != exitRun || !strings.Contains(errs, "missing") {
+		t.Errorf("--html to a missing directory: exit %d stderr %q", code, errs)
 	}
 }
 

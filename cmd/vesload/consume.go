@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -168,19 +170,29 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 	if err != nil {
 		return nil, err
 	}
-	fl := &follow{batch: batch, grace: c.grace}
-	fl.tally, err = delivery.NewTally(delivery.Config{
-		RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch,
-		Due: func(n uint64) time.Time {
+	fl, err := newFollow(c, delivery.Config{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch},
+		func(n uint64) time.Duration {
 			off, _ := sched.Due(int64(n / uint64(batch)))
-			return time.Unix(0, fl.start.Load()).Add(off)
-		},
-		Start: time.Now(),
-	})
+			return off
+		})
 	if err != nil {
 		return nil, err
 	}
-	src, err := c.source(pl.RunConfig.RunID)
+	pl.Config.Observers = append(pl.Config.Observers, fl)
+	return fl, nil
+}
+
+// newFollow prepares the tally (event n due at the start plus offset(n)),
+// connects the source and starts reading.
+func newFollow(c *consumeOptions, cfg delivery.Config, offset func(n uint64) time.Duration) (*follow, error) {
+	fl := &follow{batch: max(cfg.Batch, 1), grace: c.grace}
+	cfg.Due = func(n uint64) time.Time { return time.Unix(0, fl.start.Load()).Add(offset(n)) }
+	cfg.Start = time.Now()
+	var err error
+	if fl.tally, err = delivery.NewTally(cfg); err != nil {
+		return nil, err
+	}
+	src, err := c.source(cfg.RunID)
 	if err != nil {
 		return nil, err
 	}
@@ -190,9 +202,14 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 		src.Close()
 		return nil, fmt.Errorf("--consume %s: preflight: %w", c.url, err)
 	}
-	pl.Config.Observers = append(pl.Config.Observers, fl)
 	fl.f = delivery.Follow(src, fl.tally, c.url, time.Now)
 	return fl, nil
+}
+
+// started records the schedule's start, from which due times count.
+func (fl *follow) started(t time.Time) {
+	fl.start.Store(t.UnixNano())
+	fl.tally.SetStart(t)
 }
 
 // eventsPerRequest is the events each request carries; a mix must agree.
@@ -210,10 +227,7 @@ func eventsPerRequest(sc *profiles.Profile) (int, error) {
 
 // Begin records the instant the schedule's clock starts: request n is due
 // at start + Due(n).
-func (fl *follow) Begin(t time.Time) {
-	fl.start.Store(t.UnixNano())
-	fl.tally.SetStart(t)
-}
+func (fl *follow) Begin(t time.Time) { fl.started(t) }
 
 // Request marks every accepted request, so that an event lost after a 2xx
 // is told apart from one whose request failed.
@@ -229,15 +243,31 @@ func (fl *follow) finish(res *result.Result, note func(string)) error {
 	if fl == nil {
 		return nil
 	}
-	expected := res.Requests.Sent * int64(fl.batch)
-	if fl.tally.Delivered() < expected && fl.grace > 0 {
-		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered", fl.grace, expected-fl.tally.Delivered()))
+	return fl.finishExpected(res, res.Requests.Sent*int64(fl.batch), note)
+}
+
+// finishExpected is finish for expected events (HV-VES: those written).
+func (fl *follow) finishExpected(res *result.Result, expected int64, note func(string)) error {
+	if fl == nil {
+		return nil
 	}
-	d, err := fl.f.Finish(expected, fl.grace)
+	if fl.tally.Delivered() < expected && fl.grace > 0 {
+		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
+			fl.grace, expected-fl.tally.Delivered()))
+	}
+	// A signal ends the wait, not the process: the result is still written.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := fl.f.Finish(ctx, expected, fl.grace)
 	if err != nil {
 		return fmt.Errorf("--consume: %w", err)
 	}
 	res.Delivery = d
+	if d.Delivered == 0 && d.Foreign > 0 && expected > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"none of the %d records read from %s carried this run's eventIds (<run id>-<n>): a body template must use {{.EventID}}",
+			d.Foreign, d.Source))
+	}
 	if d.LostThoughAccepted > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d events answered 2xx never reached %s within %v", d.LostThoughAccepted, d.Source, fl.grace))

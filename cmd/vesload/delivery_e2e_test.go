@@ -172,3 +172,172 @@ func TestConsumeBadFlags(t *testing.T) {
 		})
 	}
 }
+
+var hvAddrLine = regexp.MustCompile(`HV-VES emulator on (127\.0\.0\.1:\d+) `)
+
+// TestHVDeliveryEndToEnd follows 500 HV-VES messages (100/s for 5 s)
+// into Kafka: through the built-in emulator's broker, and through `vesload
+// serve --hv-listen --kafka-embedded` losing 5 % after reading them.
+func TestHVDeliveryEndToEnd(t *testing.T) {
+	t.Parallel()
+	t.Run("built-in emulator", func(t *testing.T) {
+		t.Parallel()
+		out := filepath.Join(t.TempDir(), "hv.json")
+		o := vesload(t, 60*time.Second, "hv", "--producers", "1", "--messages", "500", "--interval", "10ms",
+			"--threshold", "delivery.lost==0", "--threshold", "e2e_p99<2s", "-o", out)
+		if o.code != exitOK {
+			t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+		}
+		d := readResult(t, out).Delivery
+		if d == nil || d.Expected != 500 || d.Delivered != 500 || d.Lost != 0 || !d.NoAnswers ||
+			d.E2E.Count != 500 || !strings.HasSuffix(d.Source, "/HV_VES_PERF3GPP") {
+			t.Fatalf("delivery %+v: want 500 delivered on HV_VES_PERF3GPP, 0 lost", d)
+		}
+		if !strings.Contains(o.stdout, "events written (the protocol answers nothing)") {
+			t.Errorf("summary lacks the delivery section:\n%s", o.stdout)
+		}
+	})
+	t.Run("serve dropping 5%", func(t *testing.T) {
+		t.Parallel()
+		args := []string{"serve", "--listen", "127.0.0.1:0", "--hv-listen", "127.0.0.1:0", "--hv-monitor", "127.0.0.1:0",
+			"--kafka-embedded", "127.0.0.1:0", "--publish-drop", "0.05", "--seed", "5"}
+		addr, broker := startServeLines(t, args, hvAddrLine, brokerLine)
+		out := filepath.Join(t.TempDir(), "hv.json")
+		o := vesload(t, 60*time.Second, "hv", "--addr", addr, "--producers", "1", "--messages", "500", "--interval", "10ms",
+			"--consume", "kafka://"+broker+"/HV_VES_PERF3GPP", "--consume-grace", "2s", "--threshold", "delivery.lost==0", "-o", out, "-q")
+		if o.code != exitThreshold {
+			t.Fatalf("exit %d, want %d\nstderr: %s", o.code, exitThreshold, o.stderr)
+		}
+		d := readResult(t, out).Delivery
+		if d == nil || d.Expected != 500 || d.Lost < 10 || d.Lost > 45 || d.Delivered != 500-d.Lost || d.LostThoughAccepted != 0 {
+			t.Fatalf("delivery %+v: want about 25 of 500 lost", d)
+		}
+	})
+}
+
+// startServeLines runs the binary with args and returns the first
+// submatch of each pattern in its log.
+func startServeLines(t *testing.T, args []string, res ...*regexp.Regexp) (string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	found := make([]chan string, len(res))
+	for i := range found {
+		found[i] = make(chan string, 1)
+	}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			for i, re := range res {
+				if m := re.FindStringSubmatch(sc.Text()); m != nil {
+					select {
+					case found[i] <- m[1]:
+					default:
+					}
+				}
+			}
+		}
+	}()
+	got := make([]string, len(res))
+	deadline := time.After(10 * time.Second)
+	for i := range res {
+		select {
+		case got[i] = <-found[i]:
+		case <-deadline:
+			t.Fatalf("%v: no line matching %s", args, res[i])
+		}
+	}
+	return got[0], got[1]
+}
+
+// TestConsumeGraceEndsOnSignal checks that Ctrl-C during the wait for
+// lost events ends the wait, not the process: the result is written.
+func TestConsumeGraceEndsOnSignal(t *testing.T) {
+	t.Parallel()
+	base, broker := startServeKafka(t, "--compat", "kafka", "--publish-drop", "0.5", "--seed", "9")
+	out := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(binary, "-url", base+"/eventListener/v7", "-rps", "50", "-duration", "1s",
+		"--consume", "kafka://"+broker+"/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "1h", "-o", out)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "Ctrl-C stops waiting") {
+				close(waiting)
+				break
+			}
+		}
+		for sc.Scan() {
+		}
+	}()
+	select {
+	case <-waiting:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("no line announcing the wait for lost events")
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("vesload after the signal: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the signal did not end the wait")
+	}
+	d := readResult(t, out).Delivery
+	if d == nil || d.Expected != 50 || d.Lost < 10 || d.Lost != 50-d.Delivered {
+		t.Fatalf("delivery %+v: want about half of 50 lost", d)
+	}
+}
+
+// TestConsumeWarnsWithoutRunEventIDs checks the warning for a body
+// template whose eventId is not the run's: every record is foreign.
+func TestConsumeWarnsWithoutRunEventIDs(t *testing.T) {
+	t.Parallel()
+	base, broker := startServeKafka(t, "--no-validate")
+	dir := t.TempDir()
+	body := filepath.Join(dir, "body.json")
+	if err := os.WriteFile(body, []byte(faultBody("constant-id")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	o := vesload(t, 60*time.Second, "-url", base+"/eventListener/v7", "-rps", "20", "-duration", "1s", "--body-file", body,
+		"--consume", "kafka://"+broker+"/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "1s", "-o", out, "-q")
+	if o.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	}
+	res := readResult(t, out)
+	if d := res.Delivery; d == nil || d.Delivered != 0 || d.Foreign != 20 || d.Lost != 20 {
+		t.Fatalf("delivery %+v: want 20 foreign records and 20 lost", res.Delivery)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "must use {{.EventID}}") {
+		t.Errorf("warnings %q lack the eventId hint", res.Warnings)
+	}
+}

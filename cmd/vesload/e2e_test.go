@@ -161,6 +161,9 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-body-file", filepath.Join(dir, "missing")}, "--body-file"},
 		{[]string{"-cert", "c.pem"}, "--cert"},
 		{[]string{"-threshold", "p99<5xs"}, "--threshold"},
+		{[]string{"--influx-url", "influx:8086/write?db=jmeter"}, "--influx-url"},
+		{[]string{"--influx-url", "http://influx:8086/write"}, "--influx-url"},
+		{[]string{"--influx-url", "http://influx:8086/write?db=j", "--influx-percentiles", "120"}, "--influx-url"},
 		{[]string{"-nosuchflag"}, "nosuchflag"},
 		{[]string{"frobnicate"}, "frobnicate"},
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
@@ -42,6 +41,8 @@ type hvOptions struct {
 	quiet                     bool
 	settle                    time.Duration
 	target                    *hvTargetFlags
+	metricsAddr               string
+	consume                   consumeOptions
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -63,7 +64,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.tls.Insecure, "insecure", false, "TLS without verifying the collector's certificate")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", hv.DefaultDialTimeout, "bound on making a connection (TLS handshake included)")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
-	fs.DurationVar(&o.settle, "settle", 5*time.Second, "with the built-in emulator, how long to wait for it to read what was written")
+	fs.DurationVar(&o.settle, "settle", 5*time.Second, "how long to wait for the receiver (the built-in emulator, or the collector through --target-metrics) to count what was written")
 	o.target = addHVTargetFlags(fs)
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'hv.lost==0' or 'hv.peak_mbps>4' (repeatable; exit 3 when one fails)")
@@ -71,7 +72,9 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to FILE")
 	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE")
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	addConsumeFlags(fs, &o.consume)
 	return fs
 }
 
@@ -136,7 +139,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 		cfg.Messages = int(min(int64(o.duration/cfg.Interval), 1<<31-1))
 	}
 	if cfg.RunID == "" {
-		cfg.RunID = newHVRunID()
+		cfg.RunID = ves.NewRunID() // the same 64-bit ids as REST runs
 	}
 	if err := checkRunID(cfg.RunID); err != nil {
 		return cfg, nil, usagef("--run-id: %v", err)
@@ -178,12 +181,6 @@ func overlayHVProfile(o *hvOptions, changed func(string) bool) ([]string, error)
 	return append(append([]string(nil), p.Thresholds...), o.thresholds...), nil
 }
 
-func newHVRunID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
-}
-
 // checkRunID keeps run IDs to characters that need no escaping anywhere.
 func checkRunID(id string) error {
 	if len(id) > 64 {
@@ -209,6 +206,9 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if err != nil {
 		return 0, err
 	}
+	if err := o.consume.check(); err != nil {
+		return 0, err
+	}
 	probe := cfg
 	if probe.Addr == "" {
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
@@ -217,6 +217,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		return 0, usageError{err}
 	}
 	var emu *hvemu.Server
+	var kafka *kafkaSide
 	if cfg.Addr == "" {
 		if o.target.metrics != "" || len(o.target.pids) > 0 || len(o.target.procs) > 0 {
 			return 0, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
@@ -224,9 +225,10 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		if o.tls.Enabled() {
 			return 0, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 		}
-		if emu, err = hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"}); err != nil {
-			return 0, fmt.Errorf("start the built-in HV-VES emulator: %w", err)
+		if emu, kafka, err = startHVEmulator(); err != nil {
+			return 0, err
 		}
+		defer kafka.close()
 		defer emu.Close()
 		cfg.Addr = emu.Addr()
 		fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\n", cfg.Addr)
@@ -236,11 +238,24 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 			return 0, usageError{err}
 		}
 	}
+	fl, err := startHVFollow(&o.consume, &cfg, kafka)
+	if err != nil {
+		return 0, err
+	}
+	if fl != nil {
+		defer fl.stop()
+	}
 	watch, err := o.target.start(ctx, o.tls)
 	if err != nil {
 		return 0, err
 	}
 	live := &hv.Live{}
+	liveMetrics, err := startHVLive(o.metricsAddr, &cfg, live, stderr, o.quiet)
+	if err != nil {
+		watch.stop()
+		return 0, err
+	}
+	defer liveMetrics.close()
 	stopProgress := hvProgress(stderr, o.quiet, cfg, live)
 	self := watchSelf()
 	out, err := hv.Run(ctx, cfg, live)
@@ -266,6 +281,14 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
 	if emu != nil {
 		res.HV.Receiver = emulatorView(emu, out.Totals().Written, o.settle)
+	}
+	note := func(s string) {
+		if !o.quiet {
+			fmt.Fprintf(stderr, "vesload hv: %s\n", s)
+		}
+	}
+	if err := fl.finishExpected(res, out.Totals().Written, note); err != nil {
+		return 0, err
 	}
 	res.Thresholds = threshold.EvalAll(gates, res)
 	return hvFinish(o, res, stdout, stderr)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/loadgen/hv"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -286,4 +287,45 @@ func TestServeHVFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr.String())
 		}
 	}
+}
+
+func TestHVLiveMetrics(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfg := hvConfigForTest()
+	live := &hv.Live{}
+	var stderr bytes.Buffer
+	l, err := startHVLive(addr, &cfg, live, &stderr, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.close()
+	cfg.Observe("ok", 5*time.Millisecond, time.Millisecond)
+	cfg.Observe("ok", 7*time.Millisecond, time.Millisecond)
+	cfg.Observe("conn_reset", 0, 0)
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body bytes.Buffer
+	body.ReadFrom(resp.Body)
+	for _, want := range []string{`vesload_requests_total{code="none",outcome="ok"} 2`,
+		`vesload_requests_total{code="none",outcome="conn_reset"} 1`, "vesload_request_latency_seconds_count 2", "vesload_target_rps 600"} {
+		if !strings.Contains(body.String(), want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if !strings.Contains(stderr.String(), "serving metrics at http://"+addr+"/metrics") {
+		t.Errorf("no announcement: %q", stderr.String())
+	}
+}
+
+func hvConfigForTest() hv.Config {
+	return hv.Config{Addr: "127.0.0.1:1", Producers: 6, Messages: 10, Size: 8192, Interval: 10 * time.Millisecond, RunID: "t"}
 }

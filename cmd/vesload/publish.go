@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/kafkaconf"
+	hvemu "github.com/vesload/vesload/testserver/hv"
 	"github.com/vesload/vesload/testserver/publish"
 )
 
@@ -108,6 +109,13 @@ func (p *publishFlags) start() (*kafkaSide, error) {
 		return nil, err
 	}
 	return k, nil
+}
+
+// publishHV publishes an HV-VES message unchanged to its route's topic
+// (testserver/hv's OnMessage). A failure is counted by the publisher:
+// HV-VES answers nothing, so nobody else would hear of it.
+func (k *kafkaSide) publishHV(m *hvemu.Message) {
+	_ = k.pub.PublishRecord(m.Topic, m.Payload, nil)
 }
 
 // describe says where events go, for the emulator's start line.

@@ -68,6 +68,7 @@ type runOptions struct {
 
 	watch   watchOptions
 	consume consumeOptions
+	influx  influxOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -110,6 +111,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
 	addConsumeFlags(fs, &o.consume)
+	addInfluxFlags(fs, &o.influx)
 	return fs
 }
 
@@ -175,6 +177,7 @@ type runSetup struct {
 	fillMeta func(*result.Result)
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
+	influx   *influxHook
 }
 
 func (s *runSetup) tearDown() {
@@ -197,6 +200,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	if err := o.consume.check(); err != nil {
+		return nil, err
+	}
+	if err := o.influx.check(); err != nil {
 		return nil, err
 	}
 	sc, err := resolveScenario(o, changed)
@@ -269,6 +275,13 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		return err
 	}
 	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
+	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.prog.note); err != nil {
+		return err
+	}
+	if s.influx != nil {
+		cfg.Observers = append(cfg.Observers, s.influx)
+		s.closers = append(s.closers, s.influx.close)
+	}
 	s.fillMeta = func(res *result.Result) {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.RunConfig
@@ -331,6 +344,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		}
 	}
 	s.fillMeta(res)
+	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
 	checkSomeSuccess(res, s.o.allowErrors)
 	aborted := false

@@ -90,22 +90,29 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitUsage
 	}
+	kafka, err := f.pub.start()
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
+		return exitRun
+	}
+	if kafka != nil {
+		hvOpts.OnMessage = kafka.publishHV
+	}
 	stopHV, err := hvf.start(hvOpts, log)
 	if err != nil {
+		if kafka != nil {
+			kafka.close()
+		}
 		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
 		return exitRun
 	}
 	defer stopHV()
-	return runEmulator(ctx, opts, &f.pub, log, stderr)
+	return runEmulator(ctx, opts, kafka, &f.pub, log, stderr)
 }
 
-// runEmulator serves until ctx ends and prints the summary.
-func runEmulator(ctx context.Context, opts testserver.Options, pub *publishFlags, log *lineWriter, stderr io.Writer) int {
-	kafka, err := pub.start()
-	if err != nil {
-		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
-		return exitRun
-	}
+// runEmulator serves until ctx ends and prints the summary; kafka, when
+// not nil, is where accepted events are published (closed on return).
+func runEmulator(ctx context.Context, opts testserver.Options, kafka *kafkaSide, pub *publishFlags, log *lineWriter, stderr io.Writer) int {
 	if kafka != nil {
 		opts.Publish = kafka.pub.Publish
 	}

@@ -76,6 +76,7 @@ func (d *DMaaP) Run(ctx context.Context, t *Tally, now func() time.Time) error {
 		if err != nil {
 			// A failed poll is retried after a pause; lost time shows in
 			// the latency, lost events in the counts.
+			t.SourceError(err)
 			select {
 			case <-ctx.Done():
 				return nil

@@ -18,6 +18,7 @@ type fakeMR struct {
 	queue   []string
 	polled  bool
 	noTopic bool
+	fail    int // polls to answer 503 first
 }
 
 func (f *fakeMR) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -26,6 +27,12 @@ func (f *fakeMR) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.mu.Lock()
+	if f.fail > 0 && f.polled {
+		f.fail--
+		f.mu.Unlock()
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+		return
+	}
 	out := f.queue
 	if !f.polled {
 		out = nil
@@ -64,6 +71,9 @@ func TestDMaaPFollows(t *testing.T) {
 		t.Fatal(err)
 	}
 	tl := newTally(t, 10, 1)
+	mr.mu.Lock()
+	mr.fail = 1 // one failed poll, retried
+	mr.mu.Unlock()
 	mr.publish(event("run-ab12-1"), event("run-ab12-2"), "plain text")
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -81,7 +91,8 @@ func TestDMaaPFollows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Delivered != 2 || r.Lost != 1 || r.Foreign != 1 || r.TimestampType != "none" || r.Consumed.Count != 2 || r.E2E.Count != 0 {
+	if r.Delivered != 2 || r.Lost != 1 || r.Foreign != 1 || r.TimestampType != "none" || r.Consumed.Count != 2 || r.E2E.Count != 0 ||
+		r.SourceErrors != 1 || !strings.Contains(r.LastError, "HTTP 503") {
 		t.Errorf("%+v", r)
 	}
 }

@@ -29,14 +29,16 @@ func Follow(src Source, t *Tally, name string, now func() time.Time) *Follower {
 	return f
 }
 
-// Finish waits until expected events were delivered or grace has passed,
-// stops reading, and returns the figures.
-func (f *Follower) Finish(expected int64, grace time.Duration) (*result.Delivery, error) {
+// Finish waits until expected events were delivered, grace has passed
+// or ctx ends (the user stops waiting), stops reading, and returns the
+// figures.
+func (f *Follower) Finish(ctx context.Context, expected int64, grace time.Duration) (*result.Delivery, error) {
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
 	case <-f.tally.Expect(expected):
 	case <-timer.C:
+	case <-ctx.Done():
 	}
 	err := f.stop()
 	d, rerr := f.tally.Result(f.name, expected, grace)

@@ -96,6 +96,9 @@ func (k *Kafka) Run(ctx context.Context, t *Tally, now func() time.Time) error {
 		if fs.IsClientClosed() {
 			return errors.New("kafka consumer closed")
 		}
+		fs.EachError(func(topic string, p int32, err error) {
+			t.SourceError(fmt.Errorf("fetch %s/%d: %w", topic, p, err))
+		})
 		at := now()
 		fs.EachPartition(func(p kgo.FetchTopicPartition) {
 			if n := len(p.Records); n > 0 {

@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/vesload/vesload/internal/kafkaconf"
+	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/testserver/publish"
 )
 
@@ -139,6 +142,50 @@ func TestKafkaPreflightFailures(t *testing.T) {
 				t.Fatalf("preflight error %v, want one mentioning %q", err, tt.wantErr)
 			case strings.Contains(fmt.Sprint(err), "pw-"):
 				t.Fatalf("preflight error %q shows the password", err)
+			}
+		})
+	}
+}
+
+// TestKafkaOverTLS checks the consumer's TLS: verified against the CA
+// file, refused without it.
+func TestKafkaOverTLS(t *testing.T) {
+	t.Parallel()
+	certFile, keyFile, _ := testcert.Write(t)
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, faultTopic),
+		kfake.TLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	broker := c.ListenAddrs()[0]
+	for _, tt := range []struct {
+		name string
+		conf kafkaconf.Config
+		ok   bool
+	}{
+		{"verified with the CA file", kafkaconf.Config{Brokers: []string{broker}, TLS: tlsconf.Options{CAFile: certFile}}, true},
+		{"unknown authority", kafkaconf.Config{Brokers: []string{broker}, ForceTLS: true}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			opts, err := tt.conf.Opts()
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := NewKafka(opts, faultTopic, "g-tls")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer k.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if err := k.Preflight(ctx); (err == nil) != tt.ok {
+				t.Fatalf("preflight: %v, want success %v", err, tt.ok)
 			}
 		})
 	}

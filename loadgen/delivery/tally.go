@@ -46,6 +46,9 @@ type Config struct {
 	Batch int
 	// Start is when the run started (timeline seconds count from it).
 	Start time.Time
+	// NoAnswers says the protocol never answers (HV-VES): nothing is
+	// accepted, so the accepted-based counts are left at zero.
+	NoAnswers bool
 	// Due returns when event n was due. It must be a pure function: it is
 	// called once per delivered event.
 	Due func(n uint64) time.Time
@@ -69,6 +72,8 @@ type Tally struct {
 	timeline                                    []result.DeliverySecond
 	target                                      int64
 	reached                                     chan struct{}
+	srcErrors                                   int64
+	lastErr                                     string
 }
 
 // NewTally prepares the bitmaps for cfg.Events events.
@@ -175,6 +180,14 @@ func (t *Tally) flushSecond() {
 	t.secCount = 0
 }
 
+// SourceError records a failed read of the topic; the source retries.
+func (t *Tally) SourceError(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.srcErrors++
+	t.lastErr = err.Error()
+}
+
 // SetStart moves the timeline's origin to the schedule's start, once it
 // is known; call it before the first record.
 func (t *Tally) SetStart(start time.Time) {
@@ -223,13 +236,16 @@ func (t *Tally) Result(source string, expected int64, grace time.Duration) (*res
 	d := &result.Delivery{
 		Source: source, TimestampType: t.timestampType(), GraceS: grace.Seconds(),
 		Expected: expected, Accepted: t.accepted.count(), Delivered: t.delivered,
-		Lost:                    max(expected-t.delivered, 0),
-		LostThoughAccepted:      t.accepted.andNotCount(&t.seen),
-		DeliveredThoughRejected: t.seen.andNotCount(&t.accepted),
-		Duplicates:              t.dups, OutOfOrder: t.outOfOrder, Foreign: t.foreign, Records: t.total,
-		ClockSkewed: t.skewed, LagMax: t.lagMax,
+		Lost:               max(expected-t.delivered, 0),
+		LostThoughAccepted: t.accepted.andNotCount(&t.seen),
+		Duplicates:         t.dups, OutOfOrder: t.outOfOrder, Foreign: t.foreign, Records: t.total,
+		ClockSkewed: t.skewed, LagMax: t.lagMax, SourceErrors: t.srcErrors, LastError: t.lastErr,
 		E2E: result.Summarize(t.e2e), Consumed: result.Summarize(t.consumed),
 		Timeline: append([]result.DeliverySecond(nil), t.timeline...),
+	}
+	d.NoAnswers = t.cfg.NoAnswers
+	if !t.cfg.NoAnswers {
+		d.DeliveredThoughRejected = t.seen.andNotCount(&t.accepted)
 	}
 	var err error
 	if d.Histograms.E2E, err = result.EncodeHistogram(t.e2e); err == nil {

@@ -203,3 +203,13 @@ func BenchmarkTallyAdd(b *testing.B) {
 		tl.Add(recs[i%len(recs)], t0)
 	}
 }
+
+// BenchmarkTallyAccept is the per-request observer's cost: it must
+// allocate nothing.
+func BenchmarkTallyAccept(b *testing.B) {
+	tl, _ := NewTally(Config{RunID: "run-ab12", Events: 1 << 20, Batch: 1, Start: t0, Due: dueEvery10ms})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		tl.Accept(int64(i & (1<<20 - 1)))
+	}
+}

@@ -37,7 +37,7 @@ hvves_messages_to_collector_travel_time_seconds_count 90
 hvves_messages_received_total 1100
 hvves_messages_sent_total 1080
 hvves_messages_dropped_cause_total{cause="invalid"} 12
-hvves_messages_dropped_cause_total{cause="route_not_found"} 8
+hvves_messages_dropped_cause_total{cause="routing"} 8
 # TYPE hvves_messages_to_collector_travel_time_seconds summary
 hvves_messages_to_collector_travel_time_seconds_sum 3.0
 hvves_messages_to_collector_travel_time_seconds_count 1090
@@ -48,7 +48,7 @@ hvves_emulator_duplicate_event_ids_total 3
 		t.Fatal(err)
 	}
 	rc := ReceiverView(before, after, 1005, "metrics:http://x")
-	if rc.Received != 1000 || rc.Accepted != 990 || rc.Lost != 5 || rc.Dropped["invalid"] != 2 || rc.Dropped["route_not_found"] != 8 {
+	if rc.Received != 1000 || rc.Accepted != 990 || rc.Lost != 5 || rc.Dropped["invalid"] != 2 || rc.Dropped["routing"] != 8 {
 		t.Errorf("view %+v", rc)
 	}
 	if rc.Duplicates != nil { // "before" had no duplicate counter, "after" has 3: counted from zero

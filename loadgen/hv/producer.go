@@ -52,11 +52,14 @@ func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
 		return nil, err
 	}
 	start := cfg.Clock.Now()
+	if cfg.OnStart != nil {
+		cfg.OnStart(start)
+	}
 	out := &Outcome{Config: cfg, Start: start}
 	var wg sync.WaitGroup
 	for _, p := range ps {
 		p.start = start
-		p.rec = newRecorder(start, cfg.Span(), live)
+		p.rec = newRecorder(start, cfg.Span(), live, cfg.Observe)
 		p.rec.connected(p.c.Load().connect, p.c.Load().handshake, cfg.TLS != nil)
 		out.recs = append(out.recs, p.rec)
 		wg.Go(func() { p.run(ctx) })

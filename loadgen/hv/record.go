@@ -58,6 +58,7 @@ type recorder struct {
 	seconds   []second
 	start     time.Time
 	live      *Live
+	observe   func(outcome string, latency, blocked time.Duration)
 }
 
 // Live holds the run's running totals for progress lines and live
@@ -66,8 +67,11 @@ type Live struct {
 	Written, Failed, NotSent, Bytes, Reconnects atomic.Int64
 }
 
-func newRecorder(start time.Time, span time.Duration, live *Live) *recorder {
-	return &recorder{
+func newRecorder(start time.Time, span time.Duration, live *Live, observe func(string, time.Duration, time.Duration)) *recorder {
+	if observe == nil {
+		observe = func(string, time.Duration, time.Duration) {}
+	}
+	return &recorder{observe: observe,
 		notSentBy: map[string]int64{}, drops: map[string]int64{}, dialErrors: map[string]int64{},
 		latency: result.NewHistogram(), blocked: result.NewHistogram(), lag: result.NewHistogram(),
 		connect: result.NewHistogram(), handshake: result.NewHistogram(),
@@ -98,6 +102,7 @@ func (r *recorder) notSent(due time.Time, why string) {
 	r.notSentBy[why]++
 	r.at(due).notSent++
 	r.live.NotSent.Add(1)
+	r.observe("not_sent", 0, 0)
 }
 
 func (r *recorder) written(due, begin, done time.Time, n int) {
@@ -112,6 +117,7 @@ func (r *recorder) written(due, begin, done time.Time, n int) {
 	_ = r.lag.RecordValue(us(begin.Sub(due)))
 	r.live.Written.Add(1)
 	r.live.Bytes.Add(int64(n))
+	r.observe("ok", done.Sub(due), done.Sub(begin))
 }
 
 func (r *recorder) failed(done time.Time, cause string) {
@@ -120,6 +126,7 @@ func (r *recorder) failed(done time.Time, cause string) {
 	r.drops[cause]++
 	r.at(done).failed++
 	r.live.Failed.Add(1)
+	r.observe(cause, 0, 0)
 }
 
 func (r *recorder) connected(connect, handshake time.Duration, tls bool) {

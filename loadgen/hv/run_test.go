@@ -156,13 +156,25 @@ func flakySink(t *testing.T) string {
 
 func TestReconnectAccountsForEveryMessage(t *testing.T) {
 	addr := flakySink(t)
-	cfg := Config{Addr: addr, Producers: 1, Messages: 200, Size: 1024, Interval: time.Millisecond, RunID: "rc"}
+	var mu sync.Mutex
+	seen := map[string]int64{}
+	cfg := Config{Addr: addr, Producers: 1, Messages: 200, Size: 1024, Interval: time.Millisecond, RunID: "rc",
+		Observe: func(outcome string, latency, blocked time.Duration) {
+			mu.Lock()
+			seen[outcome]++
+			mu.Unlock()
+		}}
 	out, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tot := out.Totals()
 	checkAccounting(t, tot, 200)
+	mu.Lock()
+	if seen["ok"] != tot.Written || seen["not_sent"] != tot.NotSent || 200-seen["ok"]-seen["not_sent"] != tot.Failed {
+		t.Errorf("observed %v, counted %+v", seen, tot)
+	}
+	mu.Unlock()
 	r, _ := out.Result()
 	if r.HV.Reconnects < 1 || len(r.HV.Disconnects) == 0 || tot.Failed+tot.NotSent == 0 {
 		t.Errorf("reconnects %d, disconnects %v, counts %+v", r.HV.Reconnects, r.HV.Disconnects, tot)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/vesload/vesload/internal/grafana"
 )
 
 // deployDir holds the dashboard and the Prometheus configuration.
@@ -83,56 +85,12 @@ func TestPromQLMetricNames(t *testing.T) {
 	}
 }
 
-// dashboardQueries collects every PromQL expression of a dashboard: panel
-// targets' expr, and the queries of query variables.
-func dashboardQueries(v any, out *[]string) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, child := range x {
-			if s, ok := child.(string); ok && k == "expr" {
-				*out = append(*out, s)
-				continue
-			}
-			if k == "query" && x["type"] == "query" {
-				collectVariableQuery(child, out)
-				continue
-			}
-			dashboardQueries(child, out)
-		}
-	case []any:
-		for _, child := range x {
-			dashboardQueries(child, out)
-		}
-	}
-}
-
-// collectVariableQuery reads a variable's query, a string or {"query": …},
-// without its label_values(metric, label) label argument.
-func collectVariableQuery(q any, out *[]string) {
-	if m, ok := q.(map[string]any); ok {
-		q = m["query"]
-	}
-	s, _ := q.(string)
-	if inner, ok := strings.CutPrefix(s, "label_values("); ok {
-		if i := strings.LastIndex(inner, ","); i >= 0 {
-			s = inner[:i]
-		}
-	}
-	*out = append(*out, s)
-}
-
 func TestDashboardUsesExportedMetrics(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile(filepath.Join(deployDir, "grafana", "vesload.json"))
+	exprs, err := grafana.Queries(filepath.Join(deployDir, "grafana", "vesload.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dash map[string]any
-	if err := json.Unmarshal(raw, &dash); err != nil {
-		t.Fatalf("dashboard is not JSON: %v", err)
-	}
-	var exprs []string
-	dashboardQueries(dash, &exprs)
 	if len(exprs) < 10 {
 		t.Fatalf("found %d queries in the dashboard, want its panels' queries", len(exprs))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/internal/tlsconf"
 )
 
@@ -53,10 +54,10 @@ func parseEndpoint(raw string, opts HTTPOptions) (endpoint, error) {
 		return endpoint{}, fmt.Errorf("invalid URL %q: %w", raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return endpoint{}, fmt.Errorf("URL %s: scheme must be http or https", redact(u))
+		return endpoint{}, fmt.Errorf("URL %s: scheme must be http or https", redact.URL(u.String()))
 	}
 	if u.Host == "" {
-		return endpoint{}, fmt.Errorf("URL %s: no host", redact(u))
+		return endpoint{}, fmt.Errorf("URL %s: no host", redact.URL(u.String()))
 	}
 	ep := endpoint{user: opts.User, password: opts.Password}
 	if u.User != nil && ep.user == "" && ep.password == "" {
@@ -66,13 +67,6 @@ func parseEndpoint(raw string, opts HTTPOptions) (endpoint, error) {
 	u.User = nil
 	ep.url = u
 	return ep, nil
-}
-
-// redact renders u without its user info.
-func redact(u *url.URL) string {
-	c := *u
-	c.User = nil
-	return c.String()
 }
 
 // newTransport builds the HTTP transport for opts. Connections are kept

@@ -30,6 +30,8 @@ func TestParseEndpoint(t *testing.T) {
 		{name: "credentials moved out", raw: "https://ves:pw-Secr3t@h/m?x=1", url: "https://h/m?x=1", user: "ves", password: "pw-Secr3t"},
 		{name: "options win", raw: "https://ves:pw-Secr3t@h/m", opts: HTTPOptions{User: "a", Password: "b"}, url: "https://h/m", user: "a", password: "b"},
 		{name: "bad scheme", raw: "ftp://h/m", err: "scheme must be http or https"},
+		{name: "bad scheme with credentials", raw: "ftp://ves:pw-Secr3t@h/m", err: "scheme must be http or https"},
+		{name: "no host with credentials", raw: "http://ves:pw-Secr3t@/m", err: "no host"},
 		{name: "no host", raw: "http:///m", err: "no host"},
 		{name: "unparsable", raw: "http://h:x y/", err: "invalid URL"},
 		{name: "unparsable with credentials", raw: "http://u:pw-Secr3t/x@h:99999999999999/", err: "may hold credentials"},

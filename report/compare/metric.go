@@ -44,7 +44,7 @@ func metrics() []metric {
 		}, ""},
 		{"target.cpu_avg_pct", "target CPU avg (%)", LowerIsBetter, cpu(func(t *result.Target) float64 { return t.CPUAvgPct }), "did not sample the target"},
 		{"target.cpu_max_pct", "target CPU max (%)", LowerIsBetter, cpu(func(t *result.Target) float64 { return t.CPUMaxPct }), "did not sample the target"},
-	}, hvMetrics()...)
+	}, append(hvMetrics(), deliveryMetrics()...)...)
 }
 
 // hvMetrics are the HV-VES rows: runs without an hv section lack them and

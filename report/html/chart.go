@@ -1,21 +1,16 @@
 package html
 
 import (
-	"bytes"
+	"cmp"
 	"fmt"
-	"html/template"
 	"image/color"
 	"math"
-	"regexp"
+	"slices"
 	"strconv"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
+
+// point is one (x, y) of a line.
+type point struct{ X, Y float64 }
 
 // series is one line of a chart.
 type series struct {
@@ -23,13 +18,11 @@ type series struct {
 	color  color.RGBA
 	dashed bool
 	thin   bool
-	// legend says whether the line gets its own legend entry; the thin
-	// per-run lines of a comparison share their side's entry.
-	legend bool
-	xy     plotter.XYs
+	xy     []point
 }
 
-// chart is one figure: lines over a shared x axis.
+// chart is one figure: lines over a shared x axis, drawn in the browser
+// by uPlot from the data the page carries.
 type chart struct {
 	title          string
 	caption        string
@@ -39,28 +32,58 @@ type chart struct {
 	spectrum bool
 }
 
-// figure is what the page template shows for a chart: the SVG markup
-// with its legend, or the reason there is no chart.
+// figure is what the page template shows for a chart: a container the
+// page's script draws into, or the reason there is no chart.
 type figure struct {
 	Title   string
 	Caption string
-	SVG     template.HTML
-	Legend  []legendItem
-	Empty   string
+	// ID is the DOM id of the chart's container, set when the page is
+	// assembled; empty when there is nothing to draw.
+	ID    string
+	Empty string
+	data  *chartData
 }
 
-type legendItem struct {
-	Name   string
-	Color  string // CSS hex colour
-	Dashed bool
+// chartData is what the page's script draws one chart from: uPlot's
+// aligned columns (x first, then one column per series, null where a
+// series has no point at that x) and the look of each series.
+type chartData struct {
+	ID     string       `json:"id"`
+	Title  string       `json:"title"`
+	Axis   string       `json:"axis"` // "seconds" or "spectrum"
+	XLabel string       `json:"xLabel"`
+	YLabel string       `json:"yLabel"`
+	Series []seriesLook `json:"series"`
+	Data   [][]jsonNum  `json:"data"`
 }
 
-// Chart geometry: wide and low, to read on a screen and fit a printed
-// page's width.
+// seriesLook is how one series is drawn and named in the legend.
+type seriesLook struct {
+	Label  string  `json:"label"`
+	Stroke string  `json:"stroke"`
+	Width  float64 `json:"width"`
+	Dash   []int   `json:"dash,omitempty"`
+}
+
+// Axis kinds of chartData.
 const (
-	chartWidth  = 8 * vg.Inch
-	chartHeight = 3 * vg.Inch
+	axisSeconds  = "seconds"
+	axisSpectrum = "spectrum"
 )
+
+// jsonNum is a chart value: rounded to 4 decimals, which keeps the page
+// small and deterministic (µs resolution for ms values), and null when
+// there is no value.
+type jsonNum float64
+
+// MarshalJSON implements json.Marshaler.
+func (n jsonNum) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, math.Round(f*1e4)/1e4, 'f', -1, 64), nil
+}
 
 // Okabe-Ito colours: distinguishable with the common colour-vision
 // deficiencies and in greyscale print.
@@ -81,8 +104,9 @@ func palette() []color.RGBA {
 	return []color.RGBA{colVermilion, colOrange, colPurple, colBlue, colGreen, colSky, colGrey, colBlack}
 }
 
-// figure draws the chart, or explains why it cannot: a chart that fails
-// to draw must not take the rest of the report with it.
+// figure lays the chart out for the page, or explains why there is
+// nothing to draw: points a chart cannot place are dropped, and a chart
+// without any line left shows the empty text instead.
 func (c chart) figure(empty string) figure {
 	f := figure{Title: c.title, Caption: c.caption}
 	drawn := c.series[:0:0]
@@ -96,114 +120,64 @@ func (c chart) figure(empty string) figure {
 		f.Empty = empty
 		return f
 	}
-	c.series = drawn
-	svg, err := c.svg()
-	if err != nil {
-		f.Empty = "This chart could not be drawn: " + err.Error()
-		return f
+	d := &chartData{Title: c.title, Axis: axisSeconds, XLabel: c.xLabel, YLabel: c.yLabel}
+	if c.spectrum {
+		d.Axis = axisSpectrum
 	}
-	f.SVG = svg
+	xs := unionX(drawn)
+	d.Data = append(d.Data, make([]jsonNum, len(xs)))
+	for i, x := range xs {
+		d.Data[0][i] = jsonNum(x)
+	}
 	for _, s := range drawn {
-		if s.legend {
-			f.Legend = append(f.Legend, legendItem{Name: s.name, Color: hexColor(s.color), Dashed: s.dashed})
-		}
+		d.Series = append(d.Series, s.look())
+		d.Data = append(d.Data, aligned(s.xy, xs))
 	}
+	f.data = d
 	return f
 }
 
-// svg draws the chart with gonum/plot and returns markup fit for
-// inlining in HTML.
-func (c chart) svg() (out template.HTML, err error) {
-	// gonum/plot panics on some degenerate inputs (non-positive values
-	// on a log axis, for one); the inputs are sanitised, and this turns
-	// anything left into an error instead of a crash.
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	p := plot.New()
-	p.X.Label.Text, p.Y.Label.Text = c.xLabel, c.yLabel
-	for _, f := range []*font.Font{&p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font, &p.X.Tick.Label.Font, &p.Y.Tick.Label.Font} {
-		f.Variant = "Sans" // gonum/plot defaults to a serif face
-		f.Size = vg.Points(10)
+func (s series) look() seriesLook {
+	l := seriesLook{Label: s.name, Stroke: hexColor(s.color), Width: 2}
+	if s.thin {
+		l.Width = 1
 	}
-	p.X.Tick.Marker, p.Y.Tick.Marker = shortTicks{}, shortTicks{}
-	p.Add(plotter.NewGrid())
-	p.Y.Min = 0
-	for _, s := range c.series {
-		l, err := plotter.NewLine(s.xy)
-		if err != nil {
-			return "", err
-		}
-		l.LineStyle.Color = s.color
-		l.LineStyle.Width = vg.Points(1.6)
-		if s.thin {
-			l.LineStyle.Width = vg.Points(0.7)
-		}
-		if s.dashed {
-			l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-		}
-		p.Add(l)
+	if s.dashed {
+		l.Dash = []int{6, 4}
 	}
-	if c.spectrum {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = spectrumTicks()
-		p.X.Min, p.X.Max = 1, spectrumMaxX
-	} else if p.X.Min == p.X.Max {
-		p.X.Max = p.X.Min + 1 // one second: give the axis some width
-	}
-	if p.Y.Max <= p.Y.Min {
-		p.Y.Max = p.Y.Min + 1 // a flat zero line still gets an axis
-	}
-	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.05 // keep a line at the top off the frame
-	canvas := vgsvg.New(chartWidth, chartHeight)
-	p.Draw(draw.New(canvas))
-	var buf bytes.Buffer
-	if _, err := canvas.WriteTo(&buf); err != nil {
-		return "", err
-	}
-	return inlineSVG(buf.String(), c.title), nil
+	return l
 }
 
-var (
-	svgSize  = regexp.MustCompile(`width="[^"]*" height="[^"]*"`)
-	svgXMLNS = regexp.MustCompile(`\s+xmlns(:xlink)?="[^"]*"`)
-)
-
-// inlineSVG turns a standalone SVG document into an element for an HTML
-// page: no XML prologue, no namespace URLs (the HTML parser supplies the
-// namespace, and the page must not name any remote address), a width
-// that follows the page, and a label for screen readers.
-func inlineSVG(doc, label string) template.HTML {
-	if i := bytes.Index([]byte(doc), []byte("<svg")); i > 0 {
-		doc = doc[i:]
-	}
-	doc = svgXMLNS.ReplaceAllString(doc, "")
-	attrs := `width="100%" role="img" aria-label="` + template.HTMLEscapeString(label) + `"`
-	if loc := svgSize.FindStringIndex(doc); loc != nil {
-		doc = doc[:loc[0]] + attrs + doc[loc[1]:]
-	}
-	return template.HTML(doc) // vgsvg escapes the text it draws
-}
-
-// shortTicks are gonum/plot's default ticks labelled as short as the
-// value allows ("25", not "25.00").
-type shortTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (shortTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i, t := range ticks {
-		if t.Label != "" {
-			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
+// unionX is every x of the series, sorted, each once: uPlot draws all
+// series of a chart over one x column.
+func unionX(ss []series) []float64 {
+	var xs []float64
+	for _, s := range ss {
+		for _, p := range s.xy {
+			xs = append(xs, p.X)
 		}
 	}
-	return ticks
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// aligned places a series' points on the shared x column; an x the
+// series has no point at is null, a gap in its line.
+func aligned(xy []point, xs []float64) []jsonNum {
+	out := make([]jsonNum, len(xs))
+	for i := range out {
+		out[i] = jsonNum(math.NaN())
+	}
+	for _, p := range xy {
+		if i, ok := slices.BinarySearchFunc(xs, p.X, cmp.Compare[float64]); ok {
+			out[i] = jsonNum(p.Y)
+		}
+	}
+	return out
 }
 
 // finite drops points a chart cannot place.
-func finite(xy plotter.XYs) plotter.XYs {
+func finite(xy []point) []point {
 	out := xy[:0:0]
 	for _, p := range xy {
 		if !math.IsNaN(p.X) && !math.IsInf(p.X, 0) && !math.IsNaN(p.Y) && !math.IsInf(p.Y, 0) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"slices"
 	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -38,10 +39,9 @@ func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*result.Result) err
 		comparisonTable(cmp),
 		{
 			ID: "charts", Title: "Charts",
-			Figures: []figure{
+			Figures: append([]figure{
 				spectrumOverlay(cmp, a, b).figure("Neither side recorded latency histograms."),
-				p99Overlay(cmp, a, b).figure("The runs have no per-second timelines."),
-			},
+			}, runOverlays(cmp, a, b)...),
 		},
 		runsSection(cmp, a, b),
 	}
@@ -100,12 +100,25 @@ type sideStyle struct {
 	color  color.RGBA
 	dashed bool
 	runs   []*result.Result
+	labels []string
+}
+
+// runName names run i of the side in legends: its label (file name)
+// when there is one.
+func (s sideStyle) runName(i int) string {
+	if i < len(s.labels) && s.labels[i] != "" {
+		if strings.HasPrefix(s.labels[i], s.name) {
+			return s.labels[i]
+		}
+		return s.name + " " + s.labels[i]
+	}
+	return fmt.Sprintf("%s run %d", s.name, i+1)
 }
 
 func sides(cmp *compare.Comparison, a, b []*result.Result) []sideStyle {
 	return []sideStyle{
-		{name: cmp.NameA, color: colBlue, runs: a},
-		{name: cmp.NameB, color: colVermilion, dashed: true, runs: b},
+		{name: cmp.NameA, color: colBlue, runs: a, labels: cmp.LabelsA},
+		{name: cmp.NameB, color: colVermilion, dashed: true, runs: b, labels: cmp.LabelsB},
 	}
 }
 
@@ -121,17 +134,17 @@ func spectrumOverlay(cmp *compare.Comparison, a, b []*result.Result) chart {
 	var thick []series
 	for _, s := range sides(cmp, a, b) {
 		merged := result.NewHistogram()
-		for _, r := range s.runs {
+		for i, r := range s.runs {
 			h := runHistogram(r)
 			if h == nil {
 				continue
 			}
 			merged.Merge(h)
 			if len(s.runs) > 1 {
-				c.series = append(c.series, series{name: s.name, color: lighter(s.color), thin: true, xy: spectrum(h)})
+				c.series = append(c.series, series{name: s.runName(i), color: lighter(s.color), thin: true, xy: spectrum(h)})
 			}
 		}
-		thick = append(thick, series{name: s.name, color: s.color, dashed: s.dashed, legend: true, xy: spectrum(merged)})
+		thick = append(thick, series{name: s.name, color: s.color, dashed: s.dashed, xy: spectrum(merged)})
 	}
 	c.series = append(c.series, thick...) // merged lines on top
 	return c
@@ -145,25 +158,54 @@ func runHistogram(r *result.Result) *hdrhistogram.Histogram {
 	return h
 }
 
-// p99Overlay draws every run's per-second p99, coloured by side.
-func p99Overlay(cmp *compare.Comparison, a, b []*result.Result) chart {
-	c := chart{
-		title:   "p99 latency per second",
-		caption: "Every run's p99 of the requests due in each second, coloured by side.",
-		xLabel:  "seconds", yLabel: "ms",
-	}
+// runOverlay draws one per-second series of every run, coloured by
+// side.
+func runOverlay(cmp *compare.Comparison, a, b []*result.Result, c chart, xy func([]result.Second) []point) chart {
 	for _, s := range sides(cmp, a, b) {
-		first := true
-		for _, r := range s.runs {
+		for i, r := range s.runs {
 			if len(r.Timeline) == 0 {
 				continue
 			}
-			c.series = append(c.series, series{name: s.name, color: s.color, dashed: s.dashed, legend: first,
-				xy: latencyXY(r.Timeline, func(sec result.Second) float64 { return sec.P99Ms })})
-			first = false
+			c.series = append(c.series, series{name: s.runName(i), color: s.color, dashed: s.dashed, thin: len(s.runs) > 3,
+				xy: xy(r.Timeline)})
 		}
 	}
 	return c
+}
+
+// runOverlays are the per-second charts of a comparison: every run's
+// p99, achieved rate and errors, coloured by side.
+func runOverlays(cmp *compare.Comparison, a, b []*result.Result) []figure {
+	const none = "The runs have no per-second timelines."
+	p99 := runOverlay(cmp, a, b, chart{
+		title:   "p99 latency per second",
+		caption: "Every run's p99 of the requests due in each second, coloured by side.",
+		xLabel:  "seconds", yLabel: "ms",
+	}, func(tl []result.Second) []point {
+		return latencyXY(tl, func(sec result.Second) float64 { return sec.P99Ms })
+	})
+	rate := runOverlay(cmp, a, b, chart{
+		title:   "Achieved rate per second",
+		caption: "Every run's requests sent in each second, coloured by side.",
+		xLabel:  "seconds", yLabel: "requests/s",
+	}, func(tl []result.Second) []point {
+		return timelineXY(tl, func(sec result.Second) float64 { return float64(sec.Sent) })
+	})
+	errs := runOverlay(cmp, a, b, chart{
+		title:   "Errors per second",
+		caption: "Every run's failed requests in each second, all classes, coloured by side.",
+		xLabel:  "seconds", yLabel: "errors/s",
+	}, func(tl []result.Second) []point {
+		return timelineXY(tl, func(sec result.Second) float64 { return float64(sec.Errors) })
+	})
+	noErrors := none
+	if slices.ContainsFunc(append(slices.Clone(a), b...), func(r *result.Result) bool { return len(r.Timeline) > 0 }) {
+		noErrors = "No run had errors."
+	}
+	if !slices.ContainsFunc(append(slices.Clone(a), b...), func(r *result.Result) bool { return r.Requests.Errors > 0 }) {
+		errs.series = nil
+	}
+	return []figure{p99.figure(none), rate.figure(none), errs.figure(noErrors)}
 }
 
 // runsSection lists the runs behind each side in the seed-table layout.

@@ -2,10 +2,12 @@ package html
 
 import (
 	"bytes"
-	"github.com/vesload/vesload/report/compare"
-	"github.com/vesload/vesload/report/result"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/result"
 )
 
 // abRuns are three runs of a build and three of a 30% slower one.
@@ -33,10 +35,23 @@ func TestComparisonStructure(t *testing.T) {
 	t.Parallel()
 	a, b := abRuns(t)
 	page := renderComparison(t, a, b)
-	if n := strings.Count(page, "<svg"); n != 2 {
-		t.Errorf("%d charts, want 2 (spectra, per-second p99)", n)
+	charts := pageCharts(t, page)
+	want := []string{"Latency percentile spectra", "p99 latency per second", "Achieved rate per second"}
+	if got := titles(charts); !slices.Equal(got, want) {
+		t.Errorf("charts %q, want %q", got, want)
 	}
 	checkSelfContained(t, page)
+	if !strings.Contains(page, "No run had errors.") {
+		t.Error("no word on the errors chart of runs without errors")
+	}
+	// Each side's merged spectrum is drawn over its runs' own.
+	wantSpec := []string{"dmaap a1.json", "dmaap a2.json", "dmaap a3.json", "cambria run 1", "cambria run 2", "cambria run 3", "dmaap", "cambria"}
+	if got := labels(charts[0]); !slices.Equal(got, wantSpec) {
+		t.Errorf("spectra %q, want %q", got, wantSpec)
+	}
+	if got := labels(charts[1]); len(got) != 6 || got[0] != "dmaap a1.json" || got[5] != "cambria run 3" {
+		t.Errorf("per-run p99 lines %q, want one per run", got)
+	}
 	for _, want := range []string{
 		"A/B comparison: dmaap (3 runs) vs cambria (3 runs)", "Welch&#39;s t-test",
 		"Latency percentile spectra", "p99 latency per second",
@@ -65,8 +80,8 @@ func TestComparisonSingleRuns(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if n := strings.Count(page, "<svg"); n != 2 {
-		t.Errorf("%d charts, want 2", n)
+	if n := len(pageCharts(t, page)); n != 3 {
+		t.Errorf("%d charts, want 3", n)
 	}
 }
 
@@ -97,7 +112,7 @@ func TestComparisonBadInput(t *testing.T) {
 	if err := Comparison(&buf, c, bare(a), bare(b)); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(buf.String(), "<svg"); n != 0 || !strings.Contains(buf.String(), "no per-second timelines") {
+	if n := len(pageCharts(t, buf.String())); n != 0 || !strings.Contains(buf.String(), "no per-second timelines") {
 		t.Errorf("bare runs: %d charts, want 0 and an explanation", n)
 	}
 }

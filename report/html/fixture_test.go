@@ -75,6 +75,12 @@ func synthRun(t testing.TB, base float64, seed uint64, secs int) *result.Result 
 			s.TargetCPUPct = 92
 		}
 		s.GenCPUPct = 3 + float64(sec%4)
+		s.GenRSSBytes = int64(38+sec%3) << 20
+		s.TargetRSSBytes = int64(600+sec) << 20
+		s.InFlight = int64(2 + sec%3)
+		if slow {
+			s.InFlight = 16
+		}
 		res.Requests.Scheduled += s.Scheduled
 		res.Requests.Sent += s.Sent
 		res.Requests.OK += s.OK

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -19,6 +20,10 @@ type page struct {
 	Sections []section
 	Footer   string
 	CSS      template.CSS
+	// Charts is the JSON the scripts draw the charts from; Scripts are
+	// inlined after it, only when there is a chart to draw.
+	Charts  template.JS
+	Scripts []template.JS
 }
 
 // section is one titled block: paragraphs, tables and figures, in that
@@ -68,7 +73,10 @@ func head(numFrom int, titles ...string) []cell {
 
 // render writes p as a complete HTML document.
 func render(w io.Writer, p *page) error {
-	p.CSS = styles
+	p.CSS = styles + template.CSS(uplotCSS)
+	if err := p.layCharts(); err != nil {
+		return err
+	}
 	t, err := template.New("page").Parse(pageTemplate)
 	if err != nil {
 		return fmt.Errorf("html template: %w", err)
@@ -76,6 +84,36 @@ func render(w io.Writer, p *page) error {
 	if err := t.Execute(w, p); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
+	return nil
+}
+
+// layCharts numbers the charts of the page in order and gathers their
+// data for the scripts.
+func (p *page) layCharts() error {
+	var data []*chartData
+	for i := range p.Sections {
+		for j := range p.Sections[i].Figures {
+			f := &p.Sections[i].Figures[j]
+			if f.data == nil {
+				continue
+			}
+			f.ID = fmt.Sprintf("chart-%d", len(data)+1)
+			f.data.ID = f.ID
+			data = append(data, f.data)
+		}
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	// encoding/json escapes <, > and &, so no value can end the script
+	// element it is inlined into.
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("html charts: %w", err)
+	}
+	p.Charts = template.JS(b)
+	p.Footer += " Charts drawn by the inlined uPlot " + uplotRelease() + " (MIT licence)."
+	p.Scripts = scripts()
 	return nil
 }
 
@@ -94,7 +132,9 @@ const pageTemplate = `<!DOCTYPE html>
 <h1>{{.Heading}}</h1>
 {{range .Meta}}<p class="meta">{{.}}</p>
 {{end}}</header>
-{{with .Banner}}<p class="banner">{{.}}</p>
+{{if .Charts}}<p class="banner" id="chart-error" hidden></p>
+<noscript><p class="banner">The charts need JavaScript, which is off here; the tables hold the run&#39;s summary figures.</p></noscript>
+{{end}}{{with .Banner}}<p class="banner">{{.}}</p>
 {{end}}{{with .Warnings}}<section id="warnings" class="warnings">
 <h2>Warnings</h2>
 <ul>
@@ -113,8 +153,8 @@ const pageTemplate = `<!DOCTYPE html>
 </table>
 {{end}}{{range .Figures}}<figure>
 <figcaption><strong>{{.Title}}</strong>{{with .Caption}} {{.}}{{end}}</figcaption>
-{{if .SVG}}{{.SVG}}{{with .Legend}}<ul class="legend">{{range .}}<li><span class="swatch{{if .Dashed}} dashed{{end}}" style="border-color: {{.Color}}"></span>{{.Name}}</li>{{end}}</ul>
-{{end}}{{else}}<p class="empty">{{.Empty}}</p>
+{{if .ID}}<div class="chart" id="{{.ID}}" role="img" aria-label="{{.Title}}"></div>
+{{else}}<p class="empty">{{.Empty}}</p>
 {{end}}</figure>
 {{end}}{{with .Notes}}<ul class="notes">
 {{range .}}<li>{{.}}</li>
@@ -122,7 +162,9 @@ const pageTemplate = `<!DOCTYPE html>
 {{end}}</section>
 {{end}}<footer>{{.Footer}}</footer>
 </main>
-</body>
+{{with .Charts}}<script type="application/json" id="vesload-charts">{{.}}</script>
+{{end}}{{range .Scripts}}<script>{{.}}</script>
+{{end}}</body>
 </html>
 `
 
@@ -153,10 +195,10 @@ td { overflow-wrap: anywhere; }
 .warnings li { color: #7a4b00; }
 figure { margin: 1rem 0 1.6rem; }
 figcaption { margin-bottom: .3rem; }
-svg { display: block; width: 100%; height: auto; }
-ul.legend { list-style: none; padding: 0; margin: .2rem 0 0 3rem; display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; font-size: .9rem; }
-.swatch { display: inline-block; width: 1.6rem; margin-right: .4rem; vertical-align: middle; border-top: 3px solid; }
-.swatch.dashed { border-top-style: dashed; }
+div.chart { width: 100%; min-height: 300px; }
+.uplot { font-family: inherit; }
+.u-legend { font-size: .85rem; }
+.u-legend .u-marker { width: 1.2em; height: .35em; }
 p.empty { color: #4a525b; font-style: italic; }
 ul.notes { color: #4a525b; padding-left: 1.2rem; }
 footer { margin-top: 2.5rem; color: #6a737d; font-size: .85rem; }

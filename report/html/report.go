@@ -12,7 +12,6 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -38,14 +37,20 @@ func Report(w io.Writer, r *result.Result) error {
 	for _, w := range r.Warnings {
 		p.Warnings = append(p.Warnings, redact.URL(w))
 	}
-	p.Sections = []section{
-		summarySection(r),
+	p.Sections = []section{summarySection(r)}
+	if hv, ok := hvSection(r); ok {
+		p.Sections = append(p.Sections, hv)
+	}
+	if d, ok := deliverySection(r); ok {
+		p.Sections = append(p.Sections, d)
+	}
+	p.Sections = append(p.Sections,
 		verdictSection(r),
 		chartSection(r, lat, svc, histNote),
 		errorSection(r),
 		resourceSection(r),
 		configSection(r),
-	}
+	)
 	return render(w, p)
 }
 
@@ -172,16 +177,39 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 	if histNote != "" {
 		spec.Caption += " Not drawn: " + histNote + "."
 	}
-	return section{
+	s := section{
 		ID: "charts", Title: "Charts",
+		Paras: []string{"Charts over seconds share one cursor: hover for the values of every chart at that second, " +
+			"drag across a chart to zoom into a span (double-click zooms out), click a legend entry to hide or show its line."},
 		Figures: []figure{
-			latencyChart(r.Timeline).figure(noTimeline),
+			latencyChart(r.Timeline).figure(noLatencyText(r)),
 			rateChart(r.Timeline).figure(noTimeline),
 			errorChart(r.Timeline).figure(noErrorsText(r)),
 			spec,
 			cpuChart(r).figure("Neither the target's nor the generator's CPU was sampled."),
+			memoryChart(r).figure("Neither the target's nor the generator's memory was sampled."),
+			poolChart(r).figure("The result has no per-second count of requests in flight."),
 		},
 	}
+	if r.HV != nil {
+		s.Figures = append(s.Figures, hvRateChart(r).figure(noTimeline))
+	}
+	if r.Delivery != nil {
+		s.Figures = append(s.Figures, deliveryCharts(r.Delivery)...)
+	}
+	return s
+}
+
+// noLatencyText says why there is no latency per second: no timeline,
+// or a timeline of messages nothing answers (HV-VES).
+func noLatencyText(r *result.Result) string {
+	if len(r.Timeline) == 0 {
+		return "The result has no per-second timeline."
+	}
+	if r.HV != nil {
+		return "No latency per second: HV-VES never answers a message (its travel time is in the HV-VES section)."
+	}
+	return "No request of the run finished with a latency."
 }
 
 func noErrorsText(r *result.Result) string {
@@ -192,10 +220,10 @@ func noErrorsText(r *result.Result) string {
 }
 
 // timelineXY reads one per-second series off the timeline.
-func timelineXY(tl []result.Second, get func(result.Second) float64) plotter.XYs {
-	xy := make(plotter.XYs, len(tl))
+func timelineXY(tl []result.Second, get func(result.Second) float64) []point {
+	xy := make([]point, len(tl))
 	for i, s := range tl {
-		xy[i] = plotter.XY{X: float64(s.T), Y: get(s)}
+		xy[i] = point{X: float64(s.T), Y: get(s)}
 	}
 	return xy
 }
@@ -203,11 +231,11 @@ func timelineXY(tl []result.Second, get func(result.Second) float64) plotter.XYs
 // latencyXY reads a per-second latency series, leaving out seconds in
 // which nothing was recorded (the drain second after the schedule ends):
 // a latency of 0 there would be a fabricated figure.
-func latencyXY(tl []result.Second, get func(result.Second) float64) plotter.XYs {
-	xy := make(plotter.XYs, 0, len(tl))
+func latencyXY(tl []result.Second, get func(result.Second) float64) []point {
+	xy := make([]point, 0, len(tl))
 	for _, s := range tl {
 		if s.MaxMs > 0 || s.P99Ms > 0 {
-			xy = append(xy, plotter.XY{X: float64(s.T), Y: get(s)})
+			xy = append(xy, point{X: float64(s.T), Y: get(s)})
 		}
 	}
 	return xy
@@ -219,9 +247,9 @@ func latencyChart(tl []result.Second) chart {
 		caption: "p50, p99 and maximum of the requests due in each second, in ms from the due time.",
 		xLabel:  "seconds", yLabel: "ms",
 		series: []series{
-			{name: "max", color: colGrey, thin: true, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.MaxMs })},
-			{name: "p99", color: colOrange, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.P99Ms })},
-			{name: "p50", color: colBlue, legend: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })},
+			{name: "max", color: colGrey, thin: true, xy: latencyXY(tl, func(s result.Second) float64 { return s.MaxMs })},
+			{name: "p99", color: colOrange, xy: latencyXY(tl, func(s result.Second) float64 { return s.P99Ms })},
+			{name: "p50", color: colBlue, xy: latencyXY(tl, func(s result.Second) float64 { return s.P50Ms })},
 		},
 	}
 }
@@ -232,9 +260,9 @@ func rateChart(tl []result.Second) chart {
 		caption: "Requests due (target), sent and answered successfully in each second.",
 		xLabel:  "seconds", yLabel: "requests/s",
 		series: []series{
-			{name: "target (scheduled)", color: colBlack, dashed: true, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Scheduled) })},
-			{name: "achieved (sent)", color: colBlue, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) })},
-			{name: "ok", color: colGreen, thin: true, legend: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.OK) })},
+			{name: "target (scheduled)", color: colBlack, dashed: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Scheduled) })},
+			{name: "achieved (sent)", color: colBlue, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Sent) })},
+			{name: "ok", color: colGreen, thin: true, xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.OK) })},
 		},
 	}
 }
@@ -264,12 +292,12 @@ func errorChart(tl []result.Second) chart {
 	colors := palette()
 	for i, name := range names {
 		c.series = append(c.series, series{
-			name: name, color: colors[i%len(colors)], dashed: i >= len(colors), legend: true,
+			name: name, color: colors[i%len(colors)], dashed: i >= len(colors),
 			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.ErrorsByClass[name]) }),
 		})
 	}
 	if len(names) == 0 {
-		c.series = append(c.series, series{name: "errors", color: colVermilion, legend: true,
+		c.series = append(c.series, series{name: "errors", color: colVermilion,
 			xy: timelineXY(tl, func(s result.Second) float64 { return float64(s.Errors) })})
 	}
 	return c
@@ -282,8 +310,8 @@ func spectrumChart(lat, svc *hdrhistogram.Histogram) chart {
 		xLabel:  "percentile", yLabel: "ms",
 		spectrum: true,
 		series: []series{
-			{name: "latency", color: colBlue, legend: true, xy: spectrum(lat)},
-			{name: "service time", color: colOrange, dashed: true, legend: true, xy: spectrum(svc)},
+			{name: "latency", color: colBlue, xy: spectrum(lat)},
+			{name: "service time", color: colOrange, dashed: true, xy: spectrum(svc)},
 		},
 	}
 }
@@ -295,12 +323,64 @@ func cpuChart(r *result.Result) chart {
 		xLabel:  "seconds", yLabel: "% CPU",
 	}
 	if r.Target != nil {
-		c.series = append(c.series, series{name: "target", color: colVermilion, legend: true,
+		c.series = append(c.series, series{name: "target", color: colVermilion,
 			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.TargetCPUPct })})
 	}
 	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.GenCPUPct > 0 }) {
-		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue, legend: true,
+		c.series = append(c.series, series{name: "generator (vesload)", color: colBlue,
 			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return s.GenCPUPct })})
+	}
+	return c
+}
+
+// mib converts bytes to MiB for the memory axis.
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// memoryChart draws the resident memory of the target and of the
+// generator; seconds without a sample are gaps, not zeros.
+func memoryChart(r *result.Result) chart {
+	c := chart{
+		title:   "Memory over time",
+		caption: "Resident memory (RSS) of the target and of the generator, in MiB.",
+		xLabel:  "seconds", yLabel: "MiB",
+	}
+	sampled := func(get func(result.Second) int64) []point {
+		var xy []point
+		for _, s := range r.Timeline {
+			if v := get(s); v > 0 {
+				xy = append(xy, point{X: float64(s.T), Y: mib(v)})
+			}
+		}
+		return xy
+	}
+	c.series = []series{
+		{name: "target", color: colVermilion, xy: sampled(func(s result.Second) int64 { return s.TargetRSSBytes })},
+		{name: "generator (vesload)", color: colBlue, xy: sampled(func(s result.Second) int64 { return s.GenRSSBytes })},
+	}
+	return c
+}
+
+// poolChart draws the requests in flight against the pool size: a line
+// that touches the pool size means due requests found no free
+// connection. A closed-model ramp adds its step concurrency.
+func poolChart(r *result.Result) chart {
+	c := chart{
+		title:   "Pool use",
+		caption: "Requests on a connection at the end of each second against the connection pool size (--pool).",
+		xLabel:  "seconds", yLabel: "requests",
+	}
+	if len(r.Timeline) == 0 || !slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.InFlight > 0 || s.Concurrency > 0 }) {
+		return c
+	}
+	c.series = append(c.series, series{name: "in flight", color: colBlue,
+		xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.InFlight) })})
+	if slices.ContainsFunc(r.Timeline, func(s result.Second) bool { return s.Concurrency > 0 }) {
+		c.series = append(c.series, series{name: "step concurrency", color: colGreen, thin: true,
+			xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.Concurrency) })})
+	}
+	if r.Config.Pool > 0 {
+		c.series = append(c.series, series{name: "pool size", color: colBlack, dashed: true,
+			xy: timelineXY(r.Timeline, func(result.Second) float64 { return float64(r.Config.Pool) })})
 	}
 	return c
 }
@@ -365,6 +445,18 @@ func resourceSection(r *result.Result) section {
 		{key("max in flight"), num(fmtInt(g.MaxInFlight))},
 		{key("saturated"), txt(sat)},
 	}})
+	if in := r.Influx; in != nil {
+		rows := [][]cell{
+			{key("write URL"), txt(redact.URL(in.URL))},
+			{key("batches written"), num(fmtInt(in.Batches))},
+			{key("points written"), num(fmtInt(in.Points))},
+			{key("batches failed / dropped"), num(fmtInt(in.Failed) + " / " + fmtInt(in.Dropped))},
+		}
+		if in.LastError != "" {
+			rows = append(rows, []cell{key("last error"), txt(redact.URL(in.LastError))})
+		}
+		s.Tables = append(s.Tables, table{Caption: "InfluxDB (--influx-url)", Rows: rows})
+	}
 	return s
 }
 

@@ -2,7 +2,10 @@ package html
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,14 +14,25 @@ import (
 )
 
 // remoteRef finds anything that would make a browser fetch a resource.
-var remoteRef = regexp.MustCompile(`(?i)(src\s*=|href\s*=|url\s*\(|@import|<script|<link|<iframe|<img|<object)`)
+var remoteRef = regexp.MustCompile(`(?i)(src\s*=|href\s*=|url\s*\(|@import|<link|<iframe|<img|<object|fetch\(|XMLHttpRequest|import\()`)
 
 // checkSelfContained fails when the page could fetch anything or
-// mentions a remote address outside its text.
+// mentions a remote address outside its text. The inlined uPlot build
+// is checked apart: its only address is the project URL in its
+// licence comment.
 func checkSelfContained(t *testing.T, page string) {
 	t.Helper()
+	page = strings.Replace(page, uplotJS, "", 1)
 	if m := remoteRef.FindString(page); m != "" {
 		t.Errorf("page references an external resource: %q", m)
+	}
+	if n := strings.Count(uplotJS, "://"); n != 1 || !strings.HasPrefix(uplotJS, "/*! https://github.com/leeoniya/uPlot") {
+		t.Errorf("the uPlot build names %d addresses, want only its licence comment's", n)
+	}
+	for _, bad := range []string{"fetch(", "XMLHttpRequest", "importScripts", "WebSocket"} {
+		if strings.Contains(uplotJS, bad) {
+			t.Errorf("the uPlot build uses %s", bad)
+		}
 	}
 	// http(s) URLs may appear only as text (the target URL): never
 	// inside a tag.
@@ -27,6 +41,64 @@ func checkSelfContained(t *testing.T, page string) {
 			t.Errorf("tag names a remote address: %.120s", tag)
 		}
 	}
+	if n := strings.Count(strings.ToLower(page), "<script"); n != 0 && n != 4 {
+		t.Errorf("%d script elements, want none or 4 (data, guard, uPlot, charts)", n)
+	}
+}
+
+// chartDataRe finds the charts' JSON.
+var chartDataRe = regexp.MustCompile(`(?s)<script type="application/json" id="vesload-charts">(.*?)</script>`)
+
+// pageCharts decodes the charts a page carries and checks that each has
+// a container and aligned columns.
+func pageCharts(t *testing.T, page string) []chartData {
+	t.Helper()
+	m := chartDataRe.FindStringSubmatch(page)
+	if m == nil {
+		if strings.Contains(page, `class="chart"`) {
+			t.Fatal("chart containers but no chart data")
+		}
+		return nil
+	}
+	var charts []chartData
+	if err := json.Unmarshal([]byte(m[1]), &charts); err != nil {
+		t.Fatalf("chart data: %v", err)
+	}
+	if n := strings.Count(page, `<div class="chart"`); n != len(charts) {
+		t.Errorf("%d chart containers for %d charts", n, len(charts))
+	}
+	for _, c := range charts {
+		if !strings.Contains(page, `<div class="chart" id="`+c.ID+`"`) {
+			t.Errorf("chart %q has no container", c.ID)
+		}
+		if len(c.Data) != len(c.Series)+1 || len(c.Data[0]) == 0 {
+			t.Errorf("chart %q: %d columns for %d series", c.Title, len(c.Data), len(c.Series))
+		}
+		for i, col := range c.Data {
+			if len(col) != len(c.Data[0]) {
+				t.Errorf("chart %q: column %d has %d values, x has %d", c.Title, i, len(col), len(c.Data[0]))
+			}
+		}
+	}
+	return charts
+}
+
+// titles lists the charts' titles.
+func titles(cs []chartData) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Title
+	}
+	return out
+}
+
+// labels lists one chart's series labels.
+func labels(c chartData) []string {
+	out := make([]string, len(c.Series))
+	for i, s := range c.Series {
+		out[i] = s.Label
+	}
+	return out
 }
 
 func render1(t *testing.T, r *result.Result) string {
@@ -41,10 +113,38 @@ func render1(t *testing.T, r *result.Result) string {
 func TestReportStructure(t *testing.T) {
 	t.Parallel()
 	page := render1(t, sampleResult(t))
-	if n := strings.Count(page, "<svg"); n != 5 {
-		t.Errorf("%d charts, want 5 (latency, rate, errors, spectrum, CPU)", n)
+	charts := pageCharts(t, page)
+	wantCharts := []string{"Latency per second", "Target vs achieved rate", "Errors per second by class",
+		"Latency percentile spectrum", "CPU over time", "Memory over time", "Pool use"}
+	if got := titles(charts); !slices.Equal(got, wantCharts) {
+		t.Errorf("charts %q, want %q", got, wantCharts)
 	}
 	checkSelfContained(t, page)
+	wantSeries := [][]string{
+		{"max", "p99", "p50"},
+		{"target (scheduled)", "achieved (sent)", "ok"},
+		{"http_503", "pool_exhausted"},
+		{"latency", "service time"},
+		{"target", "generator (vesload)"},
+		{"target", "generator (vesload)"},
+		{"in flight", "pool size"},
+	}
+	for i, c := range charts {
+		if i < len(wantSeries) && !slices.Equal(labels(c), wantSeries[i]) {
+			t.Errorf("chart %q: series %q, want %q", c.Title, labels(c), wantSeries[i])
+		}
+	}
+	// The spectrum runs from p0 (x=1) to p99.99 (x=10000) on its own
+	// axis; the timelines run over the 60 seconds.
+	if spec := charts[3]; spec.Axis != axisSpectrum || spec.Data[0][0] != 1 || spec.Data[0][len(spec.Data[0])-1] != spectrumMaxX {
+		t.Errorf("spectrum axis %q spans %v..%v", spec.Axis, spec.Data[0][0], spec.Data[0][len(spec.Data[0])-1])
+	}
+	if lat := charts[0]; lat.Axis != axisSeconds || len(lat.Data[0]) != 60 {
+		t.Errorf("latency chart: axis %q with %d seconds, want 60", lat.Axis, len(lat.Data[0]))
+	}
+	if pool := charts[6]; pool.Data[2][0] != 16 {
+		t.Errorf("pool size line at %v, want 16", pool.Data[2][0])
+	}
 	for _, secret := range []string{"s3cr3t", "hunter2", "tok3n"} {
 		if strings.Contains(page, secret) {
 			t.Errorf("page leaks the secret %q", secret)
@@ -58,7 +158,7 @@ func TestReportStructure(t *testing.T) {
 		"sample1:xxxxx@collector.example", "admin:xxxxx@collector.example",
 		`<span class="badge fail">FAIL (1 of 2)</span>`, `class="pass">PASS<`,
 		"http_503", "pool_exhausted", "SVC2000",
-		">p99.99<", // the spectrum reaches p99.99
+		"Charts drawn by the inlined uPlot " + uplotRelease(),
 		"35 requests could not get a connection",
 	} {
 		if !strings.Contains(page, want) {
@@ -87,6 +187,9 @@ func TestReportDegrades(t *testing.T) {
 	noErrors.Target = nil
 	broken := sampleResult(t)
 	broken.Histograms.Latency = "not a histogram"
+	influxDown := sampleResult(t)
+	influxDown.Influx = &result.InfluxWrites{URL: "http://vl:xxxxx@influx:8086/write?db=jmeter", Failed: 61,
+		LastError: "influx write: dial tcp 10.0.0.9:8086: connect: connection refused"}
 	interrupted := sampleResult(t)
 	interrupted.Interrupted = true
 	interrupted.DurationS = 12.5
@@ -96,16 +199,17 @@ func TestReportDegrades(t *testing.T) {
 		charts int
 		want   []string
 	}{
-		{"empty", empty, 0, []string{"has no per-second timeline", "No latency was recorded", "was sampled", "No errors.", "No thresholds were set", "built-in emulator"}},
-		{"no errors, no target", noErrors, 4, []string{"No errors during the run.", "The target was not sampled."}},
-		{"broken histogram", broken, 5, []string{"latency histogram: decode histogram"}},
-		{"interrupted", interrupted, 5, []string{`class="banner"`, "interrupted after 12.5s of the 1m0s planned"}},
+		{"empty", empty, 0, []string{"has no per-second timeline", "no per-second count of requests in flight", "No latency was recorded", "was sampled", "No errors.", "No thresholds were set", "built-in emulator"}},
+		{"no errors, no target", noErrors, 6, []string{"No errors during the run.", "The target was not sampled."}},
+		{"broken histogram", broken, 7, []string{"latency histogram: decode histogram"}},
+		{"influx down", influxDown, 7, []string{"InfluxDB (--influx-url)", "http://vl:xxxxx@influx:8086/write?db=jmeter", ">61 / 0<", "connection refused"}},
+		{"interrupted", interrupted, 7, []string{`class="banner"`, "interrupted after 12.5s of the 1m0s planned"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			page := render1(t, tc.r)
-			if n := strings.Count(page, "<svg"); n != tc.charts {
+			if n := len(pageCharts(t, page)); n != tc.charts {
 				t.Errorf("%d charts, want %d", n, tc.charts)
 			}
 			for _, w := range tc.want {
@@ -121,19 +225,43 @@ func TestReportDegrades(t *testing.T) {
 	}
 }
 
-func TestInlineSVG(t *testing.T) {
+func TestChartAlignsSeries(t *testing.T) {
 	t.Parallel()
-	doc := `<?xml version="1.0"?>
-<!-- Generated by SVGo and Plotinum VG -->
-<svg width="576pt" height="216pt" viewBox="0 0 576 216"
-	xmlns="http://www.w3.org/2000/svg"
-	xmlns:xlink="http://www.w3.org/1999/xlink">
-<text>a &lt; b</text></svg>`
-	got := string(inlineSVG(doc, `p99 "per" second`))
-	want := `<svg width="100%" role="img" aria-label="p99 &#34;per&#34; second" viewBox="0 0 576 216">
-<text>a &lt; b</text></svg>`
-	if got != want {
-		t.Errorf("inlineSVG:\n%s\nwant:\n%s", got, want)
+	c := chart{title: "t", xLabel: "seconds", yLabel: "ms", series: []series{
+		{name: "a", color: colBlue, xy: []point{{0, 1.5}, {2, 0.30000000000000004}}},
+		{name: "b", color: colOrange, dashed: true, thin: true, xy: []point{{1, 7}, {2, math.NaN()}, {3, math.Inf(1)}}},
+		{name: "none", color: colGrey, xy: []point{{math.NaN(), 1}}},
+	}}
+	f := c.figure("nothing")
+	if f.Empty != "" || f.data == nil {
+		t.Fatalf("figure not drawn: %q", f.Empty)
+	}
+	b, err := json.Marshal(f.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"","title":"t","axis":"seconds","xLabel":"seconds","yLabel":"ms",` +
+		`"series":[{"label":"a","stroke":"#0072b2","width":2},{"label":"b","stroke":"#e69f00","width":1,"dash":[6,4]}],` +
+		`"data":[[0,1,2],[1.5,null,0.3],[null,7,null]]}`
+	if string(b) != want {
+		t.Errorf("chart data\n%s\nwant\n%s", b, want)
+	}
+	if f := (chart{series: []series{{name: "x", xy: []point{{math.NaN(), 1}}}}}).figure("no data"); f.data != nil || f.Empty != "no data" {
+		t.Errorf("a chart without placeable points drew: %+v", f)
+	}
+}
+
+func TestChartDataCannotCloseScript(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	r.Timeline[3].ErrorsByClass = map[string]int64{"</script><script>alert(1)</script>": 1}
+	page := render1(t, r)
+	if strings.Contains(page, "<script>alert") {
+		t.Error("an error class closed the data script")
+	}
+	charts := pageCharts(t, page)
+	if got := labels(charts[2]); !slices.Contains(got, "</script><script>alert(1)</script>") {
+		t.Errorf("error class lost in the chart data: %q", got)
 	}
 }
 

@@ -16,6 +16,9 @@ type Delivery struct {
 	// the requests answered 2xx.
 	Expected int64 `json:"expected"`
 	Accepted int64 `json:"accepted"`
+	// NoAnswers is set for protocols that answer nothing (HV-VES):
+	// Expected is then every event written and Accepted is 0.
+	NoAnswers bool `json:"no_answers,omitempty"`
 	// Delivered counts distinct events of the run read from the source.
 	Delivered int64 `json:"delivered"`
 	// Lost is Expected − Delivered: sent, not seen within the grace.
@@ -38,6 +41,10 @@ type Delivery struct {
 	// or more before their due time (clocks apart; Kafka timestamps are
 	// whole milliseconds); they are recorded as 0.
 	ClockSkewed int64 `json:"clock_skewed,omitempty"`
+	// SourceErrors counts failed reads of the topic (fetch or poll
+	// errors, retried); LastError is the last one's text.
+	SourceErrors int64  `json:"source_errors,omitempty"`
+	LastError    string `json:"last_error,omitempty"`
 	// E2E is due time → record timestamp; Consumed is due time → read by
 	// vesload.
 	E2E      Summary `json:"e2e_ms"`

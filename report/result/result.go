@@ -44,6 +44,19 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// HV is the HV-VES part of a run with config.protocol "hv-ves".
 	HV *HV `json:"hv,omitempty"`
+	// Influx says what reached InfluxDB (--influx-url); write errors are
+	// counted here and never fail the run.
+	Influx *InfluxWrites `json:"influx,omitempty"`
+}
+
+// InfluxWrites counts the batches of per-second points sent to InfluxDB.
+type InfluxWrites struct {
+	URL       string `json:"url"` // password hidden
+	Batches   int64  `json:"batches"`
+	Points    int64  `json:"points"`
+	Failed    int64  `json:"failed"`
+	Dropped   int64  `json:"dropped"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // Tool names the build that produced the result.
@@ -226,6 +239,13 @@ type Second struct {
 	TargetCPUPct   float64          `json:"target_cpu_pct,omitempty"`
 	TargetRSSBytes int64            `json:"target_rss_bytes,omitempty"`
 	GenCPUPct      float64          `json:"generator_cpu_pct,omitempty"`
+	// GenRSSBytes is vesload's own resident memory at the end of the
+	// second, when it samples itself.
+	GenRSSBytes int64 `json:"generator_rss_bytes,omitempty"`
+	// InFlight is the number of requests on a connection at the end of
+	// the second: against the pool size it shows how close the run came
+	// to pool exhaustion.
+	InFlight int64 `json:"in_flight,omitempty"`
 	// BytesSent is the request payload sent in this second, from which
 	// data rates (MB/s) of high-volume runs are read.
 	BytesSent int64 `json:"bytes_sent,omitempty"`

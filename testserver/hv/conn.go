@@ -124,7 +124,11 @@ func (k *conn) handle(f wtp.Frame) {
 		st.dropped(DropInvalid)
 		return
 	}
-	topic, ok := k.s.opts.Routes[string(h.Domain)]
+	key := h.Domain
+	if string(key) == "stndDefined" {
+		key = h.StndDefinedNamespace
+	}
+	topic, ok := k.s.opts.Routes[string(key)]
 	if !ok {
 		st.dropped(DropRouteNotFound)
 		return

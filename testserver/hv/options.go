@@ -11,10 +11,18 @@ import (
 // DefaultIdleTimeout is the collector's server.idleTimeoutSec default.
 const DefaultIdleTimeout = 60 * time.Second
 
-// DefaultRoutes is the collector's default routing: perf3gpp events go to
-// HV_VES_PERF3GPP; events of any other domain are dropped as unrouted.
+// DefaultRoutes is the routing of the collector's documented dynamic
+// configuration: perf3gpp events go to HV_VES_PERF3GPP, stndDefined
+// events by their namespace to the 3GPP topics; any other domain is
+// dropped as unrouted.
 func DefaultRoutes() map[string]string {
-	return map[string]string{"perf3gpp": "HV_VES_PERF3GPP"}
+	return map[string]string{
+		"perf3gpp":                       "HV_VES_PERF3GPP",
+		"ves-3gpp-fault-supervision":     "SEC_3GPP_FAULTSUPERVISION_OUTPUT",
+		"ves-3gpp-provisioning":          "SEC_3GPP_PROVISIONING_OUTPUT",
+		"ves-3gpp-heartbeat":             "SEC_3GPP_HEARTBEAT_OUTPUT",
+		"ves-3gpp-performance-assurance": "SEC_3GPP_PERFORMANCEASSURANCE_OUTPUT",
+	}
 }
 
 // Options configure an emulator. The zero value listens on a free
@@ -35,7 +43,8 @@ type Options struct {
 	ReadRate int64
 	// MaxPayload is the largest payload accepted (wtp.MaxPayload when 0).
 	MaxPayload int
-	// Routes maps a domain to its output topic (DefaultRoutes when nil).
+	// Routes maps a domain (for domain stndDefined: the
+	// stndDefinedNamespace) to its output topic (DefaultRoutes when nil).
 	Routes map[string]string
 	// OnMessage, when set, is called for every accepted message on the
 	// connection's goroutine; the message's slices are valid only during

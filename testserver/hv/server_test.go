@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
@@ -326,4 +328,83 @@ func FuzzFrames(f *testing.F) {
 			t.Fatalf("received %d != accepted %d + dropped %d", st.Received, st.Accepted, st.DroppedTotal())
 		}
 	})
+}
+
+func TestValidHeader(t *testing.T) {
+	ok := func() wtp.EventHeader {
+		return wtp.EventHeader{Version: []byte("1.0"), Domain: []byte("perf3gpp"), Priority: wtp.PriorityNormal,
+			EventID: []byte("r-1"), EventName: []byte("n"), LastEpochMicrosec: 1, StartEpochMicrosec: 1,
+			ReportingEntityName: []byte("re"), SourceName: []byte("s"), ListenerVersion: []byte("7.2")}
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*wtp.EventHeader)
+		valid  bool
+	}{
+		{"complete", func(*wtp.EventHeader) {}, true},
+		{"sequence 0 is fine", func(h *wtp.EventHeader) { h.Sequence = 0 }, true},
+		{"7.2.1", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.2.1") }, true},
+		{"7.1-anything", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.1-x") }, true},
+		{"7.", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.") }, false},
+		{"7.x", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.x") }, false},
+		{"6.0", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("6.0") }, false},
+		{"no priority", func(h *wtp.EventHeader) { h.Priority = 0 }, false},
+		{"no lastEpochMicrosec", func(h *wtp.EventHeader) { h.LastEpochMicrosec = 0 }, false},
+		{"no startEpochMicrosec", func(h *wtp.EventHeader) { h.StartEpochMicrosec = 0 }, false},
+		{"no version", func(h *wtp.EventHeader) { h.Version = nil }, false},
+		{"no domain", func(h *wtp.EventHeader) { h.Domain = nil }, false},
+		{"no eventId", func(h *wtp.EventHeader) { h.EventID = nil }, false},
+		{"no eventName", func(h *wtp.EventHeader) { h.EventName = nil }, false},
+		{"no reportingEntityName", func(h *wtp.EventHeader) { h.ReportingEntityName = nil }, false},
+		{"no sourceName", func(h *wtp.EventHeader) { h.SourceName = nil }, false},
+	} {
+		h := ok()
+		c.change(&h)
+		if got := validHeader(&h); got != c.valid {
+			t.Errorf("%s: valid %v, want %v", c.name, got, c.valid)
+		}
+	}
+}
+
+// stndDefinedFrame is a minimal valid VesEvent of domain stndDefined with
+// the given namespace, encoded by hand (the producers send perf3gpp).
+func stndDefinedFrame(namespace string) []byte {
+	var h []byte
+	str := func(n protowire.Number, v string) {
+		h = protowire.AppendTag(h, n, protowire.BytesType)
+		h = protowire.AppendString(h, v)
+	}
+	num := func(n protowire.Number, v uint64) {
+		h = protowire.AppendTag(h, n, protowire.VarintType)
+		h = protowire.AppendVarint(h, v)
+	}
+	str(1, "1.0")
+	str(2, "stndDefined")
+	num(4, 1)
+	str(5, "ns-"+namespace)
+	str(6, "n")
+	num(8, epoch)
+	num(9, epoch)
+	str(14, "re")
+	str(16, "s")
+	str(18, "7.2")
+	str(19, namespace)
+	ev := protowire.AppendTag(nil, 1, protowire.BytesType)
+	ev = protowire.AppendBytes(ev, h)
+	return rawFrame(1, 1, ev)
+}
+
+func TestStndDefinedRoutesByNamespace(t *testing.T) {
+	now := time.UnixMicro(epoch)
+	s := start(t, Options{Now: func() time.Time { return now }})
+	c, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write(append(stndDefinedFrame("ves-3gpp-heartbeat"), stndDefinedFrame("unknown-namespace")...))
+	c.Close()
+	st := waitFor(t, s, "both messages", func(st Stats) bool { return st.Received == 2 })
+	if st.Accepted != 1 || st.ByTopic["SEC_3GPP_HEARTBEAT_OUTPUT"] != 1 || st.Dropped[DropRouteNotFound] != 1 {
+		t.Errorf("accepted %d, by topic %v, dropped %v", st.Accepted, st.ByTopic, st.Dropped)
+	}
 }

@@ -7,13 +7,14 @@ import (
 // Drop causes, as the collector labels hvves_messages_dropped_cause_total.
 const (
 	DropInvalid       = "invalid"
-	DropRouteNotFound = "route_not_found"
+	DropRouteNotFound = "routing"
 )
 
 // Rejection causes of hvves_clients_rejected_cause_total: the client was
-// disconnected.
+// disconnected. The first two are the collector's labels; a failed TLS
+// handshake is the emulator's own.
 const (
-	RejectMarker     = "invalid_wire_frame_marker"
+	RejectMarker     = "invalid_marker"
 	RejectTooBig     = "too_big_payload"
 	RejectHandshake  = "tls_handshake"
 	disconnectIdle   = "idle"
@@ -21,7 +22,9 @@ const (
 )
 
 // validHeader applies the collector's header validation: every required
-// field present, a priority given and a 7.x listener version.
+// field present (in proto3, not the default value: so a priority must be
+// given) and a listener version matching 7\.[0-9].* as a whole. The
+// sequence may be 0.
 func validHeader(h *wtp.EventHeader) bool {
 	for _, s := range [][]byte{h.Version, h.Domain, h.EventID, h.EventName, h.ReportingEntityName, h.SourceName} {
 		if len(s) == 0 {
@@ -32,16 +35,5 @@ func validHeader(h *wtp.EventHeader) bool {
 		return false
 	}
 	v := h.ListenerVersion
-	if len(v) < 3 || v[0] != '7' || v[1] != '.' {
-		return false
-	}
-	for _, c := range v[2:] {
-		if c < '0' || c > '9' {
-			if c == '.' {
-				continue
-			}
-			return false
-		}
-	}
-	return true
+	return len(v) >= 3 && v[0] == '7' && v[1] == '.' && v[2] >= '0' && v[2] <= '9'
 }

@@ -153,6 +153,32 @@ func (p *Publisher) Publish(body []byte, batch bool, quit <-chan struct{}) error
 	return acks.wait(quit)
 }
 
+// PublishRecord publishes one record as it is (HV-VES routes the
+// VesEvent protobuf unchanged) to topic, with the same drop, delay,
+// buffer and acknowledgement model as Publish. value is copied.
+func (p *Publisher) PublishRecord(topic string, value []byte, quit <-chan struct{}) error {
+	if p.drop() {
+		p.dropped.Add(1)
+		return nil
+	}
+	if p.opts.Mode == AfterAck && p.opts.Delay > 0 && !sleep(p.opts.Delay, quit) {
+		return errClosed
+	}
+	if err := p.reserve(quit); err != nil {
+		p.stalled.Add(1)
+		return err
+	}
+	rec := &kgo.Record{Topic: topic, Value: append([]byte(nil), value...)}
+	if p.opts.Mode == BeforeAck {
+		p.later(rec)
+		return nil
+	}
+	acks := newAcks(1)
+	acks.add()
+	p.send(rec, acks.done)
+	return acks.wait(quit)
+}
+
 // drop decides, reproducibly from the seed, whether the next routed
 // event is lost.
 func (p *Publisher) drop() bool {

@@ -21,6 +21,8 @@ type EventHeader struct {
 	ReportingEntityName []byte
 	SourceName          []byte
 	ListenerVersion     []byte
+	// StndDefinedNamespace routes events of domain stndDefined.
+	StndDefinedNamespace []byte
 }
 
 // ErrNoHeader: the VesEvent has no commonEventHeader.
@@ -57,7 +59,7 @@ func (h *EventHeader) set(num protowire.Number, typ protowire.Type, v []byte, n 
 	if num == fHdrSequence || num == fHdrPriority || num == fHdrLastEpoch || num == fHdrStartEpoch {
 		want = protowire.VarintType
 	}
-	if num > fHdrListenerVersion+1 || num < 1 {
+	if num > fHdrStndNamespace || num < 1 {
 		return nil
 	}
 	if typ != want {
@@ -86,6 +88,8 @@ func (h *EventHeader) set(num protowire.Number, typ protowire.Type, v []byte, n 
 		h.SourceName = v
 	case fHdrListenerVersion:
 		h.ListenerVersion = v
+	case fHdrStndNamespace:
+		h.StndDefinedNamespace = v
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ const (
 	fHdrReportingEntity protowire.Number = 14
 	fHdrSourceName      protowire.Number = 16
 	fHdrListenerVersion protowire.Number = 18
+	fHdrStndNamespace   protowire.Number = 19 // stndDefinedNamespace (the SDK's VesEvent.proto)
 
 	// Perf3gppFields
 	fP3Version  protowire.Number = 1

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/loadgen/hv"
+	hvemu "github.com/vesload/vesload/testserver/hv"
+)
+
+// startHVEmulator starts the built-in HV-VES emulator, routing accepted
+// messages to an embedded Kafka broker as the collector routes them to
+// its topics.
+func startHVEmulator() (*hvemu.Server, *kafkaSide, error) {
+	kafka, err := (&publishFlags{embedded: "127.0.0.1:0", beforeAck: true}).start()
+	if err != nil {
+		return nil, nil, fmt.Errorf("start the built-in HV-VES emulator's Kafka broker: %w", err)
+	}
+	emu, err := hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0", OnMessage: kafka.publishHV})
+	if err != nil {
+		kafka.close()
+		return nil, nil, fmt.Errorf("start the built-in HV-VES emulator: %w", err)
+	}
+	return emu, kafka, nil
+}
+
+// startHVFollow follows the HV-VES messages onto the --consume topic (or,
+// with the built-in emulator, onto its broker's route for the domain).
+// HV-VES answers nothing: every message written is expected.
+func startHVFollow(c *consumeOptions, cfg *hv.Config, kafka *kafkaSide) (*follow, error) {
+	if c.url == "" && kafka != nil {
+		if topic := hvemu.DefaultRoutes()[hvDomain(cfg)]; topic != "" {
+			c.url = "kafka://" + kafka.brokers + "/" + topic
+		}
+	}
+	if c.url == "" {
+		return nil, nil
+	}
+	sched := *cfg // the schedule is fixed by now
+	producers := uint64(max(sched.Producers, 1))
+	fl, err := newFollow(c, delivery.Config{RunID: cfg.RunID, Events: producers * uint64(max(sched.Messages, 0)), NoAnswers: true},
+		func(n uint64) time.Duration { return sched.Due(int(n%producers), int(n/producers)) })
+	if err != nil {
+		return nil, err
+	}
+	prev := cfg.OnStart
+	cfg.OnStart = func(t time.Time) {
+		fl.started(t)
+		if prev != nil {
+			prev(t)
+		}
+	}
+	return fl, nil
+}
+
+func hvDomain(cfg *hv.Config) string {
+	if cfg.Domain == "" {
+		return "perf3gpp"
+	}
+	return cfg.Domain
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/influx"
+	"github.com/vesload/vesload/report/result"
+)
+
+// influxOptions are the flags that send the run to InfluxDB as JMeter's
+// InfluxDB Backend Listener does.
+type influxOptions struct {
+	url         string
+	application string
+	measurement string
+	percentiles []float64
+}
+
+func addInfluxFlags(fs *pflag.FlagSet, o *influxOptions) {
+	fs.StringVar(&o.url, "influx-url", "", "write per-second figures to InfluxDB 1.x as JMeter's InfluxDB Backend Listener does, e.g. http://influx:8086/write?db=jmeter (password: user:pass@ or $VESLOAD_INFLUX_PASSWORD)")
+	fs.StringVar(&o.application, "influx-application", "vesload", "the application tag of the InfluxDB points")
+	fs.StringVar(&o.measurement, "influx-measurement", "jmeter", "the InfluxDB measurement of the per-second points")
+	fs.Float64SliceVar(&o.percentiles, "influx-percentiles", []float64{99, 95, 90}, "percentiles written as pct<P> fields")
+}
+
+// check refuses a bad --influx-url or percentile before anything starts.
+func (o *influxOptions) check() error {
+	if o.url == "" {
+		return nil
+	}
+	if err := influx.Check(influx.Config{URL: o.url, Percentiles: o.percentiles}); err != nil {
+		return usagef("--influx-url: %v", err)
+	}
+	return nil
+}
+
+// influxHook is the observer (docs/ARCHITECTURE.md, "Observers") that
+// feeds the InfluxDB writer: every finished request, and the requests in
+// flight once a second.
+type influxHook struct {
+	loadgen.NopObserver
+	w *influx.Writer
+}
+
+var _ loadgen.Observer = (*influxHook)(nil)
+
+// startInflux starts the writer when --influx-url is set; label is the
+// transaction tag of the run's requests.
+func startInflux(o *influxOptions, label string, note func(string)) (*influxHook, error) {
+	if o.url == "" {
+		return nil, nil
+	}
+	w, err := influx.New(influx.Config{
+		URL: o.url, Password: os.Getenv("VESLOAD_INFLUX_PASSWORD"),
+		Application: o.application, Measurement: o.measurement, Label: label,
+		Percentiles: o.percentiles,
+	})
+	if err != nil {
+		return nil, usagef("--influx-url: %v", err)
+	}
+	note("writing per-second figures to InfluxDB at " + redact.URL(o.url))
+	return &influxHook{w: w}, nil
+}
+
+// Begin writes the test's start annotation when the run's clock starts.
+func (h *influxHook) Begin(time.Time) { h.w.Start() }
+
+// Request records one finished request; it allocates nothing.
+func (h *influxHook) Request(ev *loadgen.RequestEvent) {
+	h.w.Observe(ev.Outcome, ev.Code, ev.MessageID, ev.Latency, ev.BytesSent, ev.BytesRecv)
+}
+
+// Second queues the second's points; it never waits for InfluxDB.
+func (h *influxHook) Second(p *loadgen.Progress) { h.w.Second(p.InFlight) }
+
+// close stops the writer of a run that ended without a result.
+func (h *influxHook) close() {
+	if h != nil {
+		h.w.Close(0, time.Second)
+	}
+}
+
+// finish writes the last second and the end annotation, waits briefly
+// for the writes, and records in the result what reached InfluxDB.
+func (h *influxHook) finish(res *result.Result) {
+	if h == nil {
+		return
+	}
+	st := h.w.Close(0, 5*time.Second)
+	res.Influx = &result.InfluxWrites{URL: st.URL, Batches: st.Batches, Points: st.Points,
+		Failed: st.Failed, Dropped: st.Dropped, LastError: st.LastError}
+	if lost := st.Failed + st.Dropped; lost > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("InfluxDB: %d of %d batches were not written (last: %s)",
+			lost, lost+st.Batches, st.LastError))
+	}
+}

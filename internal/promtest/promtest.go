@@ -1,0 +1,145 @@
+// Package promtest starts a private Prometheus server (Debian's
+// prometheus package) on 127.0.0.1 for tests that have it scrape a
+// vesload run and evaluate PromQL through its HTTP API. It has its own
+// storage directory and a free port, scrapes every second, and stops
+// with the test. Tests skip when prometheus is not installed, unless
+// VESLOAD_REQUIRE_PROMETHEUS=1 (as CI sets it) makes that a failure.
+package promtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const config = `global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: vesload
+    metrics_path: /metrics
+    static_configs:
+      - targets: [%q]
+`
+
+// Server is a running Prometheus.
+type Server struct {
+	// URL is the server's base, http://127.0.0.1:PORT.
+	URL string
+}
+
+// Start runs Prometheus scraping target (host:port) as job "vesload".
+func Start(tb testing.TB, target string) *Server {
+	tb.Helper()
+	bin, err := exec.LookPath("prometheus")
+	if err != nil {
+		if os.Getenv("VESLOAD_REQUIRE_PROMETHEUS") == "1" {
+			tb.Fatal("prometheus is required (VESLOAD_REQUIRE_PROMETHEUS=1) but not installed: apt-get install prometheus")
+		}
+		tb.Skip("prometheus not installed; install Debian's prometheus package to run this test")
+	}
+	dir := tb.TempDir()
+	conf := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(conf, fmt.Appendf(nil, config, target), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", FreePort(tb))
+	logf, err := os.Create(filepath.Join(dir, "prometheus.log"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--config.file="+conf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--log.level=warn")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		tb.Fatalf("start prometheus: %v", err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		logf.Close()
+	})
+	s := &Server{URL: "http://" + addr}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(s.URL + "/-/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "prometheus.log"))
+			tb.Fatalf("prometheus did not get ready on %s: %v\n%s", s.URL, err, log)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Sample is one series of an instant query's result.
+type Sample struct {
+	Metric map[string]string `json:"metric"`
+	Value  [2]any            `json:"value"`
+}
+
+// Query evaluates expr at the current time through /api/v1/query and
+// returns its samples (a scalar result is one sample without labels).
+func (s *Server) Query(expr string) ([]Sample, error) {
+	resp, err := http.PostForm(s.URL+"/api/v1/query", url.Values{"query": {expr}})
+	if err != nil {
+		return nil, fmt.Errorf("query %q: %w", expr, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			ResultType string          `json:"resultType"`
+			Result     json.RawMessage `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil || out.Status != "success" {
+		return nil, fmt.Errorf("query %q: HTTP %d: %s", expr, resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	switch out.Data.ResultType {
+	case "vector":
+		var v []Sample
+		err = json.Unmarshal(out.Data.Result, &v)
+		return v, err
+	case "scalar":
+		var v [2]any
+		err = json.Unmarshal(out.Data.Result, &v)
+		return []Sample{{Value: v}}, err
+	}
+	return nil, fmt.Errorf("query %q: result type %q", expr, out.Data.ResultType)
+}
+
+// FreePort is a TCP port free on 127.0.0.1 a moment ago.
+func FreePort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

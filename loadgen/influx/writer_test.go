@@ -1,0 +1,283 @@
+package influx
+
+import (
+	"encoding/base64"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/internal/golden"
+)
+
+// sink is an InfluxDB write endpoint stand-in that keeps every batch.
+type sink struct {
+	mu      sync.Mutex
+	batches []string
+	auth    []string
+	status  int
+	release chan struct{} // when set, every write waits for it
+}
+
+func (s *sink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.release != nil {
+		<-s.release
+	}
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.batches = append(s.batches, string(body))
+	s.auth = append(s.auth, r.Header.Get("Authorization"))
+	status := s.status
+	s.mu.Unlock()
+	if status == 0 {
+		status = http.StatusNoContent
+	}
+	w.WriteHeader(status)
+	if status != http.StatusNoContent {
+		_, _ = io.WriteString(w, `{"error":"database not found: \"jmeter\""}`)
+	}
+}
+
+func (s *sink) all() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.batches, "")
+}
+
+// fixedClock ticks one second per reading from 2025-03-04 10:00:00 UTC.
+func fixedClock() func() time.Time {
+	t := time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		t = t.Add(time.Second)
+		return t
+	}
+}
+
+func newTestWriter(t *testing.T, url string, mod func(*Config)) *Writer {
+	t.Helper()
+	cfg := Config{URL: url, Application: "ves", Label: "POST eventListener", Now: fixedClock()}
+	if mod != nil {
+		mod(&cfg)
+	}
+	w, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestLinesAsJMeter checks the points of a short run against the
+// listener's layout, line by line.
+func TestLinesAsJMeter(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", nil)
+	w.Start()
+	for i := range 10 {
+		w.Observe("ok", 202, "", time.Duration(10+i)*time.Millisecond, 1000, 20)
+	}
+	w.Observe("http_503", 503, "SVC2000", 40*time.Millisecond, 1000, 150)
+	w.Observe("timeout", 0, "", 10*time.Second, 1000, 0)
+	w.Second(7)
+	w.Observe("ok", 202, "", 5*time.Millisecond, 1000, 20)
+	st := w.Close(0, 5*time.Second)
+	if st.Failed != 0 || st.Dropped != 0 || st.Batches != 4 || st.Points != 13 {
+		t.Errorf("stats %+v, want 4 batches (start, 2 seconds, end) of 13 points, none failed", st)
+	}
+	golden.Check(t, "testdata/lines.golden", []byte(s.all()))
+}
+
+func TestWriteErrorsCounted(t *testing.T) {
+	t.Parallel()
+	refused := &sink{status: http.StatusNotFound}
+	srv := httptest.NewServer(refused)
+	t.Cleanup(srv.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedAddr := ln.Addr().String()
+	ln.Close()
+	tests := []struct {
+		name, url, want string
+	}{
+		{"refused by InfluxDB", srv.URL + "/write?db=jmeter", `HTTP 404: {"error":"database not found`},
+		{"nothing listening", "http://" + closedAddr + "/write?db=jmeter", "connection refused"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := newTestWriter(t, tc.url, nil)
+			w.Start()
+			w.Observe("ok", 202, "", time.Millisecond, 1, 1)
+			w.Second(1)
+			st := w.Close(0, 5*time.Second)
+			// start, one second, the last (partial) second, end
+			if st.Failed != 4 || st.Batches != 0 || !strings.Contains(st.LastError, tc.want) {
+				t.Errorf("stats %+v, want 4 failed batches and %q", st, tc.want)
+			}
+		})
+	}
+}
+
+// TestSlowInfluxNeverBlocks: with InfluxDB stuck, seconds keep coming
+// without waiting, and what does not fit the queue is counted.
+func TestSlowInfluxNeverBlocks(t *testing.T) {
+	t.Parallel()
+	s := &sink{release: make(chan struct{})}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	defer close(s.release)
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", func(c *Config) { c.Queue = 2 })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 20 {
+			w.Observe("ok", 202, "", time.Millisecond, 1, 1)
+			w.Second(1)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Second blocked on a stuck InfluxDB")
+	}
+	st := w.Close(0, 50*time.Millisecond)
+	// One batch is in the stuck write, two wait in the queue: of the 21
+	// (20 seconds and the last), at least 18 were dropped.
+	if st.Dropped < 18 || !strings.Contains(st.LastError, "queue was full") {
+		t.Errorf("stats %+v, want at least 18 dropped batches", st)
+	}
+}
+
+func TestCredentialsStayHidden(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	tests := []struct {
+		url, password, wantAuth, wantURL string
+	}{
+		{"http://vl:s3cr3t@" + host + "/write?db=jmeter", "", "vl:s3cr3t", "http://vl:xxxxx@" + host + "/write?db=jmeter"},
+		{"http://" + host + "/write?db=jmeter&u=vl&p=s3cr3t", "", "vl:s3cr3t", "http://" + host + "/write?db=jmeter&p=xxxxx&u=vl"},
+		{"http://vl@" + host + "/write?db=jmeter", "fr0m-file", "vl:fr0m-file", "http://vl@" + host + "/write?db=jmeter"},
+		{"http://" + host + "/write?db=jmeter", "", "", "http://" + host + "/write?db=jmeter"},
+	}
+	for _, tc := range tests {
+		w := newTestWriter(t, tc.url, func(c *Config) { c.Password = tc.password })
+		w.Start()
+		st := w.Close(0, 5*time.Second)
+		if st.URL != tc.wantURL || strings.Contains(st.URL, "s3cr3t") {
+			t.Errorf("%s: stats URL %q, want %q", tc.url, st.URL, tc.wantURL)
+		}
+		s.mu.Lock()
+		got := s.auth[len(s.auth)-1]
+		s.mu.Unlock()
+		want := ""
+		if tc.wantAuth != "" {
+			want = "Basic " + base64.StdEncoding.EncodeToString([]byte(tc.wantAuth))
+		}
+		if got != want {
+			t.Errorf("%s: Authorization %q, want %q", tc.url, got, want)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{URL: "influx:8086/write?db=x"}, "scheme must be http or https"},
+		{Config{URL: "http:///write?db=x"}, "no host"},
+		{Config{URL: "http://influx:8086/write"}, "no database"},
+		{Config{URL: "http://u:s3cr3t@influx:8086/write"}, "no database"},
+		{Config{URL: "http://influx:8086/write?db=x", Percentiles: []float64{0}}, "percentile 0"},
+		{Config{URL: "http://influx:8086/write?db=x", Percentiles: []float64{101}}, "percentile 101"},
+		{Config{URL: "http://in flux/write?db=x"}, "invalid character"},
+	}
+	for _, tc := range tests {
+		_, err := New(tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("New(%q): %v, want an error with %q and no password", tc.cfg.URL, err, tc.want)
+		}
+	}
+}
+
+func TestPctField(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[float64]string{99: "pct99.0", 95: "pct95.0", 99.9: "pct99.9", 50: "pct50.0", 99.99: "pct99.99"} {
+		if got := pctField(p); got != want {
+			t.Errorf("pctField(%v) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestObserveAllocatesNothing: the per-request path, error rows
+// included once seen, allocates nothing.
+func TestObserveAllocatesNothing(t *testing.T) {
+	w := newTestWriter(t, "http://127.0.0.1:1/write?db=jmeter", nil)
+	defer w.Close(0, time.Millisecond)
+	w.Observe("http_503", 503, "SVC2000", time.Millisecond, 1, 1)
+	allocs := testing.AllocsPerRun(1000, func() {
+		w.Observe("ok", 202, "", 3*time.Millisecond, 1000, 20)
+		w.Observe("http_503", 503, "SVC2000", 40*time.Millisecond, 1000, 150)
+	})
+	if allocs != 0 {
+		t.Errorf("Observe allocates %v times per call pair", allocs)
+	}
+}
+
+func BenchmarkObserve(b *testing.B) {
+	w, err := New(Config{URL: "http://127.0.0.1:1/write?db=jmeter", Application: "ves", Label: "x"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close(0, time.Millisecond)
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Observe("ok", 202, "", 3*time.Millisecond, 1000, 20)
+	}
+}
+
+// FuzzConfigURL: any write URL is either refused with an error or
+// accepted, never a panic, and its password never shows.
+func FuzzConfigURL(f *testing.F) {
+	for _, s := range []string{"http://u:pw@influx:8086/write?db=jmeter", "http://h/write?db=a&u=x&p=pw", "https://h:1/write?db=x&rp=one_week", "%", "http://[::1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		endpoint, _, pass, err := parseURL(raw)
+		if err != nil {
+			if pass != "" && len(pass) > 3 && strings.Contains(err.Error(), pass) {
+				t.Fatalf("error shows the password: %v", err)
+			}
+			return
+		}
+		if pass != "" && len(pass) > 3 && (strings.Contains(redacted(raw), pass) || strings.Contains(endpoint, ":"+pass+"@")) {
+			t.Fatalf("password %q shows: %q / %q", pass, redacted(raw), endpoint)
+		}
+	})
+}
+
+// TestNeverStartedWritesNothing: a run that failed before it began
+// leaves no points and no end annotation.
+func TestNeverStartedWritesNothing(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", nil)
+	st := w.Close(0, 5*time.Second)
+	if st.Batches != 0 || st.Failed != 0 || s.all() != "" {
+		t.Errorf("stats %+v, body %q: want nothing written", st, s.all())
+	}
+}

@@ -1,0 +1,111 @@
+package html
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
+)
+
+// hvSection shows an HV-VES run as ONAP's HV-VES pages tabulate it, then
+// the messages, the write back-pressure, the connections and what the
+// receiver counted. A run without an HV-VES part has no such section.
+func hvSection(r *result.Result) (section, bool) {
+	hv := r.HV
+	if hv == nil {
+		return section{}, false
+	}
+	seed := table{Head: head(0, report.HVSeedHeader()...)}
+	var row []cell
+	for _, v := range report.HVSeedRow(r) {
+		row = append(row, num(v))
+	}
+	seed.Rows = [][]cell{row}
+	transport := "TCP"
+	if hv.TLS {
+		transport = "TLS"
+	}
+	s := hv.Sent
+	msgs := table{Caption: "Messages", Rows: [][]cell{
+		{key("producers × messages"), num(fmt.Sprintf("%d × %d of %s every %s", hv.Producers, hv.Messages,
+			report.FormatBytes(int64(hv.SizeBytes)), fmtDuration(hv.IntervalS)))},
+		{key("domain, transport"), txt(hv.Domain + ", " + transport + " to " + hv.Addr)},
+		{key("scheduled"), num(fmtInt(s.Scheduled))},
+		{key("written / failed"), num(fmtInt(s.Written) + " / " + fmtInt(s.Failed))},
+		{key("not sent"), num(fmtInt(s.NotSent))},
+		{key("data written"), num(report.FormatBytes(s.Bytes))},
+		{key("MB/s average / peak second"), num(fmtNum(hv.MBps) + " / " + fmtNum(hv.PeakMBps))},
+	}}
+	if len(hv.NotSentBy) > 0 {
+		msgs.Rows = append(msgs.Rows, []cell{key("not sent by reason"), txt(countList(hv.NotSentBy))})
+	}
+	dist := table{
+		Caption: "Write back-pressure and connections (ms)",
+		Head:    head(1, "", "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max", "count"),
+		Rows: [][]cell{
+			summaryRow("write blocked", hv.WriteBlocked),
+			summaryRow("connect", hv.Connect),
+		},
+	}
+	if hv.TLS {
+		dist.Rows = append(dist.Rows, summaryRow("TLS handshake", hv.Handshake))
+	}
+	conns := table{Caption: "Connections", Rows: [][]cell{
+		{key("made / reconnects"), num(fmtInt(hv.Connects) + " / " + fmtInt(hv.Reconnects))},
+	}}
+	if len(hv.Disconnects) > 0 {
+		conns.Rows = append(conns.Rows, []cell{key("disconnects by cause"), txt(countList(hv.Disconnects))})
+	}
+	if len(hv.DialErrors) > 0 {
+		conns.Rows = append(conns.Rows, []cell{key("failed reconnects by cause"), txt(countList(hv.DialErrors))})
+	}
+	sec := section{ID: "hv-ves", Title: "HV-VES",
+		Paras:  []string{"MB = 10^6 bytes, frames included; difference = written − received. Write blocked is how long a producer's write waited for the connection: the collector's back-pressure."},
+		Tables: []table{seed, msgs, dist, conns}}
+	if rc := hv.Receiver; rc != nil {
+		dup := "n/a" // the receiver could not tell
+		if rc.Duplicates != nil {
+			dup = fmtInt(*rc.Duplicates)
+		}
+		rt := table{Caption: "Receiver (" + redact.URL(rc.Source) + ")", Rows: [][]cell{
+			{key("received / accepted"), num(fmtInt(rc.Received) + " / " + fmtInt(rc.Accepted))},
+			{key("lost / duplicates"), num(fmtInt(rc.Lost) + " / " + dup)},
+		}}
+		if len(rc.Dropped) > 0 {
+			rt.Rows = append(rt.Rows, []cell{key("dropped by cause"), txt(countList(rc.Dropped))})
+		}
+		if rc.TravelMaxMs > 0 {
+			rt.Rows = append(rt.Rows, []cell{key("travel time p50 / p99 / max"),
+				num(fmtMs(rc.TravelP50Ms) + " / " + fmtMs(rc.TravelP99Ms) + " / " + fmtMs(rc.TravelMaxMs) + " ms")})
+		}
+		sec.Tables = append(sec.Tables, rt)
+	}
+	return sec, true
+}
+
+// hvRateChart draws the data written each second, in MB/s (10^6 bytes):
+// the seeds' "incoming data rate".
+func hvRateChart(r *result.Result) chart {
+	c := chart{
+		title:   "HV-VES data rate",
+		caption: "Bytes written to the collector in each second, frames included, in MB/s (10^6 bytes).",
+		xLabel:  "seconds", yLabel: "MB/s",
+	}
+	if r.HV == nil {
+		return c
+	}
+	c.series = []series{{name: "written", color: colBlue,
+		xy: timelineXY(r.Timeline, func(s result.Second) float64 { return float64(s.BytesSent) / 1e6 })}}
+	return c
+}
+
+// countList writes counts as "a=1, b=2", largest first.
+func countList(m map[string]int64) string {
+	var parts []string
+	for _, k := range byCount(m) {
+		parts = append(parts, k+"="+fmtInt(m[k]))
+	}
+	return strings.Join(parts, ", ")
+}

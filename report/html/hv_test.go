@@ -1,0 +1,77 @@
+package html
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
+)
+
+// hvRun is a 2-producer HV-VES run over TLS with a reconnect and an
+// observed receiver, writing about 1.6 MB/s.
+func hvRun(t testing.TB) *result.Result {
+	r := sampleResult(t)
+	r.Config.Protocol = "hv-ves"
+	for i := range r.Timeline {
+		r.Timeline[i].BytesSent = int64(1_600_000 + 10_000*(i%5))
+	}
+	r.HV = &result.HV{
+		Addr: "127.0.0.1:6061", TLS: true, Producers: 2, Messages: 1000, SizeBytes: 8192, IntervalS: 0.01,
+		Domain: "perf3gpp", Sent: result.HVCounts{Scheduled: 2000, Sent: 1990, Written: 1989, Failed: 1, NotSent: 10, Bytes: 1989 * 8204},
+		NotSentBy: map[string]int64{"disconnected": 10}, MBps: 1.63, PeakMBps: 1.65,
+		WriteBlocked: result.Summary{Count: 1989, P50: 0.02, P99: 0.3, Max: 2.5},
+		Connect:      result.Summary{Count: 3, P50: 0.2, Max: 0.4}, Handshake: result.Summary{Count: 3, P50: 3.1, Max: 4.2},
+		Connects: 3, Reconnects: 1, Disconnects: map[string]int64{"conn_reset": 1},
+		Receiver: &result.HVReceiver{Source: "metrics:https://u:s3cr3t@hv-ves:6060/metrics", Received: 1988, Accepted: 1988, Lost: 1, Duplicates: new(int64),
+			TravelP50Ms: 0.4, TravelP99Ms: 2.2, TravelMaxMs: 9.5},
+	}
+	return r
+}
+
+func TestHVSection(t *testing.T) {
+	t.Parallel()
+	r := hvRun(t)
+	page := render1(t, r)
+	checkSelfContained(t, page)
+	for _, want := range []string{
+		`id="hv-ves"`, "Write back-pressure and connections (ms)", "TLS handshake",
+		">1 / 0<", // lost / duplicates
+		"disconnected=10", "conn_reset=1", "TLS to 127.0.0.1:6061",
+		"metrics:https://u:xxxxx@hv-ves:6060/metrics",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "s3cr3t") {
+		t.Error("page leaks the receiver's password")
+	}
+	// The seed table carries the same cells as the text summary's.
+	for _, v := range report.HVSeedRow(r) {
+		if !strings.Contains(page, ">"+v+"<") {
+			t.Errorf("HV seed cell %q missing", v)
+		}
+	}
+	charts := pageCharts(t, page)
+	i := slices.IndexFunc(charts, func(c chartData) bool { return c.Title == "HV-VES data rate" })
+	if i < 0 {
+		t.Fatalf("no HV-VES data rate chart in %q", titles(charts))
+	}
+	if rate := charts[i].Data[1]; len(rate) != 60 || rate[0] != 1.6 || rate[1] != 1.61 {
+		t.Errorf("data rate %v..., want 1.6, 1.61 MB/s", rate[:2])
+	}
+	// Without latencies (nothing answers HV-VES) the latency chart says why.
+	for i := range r.Timeline {
+		r.Timeline[i].P50Ms, r.Timeline[i].P99Ms, r.Timeline[i].MaxMs = 0, 0, 0
+	}
+	if page := render1(t, r); !strings.Contains(page, "HV-VES never answers a message") {
+		t.Error("no word on why an HV-VES run has no latency per second")
+	}
+	// A REST run has neither.
+	plain := render1(t, sampleResult(t))
+	if strings.Contains(plain, `id="hv-ves"`) || strings.Contains(plain, "HV-VES data rate") {
+		t.Error("a REST run shows an HV-VES section")
+	}
+}
