@@ -19,6 +19,14 @@ type Body interface {
 	AppendBody(dst []byte, seq uint64, due time.Time) []byte
 }
 
+// WorkerBody is a Body that can depend on the worker (one connection of
+// the pool) sending it, such as a template whose data rows go one per
+// worker: every connection then sends as one simulated network function.
+type WorkerBody interface {
+	Body
+	AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) []byte
+}
+
 // Header is one extra request header.
 type Header = transport.Header
 

@@ -48,6 +48,7 @@ type runOptions struct {
 	batch     int
 	bodyFile  string
 	dataFile  string
+	dataPer   string
 	vars      []string
 
 	output     string
@@ -95,6 +96,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
 	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
+	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")

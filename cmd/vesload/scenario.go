@@ -36,11 +36,16 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 		}
 		p.Requests = []profiles.Request{r}
 	}
-	if changed("data-file") {
+	if changed("data-file") || changed("data-per") {
 		if p.Data == nil {
 			p.Data = &profiles.Data{}
 		}
-		p.Data.File = o.dataFile
+		if changed("data-file") {
+			p.Data.File = o.dataFile
+		}
+		if changed("data-per") {
+			p.Data.Per = o.dataPer
+		}
 	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.thresholds...)
 	overlaySamplers(p, &o.watch)

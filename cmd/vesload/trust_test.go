@@ -266,6 +266,17 @@ func TestDataFileRoundRobin(t *testing.T) {
 	if len(seen) != 3 || seen["pnf-1"] != 10 || seen["pnf-2"] != 10 || seen["pnf-3"] != 10 {
 		t.Errorf("sourceNames seen %v, want each of the 3 rows 10 times", seen)
 	}
+	// Per worker, a pool of 2 uses rows 1 and 2 only, one per connection.
+	for k := range seen {
+		delete(seen, k)
+	}
+	mu.Unlock()
+	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
+		"--data-per", "worker", "--pool", "2", "-rps", "30", "-duration", "1s", "-q")
+	mu.Lock()
+	if code != exitOK || len(seen) != 2 || seen["pnf-1"] == 0 || seen["pnf-2"] == 0 || seen["pnf-1"]+seen["pnf-2"] != 30 {
+		t.Errorf("per worker, pool 2: exit %d, sourceNames seen %v, want pnf-1 and pnf-2 only, 30 in all (%s)", code, seen, stderr)
+	}
 	// A row count or header the file does not keep is refused in one line.
 	bad := filepath.Join(dir, "bad.csv")
 	if err := os.WriteFile(bad, []byte("sourceName\na\nb,c\n"), 0o600); err != nil {

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -12,9 +11,6 @@ import (
 // loadData reads the profile's data file (--data-file): its rows bind the
 // body templates' ${NAME} per request, in turn.
 func loadData(d *profiles.Data) (*ves.Data, error) {
-	if d.Per == profiles.DataPerWorker {
-		return nil, errors.New("data.per: worker is not supported by REST runs yet: rows go to requests in turn (per: request)")
-	}
 	opts := ves.DataOptions{Columns: d.Columns, SkipFirstLine: d.SkipFirstLine}
 	if d.Delimiter != "" {
 		opts.Delimiter, _ = utf8.DecodeRuneInString(d.Delimiter)

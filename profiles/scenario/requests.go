@@ -24,7 +24,7 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 	}
 	mix := make([]loadgen.Request, 0, len(p.Requests))
 	for _, r := range p.Requests {
-		body, batch, err := requestBody(r, p.Vars, data, runID)
+		body, batch, err := requestBody(r, p.Vars, data, p.Data != nil && p.Data.Per == profiles.DataPerWorker, runID)
 		if err != nil {
 			return err
 		}
@@ -51,8 +51,8 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 
 // requestBody returns the body source of one request kind and whether it
 // is a batch.
-func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, runID string) (loadgen.Body, bool, error) {
-	opts := ves.TemplateOptions{RunID: runID, Vars: vars, Data: data}
+func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, perWorker bool, runID string) (loadgen.Body, bool, error) {
+	opts := ves.TemplateOptions{RunID: runID, Vars: vars, Data: data, DataPerWorker: perWorker}
 	switch {
 	case r.BodyFile != "":
 		t, err := ves.LoadTemplate(r.BodyFile, opts)
