@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/transport"
 )
@@ -16,6 +17,14 @@ import (
 // built-in VES events and compiled templates of package ves satisfy it.
 type Body interface {
 	AppendBody(dst []byte, seq uint64, due time.Time) []byte
+}
+
+// WorkerBody is a Body that can depend on the worker (one connection of
+// the pool) sending it, such as a template whose data rows go one per
+// worker: every connection then sends as one simulated network function.
+type WorkerBody interface {
+	Body
+	AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) []byte
 }
 
 // Header is one extra request header.
@@ -44,6 +53,10 @@ type Config struct {
 	// Mix, when set, replaces URL and Body with a weighted mix of
 	// requests to the same target; URL still names the target.
 	Mix []Request
+
+	// Expect is the set of statuses that count as success (2xx when
+	// zero); any other status is an error of its own class, http_<code>.
+	Expect expect.Statuses
 
 	Pool      int           // maximum connections (and requests in flight)
 	PoolWait  time.Duration // how long a due request may wait for a free connection

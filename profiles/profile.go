@@ -54,6 +54,9 @@ type Profile struct {
 	// fileVars are the variables used by the body_file templates, noted
 	// by ScanBodyFiles; nil until then.
 	fileVars []string
+	// dataVars are the columns of the data file, bound per request by the
+	// body templates (BindDataColumns); nil without data.
+	dataVars []string
 }
 
 // Label names the profile in messages by where it came from: the file a
@@ -166,6 +169,7 @@ func (p *Profile) readsBack(out []byte) bool {
 	b.normalize()
 	a.Source, b.Source = "", ""
 	a.fileVars, b.fileVars = nil, nil
+	a.dataVars, b.dataVars = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

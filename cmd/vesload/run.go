@@ -47,6 +47,8 @@ type runOptions struct {
 	eventSize int
 	batch     int
 	bodyFile  string
+	dataFile  string
+	dataPer   string
 	vars      []string
 
 	output     string
@@ -54,12 +56,16 @@ type runOptions struct {
 	checkpoint time.Duration
 	thresholds []string
 	abortOn    []string
-	junit      string
-	markdown   string
-	html       string
-	csv        string
-	jtl        string
-	hdrLog     string
+	// expectStatus and allowErrors say what counts as success, and
+	// whether a run in which nothing succeeded may still pass.
+	expectStatus []string
+	allowErrors  bool
+	junit        string
+	markdown     string
+	html         string
+	csv          string
+	jtl          string
+	hdrLog       string
 
 	watch   watchOptions
 	consume consumeOptions
@@ -90,11 +96,15 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
+	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
+	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
+	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
+	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run in which no request succeeded pass (without it that run fails, exit 3)")
 	fs.StringArrayVar(&o.abortOn, "abort-on-fail", nil, "stop the run early (exit 3) when this gate fails over the last 10 s, e.g. 'error_rate<5%' (repeatable)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report with charts to FILE")
@@ -353,6 +363,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
+	checkSomeSuccess(res, s.o.allowErrors)
 	aborted := false
 	if s.guard != nil {
 		var why string

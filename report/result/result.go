@@ -93,6 +93,9 @@ type RunConfig struct {
 	Auth      string            `json:"auth,omitempty"`
 	Insecure  bool              `json:"insecure,omitempty"`
 	Emulator  bool              `json:"emulator,omitempty"`
+	// ExpectStatus is the set of statuses counted as success when it is
+	// not the default 2xx, e.g. "202" (--expect-status).
+	ExpectStatus string `json:"expect_status,omitempty"`
 	// RunID prefixes every eventId the run sent, so that events seen at
 	// the collector or downstream can be traced back to the run.
 	RunID string `json:"run_id,omitempty"`
