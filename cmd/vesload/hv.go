@@ -57,7 +57,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.DurationVar(&o.duration, "duration", 0, "instead of --messages: send for this long (messages per producer = duration / interval)")
 	fs.Float64Var(&o.rate, "rate", 0, "total messages per second over all producers (instead of --interval)")
 	fs.StringVar(&o.domain, "domain", "perf3gpp", "commonEventHeader.domain (the collector routes perf3gpp to HV_VES_PERF3GPP)")
-	fs.StringVar(&o.runID, "run-id", "", "eventId prefix (default: random); eventIds are <run-id>-<sequence>")
+	fs.StringVar(&o.runID, "run-id", "", "eventId prefix (default: random); eventIds are <run-id>-<n>, n numbering every message of the run in due-time order")
 	fs.StringVar(&o.tls.CAFile, "cacert", "", "PEM CA bundle to verify the collector with (turns TLS on)")
 	fs.StringVar(&o.tls.CertFile, "cert", "", "client certificate: PEM (with --key) or a PKCS#12 store (with --cert-pass-file); turns TLS on")
 	fs.StringVar(&o.tls.KeyFile, "key", "", "PEM client key")

@@ -93,7 +93,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
 	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
-	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
+	fs.IntVar(&o.eventSize, "event-size", 0, "pad each request body to about this many bytes, shared among the events of a --batch (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
 	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
