@@ -20,6 +20,11 @@ type Profile struct {
 	Name string `yaml:"name,omitempty"`
 	// Description is one line shown by `vesload profiles`.
 	Description string `yaml:"description,omitempty"`
+	// Protocol is the collector's protocol: "ves" (the REST event
+	// listener, the default) or "hv-ves" (WTP frames over TCP, run by
+	// `vesload hv`). `vesload -profile` hands an hv-ves profile to the HV-VES
+	// producers, so a seed's configuration runs by its name alone.
+	Protocol string `yaml:"protocol,omitempty"`
 	// Vars holds the values of ${NAME} placeholders. A variable declared
 	// with an empty value must be given with --set NAME=VALUE before a run.
 	Vars map[string]string `yaml:"vars,omitempty"`

@@ -130,6 +130,11 @@ func (u usageError) Unwrap() error { return u.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func runRun(args []string, stdout, stderr io.Writer) int {
+	if hvProfile(args) {
+		// An hv-ves profile is a run of HV-VES producers: the same
+		// arguments go to `vesload hv`, which takes -profile too.
+		return runHV(args, stdout, stderr)
+	}
 	var o runOptions
 	fs := runFlags(&o)
 	if code, done := parseCommand(fs, args, runSynopsis, stdout, stderr); done {
