@@ -140,9 +140,18 @@ func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generat
 }
 
 func saturationWarning(g result.Generator) string {
+	if g.CPUAvgPct < idleCPU {
+		return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v) while it used %.0f%% CPU: "+
+			"the machine did not run it on time (other work on the machine, a paused VM); latency includes that delay",
+			g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct)
+	}
 	return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v), CPU %.0f%% of %d usable cores; "+
 		"latency includes the generator's own delay", g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct, runtime.GOMAXPROCS(0))
 }
+
+// idleCPU is the average CPU share (100 = one core) below which a late
+// generator was not busy itself: something else held it up.
+const idleCPU = 50
 
 // byRequest is the per-kind breakdown of a mixed run.
 func (e *Engine) byRequest(kinds []result.Tally) []result.RequestStats {
@@ -179,6 +188,7 @@ func (e *Engine) stepResults(steps []result.Tally) []result.Step {
 		out[i].Sent, out[i].OK, out[i].Errors = st.Sent, st.OK, st.Errors
 		out[i].RPS = round2(float64(st.Sent) / out[i].DurationS)
 		out[i].Latency = result.Summarize(st.Latency)
+		out[i].Histogram, _ = result.EncodeHistogram(st.Latency)
 	}
 	return out
 }

@@ -65,6 +65,12 @@ type Config struct {
 
 	NoPreflight bool
 
+	// Start, when set, holds the clock start back until an instant shared
+	// by the shards of one run; a shard later than its tolerance does not
+	// run. Clock is the start gate's time source (nil: the system clock).
+	Start *StartGate
+	Clock Clock
+
 	// CheckpointEvery is how often the observers get a Checkpoint (whole
 	// seconds; 0: never).
 	CheckpointEvery time.Duration

@@ -120,7 +120,13 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 		}()
 	}
 	ready.Wait()
-	start = time.Now()
+	start, offset, err := e.startAt(ctx)
+	if err != nil {
+		close(e.d.jobs)
+		close(begin)
+		workers.Wait()
+		return nil, err
+	}
 	e.d.start, e.rec.started = start, start
 	e.rec.obs.begin(start)
 	tk := e.newTicker(start)
@@ -145,7 +151,9 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	e.drain(&workers)
 	tk.stop()
 	final := e.rec.finish()
-	return tk.result(final, time.Now(), interrupted, true), nil
+	res := tk.result(final, time.Now(), interrupted, true)
+	e.markShard(res, offset)
+	return res, nil
 }
 
 // drain waits for the requests in flight: each is bounded by the request

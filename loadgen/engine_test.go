@@ -175,7 +175,7 @@ func TestErrorClasses(t *testing.T) {
 				url = srv.URL
 			}
 			cfg := testConfig(t, url, 10, 500*time.Millisecond)
-			cfg.Timeout = 200 * time.Millisecond
+			cfg.Timeout = 500 * time.Millisecond // the timeout case sleeps 1 s; the others answer at once, even on a loaded machine
 			cfg.NoPreflight = true
 			res := run(t, cfg)
 			if res.Errors[tt.class] != 5 || res.Requests.Errors != 5 {

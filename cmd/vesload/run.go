@@ -70,6 +70,7 @@ type runOptions struct {
 	watch   watchOptions
 	consume consumeOptions
 	influx  influxOptions
+	shard   shardOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -114,6 +115,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addWatchFlags(fs, &o.watch)
 	addConsumeFlags(fs, &o.consume)
 	addInfluxFlags(fs, &o.influx)
+	addShardFlags(fs, &o.shard)
 	return fs
 }
 
@@ -207,7 +209,15 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := o.influx.check(); err != nil {
 		return nil, err
 	}
+	sp, err := o.shard.resolve(time.Now(), os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	sc, err := resolveScenario(o, changed)
+	if err != nil {
+		return nil, err
+	}
+	digest, err := scenarioDigest(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -228,9 +238,14 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight}); err != nil {
+	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight, RunID: sp.runID}); err != nil {
 		return nil, usageError{err}
 	}
+	s.plan.RunConfig.Digest = digest
+	if err := sp.apply(s.plan); err != nil {
+		return nil, err
+	}
+	sp.announce(stderr, o.quiet, time.Now())
 	if emulated {
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
@@ -376,7 +391,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil
-	case !threshold.Passed(res.Thresholds):
+	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, s.prog.note):
 		return exitThreshold, nil
 	}
 	return exitOK, nil

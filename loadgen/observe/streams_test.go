@@ -1,0 +1,61 @@
+package observe
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
+)
+
+func TestJTLWritesEveryRequest(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	w, err := report.NewJTLWriter(&buf, "http://collector/eventListener/v7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := NewJTL(w, "fault")
+	due := time.UnixMilli(1_700_000_000_000)
+	j.Request(&loadgen.RequestEvent{Seq: 0, Due: due, Latency: 12 * time.Millisecond, Service: 10 * time.Millisecond, Outcome: "ok", Code: 202, BytesSent: 900, BytesRecv: 8})
+	j.Request(&loadgen.RequestEvent{Seq: 1, Due: due.Add(10 * time.Millisecond), Latency: time.Second, Outcome: "timeout"})
+	if err := w.Flush(); err != nil || j.Err() != nil {
+		t.Fatalf("flush %v, stream %v", err, j.Err())
+	}
+	rows := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(rows) != 3 || rows[0]+"\n" != report.JTLHeader {
+		t.Fatalf("rows %q, want the header and 2 rows", rows)
+	}
+	if !strings.HasPrefix(rows[1], "1700000000000,12,fault,202,OK,") || !strings.HasPrefix(rows[2], "1700000000010,1000,fault,timeout,timeout,") {
+		t.Errorf("rows %q", rows[1:])
+	}
+}
+
+func TestHdrLogWritesEachSecondAtItsTime(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	start := time.UnixMilli(1_700_000_000_000)
+	log, err := report.NewHdrLog(&buf, start, "latency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHdrLog(log)
+	h.Begin(start)
+	for s := int64(0); s < 3; s++ {
+		tl := result.NewTally()
+		tl.Add(result.Outcome{Class: result.OutcomeOK, Latency: time.Duration(s+1) * time.Millisecond})
+		h.Timeline(result.Second{T: s}, &tl)
+	}
+	if h.Err() != nil || log.Intervals() != 3 {
+		t.Fatalf("err %v, %d intervals, want 3", h.Err(), log.Intervals())
+	}
+	// Interval lines start with the offset from the log's base time.
+	for _, want := range []string{"\nTag=latency,0.000000,1.000000,0.001000,", "\nTag=latency,1.000000,1.000000,0.002000,", "\nTag=latency,2.000000,1.000000,0.003001,"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("log lacks an interval line starting %q:\n%s", want, buf.String())
+		}
+	}
+}
