@@ -202,8 +202,15 @@ func processCPU() time.Duration {
 }
 
 func maxRSS() int64 {
+<<<<<<< HEAD
 	if n, ok := procPeakRSS(); ok {
 		return n
+=======
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		if kb, ok := statusKB(b, "VmHWM:"); ok {
+			return kb * 1024
+		}
+>>>>>>> trust
 	}
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

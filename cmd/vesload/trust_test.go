@@ -257,7 +257,7 @@ func TestDataFileRoundRobin(t *testing.T) {
 	}
 	out := filepath.Join(dir, "r.json")
 	code, _, stderr := cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
-		"-rps", "30", "-duration", "1s", "-q", "-o", out)
+		"--pool-wait", "5s", "-rps", "30", "-duration", "1s", "-q", "-o", out)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -271,11 +271,16 @@ func TestDataFileRoundRobin(t *testing.T) {
 		delete(seen, k)
 	}
 	mu.Unlock()
+	out2 := filepath.Join(dir, "r2.json")
 	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
-		"--data-per", "worker", "--pool", "2", "-rps", "30", "-duration", "1s", "-q")
+		"--data-per", "worker", "--pool", "2", "--pool-wait", "5s", "-rps", "30", "-duration", "1s", "-q", "-o", out2)
 	mu.Lock()
-	if code != exitOK || len(seen) != 2 || seen["pnf-1"] == 0 || seen["pnf-2"] == 0 || seen["pnf-1"]+seen["pnf-2"] != 30 {
-		t.Errorf("per worker, pool 2: exit %d, sourceNames seen %v, want pnf-1 and pnf-2 only, 30 in all (%s)", code, seen, stderr)
+	res2, err := report.Read(out2)
+	if err != nil {
+		t.Fatalf("exit %d (%s): %v", code, stderr, err)
+	}
+	if code != exitOK || len(seen) != 2 || seen["pnf-1"] == 0 || seen["pnf-2"] == 0 || int64(seen["pnf-1"]+seen["pnf-2"]) != res2.Requests.OK {
+		t.Errorf("per worker, pool 2: exit %d, sourceNames seen %v, want pnf-1 and pnf-2 only, %d in all (%s)", code, seen, res2.Requests.OK, stderr)
 	}
 	// A row count or header the file does not keep is refused in one line.
 	bad := filepath.Join(dir, "bad.csv")
