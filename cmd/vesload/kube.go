@@ -124,6 +124,9 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if err != nil {
 		return nil, err
 	}
+	if sc.Protocol == profiles.ProtocolHVVES {
+		return nil, usagef("-profile %s: an HV-VES profile: not available on Kubernetes yet (run 'vesload hv --shard I/N --run-id … --start-at …' on each host)", o.profile)
+	}
 	if userLater {
 		if sc.Target.Auth == nil {
 			sc.Target.Auth = &profiles.Auth{}
