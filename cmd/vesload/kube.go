@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/kube"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
