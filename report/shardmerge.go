@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vesload/vesload/report/result"
 )
@@ -82,7 +85,7 @@ func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions)
 	info := &result.MergeInfo{Inputs: len(rs)}
 	first := slices.IndexFunc(rs, isShard)
 	if first < 0 {
-		return info, nil
+		return info, sameRunTwice(rs, label)
 	}
 	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return !isShard(r) }); i >= 0 {
 		return nil, shardErrorf("%s is shard %d/%d of run %s but %s is not a shard: merge the shards of one run together",
@@ -128,6 +131,32 @@ func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions)
 		info.Partial = true
 	}
 	return info, nil
+}
+
+// sameRunTwice refuses one ordinary run given twice: the same run id and
+// start instant, or the same document. Merging it would double every
+// count of one generator. (Shards of one run share a run id by design;
+// a shard given twice is caught by its index.)
+func sameRunTwice(rs []*result.Result, label func(int) string) error {
+	docs := make([][]byte, len(rs))
+	for i, r := range rs {
+		// A result that does not encode is compared by run id alone.
+		docs[i], _ = json.Marshal(r)
+	}
+	for j := 1; j < len(rs); j++ {
+		for i := range j {
+			a, b := rs[i], rs[j]
+			switch {
+			case a.Config.RunID != "" && a.Config.RunID == b.Config.RunID && !a.Started.IsZero() && a.Started.Equal(b.Started):
+				return shardErrorf("%s and %s are the same run (run %s started %s): merge combines different generators; give each run once",
+					label(i), label(j), a.Config.RunID, a.Started.UTC().Format(time.RFC3339Nano))
+			case docs[i] != nil && bytes.Equal(docs[i], docs[j]):
+				return shardErrorf("%s and %s are the same run (identical content): merge combines different generators; give each run once",
+					label(i), label(j))
+			}
+		}
+	}
+	return nil
 }
 
 func runName(r *result.Result) string {

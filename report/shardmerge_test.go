@@ -119,3 +119,40 @@ func TestMergeShardsPlain(t *testing.T) {
 		t.Errorf("merged %+v latency count %d", m.Merged, m.Latency.Count)
 	}
 }
+
+// TestMergeSameRunTwice checks that one ordinary run given twice, or two
+// copies of one document, is refused rather than counted twice.
+func TestMergeSameRunTwice(t *testing.T) {
+	t.Parallel()
+	a := generator(t, 0, 1)
+	a.Config.RunID = "r1"
+	renamed := generator(t, 0, 1) // the same run id and start, other figures
+	renamed.Config.RunID = "r1"
+	renamed.Requests.Sent++
+	noID := generator(t, 0, 1) // identical content, no run id
+	noID2 := generator(t, 0, 1)
+	tests := []struct {
+		name string
+		rs   []*result.Result
+		want string
+	}{
+		{"same document", []*result.Result{a, a}, "merge: a1.json and a2.json are the same run (run r1 started "},
+		{"same run id and start", []*result.Result{a, renamed}, "merge: a1.json and a2.json are the same run (run r1 started "},
+		{"identical content", []*result.Result{noID, noID2}, "merge: a1.json and a2.json are the same run (identical content)"},
+		{"third input", []*result.Result{generator(t, time.Second, 2), a, a}, "merge: a2.json and a3.json are the same run"},
+	}
+	for _, tt := range tests {
+		names := []string{"a1.json", "a2.json", "a3.json"}[:len(tt.rs)]
+		_, err := MergeShards(tt.rs, names, MergeOptions{})
+		var se *ShardError
+		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line starting %q", tt.name, err, tt.want)
+		}
+	}
+	// Same run id but different starts are different runs (a reused id).
+	b := generator(t, time.Second, 1)
+	b.Config.RunID = "r1"
+	if _, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{}); err != nil {
+		t.Errorf("different starts: %v", err)
+	}
+}

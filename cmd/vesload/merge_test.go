@@ -52,6 +52,11 @@ func TestMergeCLIBadInput(t *testing.T) {
 	dir := t.TempDir()
 	g1 := writeCLIResult(t, dir, "g1.json", cliResult(t, 10, 1, cliStart))
 	later := writeCLIResult(t, dir, "later.json", cliResult(t, 10, 2, cliStart.Add(time.Hour)))
+	r7 := cliResult(t, 10, 1, cliStart)
+	r7.Config.RunID = "r7"
+	withID := writeCLIResult(t, dir, "r7.json", r7)
+	r7.Requests.Sent, r7.Requests.OK = 999, 999 // a copy edited by hand is still the same run
+	withIDAgain := writeCLIResult(t, dir, "r7-copy.json", r7)
 	junk := filepath.Join(dir, "junk.json")
 	if err := os.WriteFile(junk, []byte("not json"), 0o644); err != nil {
 		t.Fatal(err)
@@ -66,6 +71,8 @@ func TestMergeCLIBadInput(t *testing.T) {
 		{"junk", []string{g1, junk}, "junk.json:1:2: invalid JSON"},
 		{"sequential runs", []string{g1, later}, "later.json ran 2025-03-04 11:00:00Z"},
 		{"bad flag", []string{g1, "--format", "html"}, "unknown flag: --format"},
+		{"one run twice", []string{g1, g1, "-o", filepath.Join(dir, "m.json")}, "merge: " + g1 + " and " + g1 + " are the same run (identical content)"},
+		{"one run id twice", []string{withID, withIDAgain}, "merge: " + withID + " and " + withIDAgain + " are the same run (run r7 started 2025-03-04T10:00:00Z)"},
 	}
 	for _, tc := range tests {
 		code, out, errs := cliRun(runMerge, tc.args...)
