@@ -58,6 +58,9 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 		return nil, err
 	}
 	m.Merged = info
+	if info.Count > 0 {
+		m.Config.Shape = shardsShape(rs[0].Config.Shape, info)
+	}
 	if info.Partial {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("partial run: shards %s of %d are missing; the figures hold %d of %d shards",
 			joinInts(info.Missing), info.Count, len(info.Shards), info.Count))
@@ -68,6 +71,21 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 		}
 	}
 	return m, nil
+}
+
+// shardsShape describes the load of a sharded run: its shards split one
+// schedule (each result records the whole schedule's shape and its own
+// share of the rate), so the merged run is that schedule, not N
+// generators each at its full rate: "2 shards of constant 100/s for 2s",
+// or "shards 0, 3 of 4 of …" when some are missing.
+func shardsShape(shape string, info *result.MergeInfo) string {
+	if shape == "" {
+		shape = "constant"
+	}
+	if info.Partial {
+		return fmt.Sprintf("shards %s of %d of %s", joinInts(info.Shards), info.Count, shape)
+	}
+	return fmt.Sprintf("%d shards of %s", info.Count, shape)
 }
 
 // shardName is " (shard I/N)" for a shard's result, else empty.

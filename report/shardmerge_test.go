@@ -156,3 +156,48 @@ func TestMergeSameRunTwice(t *testing.T) {
 		t.Errorf("different starts: %v", err)
 	}
 }
+
+// TestMergeShardsShape checks that the shards of one run read as the one
+// schedule they split, not as independent generators each at full rate.
+func TestMergeShardsShape(t *testing.T) {
+	t.Parallel()
+	mk := func(i, n int) *result.Result {
+		r := shard(t, "r42abc", i, n)
+		r.Config.Shape = "constant 100/s for 2s"
+		r.Config.RPS, r.RPS.Target = 100/float64(n), 100/float64(n) // the shard's share
+		return r
+	}
+	tests := []struct {
+		name      string
+		rs        []*result.Result
+		partial   bool
+		wantShape string
+		wantRPS   float64
+	}{
+		{"two shards", []*result.Result{mk(0, 2), mk(1, 2)}, false, "2 shards of constant 100/s for 2s", 100},
+		{"partial", []*result.Result{mk(0, 4), mk(3, 4)}, true, "shards 0, 3 of 4 of constant 100/s for 2s", 50},
+	}
+	for _, tt := range tests {
+		m, err := MergeShards(tt.rs, nil, MergeOptions{AllowPartial: tt.partial})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if m.Config.Shape != tt.wantShape || m.Config.RPS != tt.wantRPS || m.RPS.Target != tt.wantRPS {
+			t.Errorf("%s: shape %q rps %v target %v, want %q and %v", tt.name, m.Config.Shape, m.Config.RPS, m.RPS.Target, tt.wantShape, tt.wantRPS)
+		}
+		var b strings.Builder
+		if err := Text(&b, m, TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if want := tt.wantShape + ", target " + fmtRate(tt.wantRPS) + " rps"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "generators ×") {
+			t.Errorf("%s: text header does not read %q:\n%s", tt.name, want, b.String())
+		}
+	}
+	// Independent generators still sum their shapes.
+	a, b := generator(t, 0, 1), generator(t, time.Second, 2)
+	a.Config.Shape, b.Config.Shape = "constant 50/s for 10m", "constant 50/s for 10m"
+	m, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
+	if err != nil || m.Config.Shape != "2 generators × constant 50/s for 10m" {
+		t.Errorf("plain generators: shape %q, %v", m.Config.Shape, err)
+	}
+}

@@ -124,7 +124,10 @@ func textHeader(t *textWriter, r *result.Result) {
 	if r.Config.DurationS > 0 {
 		ran += " of " + fmtSeconds(r.Config.DurationS)
 	}
-	t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
+	if m := r.Merged; m == nil || m.Count == 0 {
+		shape += " shape" // a sharded run's reads "2 shards of constant 100/s for 2s"
+	}
+	t.printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
 		shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
 	if !r.Started.IsZero() {
 		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
