@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -158,7 +157,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	}
 	runID := o.shard.runID
 	if runID == "" {
-		runID = kubeRunID()
+		runID = ves.NewRunID() // 64 bits, as a run chooses; hex is a valid object name
 	}
 	start := now.Add(k.startMargin).Truncate(time.Second).Add(time.Second)
 	if sp.start != nil {
@@ -266,13 +265,4 @@ func podAuth(t *profiles.Target, k *kubeOptions) error {
 	}
 	a.PasswordFile, a.PasswordEnv = "", kube.PasswordEnv
 	return nil
-}
-
-// kubeRunID is a fresh run ID that is also a valid object name.
-func kubeRunID() string {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "run"
-	}
-	return hex.EncodeToString(b[:])
 }

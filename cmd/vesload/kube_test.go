@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/report"
 )
 
@@ -247,5 +248,29 @@ func TestKubeProbeTLS(t *testing.T) {
 	}
 	if !strings.Contains(cm.Data["ca.pem"], "BEGIN CERTIFICATE") || !strings.Contains(cm.Data["profile.yaml"], "cacert: /etc/vesload/ca.pem") {
 		t.Fatalf("config map %v", cm.Data)
+	}
+}
+
+// TestKubeRunIDWidth checks that a run id chosen at render time is as wide
+// as one a run chooses (64 bits): eventIds of different runs must not
+// collide, and a 32-bit id does after some tens of thousands of runs.
+func TestKubeRunIDWidth(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 2 {
+		code, out, errs := kubeRender(t, kubeNow, "--shards", "4", "-profile", "ves-100rps-10m",
+			"-url", "https://ves:8443/eventListener/v7")
+		_, rest, ok := strings.Cut(errs, "4 shards of run ")
+		id, _, _ := strings.Cut(rest, " ")
+		if code != exitOK || !ok {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if err := ves.CheckRunID(id); err != nil || len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Errorf("run id %q (%v), want 16 hex digits as a run chooses", id, err)
+		}
+		if !strings.Contains(out, "vesload-"+id) || seen[id] {
+			t.Errorf("run id %q not in the object names, or chosen twice", id)
+		}
+		seen[id] = true
 	}
 }
