@@ -2,14 +2,18 @@ package main
 
 import (
 	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"software.sslmate.com/src/go-pkcs12"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/testserver"
 )
@@ -100,5 +104,46 @@ func TestPKCS12FlagErrors(t *testing.T) {
 		if strings.Contains(stderr, "right") && !strings.Contains(stderr, "wrong password") {
 			t.Errorf("stderr shows a password: %s", stderr)
 		}
+	}
+}
+
+// TestProbeWithPKCS12ClientStore probes a listener that requires a
+// client certificate with a PKCS#12 store and its password file, as a run
+// does; without the password file the probe says which flag is missing.
+func TestProbeWithPKCS12ClientStore(t *testing.T) {
+	t.Parallel()
+	certFile, keyFile, _ := testcert.Write(t)
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := tlsconf.LoadCAFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verified atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 {
+			verified.Add(1)
+		}
+	}))
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, ClientCAs: pool, ClientAuth: tls.RequireAndVerifyClientCert}
+	srv.StartTLS()
+	defer srv.Close()
+	store, passFile := writeStore(t, certFile, keyFile, "s3cret-store")
+	target := srv.URL + "/eventListener/v7"
+	code, out, errs := cliRun(runProbe, target, "--cacert", certFile, "--cert", store, "--cert-pass-file", passFile, "--connects", "1")
+	if code != exitOK || !strings.Contains(out, "tls handshake") || !strings.Contains(out, "(status 200)") {
+		t.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
+	}
+	if verified.Load() < 1 {
+		t.Errorf("the listener saw no verified client certificate")
+	}
+	code, _, errs = cliRun(runProbe, target, "--cacert", certFile, "--cert", store)
+	if code != exitUsage || !strings.Contains(errs, "needs --cert-pass-file") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("no password file: exit %d stderr %q, want exit 2 saying --cert-pass-file is needed", code, errs)
+	}
+	if strings.Contains(out+errs, "s3cret-store") {
+		t.Errorf("the probe shows the store password")
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/vesload/vesload/loadgen/probe"
 )
 
-const probeSynopsis = "vesload probe URL|HOST:PORT [--sink URL] [--bulk-mib N] [--json]"
+const probeSynopsis = "vesload probe URL|HOST:PORT [--sink URL] [--bulk-mib N] [--cacert F] [--cert F (--key F | --cert-pass-file F)] [--json]"
 
 // runProbe measures the link to a target before a load test.
 func runProbe(args []string, stdout, stderr io.Writer) int {
@@ -32,6 +32,7 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&t.CAFile, "cacert", "", "PEM CA bundle to verify an https target with")
 	fs.StringVar(&t.CertFile, "cert", "", "client certificate (PEM, or a PKCS#12 store)")
 	fs.StringVar(&t.KeyFile, "key", "", "PEM client key")
+	fs.StringVar(&t.CertPassFile, "cert-pass-file", "", "file holding the password of a PKCS#12 --cert store (first line)")
 	fs.BoolVar(&t.Insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&asJSON, "json", false, "print the figures as one JSON document")
 	if code, done := parseCommand(fs, args, probeSynopsis, stdout, stderr); done {

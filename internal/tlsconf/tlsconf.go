@@ -117,6 +117,11 @@ func loadPKCS12(storeFile, passFile string) (tls.Certificate, error) {
 	}
 	key, leaf, chain, err := pkcs12.DecodeChain(data, password)
 	if err != nil {
+		if errors.Is(err, pkcs12.ErrIncorrectPassword) && passFile == "" {
+			// No password was given: the store is not unreadable, the
+			// password file is missing.
+			return tls.Certificate{}, fmt.Errorf("PKCS#12 store %s is protected by a password: it needs --cert-pass-file (cert_pass_file in a profile), a file holding the password", storeFile)
+		}
 		if errors.Is(err, pkcs12.ErrIncorrectPassword) {
 			return tls.Certificate{}, fmt.Errorf("PKCS#12 store %s: wrong password (check the password file)", storeFile)
 		}

@@ -37,6 +37,7 @@ func writeP12(t *testing.T, certFile, keyFile, pw string) (store, passFile strin
 func TestClient(t *testing.T) {
 	certFile, keyFile, _ := testcert.Write(t)
 	store, passFile := writeP12(t, certFile, keyFile, "s3cret")
+	openStore, _ := writeP12(t, certFile, keyFile, "") // a store without a password still loads
 	wrongPass := filepath.Join(t.TempDir(), "wrong.pass")
 	if err := os.WriteFile(wrongPass, []byte("nope"), 0o600); err != nil {
 		t.Fatal(err)
@@ -53,6 +54,8 @@ func TestClient(t *testing.T) {
 		{name: "PEM pair", opts: Options{CertFile: certFile, KeyFile: keyFile}, certs: 1},
 		{name: "PKCS#12 store", opts: Options{CertFile: store, CertPassFile: passFile}, certs: 1},
 		{name: "wrong password", opts: Options{CertFile: store, CertPassFile: wrongPass}, errMatch: "wrong password"},
+		{name: "store without password file", opts: Options{CertFile: store}, errMatch: "client.p12 is protected by a password: it needs --cert-pass-file"},
+		{name: "store without password", opts: Options{CertFile: openStore}, certs: 1},
 		{name: "PEM without key", opts: Options{CertFile: certFile}, errMatch: "needs a key file"},
 		{name: "key without cert", opts: Options{KeyFile: keyFile}, errMatch: "without a certificate file"},
 		{name: "missing CA", opts: Options{CAFile: "/nonexistent/ca.pem"}, errMatch: "read CA file"},
