@@ -25,6 +25,7 @@ func mergeDelivery(rs []*result.Result, label func(int) string) (*result.Deliver
 		if !slices.Contains(sources, d.Source) {
 			sources = append(sources, d.Source)
 		}
+		m.TimestampResolutionMs = max(m.TimestampResolutionMs, d.TimestampResolutionMs)
 		if m.TimestampType != d.TimestampType {
 			m.TimestampType = "mixed"
 		}

@@ -65,16 +65,16 @@ func seedRow(r *result.Result, delivery bool) []string {
 // hasSummary tells a recorded distribution from an absent one.
 func hasSummary(s result.Summary) bool { return s.Count > 0 || s.Max > 0 }
 
-// processingTime is the average end-to-end time of delivered events: to
-// the record timestamp, or to the read when the source has none.
+// processingTime is the average end-to-end time of delivered events:
+// to the record timestamp, or to the read when the source has none or
+// its timestamps are too coarse for the figure (result.Delivery's
+// ProcessingTime says which and why).
 func processingTime(d *result.Delivery) string {
-	switch {
-	case d == nil:
+	if d == nil {
 		return na
-	case d.E2E.Count > 0:
-		return fmtMs(d.E2E.Avg)
-	case d.Consumed.Count > 0:
-		return fmtMs(d.Consumed.Avg)
+	}
+	if s, _, ok := d.ProcessingTime(); ok {
+		return fmtMs(s.Avg)
 	}
 	return na
 }

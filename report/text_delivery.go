@@ -13,7 +13,7 @@ func textDelivery(t *textWriter, r *result.Result) {
 	if d == nil {
 		return
 	}
-	t.section(fmt.Sprintf("Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampType, d.GraceS))
+	t.section(fmt.Sprintf("Delivery (%s; record timestamps: %s; grace %gs)", d.Source, d.TimestampsLabel(), d.GraceS))
 	pct := 0.0
 	if d.Expected > 0 {
 		pct = 100 * float64(d.Delivered) / float64(d.Expected)
@@ -48,6 +48,9 @@ func textDelivery(t *textWriter, r *result.Result) {
 	}
 	row("to the record", d.E2E)
 	row("to the read", d.Consumed)
+	for _, n := range d.ResolutionNotes() {
+		t.println("  " + n)
+	}
 	if d.SourceErrors > 0 {
 		t.warn("  ", fmt.Sprintf("%d reads of the topic failed and were retried (last: %s)", d.SourceErrors, d.LastError))
 	}

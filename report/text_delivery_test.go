@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -43,5 +44,45 @@ func TestDeliveryRendering(t *testing.T) {
 	}
 	if strings.Contains(plain.String(), "Delivery") || strings.Contains(plain.String(), "processing time") {
 		t.Error("a run without --consume shows delivery figures")
+	}
+}
+
+// TestDeliveryResolution checks that whole-millisecond record timestamps
+// are stated where "to the record" is printed, and that the seed table's
+// processing time is the read's when they are too coarse for it.
+func TestDeliveryResolution(t *testing.T) {
+	t.Parallel()
+	fast := withDelivery(t, sampleResult(t), 200, 1, "CreateTime")
+	fast.Delivery.TimestampResolutionMs = 1
+	fast.Delivery.E2E = result.Summary{Count: 200, Avg: 0.004, P50: 0, P95: 0.01, P99: 0.02, Max: 1}
+	fast.Delivery.Consumed = result.Summary{Count: 200, Avg: 0.66, P50: 0.66, P95: 0.7, P99: 0.9, Max: 1.2}
+	var text, table bytes.Buffer
+	if err := Text(&text, fast, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"record timestamps: CreateTime, 1 ms resolution",
+		"to the record is measured to whole-millisecond record timestamps: up to 1 ms low",
+		"Avg VES processing time is to the read (0.66 ms): record timestamps are too coarse for it",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text does not say %q:\n%s", want, text.String())
+		}
+	}
+	if err := MarkdownTable(&table, []*result.Result{fast}, []string{"fast"}); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`\|\s+0\.66 \|`).MatchString(table.String()) || regexp.MustCompile(`\|\s+0\.00 \|`).MatchString(table.String()) {
+		t.Errorf("seed table does not show the read's 0.66 ms:\n%s", table.String())
+	}
+	// A collector slow enough for millisecond timestamps keeps the record's figure.
+	slow := withDelivery(t, sampleResult(t), 200, 1, "CreateTime")
+	slow.Delivery.TimestampResolutionMs = 1
+	text.Reset()
+	if err := Text(&text, slow, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Avg VES processing time is to the record (" + fmtMs(slow.Delivery.E2E.Avg) + " ms)"; !strings.Contains(text.String(), want) {
+		t.Errorf("text does not say %q:\n%s", want, text.String())
 	}
 }

@@ -19,6 +19,11 @@ const (
 	LogAppendTime                      // set by the broker when it stored the record
 )
 
+// TimestampResolution is the resolution of record timestamps: Kafka's
+// are whole milliseconds, so "to the record" reads up to this much low
+// against due times kept in microseconds.
+const TimestampResolution = time.Millisecond
+
 var timestampNames = [...]string{"none", "CreateTime", "LogAppendTime"}
 
 // Record is one record read from the output topic.
@@ -242,6 +247,9 @@ func (t *Tally) Result(source string, expected int64, grace time.Duration) (*res
 		ClockSkewed: t.skewed, LagMax: t.lagMax, SourceErrors: t.srcErrors, LastError: t.lastErr,
 		E2E: result.Summarize(t.e2e), Consumed: result.Summarize(t.consumed),
 		Timeline: append([]result.DeliverySecond(nil), t.timeline...),
+	}
+	if d.TimestampType != timestampNames[NoTimestamp] {
+		d.TimestampResolutionMs = float64(TimestampResolution) / float64(time.Millisecond)
 	}
 	d.NoAnswers = t.cfg.NoAnswers
 	if !t.cfg.NoAnswers {

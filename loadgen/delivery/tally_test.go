@@ -76,6 +76,9 @@ func TestTallyCounts(t *testing.T) {
 	if d.TimestampType != "CreateTime" || d.E2E.Max < 19.9 || d.E2E.Max > 20.1 || d.E2E.Min != 0 {
 		t.Errorf("timestamp %s, e2e %+v: want CreateTime, max 20 ms, min 0 (the skewed one)", d.TimestampType, d.E2E)
 	}
+	if d.TimestampResolutionMs != 1 {
+		t.Errorf("timestamp resolution %v ms, want 1 (Kafka timestamps are whole milliseconds)", d.TimestampResolutionMs)
+	}
 	if d.Histograms.E2E == "" || d.Histograms.Consumed == "" || len(d.Timeline) == 0 {
 		t.Errorf("histograms %+v, timeline %v: want both encoded and a timeline", d.Histograms, d.Timeline)
 	}
@@ -211,5 +214,22 @@ func BenchmarkTallyAccept(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		tl.Accept(int64(i & (1<<20 - 1)))
+	}
+}
+
+// TestTallyNoTimestamps checks that a source without record timestamps
+// (DMaaP) records no resolution: there is no "to the record" figure.
+func TestTallyNoTimestamps(t *testing.T) {
+	t.Parallel()
+	tl := newTally(t, 2, 1)
+	r := jsonRecord("run-ab12-0", 0, time.Time{})
+	r.TSType = NoTimestamp
+	tl.Add(r, dueEvery10ms(0).Add(time.Millisecond))
+	d, err := tl.Result("dmaap://d:3904/events/t/g/c", 2, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.TimestampType != "none" || d.TimestampResolutionMs != 0 || d.E2E.Count != 0 || d.Consumed.Count != 1 {
+		t.Errorf("type %q resolution %v e2e %d consumed %d", d.TimestampType, d.TimestampResolutionMs, d.E2E.Count, d.Consumed.Count)
 	}
 }

@@ -46,8 +46,9 @@ func deliverySection(r *result.Result) (section, bool) {
 	}
 	s := section{ID: "delivery", Title: "Delivery (end to end)",
 		Paras: []string{fmt.Sprintf("Read from %s; record timestamps: %s; grace %s after the run.",
-			redact.URL(d.Source), d.TimestampType, fmtDuration(d.GraceS))},
+			redact.URL(d.Source), d.TimestampsLabel(), fmtDuration(d.GraceS))},
 		Tables: []table{counts, dist}}
+	s.Notes = append(s.Notes, d.ResolutionNotes()...)
 	if d.ClockSkewed > 0 {
 		s.Notes = append(s.Notes, fmt.Sprintf("%d record timestamps were before their event was due: the clocks differ, and those were recorded as 0.", d.ClockSkewed))
 	}

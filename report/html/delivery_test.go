@@ -61,3 +61,24 @@ func TestDeliverySection(t *testing.T) {
 		t.Error("a run without a consumer shows a delivery section")
 	}
 }
+
+// TestDeliveryResolution checks that the page states the record
+// timestamps' resolution where "to the record" is shown, and which
+// figure stands for the processing time.
+func TestDeliveryResolution(t *testing.T) {
+	t.Parallel()
+	page := render1(t, withDelivery(sampleResult(t)))
+	for _, want := range []string{"record timestamps: LogAppendTime, 1 ms resolution",
+		"up to 1 ms low", "Avg VES processing time is to the record (14.00 ms)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	fast := withDelivery(sampleResult(t))
+	fast.Delivery.TimestampResolutionMs = 1
+	fast.Delivery.E2E = result.Summary{Count: 5997, Avg: 0.01, P50: 0, Max: 1}
+	fast.Delivery.Consumed = result.Summary{Count: 5997, Avg: 0.66, P50: 0.66, Max: 2}
+	if page := render1(t, fast); !strings.Contains(page, "Avg VES processing time is to the read (0.66 ms): record timestamps are too coarse for it") {
+		t.Errorf("sub-millisecond page does not say the processing time is to the read")
+	}
+}
