@@ -31,6 +31,8 @@ type kubeOptions struct {
 	cpu, memory    string
 	startMargin    time.Duration
 	probe          bool
+	certSecret     string
+	certFormat     string
 }
 
 func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
@@ -42,6 +44,8 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 	fs.StringVar(&k.cpu, "cpu", "1", "CPU request of each shard")
 	fs.StringVar(&k.memory, "memory", "256Mi", "memory request and limit of each shard")
 	fs.DurationVar(&k.startMargin, "start-margin", 2*time.Minute, "start the run this long after rendering (time to apply and pull the image); --start-at overrides it")
+	fs.StringVar(&k.certSecret, "cert-secret", "", "Secret holding the client certificate, mounted into the run and the probe (kubectl create secret generic NAME --from-file=client.p12=STORE --from-file=client.pass=PASSFILE)")
+	fs.StringVar(&k.certFormat, "cert-secret-format", "p12", "what --cert-secret holds: p12 (client.p12 and client.pass) or pem (tls.crt and tls.key, a kubernetes.io/tls Secret)")
 	fs.BoolVar(&k.probe, "probe", false, "measure each shard's link to the target (vesload probe) in an init container before the run")
 }
 
@@ -58,8 +62,9 @@ var kubeRefused = map[string]string{
 	"checkpoint":     "each shard writes its result to its log",
 	"shard":          "the pods take their shard from the Indexed Job",
 	"password-file":  "the file is on this machine: give --password-secret NAME",
-	"cert":           "a client key is a secret: not available on Kubernetes yet",
-	"key":            "a client key is a secret: not available on Kubernetes yet",
+	"cert":           "the file is on this machine and holds a key: give --cert-secret NAME",
+	"key":            "the file is on this machine and holds a key: give --cert-secret NAME",
+	"cert-pass-file": "the file is on this machine: give --cert-secret NAME",
 	"target-pid":     "the target is not a process in the shard's pod: use --target-metrics",
 	"target-process": "the target is not a process in the shard's pod: use --target-metrics",
 	"metrics-addr":   "every shard serves its metrics on port 9464",
@@ -174,6 +179,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 		Span: sc.Load.TotalDuration(), Timeout: sc.Timeout, MetricsLinger: linger,
 		CPU: k.cpu, Memory: k.memory,
 		Probe: k.probe, Target: sc.Target.URL,
+		CertSecret: k.certSecret, CertPEM: k.certFormat == "pem",
 	}
 	if t := sc.Target.TLS; t != nil {
 		if t.CACert != "" {
@@ -212,6 +218,9 @@ func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error)
 	if s := p.Samplers; s.TargetPID != 0 || s.TargetProcess != "" {
 		return nil, usagef("-profile: samplers.target_pid and target_process name a process on this machine: use target_metrics on Kubernetes")
 	}
+	if err := podCert(t, k); err != nil {
+		return nil, err
+	}
 	files := map[string][]byte{}
 	ship := func(flag string, path *string, key string) error {
 		b, err := os.ReadFile(*path)
@@ -223,8 +232,8 @@ func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error)
 		return nil
 	}
 	if tls := t.TLS; tls != nil {
-		if tls.Cert != "" || tls.Key != "" {
-			return nil, usagef("--cert/--key: a client key is a secret: not available on Kubernetes yet")
+		if (tls.Cert != "" || tls.Key != "" || tls.CertPassFile != "") && k.certSecret == "" {
+			return nil, usagef("--cert/--key: a client key is a secret: give --cert-secret NAME, whose files the pods mount")
 		}
 		if tls.CACert != "" {
 			if err := ship("--cacert", &tls.CACert, "ca.pem"); err != nil {
@@ -248,6 +257,24 @@ func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error)
 		return nil, usagef("--body-file/--cacert: %d KiB of files do not fit a ConfigMap (1 MiB)", size>>10)
 	}
 	return files, nil
+}
+
+// podCert points the scenario's client certificate at the files of the
+// Secret the pods mount (deploy/kube's CertDir), replacing any paths on
+// this machine.
+func podCert(t *profiles.Target, k *kubeOptions) error {
+	if k.certSecret == "" {
+		return nil
+	}
+	if k.certFormat != "p12" && k.certFormat != "pem" {
+		return usagef("--cert-secret-format %s: want p12 or pem", k.certFormat)
+	}
+	if t.TLS == nil {
+		t.TLS = &profiles.TLS{}
+	}
+	s := kube.Spec{CertSecret: k.certSecret, CertPEM: k.certFormat == "pem"}
+	t.TLS.Cert, t.TLS.Key, t.TLS.CertPassFile = s.CertFiles()
+	return nil
 }
 
 // podAuth points the scenario's password at $VESLOAD_PASSWORD, which the

@@ -274,3 +274,71 @@ func TestKubeRunIDWidth(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestKubeClientCertSecret renders a run whose client certificate is a
+// PKCS#12 store in a Secret: the store and its password file are mounted
+// from the Secret into the run and the probe, which get the paths (never
+// the values), and the profile names the same paths.
+func TestKubeClientCertSecret(t *testing.T) {
+	t.Parallel()
+	code, out, errs := kubeRender(t, kubeNow, "--shards", "2", "-url", "https://ves:8443/eventListener/v7",
+		"--cert-secret", "ves-client", "--probe", "--insecure")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	cm, job := kubeObjects(t, out)
+	pod := job.Spec.Template.Spec
+	init := pod.InitContainers
+	wantProbe := "probe https://ves:8443/eventListener/v7 --insecure --cert /etc/vesload-tls/client.p12 --cert-pass-file /etc/vesload-tls/client.pass"
+	if len(init) != 1 || strings.Join(init[0].Args, " ") != wantProbe {
+		t.Fatalf("init containers %+v, want args %q", init, wantProbe)
+	}
+	var secretVol bool
+	for _, v := range pod.Volumes {
+		if v.Name == "client-cert" && v.Secret != nil && v.Secret.SecretName == "ves-client" {
+			secretVol = true
+		}
+	}
+	mounted := func(c corev1.Container) bool {
+		for _, m := range c.VolumeMounts {
+			if m.Name == "client-cert" && m.MountPath == "/etc/vesload-tls" && m.ReadOnly {
+				return true
+			}
+		}
+		return false
+	}
+	if !secretVol || !mounted(pod.Containers[0]) || !mounted(init[0]) {
+		t.Fatalf("the Secret ves-client is not mounted read-only into both containers: volumes %+v", pod.Volumes)
+	}
+	p := cm.Data["profile.yaml"]
+	if !strings.Contains(p, "cert: /etc/vesload-tls/client.p12") || !strings.Contains(p, "cert_pass_file: /etc/vesload-tls/client.pass") {
+		t.Fatalf("profile does not name the mounted store:\n%s", p)
+	}
+	// A PEM pair in a kubernetes.io/tls Secret.
+	code, out, errs = kubeRender(t, kubeNow, "--shards", "2", "-url", "https://ves:8443/eventListener/v7",
+		"--cert-secret", "ves-client", "--cert-secret-format", "pem", "--probe")
+	if code != exitOK {
+		t.Fatalf("pem: exit %d: %s", code, errs)
+	}
+	cm, job = kubeObjects(t, out)
+	if got := strings.Join(job.Spec.Template.Spec.InitContainers[0].Args, " "); !strings.HasSuffix(got, "--cert /etc/vesload-tls/tls.crt --key /etc/vesload-tls/tls.key") ||
+		!strings.Contains(cm.Data["profile.yaml"], "key: /etc/vesload-tls/tls.key") {
+		t.Fatalf("pem: probe args %q profile %s", got, cm.Data["profile.yaml"])
+	}
+	// Files on this machine are refused with what to do instead.
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cert", "cli.p12"}, "give --cert-secret NAME"},
+		{[]string{"--cert-pass-file", "cli.pass"}, "give --cert-secret NAME"},
+		{[]string{"--cert-secret", "Bad_Name"}, "cert secret \"Bad_Name\""},
+		{[]string{"--cert-secret", "x", "--cert-secret-format", "der"}, "--cert-secret-format der: want p12 or pem"},
+	}
+	for _, tt := range tests {
+		code, _, errs := kubeRender(t, kubeNow, append([]string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7"}, tt.args...)...)
+		if code != exitUsage || !strings.Contains(errs, tt.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d stderr %q, want exit 2 and one line with %q", tt.args, code, errs, tt.want)
+		}
+	}
+}

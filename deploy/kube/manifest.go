@@ -186,8 +186,13 @@ type capabilities struct {
 }
 
 type configVolume struct {
-	Name      string          `yaml:"name"`
-	ConfigMap configMapSource `yaml:"configMap"`
+	Name      string           `yaml:"name"`
+	ConfigMap *configMapSource `yaml:"configMap,omitempty"`
+	Secret    *secretSource    `yaml:"secret,omitempty"`
+}
+
+type secretSource struct {
+	SecretName string `yaml:"secretName"`
 }
 
 type configMapSource struct {

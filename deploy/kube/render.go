@@ -21,6 +21,9 @@ const (
 	// PasswordEnv is the variable the pods read the basic auth password
 	// from; it is filled from the Secret the Spec names.
 	PasswordEnv = "VESLOAD_PASSWORD"
+	// CertDir is where the Secret of the client certificate is mounted
+	// (a directory of its own: the ConfigMap's is read-only).
+	CertDir = "/etc/vesload-tls"
 	// MetricsPort is where each shard serves its live vesload_* metrics.
 	MetricsPort = 9464
 	// containerName is the shard's container, named in the pod failure
@@ -67,6 +70,36 @@ type Spec struct {
 	// (--cacert with a file under ConfigDir, --insecure).
 	Target    string
 	ProbeArgs []string
+	// CertSecret names the Secret holding the client certificate, mounted
+	// at CertDir into the run and the probe; empty when none is used.
+	// CertPEM says it holds a PEM pair (tls.crt, tls.key, as a
+	// kubernetes.io/tls Secret does) rather than a PKCS#12 store and its
+	// password (client.p12, client.pass).
+	CertSecret string
+	CertPEM    bool
+}
+
+// CertFiles are the paths, under CertDir, of the client certificate
+// and of its key (PEM) or its store's password file (PKCS#12); the
+// other is empty.
+func (s *Spec) CertFiles() (cert, key, passFile string) {
+	if s.CertPEM {
+		return CertDir + "/tls.crt", CertDir + "/tls.key", ""
+	}
+	return CertDir + "/client.p12", "", CertDir + "/client.pass"
+}
+
+// certArgs are the TLS flags that hand the mounted certificate to a
+// vesload command (the probe).
+func (s *Spec) certArgs() []string {
+	if s.CertSecret == "" {
+		return nil
+	}
+	cert, key, pass := s.CertFiles()
+	if key != "" {
+		return []string{"--cert", cert, "--key", key}
+	}
+	return []string{"--cert", cert, "--cert-pass-file", pass}
 }
 
 var (
@@ -99,6 +132,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("password secret %q: want the name of a Secret", s.PasswordSecret)
 	case s.PasswordSecret != "" && !fileKey.MatchString(s.PasswordKey):
 		return fmt.Errorf("password secret key %q: want a key of the Secret", s.PasswordKey)
+	case s.CertSecret != "" && !dnsSubdomain(s.CertSecret):
+		return fmt.Errorf("cert secret %q: want the name of a Secret", s.CertSecret)
 	case s.Probe && s.Target == "":
 		return fmt.Errorf("probe: no target")
 	}
@@ -270,14 +305,21 @@ func (s *Spec) podTemplate() podTemplate {
 			Term:   affinityTerm{LabelSelector: labelSelector{MatchLabels: s.selector()}, TopologyKey: "kubernetes.io/hostname"},
 		}}}},
 		Containers:                   []container{c},
-		Volumes:                      []configVolume{{Name: "scenario", ConfigMap: configMapSource{Name: s.Name()}}},
+		Volumes:                      []configVolume{{Name: "scenario", ConfigMap: &configMapSource{Name: s.Name()}}},
 		AutomountServiceAccountToken: &no,
 		EnableServiceLinks:           &no,
+	}
+	if s.CertSecret != "" {
+		// Secret files are root's with mode 0644 by default, which the
+		// pods' non-root user can read; no other pod sees them.
+		spec.Volumes = append(spec.Volumes, configVolume{Name: "client-cert", Secret: &secretSource{SecretName: s.CertSecret}})
+		c.VolumeMounts = append(c.VolumeMounts, volumeMount{Name: "client-cert", MountPath: CertDir, ReadOnly: true})
+		spec.Containers = []container{c}
 	}
 	if s.Probe {
 		p := c
 		p.Name = "probe"
-		p.Args = append([]string{"probe", s.Target}, s.ProbeArgs...)
+		p.Args = append(append([]string{"probe", s.Target}, s.ProbeArgs...), s.certArgs()...)
 		p.Ports = nil
 		spec.InitContainers = []container{p}
 	}
