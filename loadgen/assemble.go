@@ -188,6 +188,7 @@ func (e *Engine) stepResults(steps []result.Tally) []result.Step {
 		out[i].Sent, out[i].OK, out[i].Errors = st.Sent, st.OK, st.Errors
 		out[i].RPS = round2(float64(st.Sent) / out[i].DurationS)
 		out[i].Latency = result.Summarize(st.Latency)
+		out[i].Histogram, _ = result.EncodeHistogram(st.Latency)
 	}
 	return out
 }

@@ -16,14 +16,19 @@ import (
 type Closed struct {
 	Concurrency []int
 	Step        time.Duration
+	shard       Shard // set by Shard: a part of a ramp several generators share
 }
 
 func (c *Closed) validate(pool int) error {
 	if len(c.Concurrency) == 0 || c.Step <= 0 {
 		return fmt.Errorf("closed model: want at least one concurrency level and a positive step")
 	}
+	least := 1
+	if !c.shard.Whole() {
+		least = 0 // a shard may get no slot in a small step
+	}
 	for _, n := range c.Concurrency {
-		if n < 1 || n > pool {
+		if n < least || n > pool {
 			return fmt.Errorf("closed model: concurrency %d must be between 1 and the pool size %d", n, pool)
 		}
 	}
@@ -86,7 +91,8 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 			select {
 			case <-d.slots:
 				now := time.Now()
-				j := job{seq: n, due: now, kind: d.kind(n), step: uint16(step)}
+				seq := c.shard.Global(n)
+				j := job{seq: seq, due: now, kind: d.kind(seq), step: uint16(step)}
 				d.reached(j)
 				d.handOff(j)
 				d.lag.dispatched(now, now)

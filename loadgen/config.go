@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/transport"
 )
@@ -16,6 +17,14 @@ import (
 // built-in VES events and compiled templates of package ves satisfy it.
 type Body interface {
 	AppendBody(dst []byte, seq uint64, due time.Time) []byte
+}
+
+// WorkerBody is a Body that can depend on the worker (one connection of
+// the pool) sending it, such as a template whose data rows go one per
+// worker: every connection then sends as one simulated network function.
+type WorkerBody interface {
+	Body
+	AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) []byte
 }
 
 // Header is one extra request header.
@@ -45,12 +54,22 @@ type Config struct {
 	// requests to the same target; URL still names the target.
 	Mix []Request
 
+	// Expect is the set of statuses that count as success (2xx when
+	// zero); any other status is an error of its own class, http_<code>.
+	Expect expect.Statuses
+
 	Pool      int           // maximum connections (and requests in flight)
 	PoolWait  time.Duration // how long a due request may wait for a free connection
 	Timeout   time.Duration // per request, and the drain limit at the end
 	KeepAlive bool
 
 	NoPreflight bool
+
+	// Start, when set, holds the clock start back until an instant shared
+	// by the shards of one run; a shard later than its tolerance does not
+	// run. Clock is the start gate's time source (nil: the system clock).
+	Start *StartGate
+	Clock Clock
 
 	// CheckpointEvery is how often the observers get a Checkpoint (whole
 	// seconds; 0: never).

@@ -111,16 +111,22 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	var workers, ready sync.WaitGroup
 	var start time.Time
 	begin := make(chan struct{})
-	for range e.cfg.Pool {
+	for i := range e.cfg.Pool {
 		workers.Add(1)
 		ready.Add(1)
 		go func() {
 			defer workers.Done()
-			e.work(&ready, begin, &start)
+			e.work(uint64(i), &ready, begin, &start)
 		}()
 	}
 	ready.Wait()
-	start = time.Now()
+	start, offset, err := e.startAt(ctx)
+	if err != nil {
+		close(e.d.jobs)
+		close(begin)
+		workers.Wait()
+		return nil, err
+	}
 	e.d.start, e.rec.started = start, start
 	e.rec.obs.begin(start)
 	tk := e.newTicker(start)
@@ -145,7 +151,9 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	e.drain(&workers)
 	tk.stop()
 	final := e.rec.finish()
-	return tk.result(final, time.Now(), interrupted, true), nil
+	res := tk.result(final, time.Now(), interrupted, true)
+	e.markShard(res, offset)
+	return res, nil
 }
 
 // drain waits for the requests in flight: each is bounded by the request
@@ -165,9 +173,18 @@ func (e *Engine) drain(workers *sync.WaitGroup) {
 	}
 }
 
+// appendBody renders request seq, sent by worker, into dst: with the
+// worker's own data row when the body binds rows per worker.
+func appendBody(b Body, dst []byte, seq, worker uint64, due time.Time) []byte {
+	if wb, ok := b.(WorkerBody); ok {
+		return wb.AppendBodyFor(dst, seq, worker, due)
+	}
+	return b.AppendBody(dst, seq, due)
+}
+
 // work is one connection's loop: render, send, record. Its buffers are
 // reused, so a request costs no allocation in steady state.
-func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *time.Time) {
+func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{}, startAt *time.Time) {
 	snd, release := e.tr.NewSender()
 	defer release()
 	var (
@@ -181,7 +198,7 @@ func (e *Engine) work(ready *sync.WaitGroup, begin <-chan struct{}, startAt *tim
 	start := *startAt
 	for j := range e.d.jobs {
 		req.Seq, req.Due, req.Kind = j.seq, j.due, int(j.kind)
-		req.Body = e.kinds[j.kind].Body.AppendBody(req.Body[:0], uint64(j.seq), j.due)
+		req.Body = appendBody(e.kinds[j.kind].Body, req.Body[:0], uint64(j.seq), worker, j.due)
 		flight := e.c.inFlight.Add(1)
 		snd.Send(&req, &out)
 		e.c.inFlight.Add(-1)
@@ -210,6 +227,7 @@ func restTransport(cfg *Config, kinds []Request) (*rest.Transport, error) {
 		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
 		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,
 		Pool: cfg.Pool, Timeout: cfg.Timeout, KeepAlive: cfg.KeepAlive, Dial: cfg.Dial,
+		Expect: cfg.Expect,
 	}
 	for _, k := range kinds {
 		o.Kinds = append(o.Kinds, rest.Kind{URL: k.URL, Headers: k.Headers})

@@ -72,6 +72,11 @@ type RequestEvent struct {
 	BytesSent int64
 	BytesRecv int64
 	MessageID string // of a VES error body
+	// InFlight is how many requests were in flight when this one was
+	// sent, itself included (0 when it was not sent): the JTL's
+	// grpThreads/allThreads, from which JMeter draws its active-threads
+	// chart.
+	InFlight int64
 }
 
 // Progress is the live view of a run, once a second.

@@ -71,7 +71,8 @@ func (s *Schedule) dispatch(ctx context.Context, d *dispatcher) (interrupted boo
 		} else if stopped(ctx, d.abort) {
 			return true // behind schedule, but a stop still stops at once
 		}
-		j := job{seq: n, due: due, kind: d.kind(n)}
+		seq := s.Seq(n)
+		j := job{seq: seq, due: due, kind: d.kind(seq)}
 		d.reached(j)
 		if !d.send(ctx, j, now) {
 			return true

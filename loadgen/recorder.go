@@ -112,6 +112,7 @@ func (r *recorder) add(rec *record) {
 		BytesSent: rec.sent,
 		BytesRecv: rec.recv,
 		MessageID: rec.msgID,
+		InFlight:  rec.flight,
 	}
 	r.obs.request(&r.ev)
 }

@@ -26,6 +26,10 @@ type Schedule struct {
 	cum   []float64       // arrivals before each segment
 	total int64
 	span  time.Duration
+	// shard, when it splits the run, makes this a view of one shard's
+	// share: total counts the shard's requests and Due(k) is the global
+	// schedule's Due(k·Count+Index) (see shard.go).
+	shard Shard
 }
 
 // NewSchedule checks the segments and precomputes their offsets.
@@ -86,7 +90,8 @@ func Constant(rps float64, d time.Duration) (*Schedule, error) {
 	return NewSchedule(Segment{From: rps, To: rps, Duration: d})
 }
 
-// Total is the number of requests the schedule holds.
+// Total is the number of requests the schedule holds (of a shard view,
+// the shard's share).
 func (s *Schedule) Total() int64 { return s.total }
 
 // Span is how long the schedule lasts.
@@ -99,11 +104,18 @@ func (s *Schedule) Segments() []Segment { return append([]Segment(nil), s.segs..
 func (s *Schedule) MeanRate() float64 { return float64(s.total) / s.span.Seconds() }
 
 // Due returns when request n (0-based) is due, as an offset from the start
-// of the run; ok is false when n is past the end of the schedule.
+// of the run; ok is false when n is past the end of the schedule. Of a
+// shard view, n counts the shard's own requests and the offset is that of
+// the global request Seq(n).
 func (s *Schedule) Due(n int64) (due time.Duration, ok bool) {
 	if n < 0 || n >= s.total {
 		return 0, false
 	}
+	return s.dueGlobal(s.shard.Global(n)), true
+}
+
+// dueGlobal is the offset of request n of the whole (unsharded) schedule.
+func (s *Schedule) dueGlobal(n int64) time.Duration {
 	k := float64(n)
 	// The last segment whose cumulative start is <= n holds request n;
 	// segments that add no arrivals (pauses) are skipped by the search.
@@ -133,5 +145,5 @@ func (s *Schedule) Due(n int64) (due time.Duration, ok bool) {
 	if t > secs {
 		t = secs
 	}
-	return s.start[i] + time.Duration(t*float64(time.Second)), true
+	return s.start[i] + time.Duration(t*float64(time.Second))
 }

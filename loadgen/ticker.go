@@ -1,7 +1,10 @@
 package loadgen
 
 import (
+	"bytes"
 	"math"
+	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -201,12 +204,38 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// maxRSS is the peak resident memory of this process. It reads the
+// kernel's high-water mark of the process's own memory (VmHWM), because
+// getrusage's maxrss survives exec: a vesload started by a large parent
+// (a test binary, an IDE) would report the parent's peak instead.
 func maxRSS() int64 {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		if kb, ok := statusKB(b, "VmHWM:"); ok {
+			return kb * 1024
+		}
+	}
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
 	return ru.Maxrss * 1024 // kilobytes on Linux
+}
+
+// statusKB reads a "Name:   1234 kB" line of /proc/self/status.
+func statusKB(status []byte, name string) (int64, bool) {
+	for line := range bytes.Lines(status) {
+		rest, ok := bytes.CutPrefix(line, []byte(name))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) == 0 {
+			return 0, false
+		}
+		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+		return kb, err == nil
+	}
+	return 0, false
 }
 
 func (m *cpuMeter) reset(now time.Time) { m.last, m.lastCPU = now, processCPU() }

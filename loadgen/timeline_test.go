@@ -136,3 +136,25 @@ func TestTimelineUsage(t *testing.T) {
 		t.Fatalf("seconds %+v, want the generator's RSS and in-flight count of second 0 only", got)
 	}
 }
+
+func TestStatusKB(t *testing.T) {
+	status := []byte("Name:\tvesload\nVmPeak:\t  900 kB\nVmHWM:\t   23456 kB\nVmRSS:\t 20000 kB\n")
+	tests := []struct {
+		name string
+		want int64
+		ok   bool
+	}{
+		{"VmHWM:", 23456, true},
+		{"VmRSS:", 20000, true},
+		{"VmSwap:", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := statusKB(status, tt.name)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("statusKB(%q) = %d, %v; want %d, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
+	}
+	if rss := maxRSS(); rss <= 0 || rss > 1<<40 {
+		t.Errorf("maxRSS() = %d, want this process's peak", rss)
+	}
+}

@@ -20,6 +20,11 @@ type Profile struct {
 	Name string `yaml:"name,omitempty"`
 	// Description is one line shown by `vesload profiles`.
 	Description string `yaml:"description,omitempty"`
+	// Protocol is the collector's protocol: "ves" (the REST event
+	// listener, the default) or "hv-ves" (WTP frames over TCP, run by
+	// `vesload hv`). `vesload -profile` hands an hv-ves profile to the HV-VES
+	// producers, so a seed's configuration runs by its name alone.
+	Protocol string `yaml:"protocol,omitempty"`
 	// Vars holds the values of ${NAME} placeholders. A variable declared
 	// with an empty value must be given with --set NAME=VALUE before a run.
 	Vars map[string]string `yaml:"vars,omitempty"`
@@ -54,6 +59,9 @@ type Profile struct {
 	// fileVars are the variables used by the body_file templates, noted
 	// by ScanBodyFiles; nil until then.
 	fileVars []string
+	// dataVars are the columns of the data file, bound per request by the
+	// body templates (BindDataColumns); nil without data.
+	dataVars []string
 }
 
 // Label names the profile in messages by where it came from: the file a
@@ -166,6 +174,7 @@ func (p *Profile) readsBack(out []byte) bool {
 	b.normalize()
 	a.Source, b.Source = "", ""
 	a.fileVars, b.fileVars = nil, nil
+	a.dataVars, b.dataVars = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

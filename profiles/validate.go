@@ -17,6 +17,7 @@ import (
 // into file:line:column.
 func (p *Profile) Validate() error {
 	checks := []func() error{
+		p.validateProtocol,
 		p.validateVars,
 		p.validateTarget,
 		p.validateRun,
@@ -33,6 +34,25 @@ func (p *Profile) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Protocols a profile may name.
+const (
+	ProtocolVES   = "ves"
+	ProtocolHVVES = "hv-ves"
+)
+
+func (p *Profile) validateProtocol() error {
+	switch p.Protocol {
+	case "", ProtocolVES:
+		return nil
+	case ProtocolHVVES:
+		if p.Load.Producers == nil {
+			return fmt.Errorf("protocol: an hv-ves profile needs load.producers (producers, messages and an interval)")
+		}
+		return nil
+	}
+	return fmt.Errorf("protocol: %q is not a protocol (want %s or %s)", p.Protocol, ProtocolVES, ProtocolHVVES)
 }
 
 func (p *Profile) validateVars() error {

@@ -36,6 +36,13 @@ func (p *Profile) Set(name, value string) error {
 	return nil
 }
 
+// BindDataColumns notes the columns of the profile's data file: their
+// ${NAME} placeholders are bound per request by the body templates, so
+// they need no --set and Resolve leaves them in bodies.
+func (p *Profile) BindDataColumns(columns []string) {
+	p.dataVars = slices.Clone(columns)
+}
+
 // MissingVars lists, sorted, the variables used by a ${NAME} placeholder
 // (in the target URL, headers, auth user, request paths, headers and
 // inline bodies, and in body_file templates once ScanBodyFiles has read
@@ -45,7 +52,7 @@ func (p *Profile) Set(name, value string) error {
 func (p *Profile) MissingVars() []string {
 	var missing []string
 	for _, name := range p.referencedVars() {
-		if p.Vars[name] == "" {
+		if p.Vars[name] == "" && !slices.Contains(p.dataVars, name) {
 			missing = append(missing, name)
 		}
 	}
@@ -67,9 +74,18 @@ func (p *Profile) Resolve() (*Profile, error) {
 	if q.Target.Auth != nil {
 		q.Target.Auth.User = sub(q.Target.Auth.User)
 	}
+	// Bodies keep the data columns' ${NAME} for the template, which binds
+	// them per request.
+	bodyVars := p.Vars
+	if len(p.dataVars) > 0 {
+		bodyVars = mapValues(p.Vars, nil)
+		for _, c := range p.dataVars {
+			delete(bodyVars, c)
+		}
+	}
 	for i := range q.Requests {
 		r := &q.Requests[i]
-		r.Path, r.Body = sub(r.Path), sub(r.Body)
+		r.Path, r.Body = sub(r.Path), expandVars(r.Body, bodyVars)
 		r.Headers = mapValues(r.Headers, sub)
 	}
 	if err := q.validateTarget(); err != nil {
@@ -102,6 +118,12 @@ func (p *Profile) clone() *Profile {
 	q.Samplers.PromQueries = mapValues(p.Samplers.PromQueries, nil)
 	q.Thresholds = slices.Clone(p.Thresholds)
 	q.fileVars = slices.Clone(p.fileVars)
+	q.dataVars = slices.Clone(p.dataVars)
+	if p.Data != nil {
+		d := *p.Data
+		d.Columns = slices.Clone(p.Data.Columns)
+		q.Data = &d
+	}
 	return &q
 }
 

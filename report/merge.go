@@ -72,6 +72,9 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 		return nil, err
 	}
 	m.Timeline = mergeTimelines(rs, m.Started)
+	if err := mergeParts(m, rs, label); err != nil {
+		return nil, err
+	}
 	m.Warnings = mergeWarnings(rs, label)
 	if err := mergeHV(m, rs, label); err != nil {
 		return nil, err

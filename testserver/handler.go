@@ -27,6 +27,9 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	}
 	eventRoute := ctx.IsPost() && bytes.HasPrefix(path, []byte(eventListenerPrefix))
 	events := 0
+	if eventRoute && s.arrivals != nil {
+		s.arrivals.arrive(time.Now())
+	}
 	if eventRoute {
 		s.counters.enter()
 		defer s.counters.leave()

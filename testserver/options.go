@@ -109,6 +109,10 @@ type Options struct {
 	// DuplicateWindow is how many event IDs are remembered for
 	// duplicate detection (default DefaultDuplicateWindow).
 	DuplicateWindow int
+	// RecordArrivals keeps the gaps between consecutive event requests'
+	// arrivals (Stats.ArrivalGaps), to check that generators sharing a
+	// schedule interleave rather than burst.
+	RecordArrivals bool
 	// CloseTimeout bounds Close (default DefaultCloseTimeout).
 	CloseTimeout time.Duration
 	// Logf receives the emulator's rare log lines (backend saturation,

@@ -33,6 +33,7 @@ type Server struct {
 	counters counters
 	backend  *backend
 	ids      *idSet
+	arrivals *arrivals // nil unless Options.RecordArrivals
 	replies  replies
 	versions map[string]*ruleset
 	checkers sync.Pool
@@ -125,6 +126,9 @@ func newServer(st settings, h hooks) *Server {
 	if st.PublishTime > 0 {
 		s.backend = newBackend(st.BackendPool, st.BackendQueue)
 	}
+	if st.RecordArrivals {
+		s.arrivals = newArrivals()
+	}
 	s.checkers.New = func() any {
 		return &checker{seed: s.seed, enforce: !st.NoValidate}
 	}
@@ -215,6 +219,9 @@ func (s *Server) Stats() Stats {
 	st := s.counters.snapshot()
 	inUse, waiting := s.backendState()
 	st.BackendInUse, st.BackendWaiting = int64(inUse), int64(waiting)
+	if s.arrivals != nil {
+		st.ArrivalGaps = s.arrivals.summary()
+	}
 	return st
 }
 
@@ -234,7 +241,13 @@ func (s *Server) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), s.opts.CloseTimeout)
 		defer cancel()
 		err := s.srv.ShutdownWithContext(ctx)
-		if serr := <-s.served; serr != nil && err == nil {
+		// A Close right after Start can come before Serve took the
+		// listener, which Shutdown then does not know of: closing it here
+		// makes that Serve return at once instead of serving forever.
+		if cerr := s.ln.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) && err == nil {
+			err = cerr
+		}
+		if serr := <-s.served; serr != nil && !errors.Is(serr, net.ErrClosed) && err == nil {
 			err = serr
 		}
 		if err != nil {

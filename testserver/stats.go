@@ -49,6 +49,8 @@ type Stats struct {
 	// and the requests waiting for one now.
 	BackendInUse   int64 `json:"backend_in_use"`
 	BackendWaiting int64 `json:"backend_waiting"`
+	// ArrivalGaps is set when Options.RecordArrivals is.
+	ArrivalGaps *ArrivalGaps `json:"arrival_gaps,omitempty"`
 }
 
 // maxStatus bounds the status codes counted individually.

@@ -304,6 +304,14 @@ func autoConsumeURL(broker string, sc *profiles.Profile) string {
 // (open-model runs only: a concurrency ramp has no due times).
 func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
 	c := &s.o.consume
+	if sharded(s.plan) {
+		// A shard's events are numbered run-wide, and the other shards'
+		// share its run id: its tally would count theirs as its own.
+		if c.url != "" {
+			return usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
+		}
+		return nil
+	}
 	if _, open := s.plan.Config.Load.(*loadgen.Schedule); c.url == "" && emu != nil && open {
 		c.url = autoConsumeURL(emu.kafka.brokers, sc)
 	}

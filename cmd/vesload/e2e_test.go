@@ -490,11 +490,18 @@ func TestBuiltinProfilesRun(t *testing.T) {
 	dir := t.TempDir()
 	for _, info := range profiles.Builtins() {
 		out := filepath.Join(dir, info.Name+".json")
-		o := vesload(t, 60*time.Second, "-profile", info.Name, "-duration", "2s", "-o", out, "-q", "--pool", "1000")
+		args := []string{"-profile", info.Name, "-duration", "2s", "-o", out, "-q", "--pool", "1000"}
+		if strings.HasPrefix(info.Name, "hv-") && info.Name != "hv-producers-8k" {
+			args = args[:len(args)-2] // HV-VES producers: one connection each, no pool to size
+		}
+		o := vesload(t, 60*time.Second, args...)
 		if o.code != exitOK && o.code != exitThreshold {
 			t.Fatalf("%s: exit %d: %s", info.Name, o.code, o.stderr)
 		}
 		res := readResult(t, out)
+		if hv := len(args) == 7; hv != (res.Config.Protocol == "hv-ves") {
+			t.Fatalf("%s: protocol %q", info.Name, res.Config.Protocol)
+		}
 		if res.Config.Profile != info.Name || res.Requests.Sent == 0 || res.Requests.OK != res.Requests.Sent {
 			t.Fatalf("%s: profile %q requests %+v errors %v", info.Name, res.Config.Profile, res.Requests, res.Errors)
 		}

@@ -41,6 +41,8 @@ func commands() []command {
 		{"report", "re-render a saved result (text, json, html, junit, csv, markdown)", runReport},
 		{"compare", "compare runs of two builds with statistics (A/B)", runCompare},
 		{"merge", "merge the results of generators that ran in parallel", runMerge},
+		{"kube", "render the Kubernetes manifests that run a test as N shards", runKube},
+		{"probe", "measure the link to a target: connect, TLS, round trip, bulk throughput", runProbe},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -1,45 +1,54 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
-const mergeSynopsis = "vesload merge R1.json R2.json ... [-o merged.json]"
+const mergeSynopsis = "vesload merge R1.json R2.json ... | - [-o merged.json] [--threshold EXPR] [--allow-partial]"
 
 // runMerge combines the results of generators that ran in parallel into
 // one result document, with the thresholds evaluated again on the
-// combined figures.
+// combined figures. "-" reads the results from standard input, as the
+// logs of a sharded run's pods print them.
 func runMerge(args []string, stdout, stderr io.Writer) int {
+	return mergeCommand(args, os.Stdin, stdout, stderr)
+}
+
+func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var output string
+	var gates []string
+	var opts report.MergeOptions
 	fs := newFlagSet("merge")
 	fs.StringVarP(&output, "output", "o", "-", "write the merged result to FILE (atomically); '-' for stdout")
+	fs.StringArrayVar(&gates, "threshold", nil, "CI gate on the merged result, e.g. 'p99<500ms' (repeatable; exit 3 when one fails)")
+	fs.BoolVar(&opts.AllowPartial, "allow-partial", false, "merge the shards present when some are missing (the result is marked partial)")
 	if code, done := parseCommand(fs, args, mergeSynopsis, stdout, stderr); done {
 		return code
 	}
-	files, err := expandGlobs(fs.Args())
-	if err == nil && len(files) == 0 {
-		err = fmt.Errorf("want the result files to merge (usage: %s)", mergeSynopsis)
-	}
+	extra, err := parseThresholds(gates)
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitUsage
 	}
-	rs, err := readResults(files)
+	rs, names, err := mergeInputs(fs.Args(), stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitUsage
 	}
-	merged, err := report.Merge(rs, files)
+	merged, err := report.MergeShards(rs, names, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: %v\n", err)
 		return exitUsage
 	}
-	reevaluate(merged)
+	merged.Config.Thresholds = append(merged.Config.Thresholds, gates...)
+	reevaluate(merged, extra)
 	if output == "" || output == "-" {
 		err = report.Encode(stdout, merged)
 	} else {
@@ -52,7 +61,20 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if output != "" && output != "-" {
 		fmt.Fprintf(stderr, "vesload: merged %d results (%d requests sent) into %s\n", len(rs), merged.Requests.Sent, output)
 	}
-	if !threshold.Passed(merged.Thresholds) {
+	if m := merged.Merged; m != nil && m.Partial {
+		fmt.Fprintf(stderr, "vesload: merge: partial run: shards %v of %d are missing (--allow-partial)\n", m.Missing, m.Count)
+	}
+	switch {
+	case merged.Interrupted:
+		// A shard that stopped early fails the whole run: its share of the
+		// schedule was not sent.
+		for i, r := range rs {
+			if r.Interrupted {
+				fmt.Fprintf(stderr, "vesload: merge: %s was interrupted: the merged run is incomplete\n", names[i])
+			}
+		}
+		return exitInterrupted
+	case !threshold.Passed(merged.Thresholds):
 		// Parallel generators are gated on the merged figures, as one run is.
 		fmt.Fprintln(stderr, "vesload: merge: a threshold failed on the merged result")
 		return exitThreshold
@@ -60,13 +82,59 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// reevaluate checks the run's thresholds against the merged figures: a
-// gate of one generator says nothing about the sum of all of them.
-func reevaluate(r *result.Result) {
-	gates, err := threshold.ParseAll(r.Config.Thresholds)
+// mergeInputs reads the results named on the command line: files and
+// globs, or "-" for a stream of logs on stdin.
+func mergeInputs(args []string, stdin io.Reader) ([]*result.Result, []string, error) {
+	var rs []*result.Result
+	var names, files []string
+	flush := func() error {
+		paths, err := expandGlobs(files)
+		if err != nil {
+			return err
+		}
+		read, err := readResults(paths)
+		if err != nil {
+			return err
+		}
+		rs, names, files = append(rs, read...), append(names, paths...), nil
+		return nil
+	}
+	stdinUsed := false
+	for _, a := range args {
+		if a != "-" {
+			files = append(files, a)
+			continue
+		}
+		if stdinUsed {
+			return nil, nil, errors.New("'-' given twice: standard input is read once")
+		}
+		stdinUsed = true
+		if err := flush(); err != nil {
+			return nil, nil, err
+		}
+		got, labels, err := report.ScanResults(stdin, "stdin")
+		if err != nil {
+			return nil, nil, err
+		}
+		rs, names = append(rs, got...), append(names, labels...)
+	}
+	if err := flush(); err != nil {
+		return nil, nil, err
+	}
+	if len(rs) == 0 {
+		return nil, nil, fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)
+	}
+	return rs, names, nil
+}
+
+// reevaluate checks the run's thresholds, and extra ones given to merge,
+// against the merged figures: a gate of one generator says nothing about
+// the sum of all of them.
+func reevaluate(r *result.Result, extra []threshold.Threshold) {
+	gates, err := threshold.ParseAll(r.Config.Thresholds[:len(r.Config.Thresholds)-len(extra)])
 	if err != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("thresholds not evaluated on the merged result: %v", err))
-		return
+		gates = nil
 	}
-	r.Thresholds = threshold.EvalAll(gates, r)
+	r.Thresholds = threshold.EvalAll(append(gates, extra...), r)
 }

@@ -47,6 +47,8 @@ type runOptions struct {
 	eventSize int
 	batch     int
 	bodyFile  string
+	dataFile  string
+	dataPer   string
 	vars      []string
 
 	output     string
@@ -54,16 +56,21 @@ type runOptions struct {
 	checkpoint time.Duration
 	thresholds []string
 	abortOn    []string
-	junit      string
-	markdown   string
-	html       string
-	csv        string
-	jtl        string
-	hdrLog     string
+	// expectStatus and allowErrors say what counts as success, and
+	// whether a run in which nothing succeeded may still pass.
+	expectStatus []string
+	allowErrors  bool
+	junit        string
+	markdown     string
+	html         string
+	csv          string
+	jtl          string
+	hdrLog       string
 
 	watch   watchOptions
 	consume consumeOptions
 	influx  influxOptions
+	shard   shardOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -86,14 +93,18 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
 	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
-	fs.IntVar(&o.eventSize, "event-size", 0, "pad each event to about this many bytes (0: natural size)")
+	fs.IntVar(&o.eventSize, "event-size", 0, "pad each request body to about this many bytes, shared among the events of a --batch (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
+	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
+	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
+	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
+	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run in which no request succeeded pass (without it that run fails, exit 3)")
 	fs.StringArrayVar(&o.abortOn, "abort-on-fail", nil, "stop the run early (exit 3) when this gate fails over the last 10 s, e.g. 'error_rate<5%' (repeatable)")
 	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
 	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report with charts to FILE")
@@ -104,6 +115,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addWatchFlags(fs, &o.watch)
 	addConsumeFlags(fs, &o.consume)
 	addInfluxFlags(fs, &o.influx)
+	addShardFlags(fs, &o.shard)
 	return fs
 }
 
@@ -118,6 +130,11 @@ func (u usageError) Unwrap() error { return u.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func runRun(args []string, stdout, stderr io.Writer) int {
+	if hvProfile(args) {
+		// An hv-ves profile is a run of HV-VES producers: the same
+		// arguments go to `vesload hv`, which takes -profile too.
+		return runHV(args, stdout, stderr)
+	}
 	var o runOptions
 	fs := runFlags(&o)
 	if code, done := parseCommand(fs, args, runSynopsis, stdout, stderr); done {
@@ -197,7 +214,15 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := o.influx.check(); err != nil {
 		return nil, err
 	}
+	sp, err := o.shard.resolve(time.Now(), os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	sc, err := resolveScenario(o, changed)
+	if err != nil {
+		return nil, err
+	}
+	digest, err := scenarioDigest(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -218,9 +243,14 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight}); err != nil {
+	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight, RunID: sp.runID}); err != nil {
 		return nil, usageError{err}
 	}
+	s.plan.RunConfig.Digest = digest
+	if err := sp.apply(s.plan); err != nil {
+		return nil, err
+	}
+	sp.announce(stderr, o.quiet, time.Now())
 	if emulated {
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
@@ -338,6 +368,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
+	checkSomeSuccess(res, s.o.allowErrors)
 	aborted := false
 	if s.guard != nil {
 		var why string
@@ -365,7 +396,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil
-	case !threshold.Passed(res.Thresholds):
+	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, s.prog.note):
 		return exitThreshold, nil
 	}
 	return exitOK, nil

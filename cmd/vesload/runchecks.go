@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
@@ -38,6 +39,12 @@ func checkNumbers(o *runOptions) error {
 	if err := checkClientCert(o); err != nil {
 		return err
 	}
+	if _, err := expect.Parse(o.expectStatus); err != nil {
+		return usagef("--expect-status %v", err)
+	}
+	if err := checkOutputs(o); err != nil {
+		return err
+	}
 	return checkFlagFiles(o)
 }
 
@@ -58,6 +65,23 @@ func checkClientCert(o *runOptions) error {
 	return nil
 }
 
+// checkOutputs refuses, before the run, an output that names a folder:
+// a run of ten minutes must not end with "is a directory".
+func checkOutputs(o *runOptions) error {
+	for _, f := range []struct{ flag, path string }{
+		{"-o", o.output}, {"--junit", o.junit}, {"--html", o.html}, {"--markdown", o.markdown},
+		{"--csv", o.csv}, {"--jtl", o.jtl}, {"--hdr-log", o.hdrLog},
+	} {
+		if f.path == "" || f.path == "-" {
+			continue
+		}
+		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
+			return usagef("%s %s: is a folder, want a file name", f.flag, f.path)
+		}
+	}
+	return nil
+}
+
 // checkFlagFiles checks the flags that name things outside: the URL, the
 // event domain and the files, so that their errors name the flag rather
 // than the scenario they end up in.
@@ -71,7 +95,7 @@ func checkFlagFiles(o *runOptions) error {
 		return usagef("--event %q: want one of %s", o.event, strings.Join(ves.Domains(), ", "))
 	}
 	for _, f := range []struct{ flag, path string }{
-		{"--body-file", o.bodyFile}, {"--password-file", o.passFile},
+		{"--body-file", o.bodyFile}, {"--password-file", o.passFile}, {"--data-file", o.dataFile},
 		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key}, {"--cert-pass-file", o.certPass},
 	} {
 		if f.path == "" {

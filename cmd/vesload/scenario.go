@@ -36,6 +36,17 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 		}
 		p.Requests = []profiles.Request{r}
 	}
+	if changed("data-file") || changed("data-per") {
+		if p.Data == nil {
+			p.Data = &profiles.Data{}
+		}
+		if changed("data-file") {
+			p.Data.File = o.dataFile
+		}
+		if changed("data-per") {
+			p.Data.Per = o.dataPer
+		}
+	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.thresholds...)
 	overlaySamplers(p, &o.watch)
 	resolved, err := scenario.Resolve(p, o.vars)
@@ -113,6 +124,9 @@ func overlayTarget(p *profiles.Profile, o *runOptions, changed func(string) bool
 		if t.Auth.PasswordFile == "" && t.Auth.PasswordEnv == "" {
 			t.Auth.PasswordEnv = "VESLOAD_PASSWORD" // --password-file's documented default
 		}
+	}
+	if changed("expect-status") {
+		t.ExpectStatus = o.expectStatus
 	}
 	if changed("cacert") || changed("cert") || changed("key") || changed("cert-pass-file") || changed("insecure") {
 		if t.TLS == nil {

@@ -37,6 +37,8 @@ type serveFlags struct {
 	seed                                                   uint64
 	noValidate, quiet                                      bool
 	pub                                                    publishFlags
+	arrivals                                               bool
+	sink                                                   string
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -65,6 +67,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 	addPublishFlags(fs, &f.pub)
 	hvf := addHVServeFlags(fs)
+	fs.BoolVar(&f.arrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
+	fs.StringVar(&f.sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
 		return code
 	}
@@ -107,6 +111,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitRun
 	}
 	defer stopHV()
+	if f.sink != "" {
+		sink, err := testserver.StartSink(f.sink)
+		if err != nil {
+			fmt.Fprintf(stderr, "vesload serve: --sink: %v\n", err)
+			return exitRun
+		}
+		defer sink.Close()
+		log.printf("throughput sink on %s (vesload probe --sink)", sink.URL())
+	}
 	return runEmulator(ctx, opts, kafka, &f.pub, log, stderr)
 }
 
@@ -153,6 +166,7 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 		BackendPool: f.pool, BackendQueue: f.queue, PublishTime: f.publishTime,
 		Latency: f.latency, Jitter: f.jitter, ErrorRate: f.errorRate, Seed: f.seed,
 		NoValidate: f.noValidate, Logf: log.printf, ClientCAFile: f.clientCA, HTTPAddr: f.httpListen,
+		RecordArrivals: f.arrivals,
 	}
 	switch strings.ToLower(f.compat) {
 	case testserver.CompatV72, testserver.CompatLegacy, "none":

@@ -150,7 +150,7 @@ func TestServeRuns(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- serve(ctx, []string{"-listen", "127.0.0.1:0", "--auth-file", authFile,
-			"--publish-time", "1ms", "--compat", "legacy"}, &stdout, &stderr)
+			"--publish-time", "1ms", "--compat", "legacy", "--auth-cost", "4"}, &stdout, &stderr)
 	}()
 	urlRe := regexp.MustCompile(`emulator on (http://127\.0\.0\.1:\d+)/eventListener/v7 `)
 	var base string
@@ -198,8 +198,8 @@ func TestServeRuns(t *testing.T) {
 	if strings.Contains(out, "s3cret") {
 		t.Errorf("stderr %q shows the password", out)
 	}
-	if !strings.Contains(out, "basic auth (BCrypt cost 10)") || !strings.Contains(out, "auth: 1 basic, 0 certificate") {
-		t.Errorf("stderr %q: want the collector's BCrypt cost 10 by default and the auth count", out)
+	if !strings.Contains(out, "basic auth (BCrypt cost 4)") || !strings.Contains(out, "auth: 1 basic, 0 certificate") {
+		t.Errorf("stderr %q: want the BCrypt cost and the auth count", out)
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("stdout %q, want nothing", stdout.String())
@@ -238,4 +238,28 @@ func FuzzParseStall(f *testing.F) {
 			t.Fatalf("round trip of %q: %v, %v, %v; want %v, %v", s, stall2, at2, err, stall, at)
 		}
 	})
+}
+
+// The emulator's basic auth costs what the collector's does unless told
+// otherwise: BCrypt at cost 10.
+func TestServeAuthCostDefault(t *testing.T) {
+	t.Parallel()
+	f := &serveFlags{listen: "127.0.0.1:0", compat: "v7.2", pool: 16, auth: "u:p", authCost: 10}
+	var sink bytes.Buffer
+	o, err := f.options(false, newLineWriter(&sink, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.AuthCost != 10 {
+		t.Errorf("AuthCost %d, want the collector's 10", o.AuthCost)
+	}
+	var stdout, stderr bytes.Buffer
+	serve(context.Background(), []string{"--help"}, &stdout, &stderr)
+	found := false
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		found = found || strings.Contains(line, "--auth-cost") && strings.Contains(line, "(default 10)")
+	}
+	if !found {
+		t.Errorf("usage does not show --auth-cost with default 10:\n%s", stdout.String())
+	}
 }

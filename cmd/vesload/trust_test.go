@@ -1,13 +1,22 @@
 package main
 
 import (
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/testserver"
 )
 
 // runQuick runs a short in-process load against the built-in emulator and
@@ -93,6 +102,210 @@ func TestClampPool(t *testing.T) {
 		}
 		if tc.note && !strings.Contains(note, "ulimit -n") {
 			t.Errorf("note %q does not say how to raise the limit", note)
+		}
+	}
+}
+
+// startEmulator starts an in-process emulator for one test.
+func startTestEmulator(t *testing.T, opts testserver.Options) string {
+	t.Helper()
+	srv, err := testserver.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv.URL() + "/eventListener/v7"
+}
+
+// ONAP's plans assert 202: --expect-status 202 makes a collector that
+// answers 200 (the legacy compatibility setting) fail, each 200 an error
+// of its own class.
+func TestExpectStatus(t *testing.T) {
+	t.Parallel()
+	legacy := startTestEmulator(t, testserver.Options{Compat: testserver.CompatLegacy})
+	tests := []struct {
+		args    []string
+		code    int
+		ok, err int64
+		class   string
+	}{
+		{nil, exitOK, 10, 0, ""},
+		{[]string{"--expect-status", "2xx"}, exitOK, 10, 0, ""},
+		{[]string{"--expect-status", "202", "--allow-errors"}, exitOK, 0, 10, "http_200"},
+		{[]string{"--expect-status", "202", "--expect-status", "200"}, exitOK, 10, 0, ""},
+		{[]string{"--expect-status", "202"}, exitThreshold, 0, 10, "http_200"},
+	}
+	for _, tc := range tests {
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := append([]string{"--url", legacy, "-rps", "20", "-duration", "500ms", "-q", "-o", out}, tc.args...)
+		code, _, stderr := cliRun(runRun, args...)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d; stderr %s", tc.args, code, tc.code, stderr)
+			continue
+		}
+		res, err := report.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Requests.OK != tc.ok || res.Requests.Errors != tc.err || (tc.class != "" && res.Errors[tc.class] != tc.err) {
+			t.Errorf("%q: ok %d errors %v, want ok %d and %d %s", tc.args, res.Requests.OK, res.Errors, tc.ok, tc.err, tc.class)
+		}
+	}
+	code, _, stderr := cliRun(runRun, "--url", legacy, "--expect-status", "20x")
+	if code != exitUsage || !strings.Contains(stderr, "--expect-status") {
+		t.Errorf("--expect-status 20x: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A run in which no request succeeded fails (exit 3, the ok>0 gate) even
+// without thresholds, unless --allow-errors.
+func TestNoSuccessFails(t *testing.T) {
+	t.Parallel()
+	refusing := startTestEmulator(t, testserver.Options{ErrorRate: 1})
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, _ := cliRun(runRun, "--url", refusing, "-rps", "20", "-duration", "500ms", "-q", "-o", out)
+	if code != exitThreshold {
+		t.Fatalf("exit %d, want %d", code, exitThreshold)
+	}
+	res, err := report.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Thresholds) != 1 || res.Thresholds[0].Expr != "ok>0" || res.Thresholds[0].Pass {
+		t.Errorf("thresholds %+v, want the failed ok>0 gate", res.Thresholds)
+	}
+	if !strings.Contains(stdout, "ok>0") || !strings.Contains(stdout, "no request succeeded") {
+		t.Errorf("summary does not say why the run failed:\n%s", stdout)
+	}
+	if code, _, _ := cliRun(runRun, "--url", refusing, "-rps", "20", "-duration", "500ms", "-q", "--allow-errors"); code != exitOK {
+		t.Errorf("--allow-errors: exit %d, want 0", code)
+	}
+	// A run with some success is unaffected.
+	if code, _, _ := cliRun(runRun, "-rps", "20", "-duration", "500ms", "-q"); code != exitOK {
+		t.Errorf("a good run: exit %d, want 0", code)
+	}
+}
+
+// JTL rows carry the requests in flight as grpThreads and allThreads, so
+// that JMeter's dashboard generator draws its active-threads chart.
+func TestJTLThreadsAreInFlight(t *testing.T) {
+	t.Parallel()
+	slow := startTestEmulator(t, testserver.Options{Latency: 200 * time.Millisecond})
+	jtl := filepath.Join(t.TempDir(), "r.jtl")
+	code, _, stderr := cliRun(runRun, "--url", slow, "-rps", "20", "-duration", "1s", "-q", "--jtl", jtl)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(jtl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 21 || rows[0][11] != "grpThreads" || rows[0][12] != "allThreads" {
+		t.Fatalf("%d rows, header %q", len(rows), rows[0])
+	}
+	most := 0
+	for _, r := range rows[1:] {
+		n, err := strconv.Atoi(r[11])
+		if err != nil || n < 1 || r[12] != r[11] {
+			t.Fatalf("row %q: grpThreads %q allThreads %q, want the same count, at least 1", r, r[11], r[12])
+		}
+		most = max(most, n)
+	}
+	// 20/s answered after 200 ms: about four at once.
+	if most < 2 || most > 20 {
+		t.Errorf("at most %d in flight, want about 4", most)
+	}
+}
+
+// --data-file binds each row's columns as template variables, one row per
+// request in turn: one sourceName per simulated PNF.
+func TestDataFileRoundRobin(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Event struct {
+				Header struct {
+					SourceName string `json:"sourceName"`
+					EventID    string `json:"eventId"`
+				} `json:"commonEventHeader"`
+			} `json:"event"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		seen[body.Event.Header.SourceName]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	data, tpl := filepath.Join(dir, "pnfs.csv"), filepath.Join(dir, "body.json")
+	if err := os.WriteFile(data, []byte("sourceName,ip\npnf-1,10.0.0.1\npnf-2,10.0.0.2\npnf-3,10.0.0.3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tpl, []byte(`{"event":{"commonEventHeader":{"sourceName":"${sourceName}","eventId":"{{.EventID}}","ip":"${ip}"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	code, _, stderr := cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
+		"--pool-wait", "5s", "-rps", "30", "-duration", "1s", "-q", "-o", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 3 || seen["pnf-1"] != 10 || seen["pnf-2"] != 10 || seen["pnf-3"] != 10 {
+		t.Errorf("sourceNames seen %v, want each of the 3 rows 10 times", seen)
+	}
+	// Per worker, a pool of 2 uses rows 1 and 2 only, one per connection.
+	for k := range seen {
+		delete(seen, k)
+	}
+	mu.Unlock()
+	out2 := filepath.Join(dir, "r2.json")
+	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
+		"--data-per", "worker", "--pool", "2", "--pool-wait", "5s", "-rps", "30", "-duration", "1s", "-q", "-o", out2)
+	mu.Lock()
+	res2, err := report.Read(out2)
+	if err != nil {
+		t.Fatalf("exit %d (%s): %v", code, stderr, err)
+	}
+	if code != exitOK || len(seen) != 2 || seen["pnf-1"] == 0 || seen["pnf-2"] == 0 || int64(seen["pnf-1"]+seen["pnf-2"]) != res2.Requests.OK {
+		t.Errorf("per worker, pool 2: exit %d, sourceNames seen %v, want pnf-1 and pnf-2 only, %d in all (%s)", code, seen, res2.Requests.OK, stderr)
+	}
+	// A row count or header the file does not keep is refused in one line.
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("sourceName\na\nb,c\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", bad, "-q")
+	if code != exitUsage || !strings.Contains(stderr, "bad.csv:3: wrong number of columns") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("bad data file: exit %d, stderr %q", code, stderr)
+	}
+	// Built-in events have no ${NAME} to bind.
+	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--data-file", data, "-q")
+	if code != exitUsage || !strings.Contains(stderr, "give a body or --body-file") {
+		t.Errorf("data file with a built-in event: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// An output that names a folder is refused before the run, in one line.
+func TestOutputFolderRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, flag := range []string{"-o", "--html", "--junit", "--jtl", "--csv"} {
+		code, _, stderr := cliRun(runRun, "-rps", "1", "-duration", "1s", "-q", flag, dir)
+		if code != exitUsage || !strings.Contains(stderr, flag+" "+dir+": is a folder") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s DIR: exit %d, stderr %q", flag, code, stderr)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
 
@@ -45,6 +46,12 @@ type Config struct {
 	// starts, before the first message: message i of producer p is due at
 	// start + Due(p, i). A consumer following the events needs it.
 	OnStart func(time.Time)
+	// Shard, when it splits the run, runs only the producers
+	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers.
+	// Start, when set, starts the schedules at an instant all shards
+	// share; a shard later than its tolerance does not run.
+	Shard loadgen.Shard
+	Start *loadgen.StartGate
 }
 
 // IntervalForRate is the per-producer interval that gives rate messages

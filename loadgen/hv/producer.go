@@ -32,6 +32,9 @@ type Outcome struct {
 	Config      Config
 	Start, End  time.Time
 	Interrupted bool
+	// StartOffset is how far the clock was from Config.Start's instant
+	// when the schedules started.
+	StartOffset time.Duration
 	recs        []*recorder
 }
 
@@ -51,11 +54,17 @@ func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := cfg.Clock.Now()
+	start, offset, err := cfg.startAt(ctx)
+	if err != nil {
+		for _, p := range ps {
+			p.c.Load().Close()
+		}
+		return nil, err
+	}
 	if cfg.OnStart != nil {
 		cfg.OnStart(start)
 	}
-	out := &Outcome{Config: cfg, Start: start}
+	out := &Outcome{Config: cfg, Start: start, StartOffset: offset}
 	var wg sync.WaitGroup
 	for _, p := range ps {
 		p.start = start
@@ -74,15 +83,16 @@ func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
 
 // connectAll makes the producers and their first connections in parallel.
 func connectAll(ctx context.Context, cfg *Config) ([]*producer, error) {
-	ps := make([]*producer, cfg.Producers)
-	errs := make([]error, cfg.Producers)
+	mine := cfg.mine()
+	ps := make([]*producer, len(mine))
+	errs := make([]error, len(mine))
 	var wg sync.WaitGroup
-	for i := range ps {
-		enc, err := wtp.NewEncoder(cfg.Source(i), cfg.Size)
+	for i, p := range mine {
+		enc, err := wtp.NewEncoder(cfg.Source(p), cfg.Size)
 		if err != nil {
 			return nil, fmt.Errorf("--size: %w", err)
 		}
-		ps[i] = &producer{p: i, cfg: cfg, enc: enc, sleeper: cfg.Clock.NewSleeper()}
+		ps[i] = &producer{p: p, cfg: cfg, enc: enc, sleeper: cfg.Clock.NewSleeper()}
 		wg.Go(func() {
 			c, err := dial(ctx, cfg)
 			if err != nil {
@@ -100,7 +110,7 @@ func connectAll(ctx context.Context, cfg *Config) ([]*producer, error) {
 					c.Close()
 				}
 			}
-			return nil, fmt.Errorf("connect to %s (producer %d): %w", cfg.Addr, i, err)
+			return nil, fmt.Errorf("connect to %s (producer %d): %w", cfg.Addr, mine[i], err)
 		}
 	}
 	return ps, nil

@@ -39,11 +39,12 @@ func (o *Outcome) Result() (*result.Result, error) {
 	if cfg.TLS != nil {
 		scheme = "tls://"
 	}
-	target := float64(cfg.Producers) / cfg.Interval.Seconds()
+	producers := len(cfg.mine())
+	target := float64(producers) / cfg.Interval.Seconds()
 	r := &result.Result{
 		Schema: result.Schema,
 		Config: result.RunConfig{Protocol: Protocol, URL: scheme + cfg.Addr, RPS: target,
-			DurationS: (cfg.Span() + cfg.Interval).Seconds(), Pool: cfg.Producers, KeepAlive: true,
+			DurationS: (cfg.Span() + cfg.Interval).Seconds(), Pool: producers, KeepAlive: true,
 			Event: domain(cfg), EventSize: cfg.Size, RunID: cfg.RunID, TimeoutS: cfg.WriteTimeout.Seconds()},
 		Started: o.Start, Ended: o.End, DurationS: elapsed, Interrupted: o.Interrupted,
 		Requests: result.Requests{Scheduled: tot.Scheduled, Sent: tot.Sent, OK: tot.Written,
@@ -57,8 +58,9 @@ func (o *Outcome) Result() (*result.Result, error) {
 	}
 	lagS := result.Summarize(lag)
 	r.Generator = result.Generator{DispatchLagP50Ms: lagS.P50, DispatchLagP99Ms: lagS.P99,
-		DispatchLagMaxMs: lagS.Max, MaxInFlight: int64(cfg.Producers), Saturated: lagS.P99 > 5}
+		DispatchLagMaxMs: lagS.Max, MaxInFlight: int64(producers), Saturated: lagS.P99 > 5}
 	r.Timeline = o.timeline()
+	r.Shard = o.shardInfo()
 	r.HV = o.hvSection(tot, elapsed, r.Timeline, result.Summarize(blocked))
 	for _, rec := range o.recs {
 		for k, v := range rec.drops {
@@ -119,7 +121,7 @@ func (o *Outcome) timeline() []result.Second {
 func (o *Outcome) hvSection(tot Counts, elapsed float64, tl []result.Second, blocked result.Summary) *result.HV {
 	cfg := o.Config
 	hv := &result.HV{
-		Addr: cfg.Addr, TLS: cfg.TLS != nil, Producers: cfg.Producers, Messages: cfg.Messages,
+		Addr: cfg.Addr, TLS: cfg.TLS != nil, Producers: len(cfg.mine()), Messages: cfg.Messages,
 		SizeBytes: cfg.Size, IntervalS: cfg.Interval.Seconds(), Domain: domain(cfg),
 		Sent: hvCounts(tot), NotSentBy: map[string]int64{}, Disconnects: map[string]int64{},
 		DialErrors: map[string]int64{}, WriteBlocked: blocked,

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // childEnv makes the test binary a CPU burner instead of running tests:
@@ -19,7 +21,8 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(childEnv); spec != "" {
 		os.Exit(burn(spec))
 	}
-	os.Exit(m.Run())
+	// No goroutine may outlive the tests (samplers run for a whole run).
+	goleak.VerifyTestMain(m)
 }
 
 // burn spins for duty of every 20 ms period and sleeps the rest, until

@@ -1,6 +1,7 @@
 package ves
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -82,6 +83,20 @@ const benchTemplate = `{
 
 func BenchmarkTemplateRender(b *testing.B) {
 	tpl, err := CompileTemplate([]byte(benchTemplate), TemplateOptions{Vars: map[string]string{"ENTITY": "ems-1", "SOURCE": "nf-1"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkBody(b, tpl)
+}
+
+// BenchmarkTemplateRenderDataRows renders the same template with SOURCE
+// and ENTITY bound per request from 1000 data rows.
+func BenchmarkTemplateRenderDataRows(b *testing.B) {
+	d := &Data{Columns: []string{"ENTITY", "SOURCE"}}
+	for i := range 1000 {
+		d.Rows = append(d.Rows, []string{fmt.Sprintf("ems-%d", i), fmt.Sprintf("nf-%04d", i)})
+	}
+	tpl, err := CompileTemplate([]byte(benchTemplate), TemplateOptions{Data: d})
 	if err != nil {
 		b.Fatal(err)
 	}

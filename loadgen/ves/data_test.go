@@ -116,3 +116,29 @@ func FuzzReadData(f *testing.F) {
 		}
 	})
 }
+
+func TestTemplateDataPerWorker(t *testing.T) {
+	t.Parallel()
+	d := &Data{Columns: []string{"sourceName"}, Rows: [][]string{{"a"}, {"b"}, {"c"}}}
+	src := []byte(`{"s":"${sourceName}","n":{{.Seq}}}`)
+	per, err := CompileTemplate(src, TemplateOptions{Data: d, DataPerWorker: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn, err := CompileTemplate(src, TemplateOptions{Data: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := uint64(0); seq < 4; seq++ {
+		for worker := uint64(0); worker < 4; worker++ {
+			want := `{"s":"` + d.Rows[worker%3][0] + `","n":` + strconv.FormatUint(seq, 10) + `}`
+			if got := string(per.AppendBodyFor(nil, seq, worker, time.Unix(0, 0))); got != want {
+				t.Errorf("per worker: seq %d worker %d: %s, want %s", seq, worker, got, want)
+			}
+			want = `{"s":"` + d.Rows[seq%3][0] + `","n":` + strconv.FormatUint(seq, 10) + `}`
+			if got := string(turn.AppendBodyFor(nil, seq, worker, time.Unix(0, 0))); got != want {
+				t.Errorf("in turn: seq %d worker %d: %s, want %s", seq, worker, got, want)
+			}
+		}
+	}
+}

@@ -49,13 +49,19 @@ type program struct {
 // appends bytes and formats integers: no allocation once dst is large
 // enough.
 func (p *program) appendTo(dst []byte, n uint64, due time.Time) []byte {
+	return p.appendToRow(dst, n, n, due)
+}
+
+// appendToRow is appendTo with data row row mod rows bound, which is n
+// itself unless the rows go to workers.
+func (p *program) appendToRow(dst []byte, n, row uint64, due time.Time) []byte {
 	for i := range p.segs {
-		dst = p.appendSegment(dst, &p.segs[i], n, due)
+		dst = p.appendSegment(dst, &p.segs[i], n, row, due)
 	}
 	return dst
 }
 
-func (p *program) appendSegment(dst []byte, s *segment, n uint64, due time.Time) []byte {
+func (p *program) appendSegment(dst []byte, s *segment, n, row uint64, due time.Time) []byte {
 	switch s.kind {
 	case segStatic:
 		return append(dst, s.lit...)
@@ -76,7 +82,7 @@ func (p *program) appendSegment(dst []byte, s *segment, n uint64, due time.Time)
 	case segRandom:
 		return strconv.AppendInt(dst, boundedRandom(p.key, s.salt, n, s.lo, s.span), 10)
 	case segRow:
-		return append(dst, p.rows[n%uint64(len(p.rows))][s.lo]...)
+		return append(dst, p.rows[row%uint64(len(p.rows))][s.lo]...)
 	}
 	return dst
 }

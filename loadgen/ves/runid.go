@@ -44,3 +44,14 @@ func NewRunID() string {
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error
 	return hex.EncodeToString(b[:])
 }
+
+// CheckRunID reports whether id may serve as a run ID (an empty id may
+// not: it stands for a fresh random one). Shards of one run are given the
+// same ID, so that their eventIds share one prefix.
+func CheckRunID(id string) error {
+	if id == "" {
+		return fmt.Errorf("run ID is empty")
+	}
+	_, err := resolveRunID(id)
+	return err
+}

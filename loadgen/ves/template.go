@@ -29,15 +29,19 @@ type TemplateOptions struct {
 	// seq mod rows (values verbatim, as Vars). A column wins over a Vars
 	// entry of the same name. Every row's body is checked at compile time.
 	Data *Data
+	// DataPerWorker gives each worker (connection) one data row, worker i
+	// row i mod rows, instead of each request the next row.
+	DataPerWorker bool
 }
 
 // Template is a compiled body template (syntax in TEMPLATES.md). It is
 // immutable and safe for concurrent use; AppendBody only copies literals
 // and formats numbers.
 type Template struct {
-	prog  program
-	runID string
-	batch bool
+	prog      program
+	runID     string
+	batch     bool
+	perWorker bool // data rows go to workers, not requests
 }
 
 // sampleDue is the due time of the render that checks a compiled body.
@@ -90,7 +94,8 @@ func CompileTemplate(src []byte, opts TemplateOptions) (*Template, error) {
 		}
 		return nil, fmt.Errorf("compile template: %w", err)
 	}
-	t := &Template{prog: program{segs: segs, key: runKey(runID), rows: dataRows(segs, opts.Data)}, runID: runID}
+	t := &Template{prog: program{segs: segs, key: runKey(runID), rows: dataRows(segs, opts.Data)}, runID: runID,
+		perWorker: opts.DataPerWorker}
 	if err := t.checkRows(src, opts); err != nil {
 		return nil, err
 	}
@@ -165,6 +170,17 @@ func (t *Template) AppendBody(dst []byte, seq uint64, due time.Time) []byte {
 	return t.prog.appendTo(dst, seq, due)
 }
 
+// AppendBodyFor is AppendBody for a request sent by worker (a connection
+// of the pool): with TemplateOptions.DataPerWorker the data row is
+// worker's, so each connection keeps one row (one simulated PNF each).
+func (t *Template) AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) []byte {
+	row := seq
+	if t.perWorker {
+		row = worker
+	}
+	return t.prog.appendToRow(dst, seq, row, due)
+}
+
 // IsBatch reports whether the body's top-level object has an eventList,
 // so the engine can post it to the eventBatch endpoint.
 func (t *Template) IsBatch() bool { return t.batch }
@@ -179,7 +195,7 @@ func (p *program) traceRender(n uint64, due time.Time) ([]byte, []int) {
 	starts := make([]int, len(p.segs))
 	for i := range p.segs {
 		starts[i] = len(out)
-		out = p.appendSegment(out, &p.segs[i], n, due)
+		out = p.appendSegment(out, &p.segs[i], n, n, due)
 	}
 	return out, starts
 }

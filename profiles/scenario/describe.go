@@ -28,6 +28,9 @@ func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 	}
 	rc.RPS = c.Load.MeanRate()
 	rc.Auth = authMode(c)
+	if !c.Expect.IsDefault() {
+		rc.ExpectStatus = c.Expect.String()
+	}
 	if len(p.Requests) == 1 {
 		r := p.Requests[0]
 		rc.EventSize, rc.Batch, rc.BodyFile = r.Size, r.Batch, r.BodyFile

@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"fmt"
 	"os"
 
+	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
@@ -75,6 +77,9 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 	}
 	if pl.Config.Method == "" {
 		pl.Config.Method = "POST"
+	}
+	if pl.Config.Expect, err = expect.Parse(p.Target.ExpectStatus); err != nil {
+		return nil, fmt.Errorf("expected status: %w", err)
 	}
 	if t := p.Target.TLS; t != nil {
 		pl.Config.TLS = loadgen.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, CertPassFile: t.CertPassFile, Insecure: t.Insecure}

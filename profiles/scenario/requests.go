@@ -15,9 +15,16 @@ import (
 // setRequests builds the body of every request kind of the mix; a mix of
 // one is the plain single-request configuration.
 func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) error {
+	var data *ves.Data
+	if p.Data != nil {
+		var err error
+		if data, err = loadData(p.Data); err != nil {
+			return err
+		}
+	}
 	mix := make([]loadgen.Request, 0, len(p.Requests))
 	for _, r := range p.Requests {
-		body, batch, err := requestBody(r, p.Vars, runID)
+		body, batch, err := requestBody(r, p.Vars, data, p.Data != nil && p.Data.Per == profiles.DataPerWorker, runID)
 		if err != nil {
 			return err
 		}
@@ -44,8 +51,8 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 
 // requestBody returns the body source of one request kind and whether it
 // is a batch.
-func requestBody(r profiles.Request, vars map[string]string, runID string) (loadgen.Body, bool, error) {
-	opts := ves.TemplateOptions{RunID: runID, Vars: vars}
+func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, perWorker bool, runID string) (loadgen.Body, bool, error) {
+	opts := ves.TemplateOptions{RunID: runID, Vars: vars, Data: data, DataPerWorker: perWorker}
 	switch {
 	case r.BodyFile != "":
 		t, err := ves.LoadTemplate(r.BodyFile, opts)
@@ -59,6 +66,9 @@ func requestBody(r profiles.Request, vars map[string]string, runID string) (load
 			return nil, false, fmt.Errorf("request %s: body: %w", r.Name, err)
 		}
 		return t, t.IsBatch(), nil
+	}
+	if data != nil {
+		return nil, false, fmt.Errorf("request %s: a data file binds ${NAME} in body templates: give a body or --body-file", r.Name)
 	}
 	event := r.Event
 	if event == "" {

@@ -17,6 +17,13 @@ func Resolve(p *profiles.Profile, sets []string) (*profiles.Profile, error) {
 	if err := p.ScanBodyFiles(); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Label(), err)
 	}
+	if p.Data != nil {
+		d, err := loadData(p.Data)
+		if err != nil {
+			return nil, err
+		}
+		p.BindDataColumns(d.Columns)
+	}
 	for _, kv := range sets {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || name == "" {

@@ -229,6 +229,8 @@ func TestCompareConfigMismatch(t *testing.T) {
 		{"path", func(c *result.RunConfig) { c.URL = "http://collector-a:8080/eventListener/v5" }, "path"},
 		{"auth mode", func(c *result.RunConfig) { c.Auth = "certificate" }, "auth"},
 		{"no auth, recorded or not", func(c *result.RunConfig) { c.Auth = "none" }, ""},
+		{"expected statuses", func(c *result.RunConfig) { c.ExpectStatus = "202" }, "expect_status"},
+		{"2xx, recorded or not", func(c *result.RunConfig) { c.ExpectStatus = "2xx" }, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

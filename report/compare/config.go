@@ -12,7 +12,7 @@ import (
 // their figures are not comparable: which field differs, in which runs,
 // with which values.
 type MismatchError struct {
-	Field          string // rps, duration_s, event, event_size, batch, body_file, path, auth
+	Field          string // rps, duration_s, event, event_size, batch, body_file, path, auth, expect_status
 	RunA, RunB     string // the runs' labels
 	ValueA, ValueB string
 }
@@ -50,6 +50,8 @@ func configFields() []configField {
 		// The collector pays a BCrypt check per basic-auth request and
 		// none for a client certificate: the mode changes its CPU.
 		{"auth", func(c result.RunConfig) string { return authOf(c) }},
+		// What counts as success decides the error rate.
+		{"expect_status", func(c result.RunConfig) string { return expectOf(c) }},
 	}
 }
 
@@ -60,6 +62,14 @@ func authOf(c result.RunConfig) string {
 		return "none"
 	}
 	return c.Auth
+}
+
+// expectOf is a run's expected statuses, 2xx unless it said otherwise.
+func expectOf(c result.RunConfig) string {
+	if c.ExpectStatus == "" {
+		return "2xx"
+	}
+	return c.ExpectStatus
 }
 
 // urlPath is the path of a target URL; the whole string when it does

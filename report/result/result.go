@@ -39,6 +39,10 @@ type Result struct {
 	Steps []Step `json:"steps,omitempty"`
 	// Delivery is what the consumer of the output topic saw (--consume).
 	Delivery *Delivery `json:"delivery,omitempty"`
+	// Shard is set when the run was one shard of several generators (or
+	// started at a given instant); Merged when it merges several results.
+	Shard  *ShardInfo `json:"shard,omitempty"`
+	Merged *MergeInfo `json:"merged,omitempty"`
 	// Warnings are the rolled-up notices of the run (one line each, never
 	// one per request), shown by every renderer.
 	Warnings []string `json:"warnings,omitempty"`
@@ -89,9 +93,15 @@ type RunConfig struct {
 	Auth      string            `json:"auth,omitempty"`
 	Insecure  bool              `json:"insecure,omitempty"`
 	Emulator  bool              `json:"emulator,omitempty"`
+	// ExpectStatus is the set of statuses counted as success when it is
+	// not the default 2xx, e.g. "202" (--expect-status).
+	ExpectStatus string `json:"expect_status,omitempty"`
 	// RunID prefixes every eventId the run sent, so that events seen at
 	// the collector or downstream can be traced back to the run.
-	RunID      string   `json:"run_id,omitempty"`
+	RunID string `json:"run_id,omitempty"`
+	// Digest identifies the scenario (everything the shards of one run
+	// must agree on); merge refuses shards whose digests differ.
+	Digest     string   `json:"digest,omitempty"`
 	Thresholds []string `json:"thresholds,omitempty"`
 }
 
@@ -216,6 +226,9 @@ type Step struct {
 	Errors      int64   `json:"errors"`
 	RPS         float64 `json:"rps"`
 	Latency     Summary `json:"latency_ms"`
+	// Histogram is the step's latency distribution, encoded as
+	// Histograms.Latency is, so that shards' steps merge without loss.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // Second is one entry of the per-second timeline. T counts seconds from

@@ -149,6 +149,7 @@ func num(m *dynamicpb.Message, name string) uint64 {
 }
 
 func TestFramesDecodeWithONAPProtos(t *testing.T) {
+	t.Parallel()
 	msg := onapProtos(t)
 	src := Source{RunID: "r7Kx2", ReportingEntityName: "vesload", SourceName: "vesload-hv-3", NfVendorName: "vesload"}
 	for _, c := range []struct {
@@ -236,10 +237,11 @@ func checkFrame(t *testing.T, msg func(string) protoreflect.MessageDescriptor, f
 }
 
 func TestSizesAreExact(t *testing.T) {
+	t.Parallel()
 	src := Source{RunID: "abcdef", ReportingEntityName: "vesload", SourceName: "vesload-hv-0"}
 	min := MinSize(src)
 	seqs := []Message{{0, 0, 1}, {9, 127, 1 << 40}, {1 << 20, 1 << 14, 1_764_590_000_000_000}, {1<<64 - 1, 1<<32 - 1, 1<<64 - 1}}
-	for size := min; size < min+20_000; size += 7 {
+	for size := min; size < min+20_000; size += 17 { // crosses the 1- to 2- and 2- to 3-byte length boundaries
 		enc, err := NewEncoder(src, size)
 		if err != nil {
 			t.Fatalf("size %d: %v", size, err)

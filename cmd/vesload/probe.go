@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/probe"
+)
+
+const probeSynopsis = "vesload probe URL|HOST:PORT [--sink URL] [--bulk-mib N] [--json]"
+
+// runProbe measures the link to a target before a load test.
+func runProbe(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var o probe.Options
+	var t tlsconf.Options
+	var bulkMiB int
+	var asJSON bool
+	fs := newFlagSet("probe")
+	fs.IntVar(&o.Connects, "connects", 5, "how many TCP connections to time")
+	fs.StringVar(&o.Sink, "sink", "", "URL of a 'vesload serve --sink' listener (http://HOST:PORT/sink) to measure bulk throughput to")
+	fs.IntVar(&bulkMiB, "bulk-mib", 32, "MiB to send to the sink")
+	fs.DurationVar(&o.Timeout, "timeout", 10*time.Second, "bound of each step")
+	fs.StringVar(&t.CAFile, "cacert", "", "PEM CA bundle to verify an https target with")
+	fs.StringVar(&t.CertFile, "cert", "", "client certificate (PEM, or a PKCS#12 store)")
+	fs.StringVar(&t.KeyFile, "key", "", "PEM client key")
+	fs.BoolVar(&t.Insecure, "insecure", false, "skip TLS certificate verification")
+	fs.BoolVar(&asJSON, "json", false, "print the figures as one JSON document")
+	if code, done := parseCommand(fs, args, probeSynopsis, stdout, stderr); done {
+		return code
+	}
+	if err := probeArgs(fs.Args(), &o, bulkMiB); err != nil {
+		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
+		return exitUsage
+	}
+	cfg, err := t.Client("")
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
+		return exitUsage
+	}
+	o.TLS = cfg
+	r, err := probe.Run(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
+		return exitRun
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return exitRun
+		}
+		return exitOK
+	}
+	printProbe(stdout, r)
+	return exitOK
+}
+
+func probeArgs(args []string, o *probe.Options, bulkMiB int) error {
+	switch {
+	case len(args) != 1:
+		return fmt.Errorf("want one target (usage: %s)", probeSynopsis)
+	case o.Connects < 1 || o.Connects > 1000:
+		return fmt.Errorf("--connects %d: want 1 to 1000", o.Connects)
+	case bulkMiB < 1 || bulkMiB > 8192:
+		return fmt.Errorf("--bulk-mib %d: want 1 to 8192", bulkMiB)
+	case o.Timeout <= 0:
+		return fmt.Errorf("--timeout %v: want a positive duration", o.Timeout)
+	}
+	if _, _, err := probe.ParseTarget(args[0]); err != nil {
+		return err
+	}
+	if o.Sink != "" {
+		if u, _, err := probe.ParseTarget(o.Sink); err != nil || u == nil {
+			return fmt.Errorf("--sink %q: want the http(s) URL of a vesload serve --sink listener", o.Sink)
+		}
+	}
+	o.Target, o.BulkBytes = args[0], int64(bulkMiB)<<20
+	return nil
+}
+
+func printProbe(w io.Writer, r *probe.Report) {
+	fmt.Fprintf(w, "probe %s (%s)\n", r.Target, r.Address)
+	fmt.Fprintf(w, "  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
+	if r.TLSVersion != "" {
+		fmt.Fprintf(w, "  tls handshake  %.3f ms (%s)\n", r.TLSHandshakeMs, r.TLSVersion)
+	}
+	if r.HTTPStatus != 0 {
+		fmt.Fprintf(w, "  http round trip %.3f ms (status %d)\n", r.RoundTripMs, r.HTTPStatus)
+	}
+	if b := r.Bulk; b != nil {
+		fmt.Fprintf(w, "  bulk to sink   %.1f MB/s (%d MiB in %.3f s to %s)\n", b.MBps, b.Bytes>>20, b.Seconds, b.Sink)
+	}
+}

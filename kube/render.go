@@ -1,0 +1,296 @@
+package kube
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Where the pods find the scenario: the ConfigMap is mounted here and
+// the profile is ProfileKey in it.
+const (
+	ConfigDir  = "/etc/vesload"
+	ProfileKey = "profile.yaml"
+	// PasswordEnv is the variable the pods read the basic auth password
+	// from; it is filled from the Secret the Spec names.
+	PasswordEnv = "VESLOAD_PASSWORD"
+	// MetricsPort is where each shard serves its live vesload_* metrics.
+	MetricsPort = 9464
+	// containerName is the shard's container, named in the pod failure
+	// policy.
+	containerName = "vesload"
+	// slack is added to the Job's deadline beyond the run's own length.
+	slack = 5 * time.Minute
+)
+
+// Spec is what the manifests are rendered from. The command line fills
+// it from the same flags as a run.
+type Spec struct {
+	// RunID is shared by every shard, names the objects
+	// (vesload-<RunID>) and labels them; it must be a DNS label.
+	RunID     string
+	Namespace string // empty: the namespace kubectl applies to
+	Image     string
+	Shards    int
+	// Profile is the resolved scenario as YAML: the ConfigMap's
+	// profile.yaml. Files are more ConfigMap entries the profile refers
+	// to under ConfigDir (body templates, a CA bundle). Neither may hold
+	// a secret.
+	Profile []byte
+	Files   map[string][]byte
+	// RenderedAt is now; StartAt the instant every shard starts at.
+	RenderedAt     time.Time
+	StartAt        time.Time
+	StartTolerance time.Duration
+	// Span is how long the schedule lasts and Timeout the run's request
+	// timeout (the drain at the end); with MetricsLinger they bound the
+	// Job's deadline.
+	Span, Timeout time.Duration
+	MetricsLinger time.Duration
+	// PasswordSecret names the Secret holding the basic auth password
+	// under PasswordKey; empty when the target needs none.
+	PasswordSecret, PasswordKey string
+	// CPU and Memory are each shard's resource requests (Kubernetes
+	// quantities); Memory is also its limit.
+	CPU, Memory string
+	// Probe adds an init container per shard that measures the link to
+	// the target (vesload probe) before the run.
+	Probe bool
+	// Target is the URL the probe measures; ProbeArgs are its TLS flags
+	// (--cacert with a file under ConfigDir, --insecure).
+	Target    string
+	ProbeArgs []string
+}
+
+var (
+	dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	quantity = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$`)
+	fileKey  = regexp.MustCompile(`^[-._a-zA-Z0-9]+$`)
+)
+
+// Validate checks the Spec; its errors name the field as the command
+// line's flags do.
+func (s *Spec) Validate() error {
+	switch {
+	case !dnsLabel.MatchString(s.RunID) || len(s.RunID) > 40:
+		return fmt.Errorf("run id %q: on Kubernetes it names the objects, so it must be lower-case letters, digits and '-', at most 40 characters, starting and ending with a letter or digit", s.RunID)
+	case s.Namespace != "" && (!dnsLabel.MatchString(s.Namespace) || len(s.Namespace) > 63):
+		return fmt.Errorf("namespace %q: want a DNS label", s.Namespace)
+	case s.Image == "":
+		return fmt.Errorf("image: want a container image holding vesload")
+	case s.Shards < 1 || s.Shards > 1000:
+		return fmt.Errorf("shards %d: want 1 to 1000", s.Shards)
+	case len(s.Profile) == 0:
+		return fmt.Errorf("no profile")
+	case !s.StartAt.After(s.RenderedAt):
+		return fmt.Errorf("start %s is not after now (%s)", stamp(s.StartAt), stamp(s.RenderedAt))
+	case !quantity.MatchString(s.CPU):
+		return fmt.Errorf("cpu %q: want a Kubernetes quantity such as 1 or 500m", s.CPU)
+	case !quantity.MatchString(s.Memory):
+		return fmt.Errorf("memory %q: want a Kubernetes quantity such as 256Mi", s.Memory)
+	case s.PasswordSecret != "" && (!dnsLabel.MatchString(s.PasswordSecret) && !dnsSubdomain(s.PasswordSecret)):
+		return fmt.Errorf("password secret %q: want the name of a Secret", s.PasswordSecret)
+	case s.PasswordSecret != "" && !fileKey.MatchString(s.PasswordKey):
+		return fmt.Errorf("password secret key %q: want a key of the Secret", s.PasswordKey)
+	case s.Probe && s.Target == "":
+		return fmt.Errorf("probe: no target")
+	}
+	for k := range s.Files {
+		if !fileKey.MatchString(k) || k == ProfileKey {
+			return fmt.Errorf("config file %q: want a plain file name other than %s", k, ProfileKey)
+		}
+	}
+	return nil
+}
+
+func dnsSubdomain(s string) bool {
+	if len(s) > 253 {
+		return false
+	}
+	for _, part := range bytes.Split([]byte(s), []byte(".")) {
+		if !dnsLabel.Match(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// Name is the name of every object of the run.
+func (s *Spec) Name() string { return "vesload-" + s.RunID }
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// Render writes the manifests as one multi-document YAML stream, in the
+// order kubectl should create them: ConfigMap, Service, PodMonitor, Job.
+func Render(w io.Writer, s Spec) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("kube: %w", err)
+	}
+	docs := []any{s.configMap(), s.service(), s.podMonitor(), s.job()}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "# vesload run %s: %d shards starting at %s.\n", s.RunID, s.Shards, stamp(s.StartAt))
+	fmt.Fprintf(&buf, "# Apply before %s (the shards refuse to start later than %v after it), then merge:\n",
+		stamp(s.StartAt), s.StartTolerance)
+	fmt.Fprintf(&buf, "#   kubectl logs -l job-name=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.Name(), s.Name())
+	for _, d := range docs {
+		out, err := yaml.MarshalWithOptions(d, yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
+		if err != nil {
+			return fmt.Errorf("kube: render: %w", err)
+		}
+		buf.WriteString("---\n")
+		buf.Write(out)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func (s *Spec) meta() meta {
+	return meta{Name: s.Name(), Namespace: s.Namespace, Labels: s.labels()}
+}
+
+// labels are the run's labels; selector picks its pods.
+func (s *Spec) labels() map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/name":       "vesload",
+		"app.kubernetes.io/instance":   s.Name(),
+		"app.kubernetes.io/managed-by": "vesload-kube",
+		"vesload/run-id":               s.RunID,
+	}
+}
+
+func (s *Spec) selector() map[string]string {
+	return map[string]string{"app.kubernetes.io/name": "vesload", "vesload/run-id": s.RunID}
+}
+
+func (s *Spec) configMap() configMap {
+	data := map[string]string{ProfileKey: string(s.Profile)}
+	for k, v := range s.Files {
+		data[k] = string(v)
+	}
+	return configMap{object: object{APIVersion: "v1", Kind: "ConfigMap", Metadata: s.meta()}, Data: data}
+}
+
+// service is headless: it gives the shards DNS names (the Job's pods use
+// it as their subdomain) and a port Prometheus' service discovery sees.
+func (s *Spec) service() service {
+	return service{
+		object: object{APIVersion: "v1", Kind: "Service", Metadata: s.meta()},
+		Spec: serviceSpec{ClusterIP: "None", Selector: s.selector(),
+			Ports: []servicePort{{Name: "metrics", Port: MetricsPort, TargetPort: "metrics"}}},
+	}
+}
+
+// podMonitor has the Prometheus Operator scrape every shard, with the
+// shard's index as the label shard.
+func (s *Spec) podMonitor() podMonitor {
+	return podMonitor{
+		object: object{APIVersion: "monitoring.coreos.com/v1", Kind: "PodMonitor", Metadata: s.meta()},
+		Spec: podMonitorSpec{
+			Selector: labelSelector{MatchLabels: s.selector()},
+			PodMetricsEndpoints: []podMetricsEndpoint{{
+				Port: "metrics", Path: "/metrics", Interval: "5s",
+				Relabelings: []relabeling{
+					{SourceLabels: []string{"__meta_kubernetes_pod_annotation_batch_kubernetes_io_job_completion_index"}, TargetLabel: "shard", Action: "replace"},
+					{SourceLabels: []string{"__meta_kubernetes_pod_label_vesload_run_id"}, TargetLabel: "run_id", Action: "replace"},
+				},
+			}},
+		},
+	}
+}
+
+// args are a shard's command line: the profile, its shard of the run,
+// the shared start, live metrics, and the result on stdout for merge.
+func (s *Spec) args() []string {
+	return []string{
+		"--profile", ConfigDir + "/" + ProfileKey,
+		"--shard", fmt.Sprintf("auto/%d", s.Shards),
+		"--run-id", s.RunID,
+		"--start-at", stamp(s.StartAt),
+		"--start-tolerance", s.StartTolerance.String(),
+		"--metrics-addr", fmt.Sprintf(":%d", MetricsPort),
+		"--metrics-linger", s.MetricsLinger.String(),
+		"-o", "-",
+	}
+}
+
+func (s *Spec) job() job {
+	deadline := s.StartAt.Sub(s.RenderedAt) + s.Span + s.Timeout + s.MetricsLinger + slack
+	return job{
+		object: object{APIVersion: "batch/v1", Kind: "Job", Metadata: s.meta()},
+		Spec: jobSpec{
+			CompletionMode: "Indexed",
+			Completions:    s.Shards,
+			Parallelism:    s.Shards,
+			// A re-created pod would run its shard late: one failure
+			// fails the run.
+			BackoffLimit: 0,
+			PodFailurePolicy: podFailurePolicy{Rules: []podFailureRule{
+				{Action: "FailJob", OnExitCodes: &onExitCodes{ContainerName: containerName, Operator: "NotIn", Values: []int{0}}},
+				{Action: "FailJob", OnPodConditions: []onPodConditionReq{{Type: "DisruptionTarget", Status: "True"}}},
+			}},
+			ActiveDeadlineSeconds:   int64(deadline.Round(time.Second) / time.Second),
+			TTLSecondsAfterFinished: 86400,
+			Template:                s.podTemplate(),
+		},
+	}
+}
+
+func (s *Spec) podTemplate() podTemplate {
+	labels := maps.Clone(s.labels())
+	no := false
+	c := container{
+		Name: containerName, Image: s.Image, Args: s.args(),
+		Ports: []containerPort{{Name: "metrics", ContainerPort: MetricsPort, Protocol: "TCP"}},
+		Resources: resources{
+			Requests: map[string]string{"cpu": s.CPU, "memory": s.Memory},
+			Limits:   map[string]string{"memory": s.Memory},
+		},
+		VolumeMounts:    []volumeMount{{Name: "scenario", MountPath: ConfigDir, ReadOnly: true}},
+		SecurityContext: containerSecurity{ReadOnlyRootFilesystem: true, Capabilities: capabilities{Drop: []string{"ALL"}}},
+	}
+	if s.PasswordSecret != "" {
+		c.Env = []envVar{{Name: PasswordEnv, ValueFrom: &envSource{SecretKeyRef: secretKeyRef{Name: s.PasswordSecret, Key: s.PasswordKey}}}}
+	}
+	spec := podSpec{
+		RestartPolicy:                 "Never",
+		TerminationGracePeriodSeconds: int(s.Timeout/time.Second) + 5,
+		Subdomain:                     s.Name(),
+		SecurityContext:               podSecurity{RunAsNonRoot: true, RunAsUser: 65532, SeccompProfile: seccompProfile{Type: "RuntimeDefault"}},
+		Affinity: affinity{PodAntiAffinity: podAntiAffinity{Preferred: []weightedTerm{{
+			// Spread the shards over nodes: a node's network, not its
+			// CPU, is what usually limits a generator.
+			Weight: 100,
+			Term:   affinityTerm{LabelSelector: labelSelector{MatchLabels: s.selector()}, TopologyKey: "kubernetes.io/hostname"},
+		}}}},
+		Containers:                   []container{c},
+		Volumes:                      []configVolume{{Name: "scenario", ConfigMap: configMapSource{Name: s.Name()}}},
+		AutomountServiceAccountToken: &no,
+		EnableServiceLinks:           &no,
+	}
+	if s.Probe {
+		p := c
+		p.Name = "probe"
+		p.Args = append([]string{"probe", s.Target}, s.ProbeArgs...)
+		p.Ports = nil
+		spec.InitContainers = []container{p}
+	}
+	return podTemplate{
+		Metadata: podMeta{Labels: labels, Annotations: map[string]string{
+			"prometheus.io/scrape": "true",
+			"prometheus.io/port":   strconv.Itoa(MetricsPort),
+			"prometheus.io/path":   "/metrics",
+		}},
+		Spec: spec,
+	}
+}
+
+// FileKeys lists the Spec's extra ConfigMap entries in order (for
+// messages and tests).
+func (s *Spec) FileKeys() []string { return slices.Sorted(maps.Keys(s.Files)) }

@@ -1,0 +1,185 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// MergeOptions tune MergeShards.
+type MergeOptions struct {
+	// AllowPartial accepts a sharded run with shards missing; the merged
+	// result is marked partial and says which.
+	AllowPartial bool
+}
+
+// ShardError says why shard results cannot be merged into one run: they
+// belong to different runs or scenarios, a shard appears twice, or
+// shards are missing. Its message is one line naming the inputs.
+type ShardError struct{ msg string }
+
+func (e *ShardError) Error() string { return "merge: " + e.msg }
+
+func shardErrorf(format string, args ...any) error {
+	return &ShardError{msg: fmt.Sprintf(format, args...)}
+}
+
+// MergeShards merges results as Merge does, after checking that the
+// shards of a sharded run belong together (docs/ARCHITECTURE.md, "Many
+// generators"): one run id, one scenario digest, one shard count,
+// distinct indices, and all of them present unless opts.AllowPartial.
+// Results that are not shards are merged as independent generators,
+// without these checks, but shards and non-shards do not mix. The merged
+// result's Merged field says what it holds.
+func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*result.Result, error) {
+	label := func(i int) string {
+		if i < len(names) {
+			return names[i]
+		}
+		return fmt.Sprintf("result %d", i+1)
+	}
+	for i, r := range rs {
+		if r == nil {
+			return nil, fmt.Errorf("merge: %s is missing", label(i))
+		}
+	}
+	info, err := checkShards(rs, label, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Merge(rs, names)
+	if err != nil {
+		return nil, err
+	}
+	m.Merged = info
+	if info.Partial {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("partial run: shards %s of %d are missing; the figures hold %d of %d shards",
+			joinInts(info.Missing), info.Count, len(info.Shards), info.Count))
+	}
+	for i, r := range rs {
+		if r.Interrupted {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s%s was interrupted: the merged run is incomplete", label(i), shardName(r)))
+		}
+	}
+	return m, nil
+}
+
+// shardName is " (shard I/N)" for a shard's result, else empty.
+func shardName(r *result.Result) string {
+	if !isShard(r) {
+		return ""
+	}
+	return fmt.Sprintf(" (shard %d/%d)", r.Shard.Index, r.Shard.Count)
+}
+
+func isShard(r *result.Result) bool { return r.Shard != nil && r.Shard.Count > 1 }
+
+// checkShards applies MergeShards' checks and describes the merge.
+func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions) (*result.MergeInfo, error) {
+	info := &result.MergeInfo{Inputs: len(rs)}
+	first := slices.IndexFunc(rs, isShard)
+	if first < 0 {
+		return info, nil
+	}
+	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return !isShard(r) }); i >= 0 {
+		return nil, shardErrorf("%s is shard %d/%d of run %s but %s is not a shard: merge the shards of one run together",
+			label(first), rs[first].Shard.Index, rs[first].Shard.Count, runName(rs[first]), label(i))
+	}
+	if err := sameField(rs, label, "runs", "run", runName); err != nil {
+		return nil, err
+	}
+	digest := func(r *result.Result) string { return r.Config.Digest }
+	if err := sameField(rs, label, "scenarios", "scenario", digest); err != nil {
+		return nil, err
+	}
+	count := func(r *result.Result) string { return fmt.Sprintf("of %d", r.Shard.Count) }
+	if err := sameField(rs, label, "shard counts", "a shard", count); err != nil {
+		return nil, err
+	}
+	n := rs[0].Shard.Count
+	info.Count = n
+	by := make([]int, n) // input index +1 of each shard
+	for i, r := range rs {
+		sh := r.Shard
+		if sh.Index < 0 || sh.Index >= n {
+			return nil, shardErrorf("%s is shard %d/%d: the index is out of range", label(i), sh.Index, n)
+		}
+		if j := by[sh.Index] - 1; j >= 0 {
+			return nil, shardErrorf("shard %d/%d of run %s appears twice: %s and %s", sh.Index, n, runName(r), label(j), label(i))
+		}
+		by[sh.Index] = i + 1
+		info.Shards = append(info.Shards, sh.Index)
+		info.StartOffsetMaxMs = math.Max(info.StartOffsetMaxMs, math.Abs(sh.StartOffsetMs))
+	}
+	slices.Sort(info.Shards)
+	for k, j := range by {
+		if j == 0 {
+			info.Missing = append(info.Missing, k)
+		}
+	}
+	if len(info.Missing) > 0 {
+		if !opts.AllowPartial {
+			return nil, shardErrorf("run %s is missing shard%s %s of %d (got %d; a shard that failed left no result): give every shard's result, or --allow-partial to merge the rest",
+				runName(rs[0]), plural(len(info.Missing)), joinInts(info.Missing), n, len(rs))
+		}
+		info.Partial = true
+	}
+	return info, nil
+}
+
+func runName(r *result.Result) string {
+	if r.Config.RunID == "" {
+		return "(no run id)"
+	}
+	return r.Config.RunID
+}
+
+// sameField checks that every input has the same value of a field and
+// otherwise names which inputs have which, in one line.
+func sameField(rs []*result.Result, label func(int) string, what, noun string, get func(*result.Result) string) error {
+	var values []string
+	groups := map[string][]string{}
+	for i, r := range rs {
+		v := get(r)
+		if _, ok := groups[v]; !ok {
+			values = append(values, v)
+		}
+		groups[v] = append(groups[v], label(i))
+	}
+	if len(values) == 1 {
+		return nil
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		if v == "" {
+			v = "(none recorded)"
+		}
+		parts[i] = fmt.Sprintf("%s %s %s", strings.Join(groups[values[i]], ", "), verb(len(groups[values[i]])), noun+" "+v)
+	}
+	return shardErrorf("different %s: %s", what, strings.Join(parts, "; "))
+}
+
+func verb(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,121 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// shard returns the sample result as shard i of n of run id, recorded
+// with latencies i+1 ms apart so that the merge's histogram is checkable.
+func shard(t *testing.T, run string, i, n int) *result.Result {
+	t.Helper()
+	r := generator(t, 0, int64(i+1))
+	r.Config.RunID = run
+	r.Config.Digest = "sha256:abc"
+	r.Shard = &result.ShardInfo{Index: i, Count: n, StartAt: r.Started, StartOffsetMs: float64(i) / 10}
+	return r
+}
+
+func TestMergeShards(t *testing.T) {
+	t.Parallel()
+	var rs []*result.Result
+	var names []string
+	for _, i := range []int{2, 0, 3, 1} { // in any order
+		rs = append(rs, shard(t, "r42", i, 4))
+		names = append(names, fmt.Sprintf("s%d.json", i))
+	}
+	m, err := MergeShards(rs, names, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Merged == nil || m.Merged.Count != 4 || fmt.Sprint(m.Merged.Shards) != "[0 1 2 3]" || m.Merged.Partial || m.Merged.Inputs != 4 {
+		t.Fatalf("merged info %+v", m.Merged)
+	}
+	if m.Merged.StartOffsetMaxMs != 0.3 {
+		t.Errorf("largest start offset %v, want 0.3 ms", m.Merged.StartOffsetMaxMs)
+	}
+	one := rs[0]
+	if m.Requests.Scheduled != 4*one.Requests.Scheduled || m.Latency.Count != 4000 || m.Shard != nil {
+		t.Errorf("merged requests %+v latency count %d shard %+v", m.Requests, m.Latency.Count, m.Shard)
+	}
+	if m.Config.RunID != "r42" || m.Config.Digest != "sha256:abc" {
+		t.Errorf("config %+v lost the run's identity", m.Config)
+	}
+}
+
+func TestMergeShardsRefuses(t *testing.T) {
+	t.Parallel()
+	other := shard(t, "r43", 1, 4)
+	otherScenario := shard(t, "r42", 1, 4)
+	otherScenario.Config.Digest = "sha256:def"
+	threeShards := shard(t, "r42", 1, 3)
+	plain := generator(t, 0, 1)
+	tests := []struct {
+		name    string
+		rs      []*result.Result
+		names   []string
+		partial bool
+		want    string
+	}{
+		{"different runs", []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 2, 4), other, shard(t, "r42", 3, 4)},
+			[]string{"a", "b", "c", "d"}, false, "merge: different runs: a, b, d are run r42; c is run r43"},
+		{"different scenarios", []*result.Result{shard(t, "r42", 0, 2), otherScenario},
+			[]string{"a", "b"}, false, "merge: different scenarios: a is scenario sha256:abc; b is scenario sha256:def"},
+		{"different counts", []*result.Result{shard(t, "r42", 0, 4), threeShards},
+			[]string{"a", "b"}, false, "merge: different shard counts: a is a shard of 4; b is a shard of 3"},
+		{"duplicated", []*result.Result{shard(t, "r42", 0, 3), shard(t, "r42", 1, 3), shard(t, "r42", 1, 3)},
+			[]string{"a", "b", "c"}, false, "merge: shard 1/3 of run r42 appears twice: b and c"},
+		{"missing", []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 2, 4)},
+			[]string{"a", "b"}, false, "merge: run r42 is missing shards 1, 3 of 4 (got 2;"},
+		{"missing one", []*result.Result{shard(t, "r42", 0, 2)},
+			[]string{"a"}, false, "merge: run r42 is missing shard 1 of 2"},
+		{"shards and a plain run", []*result.Result{shard(t, "r42", 0, 2), plain},
+			[]string{"a", "b"}, false, "merge: a is shard 0/2 of run r42 but b is not a shard"},
+		{"duplicated even when partial", []*result.Result{shard(t, "r42", 0, 3), shard(t, "r42", 0, 3)},
+			[]string{"a", "b"}, true, "merge: shard 0/3 of run r42 appears twice: a and b"},
+	}
+	for _, tt := range tests {
+		_, err := MergeShards(tt.rs, tt.names, MergeOptions{AllowPartial: tt.partial})
+		var se *ShardError
+		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line starting %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestMergeShardsPartial(t *testing.T) {
+	t.Parallel()
+	rs := []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 3, 4)}
+	rs[1].Interrupted = true
+	m, err := MergeShards(rs, []string{"a", "b"}, MergeOptions{AllowPartial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Merged.Partial || fmt.Sprint(m.Merged.Missing) != "[1 2]" || !m.Interrupted {
+		t.Fatalf("merged %+v interrupted %v", m.Merged, m.Interrupted)
+	}
+	w := strings.Join(m.Warnings, "\n")
+	if !strings.Contains(w, "partial run: shards 1, 2 of 4 are missing") || !strings.Contains(w, "b (shard 3/4) was interrupted") {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// TestMergeShardsPlain checks that results that are not shards merge as
+// independent generators, as before.
+func TestMergeShardsPlain(t *testing.T) {
+	t.Parallel()
+	a, b := generator(t, 0, 1), generator(t, time.Second, 2)
+	a.Config.RunID, b.Config.RunID = "x", "y"
+	m, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Merged.Inputs != 2 || m.Merged.Count != 0 || m.Latency.Count != 2000 {
+		t.Errorf("merged %+v latency count %d", m.Merged, m.Latency.Count)
+	}
+}
