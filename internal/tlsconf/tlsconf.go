@@ -10,6 +10,7 @@ package tlsconf
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/asn1"
 	"errors"
 	"fmt"
 	"os"
@@ -124,6 +125,12 @@ func loadPKCS12(storeFile, passFile string) (tls.Certificate, error) {
 		}
 		if errors.Is(err, pkcs12.ErrIncorrectPassword) {
 			return tls.Certificate{}, fmt.Errorf("PKCS#12 store %s: wrong password (check the password file)", storeFile)
+		}
+		var se asn1.StructuralError
+		var syn asn1.SyntaxError
+		if errors.As(err, &se) || errors.As(err, &syn) || strings.Contains(err.Error(), "error reading P12 data") {
+			// The decoder's ASN.1 detail says nothing to a user.
+			return tls.Certificate{}, fmt.Errorf("%s is not a PKCS#12 store (a PEM certificate takes --key)", storeFile)
 		}
 		return tls.Certificate{}, fmt.Errorf("PKCS#12 store %s: %v", storeFile, err)
 	}

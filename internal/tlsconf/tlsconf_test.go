@@ -56,6 +56,7 @@ func TestClient(t *testing.T) {
 		{name: "wrong password", opts: Options{CertFile: store, CertPassFile: wrongPass}, errMatch: "wrong password"},
 		{name: "store without password file", opts: Options{CertFile: store}, errMatch: "client.p12 is protected by a password: it needs --cert-pass-file"},
 		{name: "store without password", opts: Options{CertFile: openStore}, certs: 1},
+		{name: "PEM given as a store", opts: Options{CertFile: certFile, CertPassFile: passFile}, errMatch: "is not a PKCS#12 store (a PEM certificate takes --key)"},
 		{name: "PEM without key", opts: Options{CertFile: certFile}, errMatch: "needs a key file"},
 		{name: "key without cert", opts: Options{KeyFile: keyFile}, errMatch: "without a certificate file"},
 		{name: "missing CA", opts: Options{CAFile: "/nonexistent/ca.pem"}, errMatch: "read CA file"},
