@@ -117,7 +117,10 @@ func textHeader(t *textWriter, r *result.Result) {
 		shape = "constant"
 	}
 	status := "completed"
-	if r.Interrupted {
+	switch {
+	case r.AbortedBy != "":
+		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
+	case r.Interrupted:
 		status = t.paint(ansiYellow, "INTERRUPTED")
 	}
 	ran := fmtSeconds(r.DurationS)

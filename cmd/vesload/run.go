@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -187,6 +188,13 @@ type runSetup struct {
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
 	influx   *influxHook
+
+	// abortGates are the --abort-on-fail gates, judged on the whole run
+	// at the end as well.
+	abortGates []threshold.Threshold
+	// signalled is set by the first SIGINT/SIGTERM: only a signal marks
+	// a run interrupted, not a stop by --abort-on-fail.
+	signalled atomic.Bool
 }
 
 func (s *runSetup) tearDown() {
@@ -266,6 +274,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
+	s.abortGates = abortGates
 	if err := s.attach(abortGates); err != nil {
 		return nil, err
 	}
@@ -339,6 +348,7 @@ func (s *runSetup) run() (*result.Result, error) {
 		for range sigs {
 			n++
 			if n == 1 {
+				s.signalled.Store(true)
 				s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
 				s.stop()
 			} else {
@@ -368,6 +378,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
+	res.Thresholds = append(res.Thresholds, wholeRunAbortGates(s.abortGates, res)...)
 	checkSomeSuccess(res, s.o.allowErrors)
 	aborted := false
 	if s.guard != nil {
@@ -375,7 +386,11 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		var gate result.Threshold
 		if why, gate, aborted = s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)
-			res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+why)
+			res.AbortedBy = s.guard.FailedGate()
+			res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+why)
+			if !s.signalled.Load() {
+				res.Interrupted = false
+			}
 		}
 	}
 	// The summary is printed even when an output could not be written:

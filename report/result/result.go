@@ -51,6 +51,9 @@ type Result struct {
 	// Influx says what reached InfluxDB (--influx-url); write errors are
 	// counted here and never fail the run.
 	Influx *InfluxWrites `json:"influx,omitempty"`
+	// AbortedBy is the --abort-on-fail gate that stopped the run early;
+	// Interrupted stays for signals, so a script tells the two apart.
+	AbortedBy string `json:"aborted_by,omitempty"`
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.
