@@ -216,6 +216,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
+	if err := checkOutputPaths(o); err != nil {
+		return nil, err
+	}
 	if err := o.consume.check(); err != nil {
 		return nil, err
 	}
@@ -430,16 +433,18 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
+// One that fails does not stop the others; the errors are joined.
 func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
+	var errs []error
 	switch o.output {
 	case "":
 	case "-":
 		if err := report.Encode(stdout, res); err != nil {
-			return fmt.Errorf("write result: %w", err)
+			errs = append(errs, fmt.Errorf("write result: %w", err))
 		}
 	default:
 		if err := saveResult(o.output, res, stderr); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
 	renders := []struct {
@@ -455,9 +460,9 @@ func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) e
 		if r.path == "" {
 			continue
 		}
-		if err := report.WriteFile(r.path, func(w io.Writer) error { return r.render(w, res) }); err != nil {
-			return fmt.Errorf("write %s %s: %w", r.what, r.path, err)
+		if err := saveRendering(r.path, r.what, res, r.render); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
