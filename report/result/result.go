@@ -117,6 +117,11 @@ type Requests struct {
 	OK        int64 `json:"ok"`
 	Errors    int64 `json:"errors"`
 	NotSent   int64 `json:"not_sent"`
+
+	// InFlight counts sent requests still waiting for their answer when
+	// a checkpoint was taken; they are in Sent but neither OK nor Errors.
+	// A finished run has none.
+	InFlight int64 `json:"in_flight,omitempty"`
 }
 
 // Rate compares the asked-for and the achieved request rate, per second.
