@@ -187,25 +187,44 @@ func textSeed(t *textWriter, r *result.Result) {
 	t.lines(tb.Pipe(""))
 }
 
+// textRequests prints the request accounting so that both sums read off
+// the block: scheduled = sent + pool_exhausted + not_sent, and
+// sent = ok + errors (+ in flight, in a checkpoint), where errors are those
+// of sent requests; pool_exhausted requests were never sent.
 func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
+	pe := r.Errors[result.ClassPoolExhausted]
+	sentErrs := q.Errors - pe
 	t.section("Requests")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
 	tb.Add("scheduled", fmtInt(q.Scheduled))
 	tb.Add("sent", fmtInt(q.Sent))
-	tb.Add("ok", fmtInt(q.OK))
+	tb.Add("  ok", fmtInt(q.OK))
 	errNote := ""
-	if pct, ok := r.ErrorRatePct(); ok {
-		errNote = fmt.Sprintf("%s%% of %s attempted", fmtPct(pct), fmtInt(r.Attempted()))
+	if q.Sent > 0 {
+		errNote = fmtPct(100*float64(sentErrs)/float64(q.Sent)) + "% of sent"
 	}
-	tb.Add("errors", fmtInt(q.Errors), errNote)
+	tb.Add("  errors", fmtInt(sentErrs), errNote)
+	if q.InFlight > 0 {
+		tb.Add("  in flight", fmtInt(q.InFlight), "no answer yet when this checkpoint was taken")
+	}
+	tb.Add("pool_exhausted", fmtInt(pe), "due but no free connection (errors, never sent)")
 	tb.Add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
 	t.lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
 		t.printf("  accounting: scheduled = sent + pool_exhausted + not_sent holds (%s = %s + %s + %s)\n",
-			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(r.Errors["pool_exhausted"]), fmtInt(q.NotSent))
+			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
+	}
+	if q.InFlight > 0 {
+		t.printf("              sent = ok + errors + in_flight (%s = %s + %s + %s)\n",
+			fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs), fmtInt(q.InFlight))
+	} else {
+		t.printf("              sent = ok + errors (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs))
+	}
+	if pct, ok := r.ErrorRatePct(); ok && pe > 0 {
+		t.printf("  error rate %s%% of %s attempted, pool_exhausted included\n", fmtPct(pct), fmtInt(r.Attempted()))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))
