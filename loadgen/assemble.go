@@ -91,6 +91,9 @@ func (e *Engine) warnings(res *result.Result, t tallies) []string {
 			"the latency of the requests due then shows it, the generator was not the cause",
 			t.silent.Seconds(), t.silentFrom.Seconds()))
 	}
+	if r := refusedWarning(res.Timeline); r != "" {
+		w = append(w, r)
+	}
 	slices.Sort(w)
 	return w
 }
