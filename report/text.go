@@ -127,8 +127,13 @@ func textHeader(t *textWriter, r *result.Result) {
 	if r.Config.DurationS > 0 {
 		ran += " of " + fmtSeconds(r.Config.DurationS)
 	}
-	t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
-		shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	if strings.HasPrefix(shape, "closed") {
+		// a closed model has a concurrency, not a target rate
+		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, fmtRate(r.RPS.Achieved), ran, status)
+	} else {
+		t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
+			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	}
 	if !r.Started.IsZero() {
 		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
 	}

@@ -66,3 +66,16 @@ func TestTextRequestsAddUp(t *testing.T) {
 		})
 	}
 }
+
+// A closed-model run has no target rate: its header says what load it
+// applied instead of "target 0 rps".
+func TestTextHeaderClosedModel(t *testing.T) {
+	var b bytes.Buffer
+	r := &result.Result{Config: result.RunConfig{Shape: "closed, concurrency 100, 200, … 1000 in 10 steps of 500ms"}, RPS: result.Rate{Achieved: 812}}
+	textHeader(&textWriter{printer: printer{w: &b}}, r)
+	out := b.String()
+	if !strings.Contains(out, "closed, concurrency 100, 200, … 1000 in 10 steps of 500ms; achieved 812 rps") ||
+		strings.Contains(out, "target 0") || strings.Contains(out, "each shape") {
+		t.Errorf("header:\n%s", out)
+	}
+}
