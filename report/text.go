@@ -117,18 +117,28 @@ func textHeader(t *textWriter, r *result.Result) {
 		shape = "constant"
 	}
 	status := "completed"
-	if r.Interrupted {
+	switch {
+	case r.AbortedBy != "":
+		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
+	case r.Interrupted:
 		status = t.paint(ansiYellow, "INTERRUPTED")
 	}
 	ran := fmtSeconds(r.DurationS)
 	if r.Config.DurationS > 0 {
 		ran += " of " + fmtSeconds(r.Config.DurationS)
 	}
-	if m := r.Merged; m == nil || m.Count == 0 {
-		shape += " shape" // a sharded run's reads "2 shards of constant 100/s for 2s"
+	// A closed model has a concurrency, not a target rate; the shards of
+	// one run read "2 shards of constant 100/s for 2s".
+	closed := strings.HasPrefix(shape, "closed") || strings.Contains(shape, " of closed")
+	if m := r.Merged; (m == nil || m.Count == 0) && !closed {
+		shape += " shape"
 	}
-	t.printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
-		shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	if closed {
+		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, fmtRate(r.RPS.Achieved), ran, status)
+	} else {
+		t.printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
+			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	}
 	if !r.Started.IsZero() {
 		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
 	}
@@ -187,25 +197,44 @@ func textSeed(t *textWriter, r *result.Result) {
 	t.lines(tb.Pipe(""))
 }
 
+// textRequests prints the request accounting so that both sums read off
+// the block: scheduled = sent + pool_exhausted + not_sent, and
+// sent = ok + errors (+ in flight, in a checkpoint), where errors are those
+// of sent requests; pool_exhausted requests were never sent.
 func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
+	pe := r.Errors[result.ClassPoolExhausted]
+	sentErrs := q.Errors - pe
 	t.section("Requests")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
 	tb.Add("scheduled", fmtInt(q.Scheduled))
 	tb.Add("sent", fmtInt(q.Sent))
-	tb.Add("ok", fmtInt(q.OK))
+	tb.Add("  ok", fmtInt(q.OK))
 	errNote := ""
-	if pct, ok := r.ErrorRatePct(); ok {
-		errNote = fmt.Sprintf("%s%% of %s attempted", fmtPct(pct), fmtInt(r.Attempted()))
+	if q.Sent > 0 {
+		errNote = fmtPct(100*float64(sentErrs)/float64(q.Sent)) + "% of sent"
 	}
-	tb.Add("errors", fmtInt(q.Errors), errNote)
+	tb.Add("  errors", fmtInt(sentErrs), errNote)
+	if q.InFlight > 0 {
+		tb.Add("  in flight", fmtInt(q.InFlight), "no answer yet when this checkpoint was taken")
+	}
+	tb.Add("pool_exhausted", fmtInt(pe), "due but no free connection (errors, never sent)")
 	tb.Add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
 	t.lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
 		t.printf("  accounting: scheduled = sent + pool_exhausted + not_sent holds (%s = %s + %s + %s)\n",
-			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(r.Errors["pool_exhausted"]), fmtInt(q.NotSent))
+			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
+	}
+	if q.InFlight > 0 {
+		t.printf("              sent = ok + errors + in_flight (%s = %s + %s + %s)\n",
+			fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs), fmtInt(q.InFlight))
+	} else {
+		t.printf("              sent = ok + errors (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs))
+	}
+	if pct, ok := r.ErrorRatePct(); ok && pe > 0 {
+		t.printf("  error rate %s%% of %s attempted, pool_exhausted included\n", fmtPct(pct), fmtInt(r.Attempted()))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))

@@ -100,6 +100,9 @@ func (c *consumeOptions) endpoint() (consumeEndpoint, error) {
 		}
 		return consumeEndpoint{dmaap: e}, nil
 	}
+	if scheme, _, _ := strings.Cut(c.url, "://"); scheme != "kafka" && scheme != "kafkas" {
+		return consumeEndpoint{}, usagef("--consume %q: want kafka://HOST:PORT/TOPIC, kafkas://HOST:PORT/TOPIC (TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID", c.url)
+	}
 	e, err := kafkaconf.ParseURL(c.url)
 	if err == nil && e.Topic == "" {
 		err = errors.New("want kafka://HOST:PORT/TOPIC: the topic is missing")
