@@ -193,10 +193,26 @@ func TestMergeShardsShape(t *testing.T) {
 			t.Errorf("%s: text header does not read %q:\n%s", tt.name, want, b.String())
 		}
 	}
+	// Shards of a closed model have no target rate either.
+	closed := []*result.Result{mk(0, 2), mk(1, 2)}
+	for _, r := range closed {
+		r.Config.Shape = "closed, concurrency 100, 200 in 2 steps of 1s"
+	}
+	m, err := MergeShards(closed, nil, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := Text(&text, m, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "2 shards of closed, concurrency 100, 200 in 2 steps of 1s; achieved"; !strings.Contains(text.String(), want) {
+		t.Errorf("closed shards: text header does not read %q", want)
+	}
 	// Independent generators still sum their shapes.
 	a, b := generator(t, 0, 1), generator(t, time.Second, 2)
 	a.Config.Shape, b.Config.Shape = "constant 50/s for 10m", "constant 50/s for 10m"
-	m, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
+	m, err = MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
 	if err != nil || m.Config.Shape != "2 generators × constant 50/s for 10m" {
 		t.Errorf("plain generators: shape %q, %v", m.Config.Shape, err)
 	}
