@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/grafana"
+	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/promtest"
 	"github.com/vesload/vesload/report"
 )
@@ -27,7 +28,7 @@ func TestDashboardQueriesOnRealPrometheus(t *testing.T) {
 	if err != nil || len(exprs) < 10 {
 		t.Fatalf("dashboard queries: %v (%d found)", err, len(exprs))
 	}
-	metricsAddr := fmt.Sprintf("127.0.0.1:%d", promtest.FreePort(t))
+	metricsAddr := fmt.Sprintf("127.0.0.1:%d", proctest.FreePort(t))
 	prom := promtest.Start(t, metricsAddr)
 	url, pid, stop := startServeProc(t, "--publish-time", "30ms")
 	defer stop()

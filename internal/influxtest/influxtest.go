@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/proctest"
 )
 
 const config = `reporting-disabled = true
@@ -46,15 +47,9 @@ type Server struct {
 // Start runs influxd and creates database db in it.
 func Start(tb testing.TB, db string) *Server {
 	tb.Helper()
-	bin, err := exec.LookPath("influxd")
-	if err != nil {
-		if os.Getenv("VESLOAD_REQUIRE_INFLUXDB") == "1" {
-			tb.Fatal("influxd is required (VESLOAD_REQUIRE_INFLUXDB=1) but not installed: apt-get install influxdb")
-		}
-		tb.Skip("influxd not installed; install Debian's influxdb package to run this test")
-	}
+	bin := proctest.Need(tb, "influxd", "VESLOAD_REQUIRE_INFLUXDB", "apt-get install influxdb")
 	dir := tb.TempDir()
-	rpc, httpPort := freePort(tb), freePort(tb)
+	rpc, httpPort := proctest.FreePort(tb), proctest.FreePort(tb)
 	conf := filepath.Join(dir, "influxdb.conf")
 	if err := os.WriteFile(conf, fmt.Appendf(nil, config, dir, rpc, httpPort), 0o644); err != nil {
 		tb.Fatal(err)
@@ -63,23 +58,10 @@ func Start(tb testing.TB, db string) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { logf.Close() })
 	cmd := exec.Command(bin, "-config", conf)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		tb.Fatalf("start influxd: %v", err)
-	}
-	tb.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		logf.Close()
-	})
+	proctest.Start(tb, cmd, 10*time.Second)
 	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", httpPort)}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -141,14 +123,4 @@ func (s *Server) Query(db, q string) ([]Result, error) {
 		}
 	}
 	return out.Results, nil
-}
-
-func freePort(tb testing.TB) int {
-	tb.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

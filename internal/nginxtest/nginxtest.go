@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/proctest"
 )
 
 const config = `daemon off;
@@ -41,46 +43,17 @@ http {
 // (http://127.0.0.1:PORT). It is stopped when the test ends.
 func Start(tb testing.TB) string {
 	tb.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		for _, p := range []string{"/usr/sbin/nginx", "/usr/local/sbin/nginx"} {
-			if _, statErr := os.Stat(p); statErr == nil {
-				bin, err = p, nil
-				break
-			}
-		}
-	}
-	if err != nil {
-		if os.Getenv("VESLOAD_REQUIRE_NGINX") == "1" {
-			tb.Fatal("nginx is required (VESLOAD_REQUIRE_NGINX=1) but not installed")
-		}
-		tb.Skip("nginx not installed; install it (apt-get install nginx-light) to run this test")
-	}
+	bin := proctest.Need(tb, "nginx", "VESLOAD_REQUIRE_NGINX", "apt-get install nginx-light",
+		"/usr/sbin/nginx", "/usr/local/sbin/nginx")
 	dir := tb.TempDir()
-	port, err := freePort()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	port := proctest.FreePort(tb)
 	conf := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(conf, fmt.Appendf(nil, config, dir, port), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatalf("start nginx: %v", err)
-	}
-	tb.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
+	proctest.Start(tb, cmd, 5*time.Second)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -95,13 +68,4 @@ func Start(tb testing.TB) string {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

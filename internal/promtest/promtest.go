@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/proctest"
 )
 
 const config = `global:
@@ -41,19 +42,13 @@ type Server struct {
 // Start runs Prometheus scraping target (host:port) as job "vesload".
 func Start(tb testing.TB, target string) *Server {
 	tb.Helper()
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		if os.Getenv("VESLOAD_REQUIRE_PROMETHEUS") == "1" {
-			tb.Fatal("prometheus is required (VESLOAD_REQUIRE_PROMETHEUS=1) but not installed: apt-get install prometheus")
-		}
-		tb.Skip("prometheus not installed; install Debian's prometheus package to run this test")
-	}
+	bin := proctest.Need(tb, "prometheus", "VESLOAD_REQUIRE_PROMETHEUS", "apt-get install prometheus")
 	dir := tb.TempDir()
 	conf := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(conf, fmt.Appendf(nil, config, target), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	addr := fmt.Sprintf("127.0.0.1:%d", FreePort(tb))
+	addr := fmt.Sprintf("127.0.0.1:%d", proctest.FreePort(tb))
 	logf, err := os.Create(filepath.Join(dir, "prometheus.log"))
 	if err != nil {
 		tb.Fatal(err)
@@ -61,21 +56,8 @@ func Start(tb testing.TB, target string) *Server {
 	cmd := exec.Command(bin, "--config.file="+conf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+addr, "--log.level=warn")
 	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		tb.Fatalf("start prometheus: %v", err)
-	}
-	tb.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		logf.Close()
-	})
+	tb.Cleanup(func() { logf.Close() })
+	proctest.Start(tb, cmd, 10*time.Second)
 	s := &Server{URL: "http://" + addr}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -131,15 +113,4 @@ func (s *Server) Query(expr string) ([]Sample, error) {
 		return []Sample{{Value: v}}, err
 	}
 	return nil, fmt.Errorf("query %q: result type %q", expr, out.Data.ResultType)
-}
-
-// FreePort is a TCP port free on 127.0.0.1 a moment ago.
-func FreePort(tb testing.TB) int {
-	tb.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
