@@ -201,8 +201,12 @@ func textRequests(t *textWriter, r *result.Result) {
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
-		t.printf("  accounting: scheduled = sent + pool_exhausted + not_sent holds (%s = %s + %s + %s)\n",
-			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(r.Errors["pool_exhausted"]), fmtInt(q.NotSent))
+		unsent, n := "pool_exhausted", r.Errors[result.ClassPoolExhausted]
+		if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
+			unsent, n = "disconnected", n+dc // HV-VES has no pool: its unsent errors are disconnected
+		}
+		t.printf("  accounting: scheduled = sent + %s + not_sent holds (%s = %s + %s + %s)\n",
+			unsent, fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(n), fmtInt(q.NotSent))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))

@@ -39,6 +39,13 @@ func (o *Outcome) Result() (*result.Result, error) {
 	if cfg.TLS != nil {
 		scheme = "tls://"
 	}
+	// A message due while its producer had no connection failed without
+	// being sent: an error of class disconnected, as pool_exhausted is
+	// for REST runs, and not a message cut off by a stop (not_sent).
+	var disconnected int64
+	for _, rec := range o.recs {
+		disconnected += rec.notSentBy[NotSentDisconnected]
+	}
 	producers := len(cfg.mine())
 	target := float64(producers) / cfg.Interval.Seconds()
 	r := &result.Result{
@@ -48,7 +55,7 @@ func (o *Outcome) Result() (*result.Result, error) {
 			Event: domain(cfg), EventSize: cfg.Size, RunID: cfg.RunID, TimeoutS: cfg.WriteTimeout.Seconds()},
 		Started: o.Start, Ended: o.End, DurationS: elapsed, Interrupted: o.Interrupted,
 		Requests: result.Requests{Scheduled: tot.Scheduled, Sent: tot.Sent, OK: tot.Written,
-			Errors: tot.Failed, NotSent: tot.NotSent},
+			Errors: tot.Failed + disconnected, NotSent: tot.NotSent - disconnected},
 		Errors:     map[string]int64{},
 		RPS:        result.Rate{Target: target, Achieved: rate(tot.Written, elapsed)},
 		Latency:    result.Summarize(lat),
@@ -66,6 +73,9 @@ func (o *Outcome) Result() (*result.Result, error) {
 		for k, v := range rec.drops {
 			r.Errors[k] += v
 		}
+	}
+	if disconnected > 0 {
+		r.Errors[result.ClassDisconnected] += disconnected
 	}
 	return r, nil
 }
