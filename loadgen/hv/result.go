@@ -137,9 +137,7 @@ func (o *Outcome) hvSection(tot Counts, elapsed float64, tl []result.Second, blo
 		DialErrors: map[string]int64{}, WriteBlocked: blocked,
 		MBps: rate(tot.Bytes, elapsed) / 1e6,
 	}
-	for _, s := range tl {
-		hv.PeakMBps = max(hv.PeakMBps, float64(s.BytesSent)/1e6)
-	}
+	hv.PeakMBps = peakRate(tl, elapsed) / 1e6
 	connect := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.connect })
 	hs := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.handshake })
 	hv.Connect, hv.Handshake = result.Summarize(connect), result.Summarize(hs)
@@ -164,4 +162,35 @@ func addAll(dst, src map[string]int64) {
 func hvCounts(c Counts) result.HVCounts {
 	return result.HVCounts{Scheduled: c.Scheduled, Sent: c.Sent, Written: c.Written,
 		Failed: c.Failed, NotSent: c.NotSent, Bytes: c.Bytes}
+}
+
+// peakRate is the highest data rate (bytes/s) of the run's seconds, with
+// the same span as the average (total bytes / elapsed): the partial last
+// second is joined to the one before it, and a run shorter than a second
+// has one period, its whole span. Every period is then at least a second
+// long (no sliver of a second can spike) and the periods cover exactly
+// the elapsed time, so the average is a weighted mean of their rates and
+// the peak is never below it.
+func peakRate(tl []result.Second, elapsed float64) float64 {
+	if elapsed <= 0 {
+		return 0
+	}
+	whole := int(elapsed) // seconds fully inside the run
+	if whole == 0 {
+		var total int64
+		for _, s := range tl {
+			total += s.BytesSent
+		}
+		return float64(total) / elapsed
+	}
+	var peak float64
+	var last int64
+	for i, s := range tl {
+		if i < whole-1 {
+			peak = max(peak, float64(s.BytesSent))
+			continue
+		}
+		last += s.BytesSent
+	}
+	return max(peak, float64(last)/(elapsed-float64(whole-1)))
 }

@@ -15,9 +15,11 @@ type HV struct {
 
 	Sent      HVCounts         `json:"sent"`
 	NotSentBy map[string]int64 `json:"not_sent_by,omitempty"`
-	// MBps is the average and PeakMBps the highest one-second data rate
-	// written, in MB/s (10^6 bytes, frames included): the seeds' "peak
-	// incoming data rate".
+	// MBps is the average data rate written over the run's span and
+	// PeakMBps the highest of its seconds, in MB/s (10^6 bytes, frames
+	// included): the seeds' "peak incoming data rate". A partial last
+	// second is joined to the one before it (a run under a second has one
+	// period, its span), so the peak is never below the average.
 	MBps     float64 `json:"mbps"`
 	PeakMBps float64 `json:"peak_mbps"`
 
