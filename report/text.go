@@ -124,8 +124,13 @@ func textHeader(t *textWriter, r *result.Result) {
 	if r.Config.DurationS > 0 {
 		ran += " of " + fmtSeconds(r.Config.DurationS)
 	}
-	t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
-		shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	if r.Config.Protocol == result.ProtocolHV { // the shape is "N producers × M every D": messages
+		t.printf("  %s, target %s msg/s, achieved %s msg/s, ran %s, %s\n",
+			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	} else {
+		t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
+			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	}
 	if !r.Started.IsZero() {
 		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
 	}
@@ -161,13 +166,14 @@ func runSetup(c result.RunConfig) string {
 	if c.Batch > 1 {
 		parts = append(parts, fmt.Sprintf("batch %d", c.Batch))
 	}
-	if c.Pool > 0 {
+	hv := c.Protocol == result.ProtocolHV // producers, not a pool; a write timeout, no answer to wait for
+	if c.Pool > 0 && !hv {
 		parts = append(parts, fmt.Sprintf("pool %d", c.Pool))
 	}
 	if c.PoolWaitS > 0 {
 		parts = append(parts, "pool wait "+fmtSeconds(c.PoolWaitS))
 	}
-	if c.TimeoutS > 0 {
+	if c.TimeoutS > 0 && !hv {
 		parts = append(parts, "timeout "+fmtSeconds(c.TimeoutS))
 	}
 	if !c.KeepAlive {

@@ -14,6 +14,8 @@ import (
 func hvResult(t testing.TB) *result.Result {
 	r := sampleResult(t)
 	r.Config.Protocol = "hv-ves"
+	r.Config.Shape = "2 producers × 1000 every 10ms"
+	r.Config.Method, r.Config.URL = "", "tls://127.0.0.1:6061"
 	r.HV = &result.HV{
 		Addr: "127.0.0.1:6061", TLS: true, Producers: 2, Messages: 1000, SizeBytes: 8192, IntervalS: 0.01,
 		Domain: "perf3gpp", Sent: result.HVCounts{Scheduled: 2000, Sent: 1990, Written: 1989, Failed: 1, NotSent: 10, Bytes: 1989 * 8204},

@@ -90,6 +90,9 @@ func TestRunAgainstTheEmulator(t *testing.T) {
 				r.Requests.OK != 120 || r.HV.Connects != 3 || r.HV.PeakMBps <= 0 || r.Latency.Count != 120 {
 				t.Errorf("result: %+v / %+v", r.Requests, r.HV)
 			}
+			if r.Config.Shape != "3 producers × 40 every 2ms" {
+				t.Errorf("shape %q", r.Config.Shape)
+			}
 			if (tc.tls != nil) != (r.HV.Handshake.Count == 3) {
 				t.Errorf("TLS handshakes recorded: %d", r.HV.Handshake.Count)
 			}

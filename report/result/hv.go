@@ -1,5 +1,8 @@
 package result
 
+// ProtocolHV is config.protocol of an HV-VES run.
+const ProtocolHV = "hv-ves"
+
 // HV is the HV-VES part of a result: a run of producers writing WTP
 // frames to a high-volume collector, which never answers. Requests
 // counts messages (ok = written in full); Latency is due time → write
