@@ -53,7 +53,7 @@ func (o *Outcome) Result() (*result.Result, error) {
 	r := &result.Result{
 		Schema: result.Schema,
 		Config: result.RunConfig{Protocol: Protocol, URL: scheme + cfg.Addr, RPS: target,
-			Shape: fmt.Sprintf("%d producers × %d every %s", producers, cfg.Messages, cfg.Interval),
+			Shape:     fmt.Sprintf("%d producers × %d every %s", producers, cfg.Messages, cfg.Interval),
 			DurationS: (cfg.Span() + cfg.Interval).Seconds(), Pool: producers, KeepAlive: true,
 			Event: domain(cfg), EventSize: cfg.Size, RunID: cfg.RunID, TimeoutS: cfg.WriteTimeout.Seconds()},
 		Started: o.Start, Ended: o.End, DurationS: elapsed, Interrupted: o.Interrupted,
