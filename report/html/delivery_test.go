@@ -61,3 +61,22 @@ func TestDeliverySection(t *testing.T) {
 		t.Error("a run without a consumer shows a delivery section")
 	}
 }
+
+// TestDeliverySectionHV: HV-VES answers nothing, so the section has no
+// "answered 2xx" figures, and says why.
+func TestDeliverySectionHV(t *testing.T) {
+	t.Parallel()
+	r := withDelivery(sampleResult(t))
+	r.Delivery.NoAnswers, r.Delivery.Accepted, r.Delivery.LostThoughAccepted, r.Delivery.DeliveredThoughRejected = true, 0, 0, 0
+	page := render1(t, r)
+	for _, bad := range []string{"answered 2xx", "of which accepted", "though the request failed"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("HV-VES page shows %q", bad)
+		}
+	}
+	for _, want := range []string{"expected (of the messages written)", "the protocol answers nothing", `class="num fail">3<`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
