@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
+// It runs alone (not in parallel): it measures service times.
 func TestClosedModelSteps(t *testing.T) {
-	t.Parallel()
 	var inFlight, maxInFlight atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)

@@ -112,8 +112,8 @@ func TestPoolExhaustedUnderSlowTarget(t *testing.T) {
 	}
 }
 
+// It runs alone (not in parallel): it measures service times.
 func TestLatencyFromDueTimeUnderStall(t *testing.T) {
-	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		time.Sleep(50 * time.Millisecond)

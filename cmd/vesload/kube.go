@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/kube"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -123,6 +123,9 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	sc, err := resolveScenario(o, func(name string) bool { return changed(name) && !(name == "user" && userLater) })
 	if err != nil {
 		return nil, err
+	}
+	if sc.Protocol == profiles.ProtocolHVVES {
+		return nil, usagef("-profile %s: an HV-VES profile: not available on Kubernetes yet (run 'vesload hv --shard I/N --run-id … --start-at …' on each host)", o.profile)
 	}
 	if userLater {
 		if sc.Target.Auth == nil {

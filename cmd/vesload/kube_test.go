@@ -123,6 +123,7 @@ func TestKubeRefuses(t *testing.T) {
 		{[]string{"--shards", "2", "-url", url, "--start-at", "2020-01-01T00:00:00Z"}, "is not after now"},
 		{[]string{"--shards", "2", "-url", url, "--body-file", "/nonexistent"}, "--body-file"},
 		{[]string{"--shards", "2", "-url", url, "extra"}, "unexpected argument"},
+		{[]string{"--shards", "2", "-url", url, "-profile", "hv-6x60000-8k"}, "an HV-VES profile: not available on Kubernetes yet"},
 	}
 	for _, tt := range tests {
 		code, out, errs := kubeRender(t, kubeNow, tt.args...)

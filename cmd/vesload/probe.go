@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/tlsconf"
-	"github.com/vesload/vesload/probe"
+	"github.com/vesload/vesload/loadgen/probe"
 )
 
 const probeSynopsis = "vesload probe URL|HOST:PORT [--sink URL] [--bulk-mib N] [--json]"

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/probe"
+	"github.com/vesload/vesload/loadgen/probe"
 	"github.com/vesload/vesload/testserver"
 )
 
