@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"github.com/vesload/vesload/report/result"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	goldenfile "github.com/vesload/vesload/internal/golden"
@@ -55,5 +56,21 @@ func TestHVRoundTrip(t *testing.T) {
 	if back.HV == nil || back.HV.Receiver == nil || back.HV.Receiver.Lost != 1 || back.Config.Protocol != "hv-ves" ||
 		len(back.HV.ByProducer) != 2 || back.HV.ByProducer[1].Reconnects != 1 {
 		t.Errorf("read back %+v", back.HV)
+	}
+}
+
+// TestHVTextHasNoRESTUnsentLine: the REST "events ... unsent
+// (pool_exhausted + not_sent)" line would misname an HV-VES run's
+// disconnected messages; the HV-VES section says it instead.
+func TestHVTextHasNoRESTUnsentLine(t *testing.T) {
+	t.Parallel()
+	r := hvResult(t)
+	r.Timeline = []result.Second{{T: 0, Sent: 100, OK: 100, BytesSent: 820_400}}
+	var b bytes.Buffer
+	if err := Text(&b, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); strings.Contains(got, "unsent (pool_exhausted + not_sent)") || !strings.Contains(got, "not sent by reason: disconnected=10") {
+		t.Errorf("summary:\n%s", got)
 	}
 }
