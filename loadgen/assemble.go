@@ -15,14 +15,18 @@ import (
 // the final one (done: every worker has stopped) or a checkpoint's.
 //
 // Requests the copy has no outcome for are accounted from the sent
-// counter, read after the copy was taken: those sent are in flight and
-// count as aborted (a checkpoint, or an abort that cut the drain short),
-// the rest as not sent. Every request the copy counts as sent was counted
+// counter, read after the copy was taken: those sent are in flight, shown
+// as such in a checkpoint and counted as aborted in the final result (an
+// abort that cut the drain short), the rest as not sent. Every request the copy counts as sent was counted
 // by the counter before it (see dispatcher.handOff), so the invariant
 // scheduled = sent + pool_exhausted + not_sent holds for every snapshot.
 func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, ended time.Time, interrupted, done bool) *result.Result {
 	run := t.run
-	run.AddAborted(e.c.sent.Load() - run.Sent)
+	if inFlight := e.c.sent.Load() - run.Sent; done {
+		run.AddAborted(inFlight)
+	} else {
+		run.AddInFlight(inFlight)
+	}
 	total := e.facts.total
 	if total < 0 {
 		total = run.Scheduled // a closed loop schedules what it sends
@@ -86,6 +90,9 @@ func (e *Engine) warnings(res *result.Result, t tallies) []string {
 		w = append(w, fmt.Sprintf("the target stopped answering for %.1f s (from %.1f s into the run) while requests waited: "+
 			"the latency of the requests due then shows it, the generator was not the cause",
 			t.silent.Seconds(), t.silentFrom.Seconds()))
+	}
+	if r := refusedWarning(res.Timeline); r != "" {
+		w = append(w, r)
 	}
 	slices.Sort(w)
 	return w

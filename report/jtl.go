@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"io"
+	"net/http"
 	"strconv"
 	"time"
 )
@@ -59,9 +60,14 @@ func (j *JTLWriter) Write(s JTLSample) error {
 		b = append(b, s.Outcome...)
 	}
 	b = append(b, ',')
-	if ok {
+	// responseMessage is the status's reason phrase, as JMeter writes it
+	// ("Accepted" for 202); without a status, the outcome's class.
+	switch reason := http.StatusText(s.Code); {
+	case s.Code > 0 && reason != "":
+		b = append(b, reason...)
+	case ok:
 		b = append(b, "OK"...)
-	} else {
+	default:
 		b = append(b, s.Outcome...)
 	}
 	b = append(b, ',')

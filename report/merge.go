@@ -170,6 +170,7 @@ func mergeCounts(m *result.Result, rs []*result.Result) {
 		m.Requests.OK += r.Requests.OK
 		m.Requests.Errors += r.Requests.Errors
 		m.Requests.NotSent += r.Requests.NotSent
+		m.Requests.InFlight += r.Requests.InFlight
 		for k, v := range r.Errors {
 			m.Errors[k] += v
 		}

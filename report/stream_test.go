@@ -41,8 +41,8 @@ func TestJTLWriter(t *testing.T) {
 		t.Fatalf("got %d rows, header %v", len(recs), recs[0])
 	}
 	want := [][]string{
-		{"1700000000123", "12", "fault", "202", "OK", "vesload 1-1", "text", "true", "", "8", "1024", "3", "3", "http://127.0.0.1:8080/eventListener/v7", "3", "0", "0"},
-		{"1700000000123", "5", "fault", "503", "http_503", "vesload 1-1", "text", "false", "http_503", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
+		{"1700000000123", "12", "fault", "202", "Accepted", "vesload 1-1", "text", "true", "", "8", "1024", "3", "3", "http://127.0.0.1:8080/eventListener/v7", "3", "0", "0"},
+		{"1700000000123", "5", "fault", "503", "Service Unavailable", "vesload 1-1", "text", "false", "http_503", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
 		{"1700000000123", "0", "fault", "pool_exhausted", "pool_exhausted", "vesload 1-1", "text", "false", "pool_exhausted", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
 	}
 	for i, w := range want {

@@ -117,17 +117,24 @@ func textHeader(t *textWriter, r *result.Result) {
 		shape = "constant"
 	}
 	status := "completed"
-	if r.Interrupted {
+	switch {
+	case r.AbortedBy != "":
+		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
+	case r.Interrupted:
 		status = t.paint(ansiYellow, "INTERRUPTED")
 	}
 	ran := fmtSeconds(r.DurationS)
 	if r.Config.DurationS > 0 {
 		ran += " of " + fmtSeconds(r.Config.DurationS)
 	}
-	if r.Config.Protocol == result.ProtocolHV { // the shape is "N producers × M every D": messages
+	switch {
+	case r.Config.Protocol == result.ProtocolHV: // the shape is "N producers × M every D": messages
 		t.printf("  %s, target %s msg/s, achieved %s msg/s, ran %s, %s\n",
 			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
-	} else {
+	case strings.HasPrefix(shape, "closed"):
+		// a closed model has a concurrency, not a target rate
+		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, fmtRate(r.RPS.Achieved), ran, status)
+	default:
 		t.printf("  %s shape, target %s rps, achieved %s rps, ran %s, %s\n",
 			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
 	}
@@ -190,29 +197,51 @@ func textSeed(t *textWriter, r *result.Result) {
 	t.lines(tb.Pipe(""))
 }
 
+// textRequests prints the request accounting so that both sums read off
+// the block: scheduled = sent + pool_exhausted + not_sent, and
+// sent = ok + errors (+ in flight, in a checkpoint), where errors are those
+// of sent requests; pool_exhausted requests were never sent.
 func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
+	// pe counts the errors never sent: pool_exhausted, or for HV-VES the
+	// messages due while the producer had no connection (disconnected).
+	unsent, unsentNote := result.ClassPoolExhausted, "due but no free connection (errors, never sent)"
+	pe := r.Errors[result.ClassPoolExhausted]
+	if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
+		unsent, unsentNote = result.ClassDisconnected, "due while the connection was down (errors, never sent)"
+		pe += dc
+	}
+	sentErrs := q.Errors - pe
 	t.section("Requests")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
 	tb.Add("scheduled", fmtInt(q.Scheduled))
 	tb.Add("sent", fmtInt(q.Sent))
-	tb.Add("ok", fmtInt(q.OK))
+	tb.Add("  ok", fmtInt(q.OK))
 	errNote := ""
-	if pct, ok := r.ErrorRatePct(); ok {
-		errNote = fmt.Sprintf("%s%% of %s attempted", fmtPct(pct), fmtInt(r.Attempted()))
+	if q.Sent > 0 {
+		errNote = fmtPct(100*float64(sentErrs)/float64(q.Sent)) + "% of sent"
 	}
-	tb.Add("errors", fmtInt(q.Errors), errNote)
+	tb.Add("  errors", fmtInt(sentErrs), errNote)
+	if q.InFlight > 0 {
+		tb.Add("  in flight", fmtInt(q.InFlight), "no answer yet when this checkpoint was taken")
+	}
+	tb.Add(unsent, fmtInt(pe), unsentNote)
 	tb.Add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
 	t.lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
-		unsent, n := "pool_exhausted", r.Errors[result.ClassPoolExhausted]
-		if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
-			unsent, n = "disconnected", n+dc // HV-VES has no pool: its unsent errors are disconnected
-		}
 		t.printf("  accounting: scheduled = sent + %s + not_sent holds (%s = %s + %s + %s)\n",
-			unsent, fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(n), fmtInt(q.NotSent))
+			unsent, fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
+	}
+	if q.InFlight > 0 {
+		t.printf("              sent = ok + errors + in_flight (%s = %s + %s + %s)\n",
+			fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs), fmtInt(q.InFlight))
+	} else {
+		t.printf("              sent = ok + errors (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs))
+	}
+	if pct, ok := r.ErrorRatePct(); ok && pe > 0 {
+		t.printf("  error rate %s%% of %s attempted, %s included\n", fmtPct(pct), fmtInt(r.Attempted()), unsent)
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))

@@ -100,6 +100,9 @@ func (c *consumeOptions) endpoint() (consumeEndpoint, error) {
 		}
 		return consumeEndpoint{dmaap: e}, nil
 	}
+	if scheme, _, _ := strings.Cut(c.url, "://"); scheme != "kafka" && scheme != "kafkas" {
+		return consumeEndpoint{}, usagef("--consume %q: want kafka://HOST:PORT/TOPIC, kafkas://HOST:PORT/TOPIC (TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID", c.url)
+	}
 	e, err := kafkaconf.ParseURL(c.url)
 	if err == nil && e.Topic == "" {
 		err = errors.New("want kafka://HOST:PORT/TOPIC: the topic is missing")
@@ -251,13 +254,15 @@ func (fl *follow) finishExpected(res *result.Result, expected int64, note func(s
 	if fl == nil {
 		return nil
 	}
+	// A signal ends the wait, not the process: the result is still written.
+	// The handler is in place before the wait is announced, so a Ctrl-C
+	// answering the announcement never finds the default action.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if fl.tally.Delivered() < expected && fl.grace > 0 {
 		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
 			fl.grace, expected-fl.tally.Delivered()))
 	}
-	// A signal ends the wait, not the process: the result is still written.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	d, err := fl.f.Finish(ctx, expected, fl.grace)
 	if err != nil {
 		return fmt.Errorf("--consume: %w", err)

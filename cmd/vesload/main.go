@@ -57,8 +57,13 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
+			if len(args) > 1 && args[0] == "help" {
+				return helpFor(args[1], stdout, stderr)
+			}
 			usage(stdout)
 			return exitOK
+		case "--version", "-version":
+			return runVersion(nil, stdout, stderr)
 		}
 		for _, c := range commands() {
 			if args[0] == c.name {
@@ -71,6 +76,18 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return runRun(args, stdout, stderr)
+}
+
+// helpFor prints the help of one command ("vesload help run"), which is
+// what "vesload run --help" prints.
+func helpFor(name string, stdout, stderr io.Writer) int {
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run([]string{"--help"}, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "vesload: unknown command %q (see 'vesload help')\n", name)
+	return exitUsage
 }
 
 func usage(w io.Writer) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -116,6 +117,11 @@ func checkProfiles(args []string, stdout, stderr io.Writer) int {
 		line := "ok  " + path
 		if missing := p.MissingVars(); len(missing) > 0 {
 			line += " (before a run, " + setAdvice(p, missing) + ")"
+		}
+		if err := scenario.CheckBodies(p); err != nil {
+			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
+			code = exitUsage
+			continue
 		}
 		fmt.Fprintln(stdout, line)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -187,6 +188,13 @@ type runSetup struct {
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
 	influx   *influxHook
+
+	// abortGates are the --abort-on-fail gates, judged on the whole run
+	// at the end as well.
+	abortGates []threshold.Threshold
+	// signalled is set by the first SIGINT/SIGTERM: only a signal marks
+	// a run interrupted, not a stop by --abort-on-fail.
+	signalled atomic.Bool
 }
 
 func (s *runSetup) tearDown() {
@@ -206,6 +214,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		}
 	}()
 	if err := checkNumbers(o); err != nil {
+		return nil, err
+	}
+	if err := checkOutputPaths(o); err != nil {
 		return nil, err
 	}
 	if err := o.consume.check(); err != nil {
@@ -266,6 +277,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
+	s.abortGates = abortGates
 	if err := s.attach(abortGates); err != nil {
 		return nil, err
 	}
@@ -339,6 +351,7 @@ func (s *runSetup) run() (*result.Result, error) {
 		for range sigs {
 			n++
 			if n == 1 {
+				s.signalled.Store(true)
 				s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
 				s.stop()
 			} else {
@@ -368,6 +381,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	res.Thresholds = threshold.EvalAll(s.gates, res)
+	res.Thresholds = append(res.Thresholds, wholeRunAbortGates(s.abortGates, res)...)
 	checkSomeSuccess(res, s.o.allowErrors)
 	aborted := false
 	if s.guard != nil {
@@ -375,7 +389,11 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		var gate result.Threshold
 		if why, gate, aborted = s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)
-			res.Warnings = append(res.Warnings, "stopped early: --abort-on-fail "+why)
+			res.AbortedBy = s.guard.FailedGate()
+			res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+why)
+			if !s.signalled.Load() {
+				res.Interrupted = false
+			}
 		}
 	}
 	// The summary is printed even when an output could not be written:
@@ -415,16 +433,18 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 }
 
 // writeOutputs writes the result document and the other requested files.
+// One that fails does not stop the others; the errors are joined.
 func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
+	var errs []error
 	switch o.output {
 	case "":
 	case "-":
 		if err := report.Encode(stdout, res); err != nil {
-			return fmt.Errorf("write result: %w", err)
+			errs = append(errs, fmt.Errorf("write result: %w", err))
 		}
 	default:
 		if err := saveResult(o.output, res, stderr); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
 	renders := []struct {
@@ -440,9 +460,9 @@ func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) e
 		if r.path == "" {
 			continue
 		}
-		if err := report.WriteFile(r.path, func(w io.Writer) error { return r.render(w, res) }); err != nil {
-			return fmt.Errorf("write %s %s: %w", r.what, r.path, err)
+		if err := saveRendering(r.path, r.what, res, r.render); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -46,6 +46,9 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 		if changed("data-per") {
 			p.Data.Per = o.dataPer
 		}
+		if err := checkDataPer(p.Data, changed("data-per")); err != nil {
+			return nil, err
+		}
 	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.thresholds...)
 	overlaySamplers(p, &o.watch)
@@ -163,4 +166,22 @@ func overlaySamplers(p *profiles.Profile, w *watchOptions) {
 			w.promQueries = append(w.promQueries, name+"="+s.PromQueries[name])
 		}
 	}
+}
+
+// checkDataPer refuses --data-per with a value other than request or
+// worker, or without a data file to take rows from, before the empty file
+// name reaches open.
+func checkDataPer(d *profiles.Data, perGiven bool) error {
+	if !perGiven {
+		return nil
+	}
+	switch d.Per {
+	case profiles.DataPerRequest, profiles.DataPerWorker:
+	default:
+		return usagef("--data-per: want %s or %s, got %q", profiles.DataPerRequest, profiles.DataPerWorker, d.Per)
+	}
+	if d.File == "" {
+		return usagef("--data-per %s: give the rows with --data-file FILE (or data.file in the profile)", d.Per)
+	}
+	return nil
 }

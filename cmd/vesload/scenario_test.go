@@ -178,7 +178,7 @@ func TestFlagsOverProfile(t *testing.T) {
 		{"-profile ves-100rps-10m -url " + u + " -rps 5 --threshold p50<1s",
 			"constant 5/s for 10m: 3000 scheduled; pool 64 wait 0s timeout 10s keepalive true; user \"\" (0); label fault; profile \"ves-100rps-10m\"; headers []; gates 3"},
 		{"-profile ingress-concurrency-ramp -url " + u,
-			"closed, concurrency [100 200 300 400 500 600 700 800 900 1000], 30s each: closed; pool 1000 wait 0s timeout 10s keepalive true; user \"\" (0); label fault; profile \"ingress-concurrency-ramp\"; headers []; gates 0"},
+			"closed, concurrency 100, 200, … 1000 in 10 steps of 30s: closed; pool 1000 wait 0s timeout 10s keepalive true; user \"\" (0); label fault; profile \"ingress-concurrency-ramp\"; headers []; gates 0"},
 		{"-url " + u + " --pool 8 --pool-wait 20ms --timeout 3s --keepalive=false -H X-A:b --batch 3 --event measurement",
 			"constant 10/s for 10s: 100 scheduled; pool 8 wait 20ms timeout 3s keepalive false; user \"\" (0); label measurement-batch; profile \"\"; headers [{X-A b}]; gates 0"},
 		{"-url " + u + " --user sample1",

@@ -171,7 +171,7 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 	switch strings.ToLower(f.compat) {
 	case testserver.CompatV72, testserver.CompatLegacy, "none":
 	default:
-		return o, fmt.Errorf("--compat: want v7.2 or legacy, got %q", f.compat)
+		return o, fmt.Errorf("--compat: want v7.2, legacy or kafka, got %q", f.compat)
 	}
 	if !(f.errorRate >= 0 && f.errorRate <= 1) {
 		return o, fmt.Errorf("--error-rate: want a fraction between 0 and 1, got %v", f.errorRate)

@@ -28,6 +28,7 @@ type AbortGuard struct {
 	n      int            // seconds seen
 	sum    result.Tally   // the window, rebuilt every second
 	failed string         // the gate and value that stopped the run
+	expr   string         // the gate that stopped the run, as written
 	gate   result.Threshold
 }
 
@@ -62,6 +63,7 @@ func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 		if v := gate.Eval(w); !v.Pass && v.Reason == "" {
 			g.failed = abortReason(v, len(g.ring))
 			g.gate = v
+			g.expr = v.Expr
 			g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.ring))
 			g.note("aborting: --abort-on-fail " + g.failed)
 			g.stop()
@@ -82,6 +84,10 @@ func abortReason(v result.Threshold, seconds int) string {
 func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool) {
 	return g.failed, g.gate, g.failed != ""
 }
+
+// FailedGate is the gate that stopped the run as it was written (for the
+// result's aborted_by), or "" when none did.
+func (g *AbortGuard) FailedGate() string { return g.expr }
 
 // WindowResult is a result made of a window of seconds of the timeline,
 // so that the threshold grammar applies to a window as to a whole run.

@@ -29,7 +29,7 @@ func TestJTLWritesEveryRequest(t *testing.T) {
 	if len(rows) != 3 || rows[0]+"\n" != report.JTLHeader {
 		t.Fatalf("rows %q, want the header and 2 rows", rows)
 	}
-	if !strings.HasPrefix(rows[1], "1700000000000,12,fault,202,OK,") || !strings.HasPrefix(rows[2], "1700000000010,1000,fault,timeout,timeout,") {
+	if !strings.HasPrefix(rows[1], "1700000000000,12,fault,202,Accepted,") || !strings.HasPrefix(rows[2], "1700000000010,1000,fault,timeout,timeout,") {
 		t.Errorf("rows %q", rows[1:])
 	}
 }

@@ -112,6 +112,8 @@ func elementReason(el *element) string {
 	switch {
 	case c == "ResultCollector":
 		return "listener not translated: vesload writes its own result (-o) and reports"
+	case c == "BackendListener" && backendName(el) == "InfluxDB":
+		return "backend listener not kept in the profile: give the run --influx-url http://HOST:8086/write?db=DB and it writes the same per-second points to InfluxDB"
 	case c == "BackendListener":
 		return "backend listener not translated: use vesload's result file (-o) and Prometheus metrics instead of " + backendName(el)
 	case c == "Summariser":

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -46,7 +48,7 @@ func describeShape(s profiles.Shape) string {
 	switch {
 	case s.Closed != nil:
 		c := s.Closed
-		return fmt.Sprintf("closed, concurrency %v, %s each", c.Concurrency, profiles.FormatDuration(c.Step))
+		return fmt.Sprintf("closed, concurrency %s in %d steps of %s", levels(c.Concurrency), len(c.Concurrency), profiles.FormatDuration(c.Step))
 	case s.Producers != nil:
 		pr := s.Producers
 		return fmt.Sprintf("%d producers × %d messages every %s", pr.Count, pr.Messages, profiles.FormatDuration(pr.Interval))
@@ -60,4 +62,21 @@ func describeShape(s profiles.Shape) string {
 		return fmt.Sprintf("constant %g/s for %s", segs[0].From, profiles.FormatDuration(s.Duration))
 	}
 	return s.Kind()
+}
+
+// levels lists concurrency levels in words: all of a short list
+// ("10, 20, 40"), the first two and the last of a long one
+// ("100, 200, … 1000").
+func levels(c []int) string {
+	parts := make([]string, 0, 4)
+	for i, n := range c {
+		if len(c) > 4 && i >= 2 && i < len(c)-1 {
+			if i == 2 {
+				parts = append(parts, "…")
+			}
+			continue
+		}
+		parts = append(parts, strconv.Itoa(n))
+	}
+	return strings.ReplaceAll(strings.Join(parts, ", "), "…, ", "… ")
 }

@@ -109,16 +109,26 @@ func summarySection(r *result.Result) section {
 	}
 	seed.Rows = [][]cell{row}
 
+	// Two sums read off the table: scheduled = sent + pool_exhausted +
+	// not sent, and sent = ok + errors of sent (+ in flight at a checkpoint).
 	q := r.Requests
-	reqs := table{Caption: "Requests", Rows: [][]cell{
+	pe := r.Errors[result.ClassPoolExhausted]
+	rows := [][]cell{
 		{key("scheduled"), num(fmtInt(q.Scheduled))},
 		{key("sent"), num(fmtInt(q.Sent))},
 		{key("ok"), num(fmtInt(q.OK))},
-		{key("errors"), num(fmtInt(q.Errors))},
-		{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
-		{key("rate target / achieved"), num(fmtNum(r.RPS.Target) + " / " + fmtNum(r.RPS.Achieved) + " /s")},
-		{key("bytes sent / received"), num(report.FormatBytes(r.Bytes.Sent) + " / " + report.FormatBytes(r.Bytes.Received))},
-	}}
+		{key("errors (of sent)"), num(fmtInt(q.Errors - pe))},
+	}
+	if q.InFlight > 0 {
+		rows = append(rows, []cell{key("in flight (checkpoint)"), num(fmtInt(q.InFlight))})
+	}
+	rows = append(rows,
+		[]cell{key("pool_exhausted"), num(fmtInt(pe))},
+		[]cell{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
+		[]cell{key("rate target / achieved"), num(fmtNum(r.RPS.Target) + " / " + fmtNum(r.RPS.Achieved) + " /s")},
+		[]cell{key("bytes sent / received"), num(report.FormatBytes(r.Bytes.Sent) + " / " + report.FormatBytes(r.Bytes.Received))},
+	)
+	reqs := table{Caption: "Requests", Rows: rows}
 	dist := table{
 		Caption: "Distribution (ms)",
 		Head:    head(1, "", "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max", "count"),

@@ -51,6 +51,9 @@ type Result struct {
 	// Influx says what reached InfluxDB (--influx-url); write errors are
 	// counted here and never fail the run.
 	Influx *InfluxWrites `json:"influx,omitempty"`
+	// AbortedBy is the --abort-on-fail gate that stopped the run early;
+	// Interrupted stays for signals, so a script tells the two apart.
+	AbortedBy string `json:"aborted_by,omitempty"`
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.
@@ -114,6 +117,11 @@ type Requests struct {
 	OK        int64 `json:"ok"`
 	Errors    int64 `json:"errors"`
 	NotSent   int64 `json:"not_sent"`
+
+	// InFlight counts sent requests still waiting for their answer when
+	// a checkpoint was taken; they are in Sent but neither OK nor Errors.
+	// A finished run has none.
+	InFlight int64 `json:"in_flight,omitempty"`
 }
 
 // Rate compares the asked-for and the achieved request rate, per second.

@@ -59,6 +59,9 @@ type Tally struct {
 	OK, Errors int64
 	// NotSent counts due requests a stop cut off before they left.
 	NotSent int64
+	// InFlight counts sent requests without an answer yet (a checkpoint's
+	// snapshot); they are in Sent but neither OK nor Errors.
+	InFlight int64
 	// Classes counts failures by error class; Errors is their sum.
 	Classes map[string]int64
 	// MessageIDs counts the messageId of VES error bodies.
@@ -125,6 +128,18 @@ func (t *Tally) AddAborted(n int64) {
 	t.Classes[ClassAborted] += n
 }
 
+// AddInFlight counts n sent requests still waiting for their answer, for
+// a snapshot of a run in progress: they are neither a success nor an error
+// yet.
+func (t *Tally) AddInFlight(n int64) {
+	if n <= 0 {
+		return
+	}
+	t.Scheduled += n
+	t.Sent += n
+	t.InFlight += n
+}
+
 // AddNotSent counts n due requests that a stop cut off before they left.
 func (t *Tally) AddNotSent(n int64) {
 	t.Scheduled += n
@@ -139,6 +154,7 @@ func (t *Tally) Merge(o *Tally) {
 	t.OK += o.OK
 	t.Errors += o.Errors
 	t.NotSent += o.NotSent
+	t.InFlight += o.InFlight
 	t.BytesSent += o.BytesSent
 	t.BytesReceived += o.BytesReceived
 	t.Classes = addCounts(t.Classes, o.Classes)
@@ -186,7 +202,7 @@ func (t *Tally) Reset() {
 
 // Requests is the request accounting of the result document.
 func (t *Tally) Requests() Requests {
-	return Requests{Scheduled: t.Scheduled, Sent: t.Sent, OK: t.OK, Errors: t.Errors, NotSent: t.NotSent}
+	return Requests{Scheduled: t.Scheduled, Sent: t.Sent, OK: t.OK, Errors: t.Errors, NotSent: t.NotSent, InFlight: t.InFlight}
 }
 
 // AccountingError checks the Tally's invariants and describes the first
@@ -194,7 +210,7 @@ func (t *Tally) Requests() Requests {
 //
 //	scheduled = sent + pool_exhausted + not_sent   (no request lost)
 //	errors    = the sum of the classes
-//	sent      = ok + errors − pool_exhausted      (every sent request has one outcome)
+//	sent      = ok + errors − pool_exhausted + in_flight (every sent request has one outcome or none yet)
 //	sent      ≥ the number of latency values      (aborted ones have none)
 func (t *Tally) AccountingError() error {
 	pe := t.Classes[ClassPoolExhausted]
@@ -209,8 +225,8 @@ func (t *Tally) AccountingError() error {
 	if t.Errors != sum {
 		return fmt.Errorf("errors %d != %d, the sum of the error classes", t.Errors, sum)
 	}
-	if t.Sent != t.OK+t.Errors-pe {
-		return fmt.Errorf("sent %d != ok %d + errors %d - pool_exhausted %d", t.Sent, t.OK, t.Errors, pe)
+	if t.Sent != t.OK+t.Errors-pe+t.InFlight {
+		return fmt.Errorf("sent %d != ok %d + errors %d - pool_exhausted %d + in_flight %d", t.Sent, t.OK, t.Errors, pe, t.InFlight)
 	}
 	var n int64
 	if t.Latency != nil {

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// CheckWritable reports whether WriteFile could write path, without
+// writing it: the folder of a new or regular file must exist and take a
+// new file (WriteFile renames a temporary file into place); a special file
+// (a device, a named pipe, /dev/stdout) only has to exist. A run checks its
+// outputs with it before it starts, so that a typo in a folder name does
+// not cost the result of a long test.
+func CheckWritable(path string) error {
+	if throughProcess(path) {
+		return nil
+	}
+	target, err := followLinks(path)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		// a new file: its folder is checked below
+	case err != nil:
+		return err
+	case st.IsDir():
+		return errors.New("is a directory (want a file name)")
+	case !st.Mode().IsRegular():
+		return nil
+	}
+	dir := filepath.Dir(target)
+	dst, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("folder %s does not exist", dir)
+	case err != nil:
+		return err
+	case !dst.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	probe, err := os.CreateTemp(dir, "."+filepath.Base(target)+".check-*")
+	if err != nil {
+		return fmt.Errorf("folder %s is not writable: %w", dir, errors.Unwrap(err))
+	}
+	name := probe.Name()
+	cerr := probe.Close()
+	if rerr := os.Remove(name); rerr != nil {
+		return fmt.Errorf("remove the probe %s: %w", name, rerr)
+	}
+	return cerr
+}
