@@ -130,12 +130,16 @@ func textHeader(t *textWriter, r *result.Result) {
 	// A closed model has a concurrency, not a target rate; the shards of
 	// one run read "2 shards of constant 100/s for 2s".
 	closed := strings.HasPrefix(shape, "closed") || strings.Contains(shape, " of closed")
-	if m := r.Merged; (m == nil || m.Count == 0) && !closed {
+	if m := r.Merged; (m == nil || m.Count == 0) && !closed && r.Config.Protocol != result.ProtocolHV {
 		shape += " shape"
 	}
-	if closed {
+	switch {
+	case r.Config.Protocol == result.ProtocolHV: // the shape is "N producers × M every D": messages
+		t.printf("  %s, target %s msg/s, achieved %s msg/s, ran %s, %s\n",
+			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+	case closed:
 		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, fmtRate(r.RPS.Achieved), ran, status)
-	} else {
+	default:
 		t.printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
 			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
 	}
@@ -174,13 +178,14 @@ func runSetup(c result.RunConfig) string {
 	if c.Batch > 1 {
 		parts = append(parts, fmt.Sprintf("batch %d", c.Batch))
 	}
-	if c.Pool > 0 {
+	hv := c.Protocol == result.ProtocolHV // producers, not a pool; a write timeout, no answer to wait for
+	if c.Pool > 0 && !hv {
 		parts = append(parts, fmt.Sprintf("pool %d", c.Pool))
 	}
 	if c.PoolWaitS > 0 {
 		parts = append(parts, "pool wait "+fmtSeconds(c.PoolWaitS))
 	}
-	if c.TimeoutS > 0 {
+	if c.TimeoutS > 0 && !hv {
 		parts = append(parts, "timeout "+fmtSeconds(c.TimeoutS))
 	}
 	if !c.KeepAlive {
@@ -203,7 +208,14 @@ func textSeed(t *textWriter, r *result.Result) {
 // of sent requests; pool_exhausted requests were never sent.
 func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
+	// pe counts the errors never sent: pool_exhausted, or for HV-VES the
+	// messages due while the producer had no connection (disconnected).
+	unsent, unsentNote := result.ClassPoolExhausted, "due but no free connection (errors, never sent)"
 	pe := r.Errors[result.ClassPoolExhausted]
+	if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
+		unsent, unsentNote = result.ClassDisconnected, "due while the connection was down (errors, never sent)"
+		pe += dc
+	}
 	sentErrs := q.Errors - pe
 	t.section("Requests")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
@@ -218,14 +230,14 @@ func textRequests(t *textWriter, r *result.Result) {
 	if q.InFlight > 0 {
 		tb.Add("  in flight", fmtInt(q.InFlight), "no answer yet when this checkpoint was taken")
 	}
-	tb.Add("pool_exhausted", fmtInt(pe), "due but no free connection (errors, never sent)")
+	tb.Add(unsent, fmtInt(pe), unsentNote)
 	tb.Add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
 	t.lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
-		t.printf("  accounting: scheduled = sent + pool_exhausted + not_sent holds (%s = %s + %s + %s)\n",
-			fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
+		t.printf("  accounting: scheduled = sent + %s + not_sent holds (%s = %s + %s + %s)\n",
+			unsent, fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
 	}
 	if q.InFlight > 0 {
 		t.printf("              sent = ok + errors + in_flight (%s = %s + %s + %s)\n",
@@ -234,7 +246,7 @@ func textRequests(t *textWriter, r *result.Result) {
 		t.printf("              sent = ok + errors (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs))
 	}
 	if pct, ok := r.ErrorRatePct(); ok && pe > 0 {
-		t.printf("  error rate %s%% of %s attempted, pool_exhausted included\n", fmtPct(pct), fmtInt(r.Attempted()))
+		t.printf("  error rate %s%% of %s attempted, %s included\n", fmtPct(pct), fmtInt(r.Attempted()), unsent)
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))

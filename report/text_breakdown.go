@@ -13,6 +13,9 @@ import (
 // request that was due but not sent, pool_exhausted included, so it is
 // not the "not sent" row (cut off by the stop) and says so.
 func textData(t *textWriter, r *result.Result) {
+	if r.HV != nil {
+		return // the HV-VES section has the messages, the unsent ones by reason and the peak rate
+	}
 	var peak int64
 	for _, s := range r.Timeline {
 		peak = max(peak, s.BytesSent)

@@ -27,7 +27,11 @@ func textHV(t *textWriter, r *result.Result) {
 	t.printf("  scheduled %s = sent %s + not sent %s; sent = written %s + failed %s\n",
 		fmtInt(s.Scheduled), fmtInt(s.Sent), fmtInt(s.NotSent), fmtInt(s.Written), fmtInt(s.Failed))
 	if len(hv.NotSentBy) > 0 {
-		t.printf("  not sent by reason: %s\n", counts(hv.NotSentBy))
+		t.printf("  not sent by reason: %s", counts(hv.NotSentBy))
+		if hv.NotSentBy[result.ClassDisconnected] > 0 {
+			t.printf(" (no connection at the due time: counted as errors)")
+		}
+		t.println("")
 	}
 	t.printf("  data: %s written, %s MB/s average, %s MB/s peak second\n",
 		FormatBytes(s.Bytes), fmtRound(hv.MBps, 2), fmtRound(hv.PeakMBps, 2))

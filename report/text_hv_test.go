@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"github.com/vesload/vesload/report/result"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	goldenfile "github.com/vesload/vesload/internal/golden"
@@ -14,6 +15,8 @@ import (
 func hvResult(t testing.TB) *result.Result {
 	r := sampleResult(t)
 	r.Config.Protocol = "hv-ves"
+	r.Config.Shape = "2 producers × 1000 every 10ms"
+	r.Config.Method, r.Config.URL = "", "tls://127.0.0.1:6061"
 	r.HV = &result.HV{
 		Addr: "127.0.0.1:6061", TLS: true, Producers: 2, Messages: 1000, SizeBytes: 8192, IntervalS: 0.01,
 		Domain: "perf3gpp", Sent: result.HVCounts{Scheduled: 2000, Sent: 1990, Written: 1989, Failed: 1, NotSent: 10, Bytes: 1989 * 8204},
@@ -53,5 +56,21 @@ func TestHVRoundTrip(t *testing.T) {
 	if back.HV == nil || back.HV.Receiver == nil || back.HV.Receiver.Lost != 1 || back.Config.Protocol != "hv-ves" ||
 		len(back.HV.ByProducer) != 2 || back.HV.ByProducer[1].Reconnects != 1 {
 		t.Errorf("read back %+v", back.HV)
+	}
+}
+
+// TestHVTextHasNoRESTUnsentLine: the REST "events ... unsent
+// (pool_exhausted + not_sent)" line would misname an HV-VES run's
+// disconnected messages; the HV-VES section says it instead.
+func TestHVTextHasNoRESTUnsentLine(t *testing.T) {
+	t.Parallel()
+	r := hvResult(t)
+	r.Timeline = []result.Second{{T: 0, Sent: 100, OK: 100, BytesSent: 820_400}}
+	var b bytes.Buffer
+	if err := Text(&b, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); strings.Contains(got, "unsent (pool_exhausted + not_sent)") || !strings.Contains(got, "not sent by reason: disconnected=10") {
+		t.Errorf("summary:\n%s", got)
 	}
 }

@@ -38,7 +38,7 @@ type hvOptions struct {
 	output, junit, html       string
 	markdown, csv             string
 	thresholds                []string
-	quiet                     bool
+	quiet, allowErrors        bool
 	settle                    time.Duration
 	target                    *hvTargetFlags
 	metricsAddr               string
@@ -76,6 +76,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run pass in which nothing was written, messages were lost to a disconnect, or the observed receiver got or kept none (without it that run fails, exit 3)")
 	addConsumeFlags(fs, &o.consume)
 	return fs
 }
@@ -308,6 +309,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		return 0, err
 	}
 	res.Thresholds = threshold.EvalAll(gates, res)
+	checkHVOutcome(res, o.allowErrors)
 	return hvFinish(o, res, stdout, stderr)
 }
 

@@ -134,7 +134,9 @@ func TestHVAgainstServe(t *testing.T) {
 			}
 			// 600 frames of 8,204 B a second: 4.92 MB/s when on time (a
 			// stalled machine sends late and shifts bytes between seconds)
-			if hv.PeakMBps != float64(peak)/1e6 || hv.PeakMBps < 3.5 || hv.MBps < 3.5 {
+			// the peak is a whole second's, or the partial last second
+			// joined to the one before: never below the average
+			if hv.PeakMBps < hv.MBps || hv.PeakMBps > 1.2*float64(peak)/1e6 || hv.PeakMBps < 3.5 || hv.MBps < 3.5 {
 				t.Errorf("peak %.2f MB/s (timeline peak %d B), average %.2f", hv.PeakMBps, peak, hv.MBps)
 			}
 			st := hvStats(t, mon, 1800)

@@ -34,6 +34,9 @@ type Config struct {
 	// WriteTimeout bounds one blocked write; past it the connection is
 	// counted as dropped ("timeout") and re-made.
 	WriteTimeout time.Duration
+	// ProbeWait is how long each new connection is read, silent, before
+	// the run starts (DefaultProbeWait when zero; negative skips it).
+	ProbeWait time.Duration
 	// Clock is the time source (the real clock when nil).
 	Clock Clock
 	// Observe, when set, sees every message as it is accounted, from the
@@ -104,6 +107,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WriteTimeout <= 0 {
 		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.ProbeWait == 0 {
+		c.ProbeWait = DefaultProbeWait
 	}
 	if c.Clock == nil {
 		c.Clock = realClock{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -82,3 +83,47 @@ type handshakeError struct{ err error }
 
 func (e *handshakeError) Error() string { return "TLS handshake: " + e.err.Error() }
 func (e *handshakeError) Unwrap() error { return e.err }
+
+// DefaultProbeWait is how long a new connection is read before the run
+// starts: HV-VES never answers, so silence is the only good reply.
+const DefaultProbeWait = 250 * time.Millisecond
+
+// probe reads a fresh connection for up to wait. A collector that keeps
+// it open and says nothing is what HV-VES looks like; an alert (a TLS
+// 1.3 server refuses a client certificate only after the client's side
+// of the handshake is done), a close or any data means nothing written
+// here would be received.
+func probe(c *conn, wait time.Duration) error {
+	if wait < 0 {
+		return nil
+	}
+	if err := c.SetReadDeadline(time.Now().Add(wait)); err != nil {
+		return fmt.Errorf("probe: %w", err)
+	}
+	var b [64]byte
+	n, err := c.Read(b[:])
+	if clear := c.SetReadDeadline(time.Time{}); clear != nil && err == nil {
+		err = clear
+	}
+	switch {
+	case n > 0:
+		return fmt.Errorf("the listener answered %q (an HV-VES collector never answers): not an HV-VES listener, or plain TCP to a TLS one?", printable(b[:n]))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil
+	case errors.Is(err, io.EOF):
+		return errors.New("the listener closed the connection at once (TLS expected, or the client refused?)")
+	}
+	return fmt.Errorf("the listener refused the connection: %w", err)
+}
+
+// printable keeps the first bytes of an answer readable on one line.
+func printable(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			c = '.'
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}

@@ -39,7 +39,8 @@ type Outcome struct {
 }
 
 // Run makes every producer's connection (all must succeed: an unreachable
-// collector is an error before anything is scheduled), then runs the
+// collector, a refused handshake or a listener that answers is an error
+// before anything is scheduled, see probe), then runs the
 // schedules until done or ctx ends. live, when not nil, is updated as
 // messages go.
 func Run(ctx context.Context, cfg Config, live *Live) (*Outcome, error) {
@@ -100,6 +101,7 @@ func connectAll(ctx context.Context, cfg *Config) ([]*producer, error) {
 				return
 			}
 			ps[i].c.Store(c)
+			errs[i] = probe(c, cfg.ProbeWait)
 		})
 	}
 	wg.Wait()

@@ -1,13 +1,15 @@
 package hv
 
 import (
+	"fmt"
+
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/vesload/vesload/report/result"
 )
 
 // Protocol is the result document's config.protocol for HV-VES runs.
-const Protocol = "hv-ves"
+const Protocol = result.ProtocolHV
 
 // Totals adds up the producers' counts.
 func (o *Outcome) Totals() Counts {
@@ -39,16 +41,24 @@ func (o *Outcome) Result() (*result.Result, error) {
 	if cfg.TLS != nil {
 		scheme = "tls://"
 	}
+	// A message due while its producer had no connection failed without
+	// being sent: an error of class disconnected, as pool_exhausted is
+	// for REST runs, and not a message cut off by a stop (not_sent).
+	var disconnected int64
+	for _, rec := range o.recs {
+		disconnected += rec.notSentBy[NotSentDisconnected]
+	}
 	producers := len(cfg.mine())
 	target := float64(producers) / cfg.Interval.Seconds()
 	r := &result.Result{
 		Schema: result.Schema,
 		Config: result.RunConfig{Protocol: Protocol, URL: scheme + cfg.Addr, RPS: target,
+			Shape:     fmt.Sprintf("%d producers × %d every %s", producers, cfg.Messages, cfg.Interval),
 			DurationS: (cfg.Span() + cfg.Interval).Seconds(), Pool: producers, KeepAlive: true,
 			Event: domain(cfg), EventSize: cfg.Size, RunID: cfg.RunID, TimeoutS: cfg.WriteTimeout.Seconds()},
 		Started: o.Start, Ended: o.End, DurationS: elapsed, Interrupted: o.Interrupted,
 		Requests: result.Requests{Scheduled: tot.Scheduled, Sent: tot.Sent, OK: tot.Written,
-			Errors: tot.Failed, NotSent: tot.NotSent},
+			Errors: tot.Failed + disconnected, NotSent: tot.NotSent - disconnected},
 		Errors:     map[string]int64{},
 		RPS:        result.Rate{Target: target, Achieved: rate(tot.Written, elapsed)},
 		Latency:    result.Summarize(lat),
@@ -66,6 +76,9 @@ func (o *Outcome) Result() (*result.Result, error) {
 		for k, v := range rec.drops {
 			r.Errors[k] += v
 		}
+	}
+	if disconnected > 0 {
+		r.Errors[result.ClassDisconnected] += disconnected
 	}
 	return r, nil
 }
@@ -127,9 +140,7 @@ func (o *Outcome) hvSection(tot Counts, elapsed float64, tl []result.Second, blo
 		DialErrors: map[string]int64{}, WriteBlocked: blocked,
 		MBps: rate(tot.Bytes, elapsed) / 1e6,
 	}
-	for _, s := range tl {
-		hv.PeakMBps = max(hv.PeakMBps, float64(s.BytesSent)/1e6)
-	}
+	hv.PeakMBps = peakRate(tl, elapsed) / 1e6
 	connect := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.connect })
 	hs := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.handshake })
 	hv.Connect, hv.Handshake = result.Summarize(connect), result.Summarize(hs)
@@ -154,4 +165,35 @@ func addAll(dst, src map[string]int64) {
 func hvCounts(c Counts) result.HVCounts {
 	return result.HVCounts{Scheduled: c.Scheduled, Sent: c.Sent, Written: c.Written,
 		Failed: c.Failed, NotSent: c.NotSent, Bytes: c.Bytes}
+}
+
+// peakRate is the highest data rate (bytes/s) of the run's seconds, with
+// the same span as the average (total bytes / elapsed): the partial last
+// second is joined to the one before it, and a run shorter than a second
+// has one period, its whole span. Every period is then at least a second
+// long (no sliver of a second can spike) and the periods cover exactly
+// the elapsed time, so the average is a weighted mean of their rates and
+// the peak is never below it.
+func peakRate(tl []result.Second, elapsed float64) float64 {
+	if elapsed <= 0 {
+		return 0
+	}
+	whole := int(elapsed) // seconds fully inside the run
+	if whole == 0 {
+		var total int64
+		for _, s := range tl {
+			total += s.BytesSent
+		}
+		return float64(total) / elapsed
+	}
+	var peak float64
+	var last int64
+	for i, s := range tl {
+		if i < whole-1 {
+			peak = max(peak, float64(s.BytesSent))
+			continue
+		}
+		last += s.BytesSent
+	}
+	return max(peak, float64(last)/(elapsed-float64(whole-1)))
 }

@@ -90,6 +90,9 @@ func TestRunAgainstTheEmulator(t *testing.T) {
 				r.Requests.OK != 120 || r.HV.Connects != 3 || r.HV.PeakMBps <= 0 || r.Latency.Count != 120 {
 				t.Errorf("result: %+v / %+v", r.Requests, r.HV)
 			}
+			if r.Config.Shape != "3 producers × 40 every 2ms" {
+				t.Errorf("shape %q", r.Config.Shape)
+			}
 			if (tc.tls != nil) != (r.HV.Handshake.Count == 3) {
 				t.Errorf("TLS handshakes recorded: %d", r.HV.Handshake.Count)
 			}
@@ -204,5 +207,103 @@ func TestStopCountsTheRestAsNotSent(t *testing.T) {
 	r, _ := out.Result()
 	if !out.Interrupted || r.HV.NotSentBy[NotSentStopped] == 0 || tot.NotSent != r.HV.NotSentBy[NotSentStopped] {
 		t.Errorf("interrupted %v, not sent %v, counts %+v", out.Interrupted, r.HV.NotSentBy, tot)
+	}
+}
+
+// goneSink reads a few frames on the first connection, then closes it and
+// its listener: every later message falls due with no connection.
+func goneSink(t *testing.T, frames int64, frame int64) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		ln.Close()
+		io.CopyN(io.Discard, c, frames*frame)
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close()
+	})
+	return ln.Addr().String()
+}
+
+func TestDisconnectedMessagesAreErrors(t *testing.T) {
+	addr := goneSink(t, 5, 1024+12)
+	cfg := Config{Addr: addr, Producers: 1, Messages: 100, Size: 1024, Interval: time.Millisecond, RunID: "dc",
+		DialTimeout: 200 * time.Millisecond}
+	out, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := out.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := r.HV.NotSentBy[NotSentDisconnected]
+	if dc == 0 {
+		t.Fatalf("no message counted as disconnected: %+v", r.HV.Sent)
+	}
+	q := r.Requests
+	if r.Errors[NotSentDisconnected] != dc || q.Errors != r.HV.Sent.Failed+dc {
+		t.Errorf("errors %d (%v), want failed %d + disconnected %d", q.Errors, r.Errors, r.HV.Sent.Failed, dc)
+	}
+	if q.NotSent != 0 {
+		t.Errorf("not sent %d: messages lost to a disconnect are not cut off by a stop", q.NotSent)
+	}
+	if err := r.AccountingError(); err != nil {
+		t.Error(err)
+	}
+	if pct, ok := r.ErrorRatePct(); !ok || pct < 50 {
+		t.Errorf("error rate %.2f%% (ok %v), want most of the run", pct, ok)
+	}
+}
+
+// TestPreflightSeesTheHandshakeRejected: with TLS 1.3 the client's
+// handshake ends before the collector checks its certificate; the
+// refusal comes as an alert on the first read. The run must fail before
+// anything is scheduled, not write into a closed connection.
+func TestPreflightSeesTheHandshakeRejected(t *testing.T) {
+	cert, key, _ := testcert.Write(t)
+	s := emulator(t, hvemu.Options{TLSCertFile: cert, TLSKeyFile: key, ClientCAFile: cert})
+	tcfg, err := (&tlsconf.Options{CAFile: cert}).Client("") // no client certificate
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Addr: s.Addr(), Producers: 2, Messages: 10, Size: 1024, Interval: time.Millisecond, RunID: "pf", TLS: tcfg}
+	out, err := Run(context.Background(), cfg, nil)
+	if err == nil {
+		t.Fatalf("run against a listener that refused the client certificate: no error, %+v", out.Totals())
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "certificate") {
+		t.Errorf("error %q: want one line naming the certificate", msg)
+	}
+}
+
+func TestPreflightSeesAnAnsweringListener(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")) // a service that greets: not HV-VES
+			c.Close()
+		}
+	})
+	cfg := Config{Addr: ln.Addr().String(), Producers: 1, Messages: 10, Size: 1024, Interval: time.Millisecond, RunID: "pf"}
+	if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "answered") {
+		t.Errorf("err %v, want the run refused because the listener answered", err)
 	}
 }

@@ -2,6 +2,7 @@ package html
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/report/result"
@@ -33,6 +34,15 @@ func deliverySection(r *result.Result) (section, bool) {
 		{key("duplicates / out of order"), num(fmtInt(d.Duplicates) + " / " + fmtInt(d.OutOfOrder))},
 		{key("foreign records / records read"), num(fmtInt(d.Foreign) + " / " + fmtInt(d.Records))},
 	}}
+	if d.NoAnswers { // HV-VES: nothing is answered, so nothing is "accepted" or "failed"
+		lost.Text = fmtInt(d.Lost)
+		counts.Rows = slices.Concat([][]cell{
+			{key("expected (of the messages written)"), num(fmtInt(d.Expected))},
+			{key("accepted"), txt("n/a: the protocol answers nothing")},
+			{key("delivered"), num(fmtInt(d.Delivered) + " (" + share + ")")},
+			{key("lost"), lost},
+		}, counts.Rows[5:])
+	}
 	if d.LagMax >= 0 {
 		counts.Rows = append(counts.Rows, []cell{key("consumer lag max"), num(fmtInt(d.LagMax) + " records")})
 	}

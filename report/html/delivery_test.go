@@ -82,3 +82,22 @@ func TestDeliveryResolution(t *testing.T) {
 		t.Errorf("sub-millisecond page does not say the processing time is to the read")
 	}
 }
+
+// TestDeliverySectionHV: HV-VES answers nothing, so the section has no
+// "answered 2xx" figures, and says why.
+func TestDeliverySectionHV(t *testing.T) {
+	t.Parallel()
+	r := withDelivery(sampleResult(t))
+	r.Delivery.NoAnswers, r.Delivery.Accepted, r.Delivery.LostThoughAccepted, r.Delivery.DeliveredThoughRejected = true, 0, 0, 0
+	page := render1(t, r)
+	for _, bad := range []string{"answered 2xx", "of which accepted", "though the request failed"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("HV-VES page shows %q", bad)
+		}
+	}
+	for _, want := range []string{"expected (of the messages written)", "the protocol answers nothing", `class="num fail">3<`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}

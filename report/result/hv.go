@@ -1,5 +1,8 @@
 package result
 
+// ProtocolHV is config.protocol of an HV-VES run.
+const ProtocolHV = "hv-ves"
+
 // HV is the HV-VES part of a result: a run of producers writing WTP
 // frames to a high-volume collector, which never answers. Requests
 // counts messages (ok = written in full); Latency is due time → write
@@ -15,9 +18,11 @@ type HV struct {
 
 	Sent      HVCounts         `json:"sent"`
 	NotSentBy map[string]int64 `json:"not_sent_by,omitempty"`
-	// MBps is the average and PeakMBps the highest one-second data rate
-	// written, in MB/s (10^6 bytes, frames included): the seeds' "peak
-	// incoming data rate".
+	// MBps is the average data rate written over the run's span and
+	// PeakMBps the highest of its seconds, in MB/s (10^6 bytes, frames
+	// included): the seeds' "peak incoming data rate". A partial last
+	// second is joined to the one before it (a run under a second has one
+	// period, its span), so the peak is never below the average.
 	MBps     float64 `json:"mbps"`
 	PeakMBps float64 `json:"peak_mbps"`
 

@@ -27,13 +27,23 @@ func (r *Result) ErrorRatePct() (pct float64, ok bool) {
 // AccountingError checks the invariant
 // scheduled = sent + pool_exhausted + not_sent (docs/ARCHITECTURE.md, "Accounting") and describes
 // the mismatch, or returns nil when every scheduled request is accounted
-// for.
+// for. An HV-VES message due while its producer had no connection
+// (disconnected) is, like pool_exhausted, an error that was never sent.
 func (r *Result) AccountingError() error {
 	q := r.Requests
-	pe := r.Errors["pool_exhausted"]
+	pe := r.Errors[ClassPoolExhausted] + r.Errors[ClassDisconnected]
 	if q.Scheduled == q.Sent+pe+q.NotSent {
 		return nil
 	}
-	return fmt.Errorf("scheduled %d != sent %d + pool_exhausted %d + not_sent %d (%+d unaccounted)",
-		q.Scheduled, q.Sent, pe, q.NotSent, q.Scheduled-(q.Sent+pe+q.NotSent))
+	return fmt.Errorf("scheduled %d != sent %d + %s %d + not_sent %d (%+d unaccounted)",
+		q.Scheduled, q.Sent, unsentClasses(r), pe, q.NotSent, q.Scheduled-(q.Sent+pe+q.NotSent))
+}
+
+// unsentClasses names the error classes of due requests that were not
+// sent, as the accounting of this result counts them.
+func unsentClasses(r *Result) string {
+	if r.Errors[ClassDisconnected] > 0 {
+		return "pool_exhausted + disconnected"
+	}
+	return "pool_exhausted"
 }

@@ -15,6 +15,10 @@ const (
 	// ClassPoolExhausted is the class of a due request that never got a
 	// connection: it was not sent, yet it failed.
 	ClassPoolExhausted = "pool_exhausted"
+	// ClassDisconnected is the class of a due HV-VES message whose
+	// producer had no connection at its due time: like pool_exhausted,
+	// not sent, yet failed.
+	ClassDisconnected = "disconnected"
 	// ClassAborted is the class of a sent request that a stop cut off
 	// before its answer came.
 	ClassAborted = "aborted"

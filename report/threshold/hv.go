@@ -6,7 +6,7 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-const hvMetricList = "hv.lost, hv.received, hv.duplicates, hv.written, hv.failed, hv.not_sent, " +
+const hvMetricList = "hv.lost, hv.received, hv.dropped, hv.duplicates, hv.written, hv.failed, hv.not_sent, hv.disconnected, " +
 	"hv.reconnects, hv.mbps, hv.peak_mbps, hv.write_blocked_p99"
 
 // hvMetric resolves the metrics of HV-VES runs (hv.NAME). MB/s figures
@@ -38,6 +38,14 @@ func hvMetric(field string) (metric, *nameError) {
 		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Lost) })
 	case "received":
 		m.get = recv(func(rc *result.HVReceiver) float64 { return float64(rc.Received) })
+	case "dropped": // received, then refused by the collector (routing, invalid, …)
+		m.get = recv(func(rc *result.HVReceiver) float64 {
+			var n int64
+			for _, v := range rc.Dropped {
+				n += v
+			}
+			return float64(n)
+		})
 	case "duplicates":
 		m.get = func(r *result.Result) (float64, string) {
 			if r.HV != nil && r.HV.Receiver != nil && r.HV.Receiver.Duplicates == nil {
@@ -51,6 +59,8 @@ func hvMetric(field string) (metric, *nameError) {
 		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Sent.Failed) })
 	case "not_sent":
 		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Sent.NotSent) })
+	case "disconnected": // due while the producer had no connection: errors never sent
+		m.get = sent(func(hv *result.HV) float64 { return float64(hv.NotSentBy[result.ClassDisconnected]) })
 	case "reconnects":
 		m.get = sent(func(hv *result.HV) float64 { return float64(hv.Reconnects) })
 	case "mbps":

@@ -12,7 +12,9 @@ func hvResult() *result.Result {
 	r.HV = &result.HV{
 		Producers: 6, Sent: result.HVCounts{Scheduled: 36000, Sent: 36000, Written: 35990, Failed: 10},
 		MBps: 4.8, PeakMBps: 4.92, Reconnects: 2, WriteBlocked: result.Summary{Count: 35990, P99: 0.2},
-		Receiver: &result.HVReceiver{Source: "emulator", Received: 35988, Lost: 2, Duplicates: new(int64(0))},
+		NotSentBy: map[string]int64{"disconnected": 7, "stopped": 3},
+		Receiver: &result.HVReceiver{Source: "emulator", Received: 35988, Lost: 2, Duplicates: new(int64(0)),
+			Dropped: map[string]int64{"routing": 4, "invalid": 1}},
 	}
 	return r
 }
@@ -41,6 +43,9 @@ func TestEvalHV(t *testing.T) {
 		{"hv.not_sent==0", hvResult(), 0, true, ""},
 		{"hv.reconnects==0", hvResult(), 2, false, ""},
 		{"hv.write_blocked_p99<1ms", hvResult(), 0.2, true, ""},
+		{"hv.disconnected==0", hvResult(), 7, false, ""},
+		{"hv.dropped<=5", hvResult(), 5, true, ""},
+		{"hv.dropped==0", noReceiver, 0, false, "the receiving side was not observed"},
 		{"hv.lost==0", noReceiver, 0, false, "the receiving side was not observed"},
 		{"hv.duplicates==0", noDuplicates, 0, false, "the receiver does not count duplicates"},
 		{"hv.peak_mbps>4", sampleRun(), 0, false, "not an HV-VES run"},
