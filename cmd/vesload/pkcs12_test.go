@@ -10,36 +10,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"software.sslmate.com/src/go-pkcs12"
-
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/testserver"
 )
-
-// writeStore writes the test certificate as a PKCS#12 store with a
-// password file beside it, as ONAP's certificate scripts ship them.
-func writeStore(t *testing.T, certFile, keyFile, password string) (store, passFile string) {
-	t.Helper()
-	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := pkcs12.Modern.Encode(pair.PrivateKey, pair.Leaf, nil, password)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	store, passFile = filepath.Join(dir, "client.p12"), filepath.Join(dir, "client.pass")
-	if err := os.WriteFile(store, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(passFile, []byte(password+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return store, passFile
-}
 
 // A REST run authenticates with a PKCS#12 client store against the
 // emulator in certBasicAuth mode: the certificate lets every request in
@@ -54,7 +29,7 @@ func TestRunWithPKCS12ClientStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	store, passFile := writeStore(t, certFile, keyFile, "s3cret-store")
+	store, passFile := testcert.WriteP12(t, certFile, keyFile, "s3cret-store")
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, _, stderr := cliRun(runRun, "--url", srv.URL()+"/eventListener/v7", "--cacert", certFile,
 		"--cert", store, "--cert-pass-file", passFile, "-rps", "20", "-duration", "500ms", "-q", "-o", out)
@@ -79,7 +54,7 @@ func TestRunWithPKCS12ClientStore(t *testing.T) {
 func TestPKCS12FlagErrors(t *testing.T) {
 	t.Parallel()
 	certFile, keyFile, _ := testcert.Write(t)
-	store, passFile := writeStore(t, certFile, keyFile, "right")
+	store, passFile := testcert.WriteP12(t, certFile, keyFile, "right")
 	wrong := filepath.Join(t.TempDir(), "wrong.pass")
 	if err := os.WriteFile(wrong, []byte("wrong\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -130,7 +105,7 @@ func TestProbeWithPKCS12ClientStore(t *testing.T) {
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, ClientCAs: pool, ClientAuth: tls.RequireAndVerifyClientCert}
 	srv.StartTLS()
 	defer srv.Close()
-	store, passFile := writeStore(t, certFile, keyFile, "s3cret-store")
+	store, passFile := testcert.WriteP12(t, certFile, keyFile, "s3cret-store")
 	target := srv.URL + "/eventListener/v7"
 	code, out, errs := cliRun(runProbe, target, "--cacert", certFile, "--cert", store, "--cert-pass-file", passFile, "--connects", "1")
 	if code != exitOK || !strings.Contains(out, "tls handshake") || !strings.Contains(out, "(status 200)") {

@@ -7,37 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"software.sslmate.com/src/go-pkcs12"
-
 	"github.com/vesload/vesload/internal/testcert"
 )
 
-// writeP12 turns the test certificate into a PKCS#12 store with password pw.
-func writeP12(t *testing.T, certFile, keyFile, pw string) (store, passFile string) {
-	t.Helper()
-	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := pkcs12.Modern.Encode(pair.PrivateKey, pair.Leaf, nil, pw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	store, passFile = filepath.Join(dir, "client.p12"), filepath.Join(dir, "client.pass")
-	if err := os.WriteFile(store, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(passFile, []byte(pw+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return store, passFile
-}
-
 func TestClient(t *testing.T) {
 	certFile, keyFile, _ := testcert.Write(t)
-	store, passFile := writeP12(t, certFile, keyFile, "s3cret")
-	openStore, _ := writeP12(t, certFile, keyFile, "") // a store without a password still loads
+	store, passFile := testcert.WriteP12(t, certFile, keyFile, "s3cret")
+	openStore, _ := testcert.WriteP12(t, certFile, keyFile, "") // a store without a password still loads
 	wrongPass := filepath.Join(t.TempDir(), "wrong.pass")
 	if err := os.WriteFile(wrongPass, []byte("nope"), 0o600); err != nil {
 		t.Fatal(err)
