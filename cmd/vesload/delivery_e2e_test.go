@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/proctest"
 )
 
 var brokerLine = regexp.MustCompile(`publishing to embedded Kafka at (127\.0\.0\.1:\d+)`)
@@ -25,19 +27,7 @@ func startServeKafka(t *testing.T, extra ...string) (base, broker string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	})
+	proctest.Start(t, cmd, 15*time.Second)
 	urls, brokers := make(chan string, 1), make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -224,19 +214,7 @@ func startServeLines(t *testing.T, args []string, res ...*regexp.Regexp) (string
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	})
+	proctest.Start(t, cmd, 15*time.Second)
 	found := make([]chan string, len(res))
 	for i := range found {
 		found[i] = make(chan string, 1)

@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/loadgen/hv"
 	hvemu "github.com/vesload/vesload/testserver/hv"
@@ -33,19 +33,7 @@ func startServeHV(t *testing.T, extra ...string) (addr, mon string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	})
+	proctest.Start(t, cmd, 10*time.Second)
 	found := make(chan []string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
