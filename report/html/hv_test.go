@@ -75,3 +75,30 @@ func TestHVSection(t *testing.T) {
 		t.Error("a REST run shows an HV-VES section")
 	}
 }
+
+// TestHVConfigHasNoPool: HV-VES producers hold one connection each and
+// get no answer, so the configuration table shows no pool or timeout, and
+// the rate is in messages.
+func TestHVConfigHasNoPool(t *testing.T) {
+	t.Parallel()
+	hv := configSection(hvRun(t))
+	rest := configSection(sampleResult(t))
+	keys := func(s section) []string {
+		var ks []string
+		for _, row := range s.Tables[0].Rows {
+			ks = append(ks, row[0].Text)
+		}
+		return ks
+	}
+	for _, k := range []string{"pool", "pool wait", "timeout", "keep-alive", "rps"} {
+		if slices.Contains(keys(hv), k) {
+			t.Errorf("HV-VES configuration lists %q: %v", k, keys(hv))
+		}
+		if !slices.Contains(keys(rest), k) {
+			t.Errorf("REST configuration lacks %q: %v", k, keys(rest))
+		}
+	}
+	if !slices.Contains(keys(hv), "messages/s") {
+		t.Errorf("HV-VES configuration lacks its rate: %v", keys(hv))
+	}
+}

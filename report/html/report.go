@@ -472,10 +472,14 @@ func resourceSection(r *result.Result) section {
 
 func configSection(r *result.Result) section {
 	c := r.Config
+	hv := c.Protocol == result.ProtocolHV
+	rate := "rps"
+	if hv {
+		rate = "messages/s"
+	}
 	rows := [][]cell{
 		{key("url"), txt(redact.URL(c.URL))},
-		{key("method"), txt(c.Method)},
-		{key("rps"), num(fmtNum(c.RPS))},
+		{key(rate), num(fmtNum(c.RPS))},
 		{key("duration"), num(fmtDuration(c.DurationS))},
 	}
 	add := func(k, v string) {
@@ -483,13 +487,16 @@ func configSection(r *result.Result) section {
 			rows = append(rows, []cell{key(k), txt(v)})
 		}
 	}
+	add("method", c.Method)
 	add("shape", c.Shape)
-	rows = append(rows,
-		[]cell{key("pool"), num(fmtInt(int64(c.Pool)))},
-		[]cell{key("pool wait"), num(fmtDuration(c.PoolWaitS))},
-		[]cell{key("timeout"), num(fmtDuration(c.TimeoutS))},
-		[]cell{key("keep-alive"), txt(yesNo(c.KeepAlive))},
-	)
+	if !hv { // HV-VES producers hold one connection each and get no answer to time out
+		rows = append(rows,
+			[]cell{key("pool"), num(fmtInt(int64(c.Pool)))},
+			[]cell{key("pool wait"), num(fmtDuration(c.PoolWaitS))},
+			[]cell{key("timeout"), num(fmtDuration(c.TimeoutS))},
+			[]cell{key("keep-alive"), txt(yesNo(c.KeepAlive))},
+		)
+	}
 	add("profile", c.Profile)
 	add("event", c.Event)
 	if c.EventSize > 0 {
