@@ -97,14 +97,12 @@ type Config struct {
 }
 
 func (c *Config) validate() error {
-	u, err := url.Parse(c.URL)
+	if c.Transport == nil { // the REST transport is built from the URL
+		if err := validateHTTPURL(c.URL); err != nil {
+			return err
+		}
+	}
 	switch {
-	case err != nil:
-		return fmt.Errorf("url %q: %w", c.URL, err)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("url %q: scheme must be http or https", c.URL)
-	case u.Host == "":
-		return fmt.Errorf("url %q: no host", c.URL)
 	case c.Load == nil:
 		return fmt.Errorf("want a load: an open-model schedule or a closed-model ramp")
 	case c.Body == nil && len(c.Mix) == 0:
@@ -117,4 +115,20 @@ func (c *Config) validate() error {
 		return fmt.Errorf("timeout %v: must be positive", c.Timeout)
 	}
 	return c.Load.validate(c.Pool)
+}
+
+// validateHTTPURL checks the URL the REST transport sends to. A plugged-in
+// Transport takes its own address, and URL then only names the target
+// (tcp://host:port for HV-VES).
+func validateHTTPURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return fmt.Errorf("url %q: %w", raw, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("url %q: scheme must be http or https", raw)
+	case u.Host == "":
+		return fmt.Errorf("url %q: no host", raw)
+	}
+	return nil
 }

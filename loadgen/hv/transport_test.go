@@ -31,7 +31,7 @@ func TestTransportBehindTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := loadgen.New(loadgen.Config{URL: "http://" + s.Addr(), Load: sched, Body: noBody{},
+	eng, err := loadgen.New(loadgen.Config{URL: "tcp://" + s.Addr(), Load: sched, Body: noBody{},
 		Pool: 4 * cfg.Producers, PoolWait: time.Second, Timeout: 5 * time.Second, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
