@@ -17,7 +17,6 @@ import (
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
-	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 	hvemu "github.com/vesload/vesload/testserver/hv"
@@ -35,15 +34,14 @@ type hvOptions struct {
 	rate                      float64
 	tls                       tlsconf.Options
 	dialTimeout, writeTimeout time.Duration
-	output, junit, html       string
-	markdown, csv             string
-	thresholds                []string
-	quiet, allowErrors        bool
-	settle                    time.Duration
-	target                    *hvTargetFlags
-	metricsAddr               string
-	consume                   consumeOptions
-	shard                     shardOptions
+	reportFiles
+	thresholds         []string
+	quiet, allowErrors bool
+	settle             time.Duration
+	target             *hvTargetFlags
+	metricsAddr        string
+	consume            consumeOptions
+	shard              shardOptions
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -68,12 +66,8 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "how long to wait for the receiver (the built-in emulator, or the collector through --target-metrics) to count what was written")
 	o.target = addHVTargetFlags(fs)
 	addShardTiming(fs, &o.shard, "run shard I of N of the producers (producers p ≡ I mod N, with their run-wide numbers)")
-	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'hv.lost==0' or 'hv.peak_mbps>4' (repeatable; exit 3 when one fails)")
-	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
-	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report to FILE")
-	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE")
-	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
+	o.reportFiles.addFlags(fs)
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run pass in which nothing was written, messages were lost to a disconnect, or the observed receiver got or kept none (without it that run fails, exit 3)")
@@ -150,7 +144,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 	if cfg.RunID == "" {
 		cfg.RunID = ves.NewRunID() // the same 64-bit ids as REST runs
 	}
-	if err := checkRunID(cfg.RunID); err != nil {
+	if err := ves.CheckRunID(cfg.RunID); err != nil {
 		return cfg, nil, usagef("--run-id: %v", err)
 	}
 	for _, t := range []struct {
@@ -190,25 +184,14 @@ func overlayHVProfile(o *hvOptions, changed func(string) bool) ([]string, error)
 	return append(append([]string(nil), p.Thresholds...), o.thresholds...), nil
 }
 
-// checkRunID keeps run IDs to characters that need no escaping anywhere.
-func checkRunID(id string) error {
-	if len(id) > 64 {
-		return fmt.Errorf("longer than 64 characters")
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
-			return fmt.Errorf("character %q at %d is not a letter, digit, '.', '_', ':' or '-'", c, i+1)
-		}
-	}
-	return nil
-}
-
 // hvExecute runs the producers, against the built-in emulator when no
 // address is given, and writes the result.
 func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
 	cfg, exprs, err := hvConfig(o, changed)
 	if err != nil {
+		return 0, err
+	}
+	if err := checkOutputPaths(o.reportFiles.paths()); err != nil {
 		return 0, err
 	}
 	gates, err := parseThresholds(exprs)
@@ -330,7 +313,7 @@ func emulatorView(emu *hvemu.Server, written int64, settle time.Duration) *resul
 
 // hvFinish writes the outputs, prints the summary and picks the exit code.
 func hvFinish(o *hvOptions, res *result.Result, stdout, stderr io.Writer) (int, error) {
-	if err := hvOutputs(o, res, stdout); err != nil {
+	if err := o.reportFiles.write(res, stdout, stderr); err != nil {
 		return 0, err
 	}
 	summaryOut := stdout
@@ -347,35 +330,6 @@ func hvFinish(o *hvOptions, res *result.Result, stdout, stderr io.Writer) (int, 
 		return exitThreshold, nil
 	}
 	return exitOK, nil
-}
-
-func hvOutputs(o *hvOptions, res *result.Result, stdout io.Writer) error {
-	switch o.output {
-	case "":
-	case "-":
-		if err := report.Encode(stdout, res); err != nil {
-			return fmt.Errorf("write result: %w", err)
-		}
-	default:
-		if err := report.Write(o.output, res); err != nil {
-			return fmt.Errorf("write result %s: %w", o.output, err)
-		}
-	}
-	for _, r := range []struct {
-		path, what string
-		render     func(io.Writer, *result.Result) error
-	}{
-		{o.junit, "JUnit", report.JUnit}, {o.html, "HTML", html.Report},
-		{o.markdown, "Markdown", report.Markdown}, {o.csv, "CSV", report.CSV},
-	} {
-		if r.path == "" {
-			continue
-		}
-		if err := report.WriteFile(r.path, func(w io.Writer) error { return r.render(w, res) }); err != nil {
-			return fmt.Errorf("write %s %s: %w", r.what, r.path, err)
-		}
-	}
-	return nil
 }
 
 // hvProgress prints a progress line every second on a terminal, every

@@ -20,7 +20,6 @@ import (
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
-	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
@@ -52,7 +51,7 @@ type runOptions struct {
 	dataPer   string
 	vars      []string
 
-	output     string
+	reportFiles
 	quiet      bool
 	checkpoint time.Duration
 	thresholds []string
@@ -61,10 +60,6 @@ type runOptions struct {
 	// whether a run in which nothing succeeded may still pass.
 	expectStatus []string
 	allowErrors  bool
-	junit        string
-	markdown     string
-	html         string
-	csv          string
 	jtl          string
 	hdrLog       string
 
@@ -100,17 +95,13 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
 	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
-	fs.StringVarP(&o.output, "output", "o", "", "write the result document to FILE ('-' for stdout)")
+	o.reportFiles.addFlags(fs)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
 	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run in which no request succeeded pass (without it that run fails, exit 3)")
 	fs.StringArrayVar(&o.abortOn, "abort-on-fail", nil, "stop the run early (exit 3) when this gate fails over the last 10 s, e.g. 'error_rate<5%' (repeatable)")
-	fs.StringVar(&o.junit, "junit", "", "write the thresholds as JUnit XML to FILE")
-	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report with charts to FILE")
-	fs.StringVar(&o.markdown, "markdown", "", "write the summary as a Markdown table to FILE (for a wiki)")
-	fs.StringVar(&o.csv, "csv", "", "write the per-second timeline as CSV to FILE")
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
@@ -216,7 +207,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
-	if err := checkOutputPaths(o); err != nil {
+	if err := checkOutputPaths(append(o.reportFiles.paths(), flagPath{"--jtl", o.jtl}, flagPath{"--hdr-log", o.hdrLog})); err != nil {
 		return nil, err
 	}
 	if err := o.consume.check(); err != nil {
@@ -398,7 +389,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	}
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
-	outErr := writeOutputs(s.o, res, stdout, stderr)
+	outErr := s.o.reportFiles.write(res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
@@ -430,39 +421,4 @@ func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
 		gates = append(gates, t)
 	}
 	return gates, nil
-}
-
-// writeOutputs writes the result document and the other requested files.
-// One that fails does not stop the others; the errors are joined.
-func writeOutputs(o *runOptions, res *result.Result, stdout, stderr io.Writer) error {
-	var errs []error
-	switch o.output {
-	case "":
-	case "-":
-		if err := report.Encode(stdout, res); err != nil {
-			errs = append(errs, fmt.Errorf("write result: %w", err))
-		}
-	default:
-		if err := saveResult(o.output, res, stderr); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	renders := []struct {
-		path, what string
-		render     func(io.Writer, *result.Result) error
-	}{
-		{o.junit, "JUnit", report.JUnit},
-		{o.html, "HTML", html.Report},
-		{o.markdown, "Markdown", report.Markdown},
-		{o.csv, "CSV", report.CSV},
-	}
-	for _, r := range renders {
-		if r.path == "" {
-			continue
-		}
-		if err := saveRendering(r.path, r.what, res, r.render); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -42,9 +42,6 @@ func checkNumbers(o *runOptions) error {
 	if _, err := expect.Parse(o.expectStatus); err != nil {
 		return usagef("--expect-status %v", err)
 	}
-	if err := checkOutputs(o); err != nil {
-		return err
-	}
 	return checkFlagFiles(o)
 }
 
@@ -61,23 +58,6 @@ func checkClientCert(o *runOptions) error {
 		return usagef("--cert %s is a PKCS#12 store, which holds its key: give --cert-pass-file, not --key", o.cert)
 	case !store && o.key == "":
 		return usagef("--cert and --key go together (or give a PKCS#12 store such as client.p12 with --cert-pass-file)")
-	}
-	return nil
-}
-
-// checkOutputs refuses, before the run, an output that names a folder:
-// a run of ten minutes must not end with "is a directory".
-func checkOutputs(o *runOptions) error {
-	for _, f := range []struct{ flag, path string }{
-		{"-o", o.output}, {"--junit", o.junit}, {"--html", o.html}, {"--markdown", o.markdown},
-		{"--csv", o.csv}, {"--jtl", o.jtl}, {"--hdr-log", o.hdrLog},
-	} {
-		if f.path == "" || f.path == "-" {
-			continue
-		}
-		if st, err := os.Stat(f.path); err == nil && st.IsDir() {
-			return usagef("%s %s: is a folder, want a file name", f.flag, f.path)
-		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,10 +38,10 @@ func TestFailedOutputSavedBeside(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
 	md := filepath.Join(dir, "ok.md")
-	o := &runOptions{html: "/nonexistent/x.html", markdown: md}
+	f := &reportFiles{html: "/nonexistent/x.html", markdown: md}
 	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r1"}}
 	var stdout, stderr bytes.Buffer
-	err := writeOutputs(o, res, &stdout, &stderr)
+	err := f.write(res, &stdout, &stderr)
 	if err == nil {
 		t.Fatal("writing to a missing folder did not fail")
 	}
@@ -53,5 +54,16 @@ func TestFailedOutputSavedBeside(t *testing.T) {
 	}
 	if _, err := os.Stat(md); err != nil {
 		t.Errorf("the Markdown after the failed HTML was not written: %v", err)
+	}
+}
+
+// vesload hv checks its output files before any message is sent, as run
+// does.
+func TestHVOutputPathsCheckedBeforeTheRun(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := hvMain(context.Background(), []string{"--producers", "1", "--messages", "10", "--html", "/nonexistent/x.html"}, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "--html /nonexistent/x.html") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming --html", code, stderr.String())
 	}
 }
