@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/vesload/vesload/internal/promtext"
 )
 
 // maxRequestSeries caps the outcome × code pairs: a handful of classes and
@@ -27,6 +29,11 @@ type requestKey struct {
 	code    int
 }
 
+// requestLabels are the label values of one vesload_requests_total series.
+type requestLabels struct {
+	outcome, code string
+}
+
 // ObserveRequest records one completed or failed request. outcome is "ok"
 // or an error class (http_503, timeout, pool_exhausted, …); code is the
 // HTTP status, 0 without a response. A zero latency or service time means
@@ -35,21 +42,21 @@ type requestKey struct {
 // been seen; anything that does not look like a class name is counted as
 // "other", so no message can become a label.
 func (e *Exporter) ObserveRequest(outcome string, code int, latency, service time.Duration) {
-	e.counter(outcome, code).Inc()
+	e.counter(outcome, code).inc()
 	if outcome == outcomePoolExhausted {
-		e.poolExhausted.Inc()
+		e.poolExhausted.inc()
 	}
 	if latency > 0 {
-		e.latency.Observe(latency.Seconds())
+		e.latency.observe(latency)
 	}
 	if service > 0 {
-		e.service.Observe(service.Seconds())
+		e.service.observe(service)
 	}
 }
 
 // counter returns the counter for outcome and code, resolving and caching
 // it on first use.
-func (e *Exporter) counter(outcome string, code int) prometheus.Counter {
+func (e *Exporter) counter(outcome string, code int) *counter {
 	k := requestKey{outcome, code}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -57,15 +64,49 @@ func (e *Exporter) counter(outcome string, code int) prometheus.Counter {
 		return c
 	}
 	if len(e.counters) >= maxRequestSeries {
-		return e.requests.WithLabelValues(outcomeOther, codeNone)
+		return e.seriesFor(requestLabels{outcomeOther, codeNone})
 	}
 	o := outcome
 	if !isClass(o) {
 		o = outcomeOther
 	}
-	c := e.requests.WithLabelValues(o, codeLabel(code))
+	c := e.seriesFor(requestLabels{o, codeLabel(code)})
 	e.counters[k] = c
 	return c
+}
+
+// seriesFor returns the counter of one labelled series, creating it; the
+// caller holds e.mu.
+func (e *Exporter) seriesFor(l requestLabels) *counter {
+	c, ok := e.requests[l]
+	if !ok {
+		c = new(counter)
+		e.requests[l] = c
+	}
+	return c
+}
+
+// writeRequests renders vesload_requests_total, sorted by its labels.
+func (e *Exporter) writeRequests(w *promtext.Writer) {
+	type series struct {
+		l requestLabels
+		c *counter
+	}
+	e.mu.Lock()
+	all := make([]series, 0, len(e.requests))
+	for l, c := range e.requests {
+		all = append(all, series{l, c})
+	}
+	e.mu.Unlock()
+	slices.SortFunc(all, func(a, b series) int {
+		return strings.Compare(a.l.code+"\x00"+a.l.outcome, b.l.code+"\x00"+b.l.outcome)
+	})
+	w.Header("vesload_requests_total", promtext.Counter,
+		"Requests completed or failed, by outcome (ok or an error class such as http_503, timeout, pool_exhausted) and HTTP status code (none without a response).")
+	for _, s := range all {
+		w.Count("vesload_requests_total",
+			[]promtext.Label{{Name: "code", Value: s.l.code}, {Name: "outcome", Value: s.l.outcome}}, s.c.get())
+	}
 }
 
 // isClass reports whether s looks like an outcome class: a short
