@@ -152,11 +152,7 @@ func newServer(st settings, h hooks) *Server {
 // listen opens the listener and builds what needs it (the metrics
 // handler, the start time the stall is measured from).
 func (s *Server) listen(tlsConfig *tls.Config) error {
-	h, err := newMetricsHandler(s)
-	if err != nil {
-		return fmt.Errorf("register metrics: %w", err)
-	}
-	s.metrics = fasthttpadaptor.NewFastHTTPHandler(h)
+	s.metrics = fasthttpadaptor.NewFastHTTPHandler(newMetricsHandler(s))
 	ln, err := net.Listen("tcp", s.opts.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.opts.Addr, err)

@@ -2,104 +2,70 @@ package hv
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vesload/vesload/internal/promtext"
+	"github.com/vesload/vesload/internal/selfmetrics"
 )
 
-// collector exports the counters under the names the real collector
-// uses, so dashboards and --target-metrics work against either.
-type collector struct {
-	s     *Server
-	descs map[string]*prometheus.Desc
-}
+// Help texts of the series, under the names the real collector uses, so
+// that dashboards and --target-metrics work against either.
+const (
+	helpRejectedCause = "Clients disconnected for a protocol violation, by cause."
+	helpDroppedCause  = "Messages skipped, by cause."
+	helpSentTopic     = "Messages accepted and routed, by topic."
+	helpTravel        = "Time from lastEpochMicrosec to receipt."
+)
 
-var metricHelp = []struct{ name, help, label string }{
-	{"hvves_clients_rejected_cause_total", "Clients disconnected for a protocol violation, by cause.", "cause"},
-	{"hvves_clients_rejected_total", "Clients disconnected for a protocol violation.", ""},
-	{"hvves_connections_active", "Connections open now.", ""},
-	{"hvves_connections_total", "Connections accepted since start.", ""},
-	{"hvves_data_received_bytes_total", "Bytes read from clients.", ""},
-	{"hvves_disconnections_total", "Connections ended.", ""},
-	{"hvves_messages_dropped_cause_total", "Messages skipped, by cause.", "cause"},
-	{"hvves_messages_dropped_total", "Messages skipped.", ""},
-	{"hvves_messages_received_payload_bytes_total", "Payload bytes of framed messages.", ""},
-	{"hvves_messages_received_total", "Framed messages received.", ""},
-	{"hvves_messages_sent_topic_total", "Messages accepted and routed, by topic.", "topic"},
-	{"hvves_messages_sent_total", "Messages accepted and routed.", ""},
-	{"hvves_messages_to_collector_travel_time_seconds", "Time from lastEpochMicrosec to receipt.", ""},
-	{"hvves_emulator_duplicate_event_ids_total", "Accepted messages whose eventId was seen before.", ""},
-}
-
-func newCollector(s *Server) *collector {
-	c := &collector{s: s, descs: map[string]*prometheus.Desc{}}
-	for _, m := range metricHelp {
-		var labels []string
-		if m.label != "" {
-			labels = []string{m.label}
-		}
-		c.descs[m.name] = prometheus.NewDesc(m.name, m.help, labels, nil)
+// writeMetrics renders the collector's counters from one Stats snapshot.
+func writeMetrics(st Stats, w *promtext.Writer) {
+	one := func(name string, t promtext.Type, help string, v int64) {
+		w.Header(name, t, help)
+		w.Sample(name, nil, float64(v))
 	}
-	return c
-}
-
-// Describe implements prometheus.Collector.
-func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range c.descs {
-		ch <- d
-	}
-}
-
-// Collect implements prometheus.Collector.
-func (c *collector) Collect(ch chan<- prometheus.Metric) {
-	st := c.s.Stats()
-	val := func(name string, t prometheus.ValueType, v int64, label ...string) {
-		ch <- prometheus.MustNewConstMetric(c.descs[name], t, float64(v), label...)
-	}
-	counter, gauge := prometheus.CounterValue, prometheus.GaugeValue
 	var rejected int64
-	for cause, n := range st.ClientsRejected {
-		val("hvves_clients_rejected_cause_total", counter, n, cause)
+	for _, n := range st.ClientsRejected {
 		rejected += n
 	}
-	val("hvves_clients_rejected_total", counter, rejected)
-	val("hvves_connections_active", gauge, st.ConnectionsActive)
-	val("hvves_connections_total", counter, st.ConnectionsTotal)
-	val("hvves_data_received_bytes_total", counter, st.BytesReceived)
-	val("hvves_disconnections_total", counter, st.Disconnections)
-	for cause, n := range st.Dropped {
-		val("hvves_messages_dropped_cause_total", counter, n, cause)
+	byLabel(w, "hvves_clients_rejected_cause_total", helpRejectedCause, "cause", st.ClientsRejected)
+	one("hvves_clients_rejected_total", promtext.Counter, "Clients disconnected for a protocol violation.", rejected)
+	one("hvves_connections_active", promtext.Gauge, "Connections open now.", st.ConnectionsActive)
+	one("hvves_connections_total", promtext.Counter, "Connections accepted since start.", st.ConnectionsTotal)
+	one("hvves_data_received_bytes_total", promtext.Counter, "Bytes read from clients.", st.BytesReceived)
+	one("hvves_disconnections_total", promtext.Counter, "Connections ended.", st.Disconnections)
+	one("hvves_emulator_duplicate_event_ids_total", promtext.Counter, "Accepted messages whose eventId was seen before.", st.DuplicateEventIDs)
+	byLabel(w, "hvves_messages_dropped_cause_total", helpDroppedCause, "cause", st.Dropped)
+	one("hvves_messages_dropped_total", promtext.Counter, "Messages skipped.", st.DroppedTotal())
+	one("hvves_messages_received_payload_bytes_total", promtext.Counter, "Payload bytes of framed messages.", st.PayloadBytes)
+	one("hvves_messages_received_total", promtext.Counter, "Framed messages received.", st.Received)
+	byLabel(w, "hvves_messages_sent_topic_total", helpSentTopic, "topic", st.ByTopic)
+	one("hvves_messages_sent_total", promtext.Counter, "Messages accepted and routed.", st.Accepted)
+	const travel = "hvves_messages_to_collector_travel_time_seconds"
+	w.Header(travel, promtext.Summary, helpTravel)
+	w.Summary(travel, nil, []promtext.Quantile{{Q: 0.5, Value: st.TravelMs.P50 / 1000}, {Q: 0.99, Value: st.TravelMs.P99 / 1000}},
+		st.TravelMs.Avg*float64(st.TravelMs.Count)/1000, uint64(max(st.TravelMs.Count, 0)))
+	selfmetrics.Write(w)
+}
+
+// byLabel writes a counter family with one series per map entry, sorted
+// by label value, or nothing when the map is empty.
+func byLabel(w *promtext.Writer, name, help, label string, m map[string]int64) {
+	if len(m) == 0 {
+		return
 	}
-	val("hvves_messages_dropped_total", counter, st.DroppedTotal())
-	val("hvves_messages_received_payload_bytes_total", counter, st.PayloadBytes)
-	val("hvves_messages_received_total", counter, st.Received)
-	for topic, n := range st.ByTopic {
-		val("hvves_messages_sent_topic_total", counter, n, topic)
+	w.Header(name, promtext.Counter, help)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		w.Sample(name, []promtext.Label{{Name: label, Value: k}}, float64(m[k]))
 	}
-	val("hvves_messages_sent_total", counter, st.Accepted)
-	val("hvves_emulator_duplicate_event_ids_total", counter, st.DuplicateEventIDs)
-	ch <- prometheus.MustNewConstSummary(c.descs["hvves_messages_to_collector_travel_time_seconds"],
-		uint64(st.TravelMs.Count), st.TravelMs.Avg*float64(st.TravelMs.Count)/1000,
-		map[float64]float64{0.5: st.TravelMs.P50 / 1000, 0.99: st.TravelMs.P99 / 1000})
 }
 
 // metricsHandler serves the collector's metrics with the Go runtime and
-// process metrics beside them, on a registry of this emulator's own.
-func (s *Server) metricsHandler() (http.Handler, error) {
-	reg := prometheus.NewRegistry()
-	for _, c := range []prometheus.Collector{
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		newCollector(s),
-	} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("hv emulator metrics: %w", err)
-		}
-	}
-	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), nil
+// process metrics beside them.
+func (s *Server) metricsHandler() http.Handler {
+	return promtext.Handler(func(w *promtext.Writer) { writeMetrics(s.Stats(), w) })
 }
 
 func listen(addr string) (net.Listener, error) {

@@ -88,11 +88,8 @@ func (st Stats) DroppedTotal() int64 {
 
 // Handler serves /stats (JSON), /metrics and /monitoring/prometheus (the
 // collector's metric names) and /health/ready.
-func (s *Server) Handler() (http.Handler, error) {
-	metrics, err := s.metricsHandler()
-	if err != nil {
-		return nil, err
-	}
+func (s *Server) Handler() http.Handler {
+	metrics := s.metricsHandler()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -105,21 +102,17 @@ func (s *Server) Handler() (http.Handler, error) {
 	mux.HandleFunc("GET /health/ready", func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusOK)
 	})
-	return mux, nil
+	return mux
 }
 
 // ServeHTTP starts the monitoring endpoints on addr; Close of the
 // returned server stops them.
 func (s *Server) ServeHTTP(addr string) (*http.Server, string, error) {
-	h, err := s.Handler()
-	if err != nil {
-		return nil, "", err
-	}
 	ln, err := listen(addr)
 	if err != nil {
 		return nil, "", err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }() // returns ErrServerClosed on Close
 	return srv, ln.Addr().String(), nil
 }
