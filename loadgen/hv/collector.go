@@ -1,16 +1,12 @@
 package hv
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
-
+	"github.com/vesload/vesload/internal/promtext"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -44,72 +40,36 @@ type CollectorCounters struct {
 // text exposition. Series it does not find stay zero; HasReceived says
 // whether the endpoint is an HV-VES collector's at all.
 func ParseCollectorMetrics(body []byte) (CollectorCounters, error) {
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(bytes.NewReader(body))
+	samples, err := promtext.Parse(body, promtext.Text)
 	if err != nil {
 		return CollectorCounters{}, fmt.Errorf("parse collector metrics: %w", err)
 	}
 	c := CollectorCounters{Dropped: map[string]float64{}}
-	if f := fams[metricReceived]; f != nil {
-		c.Received, c.HasReceived = sumOf(f), true
-	}
-	c.Sent = sumOf(fams[metricSent])
-	if f := fams[metricDuplicates]; f != nil {
-		c.Duplicates, c.HasDuplicates = sumOf(f), true
-	}
-	if f := fams[metricDropped]; f != nil {
-		for _, m := range f.GetMetric() {
-			cause := "unknown"
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "cause" {
-					cause = l.GetValue()
-				}
+	for i := range samples {
+		s := &samples[i]
+		switch {
+		case s.Name == metricTravel+"_sum":
+			c.TravelSum += s.Value // a summary's or histogram's, or untyped without TYPE lines
+		case s.Name == metricTravel+"_count":
+			c.TravelCount += s.Value
+		case !s.IsValue():
+		case s.Name == metricReceived:
+			c.Received, c.HasReceived = c.Received+s.Value, true
+		case s.Name == metricSent:
+			c.Sent += s.Value
+		case s.Name == metricDuplicates:
+			c.Duplicates, c.HasDuplicates = c.Duplicates+s.Value, true
+		case s.Name == metricDropped:
+			cause, ok := s.Label("cause")
+			if !ok {
+				cause = "unknown"
 			}
-			c.Dropped[cause] += value(m)
+			c.Dropped[cause] += s.Value
+		case s.Name == metricTravelMax:
+			c.TravelMax += s.Value
 		}
-	}
-	if f := fams[metricTravel]; f != nil {
-		for _, m := range f.GetMetric() {
-			switch {
-			case m.GetSummary() != nil:
-				c.TravelSum += m.GetSummary().GetSampleSum()
-				c.TravelCount += float64(m.GetSummary().GetSampleCount())
-			case m.GetHistogram() != nil:
-				c.TravelSum += m.GetHistogram().GetSampleSum()
-				c.TravelCount += float64(m.GetHistogram().GetSampleCount())
-			}
-		}
-	}
-	if c.TravelCount == 0 { // an exposition without TYPE lines: the parts are separate series
-		if n, sum := fams[metricTravel+"_count"], fams[metricTravel+"_sum"]; n != nil && sum != nil {
-			c.TravelCount, c.TravelSum = sumOf(n), sumOf(sum)
-		}
-	}
-	if f := fams[metricTravelMax]; f != nil {
-		c.TravelMax = sumOf(f)
 	}
 	return c, nil
-}
-
-// sumOf adds the values of every series of a counter or gauge family.
-func sumOf(f *dto.MetricFamily) float64 {
-	var v float64
-	for _, m := range f.GetMetric() {
-		v += value(m)
-	}
-	return v
-}
-
-func value(m *dto.Metric) float64 {
-	switch {
-	case m.GetCounter() != nil:
-		return m.GetCounter().GetValue()
-	case m.GetGauge() != nil:
-		return m.GetGauge().GetValue()
-	case m.GetUntyped() != nil:
-		return m.GetUntyped().GetValue()
-	}
-	return 0
 }
 
 // ScrapeCollector fetches and reads the collector's metrics endpoint.

@@ -76,3 +76,20 @@ func FuzzParseCollectorMetrics(f *testing.F) {
 		}
 	})
 }
+
+// A Micrometer exposition as the collector serves it: TYPE lines, a
+// summary with quantiles, _max beside it, trailing commas in label sets.
+func TestParseMicrometerCollectorMetrics(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("..", "..", "internal", "promtext", "testdata", "hvves.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCollectorMetrics(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.HasReceived || c.Received != 12000 || c.Sent != 11990 || c.Dropped["invalid"] != 6 ||
+		c.Dropped["route_not_found"] != 4 || c.TravelSum != 35.97 || c.TravelCount != 11990 || c.TravelMax != 0.25 {
+		t.Errorf("counters %+v", c)
+	}
+}

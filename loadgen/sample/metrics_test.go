@@ -15,9 +15,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"google.golang.org/protobuf/proto"
 )
 
 // micrometer is what a Spring Boot actuator serves at /actuator/prometheus
@@ -246,8 +243,14 @@ func TestMetricsOpenMetrics(t *testing.T) {
 		},
 		{
 			name: "exemplar",
-			body: "# TYPE process_cpu_seconds counter\nprocess_cpu_seconds_total %d.0 # {trace_id=\"abc\"} 1.0\n# EOF\n",
-			want: "exemplars, info and stateset are not supported",
+			body: "# TYPE process_cpu_seconds counter\nprocess_cpu_seconds_total %d.0 # {trace_id=\"abc\"} 1.0\n" +
+				"# TYPE build info\nbuild_info{version=\"1\"} 1\n# TYPE process_resident_memory_bytes gauge\n" +
+				"process_resident_memory_bytes 4096\n# EOF\n",
+		},
+		{
+			name: "content after EOF",
+			body: "process_cpu_seconds_total %d.0\n# EOF\nprocess_resident_memory_bytes 4096\n",
+			want: "parse OpenMetrics exposition",
 		},
 	}
 	for _, tt := range tests {
@@ -287,36 +290,6 @@ func TestMetricsOpenMetrics(t *testing.T) {
 	}
 }
 
-func TestMetricsProtobuf(t *testing.T) {
-	t.Parallel()
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
-		format := expfmt.NewFormat(expfmt.TypeProtoDelim)
-		w.Header().Set("Content-Type", string(format))
-		enc := expfmt.NewEncoder(w, format)
-		for _, mf := range []*dto.MetricFamily{
-			{Name: proto.String("process_cpu_usage"), Type: dto.MetricType_GAUGE.Enum(),
-				Metric: []*dto.Metric{{Gauge: &dto.Gauge{Value: proto.Float64(0.25)}}}},
-			{Name: proto.String("process_resident_memory_bytes"), Type: dto.MetricType_GAUGE.Enum(),
-				Metric: []*dto.Metric{{Gauge: &dto.Gauge{Value: proto.Float64(8192)}}}},
-		} {
-			if err := enc.Encode(mf); err != nil {
-				t.Error(err)
-			}
-		}
-	})
-	s, err := NewMetrics(srv.URL+"/metrics", HTTPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := s.Sample(context.Background(), time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.NoCPU || !near(r.CPUPct, 25) || r.RSSBytes != 8192 {
-		t.Errorf("CPUPct %v NoCPU %v RSS %d; want 25 false 8192", r.CPUPct, r.NoCPU, r.RSSBytes)
-	}
-}
-
 func TestMetricsErrors(t *testing.T) {
 	t.Parallel()
 	dead := httptest.NewServer(http.NotFoundHandler())
@@ -332,10 +305,10 @@ func TestMetricsErrors(t *testing.T) {
 		{"garbage", text("process_cpu_usage{ 1\n"), "parse text exposition"},
 		{"nothing recognised", text("# TYPE up gauge\nup 1\n"), "none of the recognised series"},
 		{"only NaN", text("process_cpu_usage NaN\nprocess_resident_memory_bytes -1\n"), "none of the recognised series"},
-		{"bad protobuf", func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", string(expfmt.NewFormat(expfmt.TypeProtoDelim)))
+		{"protobuf answer", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited")
 			fmt.Fprint(w, "\x05abc")
-		}, "parse protobuf exposition"},
+		}, "answered with protobuf"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
