@@ -4,13 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"net/http"
 	"slices"
 	"time"
-
-	"github.com/prometheus/client_golang/api"
-	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
-	"github.com/prometheus/common/model"
 )
 
 // Query names with a meaning beyond their Extra series.
@@ -29,7 +25,7 @@ const (
 
 // promQLSampler evaluates named PromQL instant queries.
 type promQLSampler struct {
-	api      v1.API
+	api      *promAPI
 	source   string
 	password string
 	names    []string // sorted
@@ -55,12 +51,8 @@ func NewPromQL(baseURL string, queries map[string]string, opts HTTPOptions) (Sam
 	if err != nil {
 		return nil, fmt.Errorf("prometheus %s: %w", ep.url.String(), err)
 	}
-	client, err := api.NewClient(api.Config{Address: ep.url.String(), RoundTripper: ep.roundTripper(t)})
-	if err != nil {
-		return nil, fmt.Errorf("prometheus %s: %w", ep.url.String(), err)
-	}
 	s := &promQLSampler{
-		api:      v1.NewAPI(client),
+		api:      newPromAPI(ep.url, &http.Client{Transport: ep.roundTripper(t)}),
 		source:   "promql:" + ep.url.String(),
 		password: ep.password,
 		queries:  make(map[string]string, len(queries)),
@@ -118,11 +110,11 @@ func (s *promQLSampler) Sample(ctx context.Context, _ time.Time) (Reading, error
 func (s *promQLSampler) query(ctx context.Context, name string) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	val, _, _, err := s.api.Query(ctx, s.queries[name], time.Time{})
+	res, err := s.api.query(ctx, s.queries[name])
 	if err != nil {
 		return 0, fmt.Errorf("query %s: %w", name, err)
 	}
-	v, err := scalar(val)
+	v, err := res.number()
 	if err != nil {
 		return 0, fmt.Errorf("query %s: %w", name, err)
 	}
@@ -141,38 +133,4 @@ func (s *promQLSampler) apply(r *Reading, name string, v float64) {
 			r.RSSBytes = toInt64(v)
 		}
 	}
-}
-
-// scalar reduces a query result to one number: a scalar as is, a vector
-// as the sum of its series.
-func scalar(val model.Value) (float64, error) {
-	var v float64
-	switch x := val.(type) {
-	case *model.Scalar:
-		v = float64(x.Value)
-	case model.Vector:
-		if len(x) == 0 {
-			return 0, errors.New("no series in the result")
-		}
-		for _, smp := range x {
-			if smp.Histogram != nil {
-				return 0, errors.New("result is a native histogram, want a number (use histogram_quantile or histogram_count)")
-			}
-			v += float64(smp.Value)
-		}
-	default:
-		return 0, fmt.Errorf("result is a %s, want a scalar or an instant vector", typeName(val))
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("result is %v", v)
-	}
-	return v, nil
-}
-
-// typeName names a result type for messages.
-func typeName(val model.Value) string {
-	if val == nil {
-		return "nothing"
-	}
-	return val.Type().String()
 }
