@@ -42,6 +42,19 @@ type Server struct {
 // Start runs Prometheus scraping target (host:port) as job "vesload".
 func Start(tb testing.TB, target string) *Server {
 	tb.Helper()
+	return start(tb, target)
+}
+
+// StartNative is Start with native histograms scraped: Prometheus then
+// asks for the protobuf exposition, and a histogram with native buckets
+// is stored as a native histogram.
+func StartNative(tb testing.TB, target string) *Server {
+	tb.Helper()
+	return start(tb, target, "--enable-feature=native-histograms")
+}
+
+func start(tb testing.TB, target string, flags ...string) *Server {
+	tb.Helper()
 	bin := proctest.Need(tb, "prometheus", "VESLOAD_REQUIRE_PROMETHEUS", "apt-get install prometheus")
 	dir := tb.TempDir()
 	conf := filepath.Join(dir, "prometheus.yml")
@@ -53,8 +66,9 @@ func Start(tb testing.TB, target string) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--config.file="+conf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
+	args := append([]string{"--config.file=" + conf, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + addr, "--log.level=warn"}, flags...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	tb.Cleanup(func() { logf.Close() })
 	proctest.Start(tb, cmd, 10*time.Second)

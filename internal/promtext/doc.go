@@ -6,8 +6,10 @@
 // and the protobuf runtime they bring: they made up a large share of the
 // binary and, through the pages of it that their init code touches, of the
 // generator's resident memory (docs/ARCHITECTURE.md, Packages).
+//
 // It owns only the syntax: which metrics exist and what they mean belongs
-// to the packages that write or read them. The delimited protobuf format
-// is deliberately not supported: every scraper and every endpoint vesload
-// talks to speaks text.
+// to the packages that write or read them. The delimited protobuf
+// exposition is written, with the protobuf wire encoding alone, because
+// only it carries native histograms; it is never read: every endpoint
+// vesload scrapes serves text.
 package promtext

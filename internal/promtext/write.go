@@ -55,18 +55,34 @@ type Quantile struct {
 // The caller writes a family's Header before its samples, and each family
 // once.
 type Writer struct {
-	b []byte
+	b     []byte
+	proto bool        // the delimited protobuf exposition instead of text
+	fam   protoFamily // protobuf: the family being written
 }
 
-// Reset empties the buffer, keeping its memory.
-func (w *Writer) Reset() { w.b = w.b[:0] }
+// Reset empties the buffer, keeping its memory, and sets the format of
+// what follows: text, or with protobuf the delimited protobuf exposition
+// (the one that carries native histograms).
+func (w *Writer) Reset(protobuf bool) {
+	w.b = w.b[:0]
+	w.proto = protobuf
+	w.fam.reset("", Untyped, "")
+}
 
 // Bytes returns what was written since the last Reset; it is valid until
 // the next write.
-func (w *Writer) Bytes() []byte { return w.b }
+func (w *Writer) Bytes() []byte {
+	w.flushFamily()
+	return w.b
+}
 
 // Header writes the HELP and TYPE lines of a family.
 func (w *Writer) Header(name string, t Type, help string) {
+	if w.proto {
+		w.flushFamily()
+		w.fam.reset(name, t, help)
+		return
+	}
 	w.b = append(w.b, "# HELP "...)
 	w.b = append(w.b, name...)
 	w.b = append(w.b, ' ')
@@ -80,11 +96,19 @@ func (w *Writer) Header(name string, t Type, help string) {
 
 // Sample writes one sample line: name{labels} value.
 func (w *Writer) Sample(name string, labels []Label, v float64) {
+	if w.proto {
+		w.protoValue(name, labels, v)
+		return
+	}
 	w.sample(name, labels, Label{}, v)
 }
 
 // Count writes one sample line with an integer value, exactly.
 func (w *Writer) Count(name string, labels []Label, n uint64) {
+	if w.proto {
+		w.protoValue(name, labels, float64(n))
+		return
+	}
 	w.b = append(w.b, name...)
 	w.b = appendLabels(w.b, labels, Label{})
 	w.b = append(w.b, ' ')
@@ -92,23 +116,44 @@ func (w *Writer) Count(name string, labels []Label, n uint64) {
 	w.b = append(w.b, '\n')
 }
 
-// Histogram writes the samples of one histogram series: its cumulative
-// buckets (bounds ascending; +Inf is added, holding count), then _sum and
-// _count. cumulative[i] counts the observations ≤ bounds[i].
-func (w *Writer) Histogram(name string, labels []Label, bounds []float64, cumulative []uint64, sum float64, count uint64) {
+// HistogramValue is one histogram series at a scrape.
+type HistogramValue struct {
+	// Bounds are the classic buckets' upper bounds, ascending, without
+	// +Inf; Cumulative[i] counts the observations ≤ Bounds[i].
+	Bounds     []float64
+	Cumulative []uint64
+	Sum        float64
+	Count      uint64
+	// Native holds the native (exponential) buckets, or nil. Only the
+	// protobuf exposition carries them; the text format has the classic
+	// buckets only.
+	Native *NativeBuckets
+}
+
+// Histogram writes one histogram series: in text, its cumulative buckets
+// (+Inf added, holding Count), then _sum and _count.
+func (w *Writer) Histogram(name string, labels []Label, h HistogramValue) {
+	if w.proto {
+		w.protoHistogram(name, labels, h)
+		return
+	}
 	bucket := name + "_bucket"
 	var le [32]byte
-	for i, ub := range bounds {
-		w.sampleCount(bucket, labels, Label{"le", string(FormatFloat(le[:0], ub))}, cumulative[i])
+	for i, ub := range h.Bounds {
+		w.sampleCount(bucket, labels, Label{"le", string(FormatFloat(le[:0], ub))}, h.Cumulative[i])
 	}
-	w.sampleCount(bucket, labels, Label{"le", "+Inf"}, count)
-	w.Sample(name+"_sum", labels, sum)
-	w.Count(name+"_count", labels, count)
+	w.sampleCount(bucket, labels, Label{"le", "+Inf"}, h.Count)
+	w.Sample(name+"_sum", labels, h.Sum)
+	w.Count(name+"_count", labels, h.Count)
 }
 
 // Summary writes the samples of one summary series: its quantiles, then
 // _sum and _count.
 func (w *Writer) Summary(name string, labels []Label, quantiles []Quantile, sum float64, count uint64) {
+	if w.proto {
+		w.protoSummary(name, labels, quantiles, sum, count)
+		return
+	}
 	var q [32]byte
 	for _, qv := range quantiles {
 		w.sample(name, labels, Label{"quantile", string(FormatFloat(q[:0], qv.Q))}, qv.Value)
@@ -195,19 +240,27 @@ func FormatFloat(b []byte, v float64) []byte {
 	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
-// Handler serves what render writes, rendered afresh on every request, as
-// the text format. Scrapes are serialised, so that one buffer serves them
-// all and a scrape allocates little.
+// Handler serves what render writes, rendered afresh on every request:
+// the delimited protobuf exposition when the scraper asks for it (a
+// Prometheus that scrapes native histograms does), else the text format.
+// Scrapes are serialised, so that one buffer serves them all and a scrape
+// allocates little.
 func Handler(render func(w *Writer)) http.Handler {
 	var mu sync.Mutex
 	var w Writer
-	return http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
-		w.Reset()
+		protobuf := WantsProtobuf(r.Header.Get("Accept"))
+		w.Reset(protobuf)
 		render(&w)
-		rw.Header().Set("Content-Type", ContentType)
-		rw.Header().Set("Content-Length", strconv.Itoa(len(w.b)))
-		_, _ = rw.Write(w.b) // the scraper went away: nothing to do
+		body := w.Bytes()
+		if protobuf {
+			rw.Header().Set("Content-Type", ProtoContentType)
+		} else {
+			rw.Header().Set("Content-Type", ContentType)
+		}
+		rw.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = rw.Write(body) // the scraper went away: nothing to do
 	})
 }

@@ -24,8 +24,10 @@ func writeAll(w *Writer) {
 		w.Sample("demo_temperature", []Label{{"v", v.name}}, v.v)
 	}
 	w.Header("demo_latency_seconds", Histogram, "A histogram.")
-	w.Histogram("demo_latency_seconds", nil, []float64{0.0005, 0.001, 1, 60}, []uint64{1, 3, 3, 4}, 12.5, 5)
-	w.Histogram("demo_latency_seconds", []Label{{"route", "b"}}, []float64{0.0005, 0.001, 1, 60}, []uint64{0, 0, 0, 0}, 0, 0)
+	bounds := []float64{0.0005, 0.001, 1, 60}
+	native := BuildNative(3, []int32{-80, -79, 0, 8}, []uint64{1, 2, 0, 1}, 1e-6, 1, 160)
+	w.Histogram("demo_latency_seconds", nil, HistogramValue{Bounds: bounds, Cumulative: []uint64{1, 3, 3, 4}, Sum: 12.5, Count: 5, Native: &native})
+	w.Histogram("demo_latency_seconds", []Label{{"route", "b"}}, HistogramValue{Bounds: bounds, Cumulative: []uint64{0, 0, 0, 0}, Native: &NativeBuckets{Schema: 3}})
 	w.Header("demo_travel_seconds", Summary, "A summary.")
 	w.Summary("demo_travel_seconds", []Label{{"topic", "perf3gpp"}}, []Quantile{{0.5, 0.002}, {0.99, 0.02}}, 3.5, 1000)
 }
@@ -65,7 +67,7 @@ func TestWriterReset(t *testing.T) {
 	t.Parallel()
 	var w Writer
 	w.Sample("a", nil, 1)
-	w.Reset()
+	w.Reset(false)
 	w.Sample("b", nil, 2)
 	if got := string(w.Bytes()); got != "b 2\n" {
 		t.Errorf("after Reset: %q", got)
@@ -93,7 +95,7 @@ func BenchmarkWriter(b *testing.B) {
 	var w Writer
 	b.ReportAllocs()
 	for b.Loop() {
-		w.Reset()
+		w.Reset(false)
 		writeAll(&w)
 	}
 }

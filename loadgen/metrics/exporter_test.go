@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -192,6 +193,45 @@ func TestSetTargetKeepsMissingFigures(t *testing.T) {
 	} {
 		if got := value(t, fams, name, nil); got != want {
 			t.Errorf("%s = %v, want %v kept", name, got, want)
+		}
+	}
+}
+
+func TestNativeHistograms(t *testing.T) {
+	t.Parallel()
+	e := New()
+	observeAll(e)
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := expfmt.NewFormat(expfmt.TypeProtoDelim)
+	req.Header.Set("Accept", string(format))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	dec := expfmt.NewDecoder(resp.Body, expfmt.ResponseFormat(resp.Header))
+	found := map[string]bool{}
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mf.GetMetric() {
+			if h := m.GetHistogram(); h != nil && h.Schema != nil && len(h.GetPositiveSpan()) > 0 && len(h.GetBucket()) > 0 {
+				found[mf.GetName()] = true
+			}
+		}
+	}
+	for _, name := range []string{"vesload_request_latency_seconds", "vesload_request_service_seconds"} {
+		if !found[name] {
+			t.Errorf("%s lacks native buckets beside its classic ones", name)
 		}
 	}
 }

@@ -72,3 +72,34 @@ func TestHistogramConcurrent(t *testing.T) {
 		t.Errorf("%d observations summing to %v s, want 4000 and 4 s", n, sum)
 	}
 }
+
+// TestHistogramNative checks the native buckets: a value on a bucket's
+// upper bound is in that bucket, tiny values go to the zero bucket, huge
+// ones to the last bucket, and everything adds up to the count.
+func TestHistogramNative(t *testing.T) {
+	t.Parallel()
+	h := newHistogram(latencyBuckets())
+	for _, d := range []time.Duration{time.Nanosecond, time.Second, time.Second, 1001 * time.Millisecond, 100 * time.Hour} {
+		h.observe(d)
+	}
+	classic, native, zero, _ := h.snapshot()
+	var nClassic, nNative uint64
+	for _, n := range classic {
+		nClassic += n
+	}
+	for _, n := range native {
+		nNative += n
+	}
+	if zero != 1 || nNative+zero != nClassic || nClassic != 5 {
+		t.Errorf("zero %d, native %d, classic %d; want 1, 4, 5", zero, nNative, nClassic)
+	}
+	if n := native[0-nativeMinIndex]; n != 2 { // 1 s = 2^0 closes bucket 0
+		t.Errorf("bucket 0 holds %d, want 2", n)
+	}
+	if n := native[1-nativeMinIndex]; n != 1 {
+		t.Errorf("bucket 1 holds %d, want 1", n)
+	}
+	if n := native[len(native)-1]; n != 1 {
+		t.Errorf("last bucket holds %d, want the 100 h observation", n)
+	}
+}
