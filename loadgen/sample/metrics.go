@@ -62,9 +62,9 @@ type metricsSampler struct {
 // "system_cpu_pct"), process_resident_memory_bytes, and
 // jvm_memory_used_bytes summed over pools (Extra "jvm_memory_used_bytes",
 // and RSS when the endpoint has no resident-memory series). Series says
-// which of them were found. The Prometheus text format is asked for first;
-// OpenMetrics and delimited protobuf answers are read too (see
-// parseExposition for the OpenMetrics subset).
+// which of them were found. The Prometheus text format is asked for first,
+// OpenMetrics text second; a protobuf answer is refused (see
+// parseExposition).
 func NewMetrics(rawURL string, opts HTTPOptions) (Sampler, error) {
 	ep, err := parseEndpoint(rawURL, opts)
 	if err != nil {
