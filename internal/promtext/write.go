@@ -1,6 +1,7 @@
 package promtext
 
 import (
+	"bytes"
 	"math"
 	"net/http"
 	"strconv"
@@ -243,18 +244,18 @@ func FormatFloat(b []byte, v float64) []byte {
 // Handler serves what render writes, rendered afresh on every request:
 // the delimited protobuf exposition when the scraper asks for it (a
 // Prometheus that scrapes native histograms does), else the text format.
-// Scrapes are serialised, so that one buffer serves them all and a scrape
-// allocates little.
+// Rendering is serialised, so that one buffer serves every scrape; the
+// answer is sent from a copy, so that a slow scraper holds up no other.
 func Handler(render func(w *Writer)) http.Handler {
 	var mu sync.Mutex
 	var w Writer
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
 		protobuf := WantsProtobuf(r.Header.Get("Accept"))
+		mu.Lock()
 		w.Reset(protobuf)
 		render(&w)
-		body := w.Bytes()
+		body := bytes.Clone(w.Bytes())
+		mu.Unlock()
 		if protobuf {
 			rw.Header().Set("Content-Type", ProtoContentType)
 		} else {
