@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/shirou/gopsutil/v4/process"
 )
 
 // sampleAfter waits d and takes one reading at the current time.
@@ -280,27 +278,23 @@ func BenchmarkProcessSample(b *testing.B) {
 func TestProcessByNameSkipsSelf(t *testing.T) {
 	t.Parallel()
 	self := int32(os.Getpid())
-	p, err := process.NewProcess(self)
+	name, err := systemProcs().name(context.Background(), self)
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, err := p.Name()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newProcessSampler(nil, []string{name}, self)
+	s := newProcessSampler(systemProcs(), nil, []string{name}, self)
 	if err := s.scan(context.Background(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.procs[self]; ok {
+	if _, ok := s.tracked[self]; ok {
 		t.Errorf("the sampler of process %q tracks its own pid %d", name, self)
 	}
 	// The same scan without the exclusion finds it: the test can fail.
-	s = newProcessSampler(nil, []string{name}, 0)
+	s = newProcessSampler(systemProcs(), nil, []string{name}, 0)
 	if err := s.scan(context.Background(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.procs[self]; !ok {
+	if _, ok := s.tracked[self]; !ok {
 		t.Errorf("without the exclusion the scan does not find pid %d named %q", self, name)
 	}
 }
