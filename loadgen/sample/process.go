@@ -57,23 +57,29 @@ func NewProcess(pids []int32, names []string) (Sampler, error) {
 	if len(pids) == 0 && len(names) == 0 {
 		return nil, errors.New("process sampler: no pid and no process name given")
 	}
-	ctx := context.Background()
 	s := newProcessSampler(systemProcs(), pids, names, int32(os.Getpid()))
+	if err := s.start(context.Background(), pids, time.Now()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// start finds the processes to sample and primes them at now.
+func (s *processSampler) start(ctx context.Context, pids []int32, now time.Time) error {
 	if total, err := s.procs.memTotal(ctx); err == nil {
 		s.memTotal = total
 	}
 	for _, pid := range pids {
 		if err := s.addPid(ctx, pid); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	now := time.Now()
-	if len(names) > 0 {
+	if len(s.names) > 0 {
 		if err := s.scan(ctx, now); err != nil {
-			return nil, err
+			return err
 		}
 		if err := s.requireNames(ctx); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for pid, t := range s.tracked {
@@ -82,7 +88,7 @@ func NewProcess(pids []int32, names []string) (Sampler, error) {
 		}
 	}
 	s.prevAt = now
-	return s, nil
+	return nil
 }
 
 // newProcessSampler makes a sampler that reads processes through procs and
