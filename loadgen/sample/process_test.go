@@ -163,6 +163,28 @@ func TestProcessByName(t *testing.T) {
 	}
 }
 
+// A name longer than the kernel's 15-character comm still matches: the
+// rest comes from the command line.
+func TestProcessByLongName(t *testing.T) {
+	t.Parallel()
+	name := fmt.Sprintf("vesload-long-spin-%06d", rand.IntN(1e6))
+	c := startChild(t, name, 0.1, time.Minute, true) // Start returns once exec is done
+	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", c.pid()))
+	if err != nil {
+		t.Skipf("no procfs: %v", err)
+	}
+	if got := strings.TrimSpace(string(comm)); got != name[:commLen] {
+		t.Fatalf("the kernel's comm is %q, want the cut name %q", got, name[:commLen])
+	}
+	s, err := NewProcess(nil, []string{name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sampleAfter(t, s, 100*time.Millisecond); r.Processes != 1 || r.RSSBytes <= 0 {
+		t.Errorf("Processes %d, RSS %d; want the one burner", r.Processes, r.RSSBytes)
+	}
+}
+
 func TestNewProcessRejects(t *testing.T) {
 	t.Parallel()
 	gone := startChild(t, "", 0, time.Minute, true)
