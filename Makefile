@@ -7,8 +7,10 @@ FUZZTIME ?= 15s
 
 .PHONY: build run test vet race bench bench-peers soak fuzz clean uplot screenshot
 
+# A static binary (no C library to load): it runs on any Linux and in a
+# distroless image, and starts with less resident memory.
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vesload
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vesload
 
 # A 20 s demo against the built-in emulator: the summary a run prints.
 run: build

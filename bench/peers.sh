@@ -71,6 +71,20 @@ apt_update() {
 	apt_updated=1
 }
 
+# go_tool NAME MODULE@VERSION: builds a Go peer into $bin the way vegeta's
+# Makefile builds its releases and `make build` builds vesload (static,
+# CGO_ENABLED=0, -s -w), so that no tool's RSS counts a C library another
+# does without; an earlier build of another kind is replaced.
+go_tool() {
+	want "$1" || return 0
+	if [[ -x $bin/$1 ]] && go version -m "$bin/$1" 2>/dev/null | grep -q 'CGO_ENABLED=0'; then
+		return 0
+	fi
+	((INSTALL)) || die "missing a static $bin/$1 (INSTALL=0)"
+	log "go install $2 (static)"
+	GOBIN=$bin GOFLAGS=-mod=mod CGO_ENABLED=0 go install -trimpath -ldflags '-s -w' "$2" || die "go install $2 failed"
+}
+
 install_tools() {
 	local missing=()
 	command -v nginx >/dev/null || missing+=(nginx)
@@ -92,16 +106,8 @@ install_tools() {
 		fi
 	fi
 	mkdir -p "$bin"
-	if want vegeta && [[ ! -x $bin/vegeta ]]; then
-		((INSTALL)) || die "missing $bin/vegeta (INSTALL=0)"
-		log "go install vegeta@$VEGETA_VERSION"
-		GOBIN=$bin GOFLAGS=-mod=mod go install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION" || die "go install vegeta failed"
-	fi
-	if want hey && [[ ! -x $bin/hey ]]; then
-		((INSTALL)) || die "missing $bin/hey (INSTALL=0)"
-		log "go install hey@$HEY_VERSION"
-		GOBIN=$bin GOFLAGS=-mod=mod go install "github.com/rakyll/hey@$HEY_VERSION" || die "go install hey failed"
-	fi
+	go_tool vegeta "github.com/tsenart/vegeta/v12@$VEGETA_VERSION"
+	go_tool hey "github.com/rakyll/hey@$HEY_VERSION"
 	if want jmeter; then
 		if { ! command -v jmeter >/dev/null || ! command -v javac >/dev/null; } && ((INSTALL)) &&
 			command -v apt-get >/dev/null; then
