@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/proc"
 )
 
 // sampleAfter waits d and takes one reading at the current time.
@@ -173,8 +175,8 @@ func TestProcessByLongName(t *testing.T) {
 	if err != nil {
 		t.Skipf("no procfs: %v", err)
 	}
-	if got := strings.TrimSpace(string(comm)); got != name[:commLen] {
-		t.Fatalf("the kernel's comm is %q, want the cut name %q", got, name[:commLen])
+	if got := strings.TrimSpace(string(comm)); got != name[:proc.CommLen] {
+		t.Fatalf("the kernel's comm is %q, want the cut name %q", got, name[:proc.CommLen])
 	}
 	s, err := NewProcess(nil, []string{name})
 	if err != nil {

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// initStat is a real /proc/1/stat line.
-const initStat = "1 (process_api) S 0 0 0 0 -1 4194560 127662 433539544 0 48349 1103 4148 1142703 316309 10 -10 14 0 23 42913792 2660 18446744073709551615 1 1 0 0 0 0 0 4096 1256 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+	"github.com/vesload/vesload/internal/proc"
+)
 
 // fakeStat is the stat line the kernel would write for these figures.
 type fakeStat struct {
@@ -30,53 +29,13 @@ func (f fakeStat) line(pid int32) string {
 		pid, f.comm, f.state, pid, pid, f.minflt, f.majflt, f.utime, f.stime, f.threads, f.start, f.vsize, f.rssPgs)
 }
 
-func TestParseStat(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name string
-		line string
-		want statFields
-		err  string
-	}{
-		{"init", initStat, statFields{comm: "process_api", state: 'S', minflt: 127662, majflt: 0, utime: 1103, stime: 4148, threads: 14, starttime: 23, vsize: 42913792, rss: 2660}, ""},
-		{"comm with spaces and parentheses", fakeStat{comm: "a) (b c) ) d", state: 'R', minflt: 5, majflt: 6, utime: 7, stime: 8, threads: 9, start: 10, vsize: 11, rssPgs: 12}.line(42),
-			statFields{comm: "a) (b c) ) d", state: 'R', minflt: 5, majflt: 6, utime: 7, stime: 8, threads: 9, starttime: 10, vsize: 11, rss: 12}, ""},
-		{"zombie", "77 (defunct) Z 1 77 77 0 -1 4228172 0 0 0 0 3 1 0 0 20 0 1 0 1234 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-			statFields{comm: "defunct", state: 'Z', utime: 3, stime: 1, threads: 1, starttime: 1234}, ""},
-		{"empty", "", statFields{}, "no (comm)"},
-		{"no parentheses", "1 init S 0 0", statFields{}, "no (comm)"},
-		{"closing before opening", "1 )init( S 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", statFields{}, "no (comm)"},
-		{"cut short", "1 (x) S 0 0 0 0 -1 4194560 1 0 0 0 5 6 0 0 20 0 1 0 9 100", statFields{}, "21 fields after the comm"},
-		{"state too long", strings.Replace(initStat, ") S ", ") SS ", 1), statFields{}, "not one letter"},
-		{"utime not a number", strings.Replace(initStat, " 1103 ", " 11x3 ", 1), statFields{}, "stat field 14"},
-		{"negative rss", strings.Replace(initStat, " 2660 ", " -2660 ", 1), statFields{}, "stat field 24"},
-		{"negative threads", strings.Replace(initStat, " 14 0 23 ", " -14 0 23 ", 1), statFields{}, "stat field 20"},
-		{"counter overflows 64 bits", strings.Replace(initStat, " 127662 ", " 18446744073709551616 ", 1), statFields{}, "stat field 10"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := parseStat([]byte(tt.line))
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("parseStat error = %v, want one containing %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("parseStat =\n %+v\nwant\n %+v", got, tt.want)
-			}
-		})
-	}
-}
+// meminfo is the start of a real /proc/meminfo.
+const meminfo = "MemTotal:       24683584 kB\nMemFree:        21989004 kB\nMemAvailable:   24200564 kB\nBuffers:          123456 kB\n"
 
-func TestStatFieldsConvert(t *testing.T) {
+func TestFromStat(t *testing.T) {
 	t.Parallel()
-	f := statFields{state: 'S', minflt: 3, majflt: 4, utime: 250, stime: 50, threads: 7, starttime: 99, vsize: 1 << 30, rss: 256}
-	got := f.procStat(100, 4096)
+	f := proc.Stat{State: 'S', MinFlt: 3, MajFlt: 4, UTime: 250, STime: 50, Threads: 7, StartTime: 99, VSize: 1 << 30, RSS: 256}
+	got := fromStat(f, 100, 4096)
 	want := procStat{user: 2.5, system: 0.5, minor: 3, major: 4, rss: 1 << 20, vms: 1 << 30, threads: 7, start: 99}
 	if got != want {
 		t.Errorf("procStat = %+v, want %+v", got, want)
@@ -85,91 +44,10 @@ func TestStatFieldsConvert(t *testing.T) {
 		t.Error("a sleeping process with memory is not a zombie")
 	}
 	for _, state := range []byte{'Z', 'X'} {
-		f.state = state
-		if st := f.procStat(100, 4096); !st.zombie() {
+		f.State = state
+		if st := fromStat(f, 100, 4096); !st.zombie() {
 			t.Errorf("state %c: not taken for exited", state)
 		}
-	}
-}
-
-func TestParseComm(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in, want, err string
-	}{
-		{"java\n", "java", ""},
-		{"a) (b c) ) d\n", "a) (b c) ) d", ""},
-		{"dcae-ves-collec\n", "dcae-ves-collec", ""},
-		{"\n", "", "0 bytes"},
-		{"", "", "no final newline"},
-		{"java", "", "no final newline"},
-		{"sixteen-chars-xx\n", "", "16 bytes"},
-	}
-	for _, tt := range tests {
-		got, err := parseComm([]byte(tt.in))
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("parseComm(%q) error = %v, want one containing %q", tt.in, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("parseComm(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-}
-
-func TestCmdlineName(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"/usr/lib/jvm/bin/java\x00-jar\x00/opt/app/ves.jar\x00", "java"},
-		{"dcae-ves-collector\x00--port\x008080\x00", "dcae-ves-collector"},
-		{"./vesload\x00serve\x00", "vesload"},
-		{"nginx: worker process\x00\x00\x00", "nginx: worker process"},
-		{"", ""},
-		{"\x00", ""},
-		{"/\x00", "/"},
-	}
-	for _, tt := range tests {
-		if got := cmdlineName([]byte(tt.in)); got != tt.want {
-			t.Errorf("cmdlineName(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-const meminfo = "MemTotal:       24683584 kB\nMemFree:        21989004 kB\nMemAvailable:   24200564 kB\nBuffers:          123456 kB\n"
-
-func TestParseMemTotal(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name, in string
-		want     uint64
-		err      string
-	}{
-		{"real", meminfo, 24683584 << 10, ""},
-		{"not first, no final newline", "MemFree: 1 kB\nMemTotal: 2048 kB", 2 << 20, ""},
-		{"missing", "MemFree: 1 kB\n", 0, "no MemTotal"},
-		{"empty", "", 0, "no MemTotal"},
-		{"no unit", "MemTotal: 2048\n", 0, "want a number of kB"},
-		{"other unit", "MemTotal: 2 MB\n", 0, "want a number of kB"},
-		{"not a number", "MemTotal: lots kB\n", 0, `"lots"`},
-		{"zero", "MemTotal: 0 kB\n", 0, `"0"`},
-		{"overflows bytes", "MemTotal: 18446744073709551615 kB\n", 0, "MemTotal"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := parseMemTotal([]byte(tt.in))
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("parseMemTotal error = %v, want one containing %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Errorf("parseMemTotal = %d, %v; want %d", got, err, tt.want)
-			}
-		})
 	}
 }
 

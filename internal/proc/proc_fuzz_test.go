@@ -1,23 +1,22 @@
-package sample
+package proc
 
 import (
 	"bytes"
-	"math"
 	"testing"
 )
 
 // FuzzParseStat feeds arbitrary stat lines. Whatever the input, parsing
 // must not panic, and a line it accepts must give the comm between the
-// first '(' and the last ')' and finite, non-negative figures.
+// first '(' and the last ')', a state letter and no negative thread count.
 func FuzzParseStat(f *testing.F) {
 	f.Add([]byte(initStat))
-	f.Add([]byte(fakeStat{comm: "a) (b c) ) d", state: 'R', utime: 1, threads: 1}.line(9)))
+	f.Add([]byte(oddStat))
 	f.Add([]byte("77 (defunct) Z 1 77 77 0 -1 4228172 0 0 0 0 3 1 0 0 20 0 1 0 1234 0 0 18446744073709551615 0 0\n"))
 	f.Add([]byte("1 (x) S 0 0 0 0 -1 4194560 1 0 0 0 5 6 0 0 20 0 1 0 9 100"))
 	f.Add([]byte(")("))
 	f.Add([]byte("1 (x) S 18446744073709551615 9223372036854775808 -1 +1 0x1 1e3 1 0 0 0 5 6 0 0 20 0 9223372036854775807 0 9 100 18446744073709551615"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fields, err := parseStat(b)
+		st, err := ParseStat(b)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error text")
@@ -25,12 +24,11 @@ func FuzzParseStat(f *testing.F) {
 			return
 		}
 		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-		if fields.comm != string(b[open+1:end]) {
-			t.Fatalf("comm %q from %q", fields.comm, b)
+		if st.Comm != string(b[open+1:end]) {
+			t.Fatalf("comm %q from %q", st.Comm, b)
 		}
-		st := fields.procStat(100, 4096)
-		if math.IsNaN(st.user) || math.IsInf(st.user, 0) || st.user < 0 || math.IsNaN(st.system) || st.system < 0 || st.threads < 0 {
-			t.Fatalf("figures %+v from %q", st, b)
+		if st.Threads < 0 || st.State == ' ' {
+			t.Fatalf("fields %+v from %q", st, b)
 		}
 	})
 }
@@ -43,10 +41,10 @@ func FuzzParseComm(f *testing.F) {
 	f.Add([]byte("\n"), []byte("\x00"))
 	f.Add([]byte("a) (b\n\n"), []byte("/"))
 	f.Fuzz(func(t *testing.T, comm, cmdline []byte) {
-		if name, err := parseComm(comm); err == nil && (len(name) == 0 || len(name) > commLen) {
+		if name, err := ParseComm(comm); err == nil && (len(name) == 0 || len(name) > CommLen) {
 			t.Fatalf("comm %q accepted as %q", comm, name)
 		}
-		if name := cmdlineName(cmdline); bytes.IndexByte([]byte(name), 0) >= 0 {
+		if name := CmdlineName(cmdline); bytes.IndexByte([]byte(name), 0) >= 0 {
 			t.Fatalf("name %q from %q holds a NUL", name, cmdline)
 		}
 	})
@@ -60,7 +58,7 @@ func FuzzParseMemTotal(f *testing.F) {
 	f.Add([]byte("MemTotal: 18446744073709551615 kB\n"))
 	f.Add([]byte("MemTotal:\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		n, err := parseMemTotal(b)
+		n, err := ParseMemTotal(b)
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error text")
