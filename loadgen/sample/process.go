@@ -21,7 +21,7 @@ type tracked struct {
 	name     string // the name it was found by; "" when chosen by pid
 	explicit bool   // chosen by pid, not found by name
 	primed   bool
-	start    uint64
+	start    uint64 // when the process started, to notice a reused pid
 	user     float64
 	system   float64
 	minor    uint64
@@ -126,6 +126,9 @@ func (s *processSampler) addPid(ctx context.Context, pid int32) error {
 		return fmt.Errorf("target pid %d: not a process id", pid)
 	}
 	if _, err := s.procs.stat(ctx, pid); err != nil {
+		if s.procs.gone(ctx, pid) {
+			return fmt.Errorf("target pid %d: no such process", pid)
+		}
 		return fmt.Errorf("target pid %d: %w", pid, err)
 	}
 	s.tracked[pid] = &tracked{explicit: true}

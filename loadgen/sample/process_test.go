@@ -200,7 +200,7 @@ func TestNewProcessRejects(t *testing.T) {
 	}{
 		{"nothing", nil, nil, "no pid and no process name"},
 		{"bad pid", []int32{-3}, nil, "not a process id"},
-		{"exited pid", []int32{gone.pid()}, nil, fmt.Sprintf("target pid %d", gone.pid())},
+		{"exited pid", []int32{gone.pid()}, nil, fmt.Sprintf("target pid %d: no such process", gone.pid())},
 		{"unknown name", nil, []string{"no-such-vl-proc"}, `"no-such-vl-proc": no running process`},
 		{"one name missing", []int32{int32(os.Getpid())}, []string{"no-such-vl-proc"}, "no running process"},
 	}

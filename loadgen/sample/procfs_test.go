@@ -230,7 +230,7 @@ func TestProcessSamplerOverFakeProcRejects(t *testing.T) {
 		names []string
 		want  string
 	}{
-		{"unknown pid", []int32{7}, nil, "target pid 7"},
+		{"unknown pid", []int32{7}, nil, "target pid 7: no such process"},
 		{"name of another process", nil, []string{"python3"}, `"python3": no running process`},
 		{"pid and a missing name", []int32{100}, []string{"python3"}, "no running process"},
 	}
