@@ -9,9 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/shirou/gopsutil/v4/mem"
-	"github.com/shirou/gopsutil/v4/process"
 )
 
 // rescanEvery bounds how often a sampler by name lists all processes to
@@ -21,9 +18,10 @@ const rescanEvery = 5 * time.Second
 
 // tracked is one sampled process and its counters at the previous reading.
 type tracked struct {
-	proc     *process.Process
-	explicit bool // chosen by pid, not found by name
+	name     string // the name it was found by; "" when chosen by pid
+	explicit bool   // chosen by pid, not found by name
 	primed   bool
+	start    uint64 // when the process started, to notice a reused pid
 	user     float64
 	system   float64
 	minor    uint64
@@ -34,10 +32,11 @@ type tracked struct {
 // by name.
 type processSampler struct {
 	mu       sync.Mutex
+	procs    procReader
 	source   string
 	names    []string
 	memTotal uint64
-	procs    map[int32]*tracked
+	tracked  map[int32]*tracked
 	skip     map[int32]struct{} // pids seen and found not to match names
 	self     int32              // vesload's own pid, never found by name
 	lastScan time.Time
@@ -58,41 +57,50 @@ func NewProcess(pids []int32, names []string) (Sampler, error) {
 	if len(pids) == 0 && len(names) == 0 {
 		return nil, errors.New("process sampler: no pid and no process name given")
 	}
-	ctx := context.Background()
-	s := newProcessSampler(pids, names, int32(os.Getpid()))
-	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
-		s.memTotal = vm.Total
+	s := newProcessSampler(systemProcs(), pids, names, int32(os.Getpid()))
+	if err := s.start(context.Background(), pids, time.Now()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// start finds the processes to sample and primes them at now.
+func (s *processSampler) start(ctx context.Context, pids []int32, now time.Time) error {
+	if total, err := s.procs.memTotal(ctx); err == nil {
+		s.memTotal = total
 	}
 	for _, pid := range pids {
 		if err := s.addPid(ctx, pid); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	now := time.Now()
-	if len(names) > 0 {
+	if len(s.names) > 0 {
 		if err := s.scan(ctx, now); err != nil {
-			return nil, err
+			return err
 		}
-		if err := s.requireNames(); err != nil {
-			return nil, err
+		if err := s.requireNames(ctx); err != nil {
+			return err
 		}
 	}
-	for _, t := range s.procs {
-		if st, err := readProc(ctx, t.proc); err == nil {
+	for pid, t := range s.tracked {
+		if st, err := s.procs.stat(ctx, pid); err == nil {
 			t.prime(st)
 		}
 	}
 	s.prevAt = now
-	return s, nil
+	return nil
 }
 
-func newProcessSampler(pids []int32, names []string, self int32) *processSampler {
+// newProcessSampler makes a sampler that reads processes through procs and
+// never finds the process self by name.
+func newProcessSampler(procs procReader, pids []int32, names []string, self int32) *processSampler {
 	return &processSampler{
-		source: processSource(pids, names),
-		names:  names,
-		procs:  make(map[int32]*tracked),
-		skip:   make(map[int32]struct{}),
-		self:   self,
+		procs:   procs,
+		source:  processSource(pids, names),
+		names:   names,
+		tracked: make(map[int32]*tracked),
+		skip:    make(map[int32]struct{}),
+		self:    self,
 	}
 }
 
@@ -117,20 +125,26 @@ func (s *processSampler) addPid(ctx context.Context, pid int32) error {
 	if pid <= 0 {
 		return fmt.Errorf("target pid %d: not a process id", pid)
 	}
-	p, err := process.NewProcessWithContext(ctx, pid)
-	if err != nil {
+	if _, err := s.procs.stat(ctx, pid); err != nil {
+		if s.procs.gone(ctx, pid) {
+			return fmt.Errorf("target pid %d: no such process", pid)
+		}
 		return fmt.Errorf("target pid %d: %w", pid, err)
 	}
-	s.procs[pid] = &tracked{proc: p, explicit: true}
+	s.tracked[pid] = &tracked{explicit: true}
 	return nil
 }
 
 // requireNames fails when a name matched no process at all.
-func (s *processSampler) requireNames() error {
+func (s *processSampler) requireNames(ctx context.Context) error {
 	for _, name := range s.names {
 		found := false
-		for _, t := range s.procs {
-			if n, err := t.proc.Name(); err == nil && n == name {
+		for pid, t := range s.tracked {
+			n := t.name
+			if t.explicit {
+				n, _ = s.procs.name(ctx, pid)
+			}
+			if n == name {
 				found = true
 				break
 			}
@@ -162,11 +176,11 @@ func (s *processSampler) Sample(ctx context.Context, now time.Time) (Reading, er
 	var r Reading
 	var rss uint64
 	cpuKnown, vanished := false, false
-	for pid, t := range s.procs {
-		st, err := readProc(ctx, t.proc)
-		if err != nil || st.zombie() {
-			if err == nil || isGone(ctx, pid) {
-				delete(s.procs, pid)
+	for pid, t := range s.tracked {
+		st, err := s.procs.stat(ctx, pid)
+		if err != nil || st.zombie() || t.reused(st) {
+			if err == nil || s.procs.gone(ctx, pid) {
+				delete(s.tracked, pid)
 				vanished = true
 				s.gone = s.gone || t.explicit
 				continue
@@ -189,7 +203,7 @@ func (s *processSampler) Sample(ctx context.Context, now time.Time) (Reading, er
 	if s.memTotal > 0 {
 		r.MemPct = float64(rss) / float64(s.memTotal) * 100
 	}
-	r.Exited = vanished || s.gone || len(s.procs) == 0
+	r.Exited = vanished || s.gone || len(s.tracked) == 0
 	return r, nil
 }
 
@@ -211,11 +225,12 @@ func (t *tracked) add(r *Reading, st procStat, dt float64) bool {
 // prime remembers the counters the next reading is measured against.
 func (t *tracked) prime(st procStat) {
 	t.user, t.system, t.minor, t.major = st.user, st.system, st.minor, st.major
+	t.start = st.start
 	t.primed = true
 }
 
-// isGone tells an exited process from a failure to read a live one.
-func isGone(ctx context.Context, pid int32) bool {
-	exists, err := process.PidExistsWithContext(ctx, pid)
-	return err == nil && !exists
+// reused reports that the pid now belongs to a process started after the
+// one tracked: the tracked one has exited.
+func (t *tracked) reused(st procStat) bool {
+	return t.primed && t.start != st.start
 }

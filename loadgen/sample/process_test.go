@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shirou/gopsutil/v4/process"
+	"github.com/vesload/vesload/internal/proc"
 )
 
 // sampleAfter waits d and takes one reading at the current time.
@@ -165,6 +165,28 @@ func TestProcessByName(t *testing.T) {
 	}
 }
 
+// A name longer than the kernel's 15-character comm still matches: the
+// rest comes from the command line.
+func TestProcessByLongName(t *testing.T) {
+	t.Parallel()
+	name := fmt.Sprintf("vesload-long-spin-%06d", rand.IntN(1e6))
+	c := startChild(t, name, 0.1, time.Minute, true) // Start returns once exec is done
+	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", c.pid()))
+	if err != nil {
+		t.Skipf("no procfs: %v", err)
+	}
+	if got := strings.TrimSpace(string(comm)); got != name[:proc.CommLen] {
+		t.Fatalf("the kernel's comm is %q, want the cut name %q", got, name[:proc.CommLen])
+	}
+	s, err := NewProcess(nil, []string{name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sampleAfter(t, s, 100*time.Millisecond); r.Processes != 1 || r.RSSBytes <= 0 {
+		t.Errorf("Processes %d, RSS %d; want the one burner", r.Processes, r.RSSBytes)
+	}
+}
+
 func TestNewProcessRejects(t *testing.T) {
 	t.Parallel()
 	gone := startChild(t, "", 0, time.Minute, true)
@@ -178,7 +200,7 @@ func TestNewProcessRejects(t *testing.T) {
 	}{
 		{"nothing", nil, nil, "no pid and no process name"},
 		{"bad pid", []int32{-3}, nil, "not a process id"},
-		{"exited pid", []int32{gone.pid()}, nil, fmt.Sprintf("target pid %d", gone.pid())},
+		{"exited pid", []int32{gone.pid()}, nil, fmt.Sprintf("target pid %d: no such process", gone.pid())},
 		{"unknown name", nil, []string{"no-such-vl-proc"}, `"no-such-vl-proc": no running process`},
 		{"one name missing", []int32{int32(os.Getpid())}, []string{"no-such-vl-proc"}, "no running process"},
 	}
@@ -280,27 +302,23 @@ func BenchmarkProcessSample(b *testing.B) {
 func TestProcessByNameSkipsSelf(t *testing.T) {
 	t.Parallel()
 	self := int32(os.Getpid())
-	p, err := process.NewProcess(self)
+	name, err := systemProcs().name(context.Background(), self)
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, err := p.Name()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newProcessSampler(nil, []string{name}, self)
+	s := newProcessSampler(systemProcs(), nil, []string{name}, self)
 	if err := s.scan(context.Background(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.procs[self]; ok {
+	if _, ok := s.tracked[self]; ok {
 		t.Errorf("the sampler of process %q tracks its own pid %d", name, self)
 	}
 	// The same scan without the exclusion finds it: the test can fail.
-	s = newProcessSampler(nil, []string{name}, 0)
+	s = newProcessSampler(systemProcs(), nil, []string{name}, 0)
 	if err := s.scan(context.Background(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.procs[self]; !ok {
+	if _, ok := s.tracked[self]; !ok {
 		t.Errorf("without the exclusion the scan does not find pid %d named %q", self, name)
 	}
 }

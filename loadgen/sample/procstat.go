@@ -1,11 +1,6 @@
 package sample
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/shirou/gopsutil/v4/process"
-)
+import "context"
 
 // procStat is what one reading takes of one process.
 type procStat struct {
@@ -13,39 +8,34 @@ type procStat struct {
 	minor, major uint64  // page faults since the process started
 	rss, vms     uint64  // bytes
 	threads      int32
+	// start tells one process from a later one that reuses its pid (clock
+	// ticks after boot on Linux); 0 when the source cannot say.
+	start uint64
+	// dead marks a process that has exited but is still listed (state Z
+	// or X on Linux).
+	dead bool
 }
 
 // zombie reports a process that has exited but was not yet reaped by its
 // parent: the kernel keeps its entry but it owns no memory any more.
 func (st procStat) zombie() bool {
-	return st.rss == 0 && st.vms == 0
+	return st.dead || (st.rss == 0 && st.vms == 0)
 }
 
-// readProc reads one process's counters through gopsutil.
-func readProc(ctx context.Context, p *process.Process) (procStat, error) {
-	times, err := p.TimesWithContext(ctx)
-	if err != nil {
-		return procStat{}, fmt.Errorf("cpu times: %w", err)
-	}
-	faults, err := p.PageFaultsWithContext(ctx)
-	if err != nil {
-		return procStat{}, fmt.Errorf("page faults: %w", err)
-	}
-	mi, err := p.MemoryInfoWithContext(ctx)
-	if err != nil {
-		return procStat{}, fmt.Errorf("memory: %w", err)
-	}
-	threads, err := p.NumThreadsWithContext(ctx)
-	if err != nil {
-		return procStat{}, fmt.Errorf("threads: %w", err)
-	}
-	return procStat{
-		user:    times.User,
-		system:  times.System,
-		minor:   faults.MinorFaults,
-		major:   faults.MajorFaults,
-		rss:     mi.RSS,
-		vms:     mi.VMS,
-		threads: threads,
-	}, nil
+// procReader reads the processes of the operating system: proc_linux.go
+// reads /proc through procFS, proc_other.go goes through gopsutil, so that
+// the Linux binary links neither gopsutil nor prometheus/procfs: every
+// linked package whose code runs maps pages of the binary, and vesload's
+// resident memory under load is mostly such pages.
+type procReader interface {
+	// pids lists the running processes.
+	pids(ctx context.Context) ([]int32, error)
+	// stat reads one process's counters.
+	stat(ctx context.Context, pid int32) (procStat, error)
+	// name is the process name as ps -o comm and pgrep know it.
+	name(ctx context.Context, pid int32) (string, error)
+	// gone tells an exited process from a failure to read a live one.
+	gone(ctx context.Context, pid int32) bool
+	// memTotal is the machine's memory in bytes.
+	memTotal(ctx context.Context) (uint64, error)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/shirou/gopsutil/v4/process"
 )
 
 // scan lists the running processes and starts tracking those whose name
@@ -14,14 +12,14 @@ import (
 // they disappear, so a rescan costs one directory listing plus one small
 // read per new process.
 func (s *processSampler) scan(ctx context.Context, now time.Time) error {
-	pids, err := process.PidsWithContext(ctx)
+	pids, err := s.procs.pids(ctx)
 	if err != nil {
 		return fmt.Errorf("list processes: %w", err)
 	}
 	present := make(map[int32]struct{}, len(pids))
 	for _, pid := range pids {
 		present[pid] = struct{}{}
-		if _, ok := s.procs[pid]; ok {
+		if _, ok := s.tracked[pid]; ok {
 			continue
 		}
 		if _, ok := s.skip[pid]; ok || pid == s.self {
@@ -39,15 +37,19 @@ func (s *processSampler) scan(ctx context.Context, now time.Time) error {
 }
 
 // consider tracks pid when its name is wanted and remembers it otherwise.
+// A process that exited between the listing and now is left alone: it is
+// not an error.
 func (s *processSampler) consider(ctx context.Context, pid int32) {
-	p, err := process.NewProcessWithContext(ctx, pid)
+	name, err := s.procs.name(ctx, pid)
 	if err != nil {
-		return // exited between the listing and now
+		if !s.procs.gone(ctx, pid) {
+			s.skip[pid] = struct{}{} // unreadable: not worth trying every scan
+		}
+		return
 	}
-	name, err := p.NameWithContext(ctx)
-	if err != nil || !slices.Contains(s.names, name) {
+	if !slices.Contains(s.names, name) {
 		s.skip[pid] = struct{}{}
 		return
 	}
-	s.procs[pid] = &tracked{proc: p}
+	s.tracked[pid] = &tracked{name: name}
 }

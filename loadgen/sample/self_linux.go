@@ -3,12 +3,10 @@ package sample
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/prometheus/procfs"
-	"github.com/shirou/gopsutil/v4/mem"
 )
 
 // selfSampler samples vesload's own process cheaply enough to run every
@@ -16,7 +14,8 @@ import (
 // faults) and one read of /proc/self/stat (memory, threads).
 type selfSampler struct {
 	mu       sync.Mutex
-	proc     procfs.Proc
+	proc     procFS
+	path     string // /proc/self/stat
 	memTotal uint64
 	prev     syscall.Rusage
 	prevAt   time.Time
@@ -26,13 +25,13 @@ type selfSampler struct {
 // whether the generator or the target was the bottleneck. It is primed
 // here: the first Sample already has a CPU figure.
 func NewSelf() (Sampler, error) {
-	p, err := procfs.Self()
-	if err != nil {
+	p := procRoot()
+	s := &selfSampler{proc: p, path: filepath.Join(p.root, "self", "stat")}
+	if _, err := p.statFile(s.path); err != nil {
 		return nil, fmt.Errorf("self sampler: %w", err)
 	}
-	s := &selfSampler{proc: p}
-	if vm, err := mem.VirtualMemory(); err == nil {
-		s.memTotal = vm.Total
+	if total, err := p.memTotal(context.Background()); err == nil {
+		s.memTotal = total
 	}
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &s.prev); err != nil {
 		return nil, fmt.Errorf("self sampler: getrusage: %w", err)
@@ -55,14 +54,14 @@ func (s *selfSampler) Sample(_ context.Context, now time.Time) (Reading, error) 
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return Reading{NoCPU: true}, fmt.Errorf("self sampler: getrusage: %w", err)
 	}
-	st, err := s.proc.Stat()
+	st, err := s.proc.statFile(s.path)
 	if err != nil {
 		return Reading{NoCPU: true}, fmt.Errorf("self sampler: %w", err)
 	}
 	r := Reading{
-		RSSBytes:  int64(st.ResidentMemory()),
-		VSZBytes:  int64(st.VirtualMemory()),
-		Threads:   int32(st.NumThreads),
+		RSSBytes:  int64(st.rss),
+		VSZBytes:  int64(st.vms),
+		Threads:   st.threads,
 		Processes: 1,
 		NoCPU:     true,
 	}
