@@ -32,16 +32,11 @@ func NewHistogram() *hdrhistogram.Histogram {
 
 // EncodeHistogram returns h as base64 text of HdrHistogram's V2 compressed
 // encoding, the form Result.Histograms carries and other HdrHistogram
-// tools read. A nil histogram encodes as "".
+// tools read. A nil histogram encodes as "". It builds a compressor for
+// the one histogram; a writer of several uses one HistogramEncoder.
 func EncodeHistogram(h *hdrhistogram.Histogram) (string, error) {
-	if h == nil {
-		return "", nil
-	}
-	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
-	if err != nil {
-		return "", fmt.Errorf("encode histogram: %w", err)
-	}
-	return string(b), nil
+	var e HistogramEncoder
+	return e.Encode(h)
 }
 
 // DecodeHistogram reverses EncodeHistogram. It returns ErrNoHistogram for

@@ -128,15 +128,6 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 }
 
-func BenchmarkEncodeHistogram(b *testing.B) {
-	lat, _ := sampleHistograms(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := EncodeHistogram(lat); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
 
 func FuzzDecodeHistogram(f *testing.F) {
 	lat, _ := sampleHistograms(f)
