@@ -128,7 +128,6 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 }
 
-
 func FuzzDecodeHistogram(f *testing.F) {
 	lat, _ := sampleHistograms(f)
 	s, err := EncodeHistogram(lat)
