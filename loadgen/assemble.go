@@ -32,6 +32,9 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 		total = run.Scheduled // a closed loop schedules what it sends
 	}
 	run.AddNotSent(total - run.Scheduled)
+	// One encoder for every histogram of the result: one compressor's
+	// state, not one per histogram (see result.HistogramEncoder).
+	var enc result.HistogramEncoder
 	res := &result.Result{
 		Schema:      result.Schema,
 		Started:     started.UTC(),
@@ -45,8 +48,8 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 		Service:     result.Summarize(run.Service),
 		Bytes:       result.Bytes{Sent: run.BytesSent, Received: run.BytesReceived},
 		Timeline:    t.timeline,
-		ByRequest:   e.byRequest(t.kinds),
-		Steps:       e.stepResults(t.steps),
+		ByRequest:   e.byRequest(&enc, t.kinds),
+		Steps:       e.stepResults(&enc, t.steps),
 	}
 	if res.Errors == nil {
 		res.Errors = map[string]int64{}
@@ -61,8 +64,8 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 	} else if span > 0 {
 		res.RPS.Achieved = round2(float64(run.Sent) / span)
 	}
-	res.Histograms.Latency, _ = result.EncodeHistogram(run.Latency)
-	res.Histograms.Service, _ = result.EncodeHistogram(run.Service)
+	res.Histograms.Latency, _ = enc.Encode(run.Latency)
+	res.Histograms.Service, _ = enc.Encode(run.Service)
 	res.Generator = e.health(cpu, t.maxFlight, done)
 	if target != nil {
 		res.Target = target.agg.Target()
@@ -161,7 +164,7 @@ func saturationWarning(g result.Generator) string {
 const idleCPU = 50
 
 // byRequest is the per-kind breakdown of a mixed run.
-func (e *Engine) byRequest(kinds []result.Tally) []result.RequestStats {
+func (e *Engine) byRequest(enc *result.HistogramEncoder, kinds []result.Tally) []result.RequestStats {
 	if kinds == nil {
 		return nil
 	}
@@ -178,13 +181,13 @@ func (e *Engine) byRequest(kinds []result.Tally) []result.RequestStats {
 		if len(k.Classes) > 0 {
 			out[i].Errors = maps.Clone(k.Classes)
 		}
-		out[i].Histogram, _ = result.EncodeHistogram(k.Latency)
+		out[i].Histogram, _ = enc.Encode(k.Latency)
 	}
 	return out
 }
 
 // stepResults summarises each closed-model step.
-func (e *Engine) stepResults(steps []result.Tally) []result.Step {
+func (e *Engine) stepResults(enc *result.HistogramEncoder, steps []result.Tally) []result.Step {
 	if steps == nil {
 		return nil
 	}
@@ -195,7 +198,7 @@ func (e *Engine) stepResults(steps []result.Tally) []result.Step {
 		out[i].Sent, out[i].OK, out[i].Errors = st.Sent, st.OK, st.Errors
 		out[i].RPS = round2(float64(st.Sent) / out[i].DurationS)
 		out[i].Latency = result.Summarize(st.Latency)
-		out[i].Histogram, _ = result.EncodeHistogram(st.Latency)
+		out[i].Histogram, _ = enc.Encode(st.Latency)
 	}
 	return out
 }

@@ -255,9 +255,12 @@ func (t *Tally) Result(source string, expected int64, grace time.Duration) (*res
 	if !t.cfg.NoAnswers {
 		d.DeliveredThoughRejected = t.seen.andNotCount(&t.accepted)
 	}
-	var err error
-	if d.Histograms.E2E, err = result.EncodeHistogram(t.e2e); err == nil {
-		d.Histograms.Consumed, err = result.EncodeHistogram(t.consumed)
+	var (
+		enc result.HistogramEncoder // one compressor for both histograms
+		err error
+	)
+	if d.Histograms.E2E, err = enc.Encode(t.e2e); err == nil {
+		d.Histograms.Consumed, err = enc.Encode(t.consumed)
 	}
 	return d, err
 }

@@ -28,11 +28,12 @@ func (o *Outcome) Result() (*result.Result, error) {
 	lat, blocked, lag := merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.latency }),
 		merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.blocked }),
 		merged(o.recs, func(r *recorder) *hdrhistogram.Histogram { return r.lag })
-	latEnc, err := result.EncodeHistogram(lat)
+	var enc result.HistogramEncoder // one compressor for both histograms
+	latEnc, err := enc.Encode(lat)
 	if err != nil {
 		return nil, err
 	}
-	svcEnc, err := result.EncodeHistogram(blocked)
+	svcEnc, err := enc.Encode(blocked)
 	if err != nil {
 		return nil, err
 	}
