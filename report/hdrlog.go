@@ -3,9 +3,13 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // HdrLog writes the standard HdrHistogram interval log (format 1.3): one
@@ -13,15 +17,27 @@ import (
 // HistogramLogProcessor and its plotters read. vesload records in
 // microseconds, so those tools want -outputValueUnitRatio 1000 to print
 // milliseconds; the log says so in a comment.
+//
+// The header comes from the library's log writer; the interval lines are
+// written here, in the same text, with one result.HistogramEncoder for the
+// whole log: the library's writer would build a fresh compressor every
+// second.
 type HdrLog struct {
-	w     *hdrhistogram.HistogramLogWriter
+	w     io.Writer
+	base  int64 // ms since the epoch that interval times count from
 	tag   string
+	enc   result.HistogramEncoder
+	line  []byte
 	count int
 }
 
 // NewHdrLog writes the log's header for a run that started at start.
-// Tag labels every interval line (for example "latency").
+// Tag labels every interval line (for example "latency"); the format has
+// no room in it for commas, spaces or line breaks.
 func NewHdrLog(w io.Writer, start time.Time, tag string) (*HdrLog, error) {
+	if strings.ContainsAny(tag, ", \r\n") {
+		return nil, fmt.Errorf("HdrHistogram log tag %q: no commas, spaces or line breaks", tag)
+	}
 	lw := hdrhistogram.NewHistogramLogWriter(w)
 	ms := start.UnixMilli()
 	lw.SetBaseTime(ms)
@@ -39,8 +55,13 @@ func NewHdrLog(w io.Writer, start time.Time, tag string) (*HdrLog, error) {
 			return nil, fmt.Errorf("write HdrHistogram log header: %w", err)
 		}
 	}
-	return &HdrLog{w: lw, tag: tag}, nil
+	return &HdrLog{w: w, base: ms, tag: tag}, nil
 }
+
+// hdrLogMaxRatio scales an interval's maximum in the log line. The
+// library's writer divides by its default, the ms:ns ratio, whatever the
+// unit; the log keeps that so that it reads as it always has.
+const hdrLogMaxRatio = hdrhistogram.MsToNsRatio
 
 // Interval appends the histogram of one interval. It stamps h with the
 // interval's times and tag; the caller may reset h afterwards.
@@ -48,7 +69,27 @@ func (l *HdrLog) Interval(start, end time.Time, h *hdrhistogram.Histogram) error
 	h.SetStartTimeMs(start.UnixMilli())
 	h.SetEndTimeMs(end.UnixMilli())
 	h.SetTag(l.tag)
-	if err := l.w.OutputIntervalHistogram(h); err != nil {
+	// "[Tag=TAG,]StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram"
+	// with the times in seconds from the base time, as the library writes it.
+	b := l.line[:0]
+	if l.tag != "" {
+		b = append(append(append(b, "Tag="...), l.tag...), ',')
+	}
+	startS := float64(h.StartTimeMs()-l.base) / 1000
+	endS := float64(h.EndTimeMs()-l.base) / 1000
+	b = strconv.AppendFloat(b, startS, 'f', 6, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, endS-startS, 'f', 6, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, float64(h.Max())/hdrLogMaxRatio, 'f', 6, 64)
+	b = append(b, ',')
+	b, err := l.enc.AppendEncode(b, h)
+	if err != nil {
+		return fmt.Errorf("write HdrHistogram interval: %w", err)
+	}
+	b = append(b, '\n')
+	l.line = b
+	if _, err := l.w.Write(b); err != nil {
 		return fmt.Errorf("write HdrHistogram interval: %w", err)
 	}
 	l.count++
