@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -40,10 +41,11 @@ const histogramZlibLevel = zlib.HuffmanOnly
 // concurrent use.
 type HistogramEncoder struct {
 	zw      *zlib.Writer
-	payload []byte       // header and varint counts, before compression
-	packed  bytes.Buffer // zlib output
-	frame   []byte       // cookie, length and zlib output, before base64
-	text    []byte       // base64 of frame
+	sparse  *hdrhistogram.PackedHistogram // populated buckets of the histogram being encoded
+	payload []byte                        // header and varint counts, before compression
+	packed  bytes.Buffer                  // zlib output
+	frame   []byte                        // cookie, length and zlib output, before base64
+	text    []byte                        // base64 of frame
 }
 
 // Encode returns h as base64 text of the V2 compressed encoding, byte for
@@ -59,7 +61,7 @@ func (e *HistogramEncoder) AppendEncode(dst []byte, h *hdrhistogram.Histogram) (
 	if h == nil {
 		return dst, nil
 	}
-	e.payload = appendV2Payload(e.payload[:0], h)
+	e.payload = e.appendV2Payload(e.payload[:0], h)
 	e.packed.Reset()
 	if e.zw == nil {
 		zw, err := zlib.NewWriterLevel(&e.packed, histogramZlibLevel)
@@ -86,7 +88,7 @@ func (e *HistogramEncoder) AppendEncode(dst []byte, h *hdrhistogram.Histogram) (
 // 40-byte header, then the counts from index 0 to the index of the largest
 // recorded value as ZigZag LEB128 varints, a run of two or more empty
 // buckets written as its negated length.
-func appendV2Payload(b []byte, h *hdrhistogram.Histogram) []byte {
+func (e *HistogramEncoder) appendV2Payload(b []byte, h *hdrhistogram.Histogram) []byte {
 	start := len(b)
 	b = binary.BigEndian.AppendUint32(b, uint32(v2EncodingCookie))
 	b = binary.BigEndian.AppendUint32(b, 0) // payload length, set below
@@ -96,21 +98,67 @@ func appendV2Payload(b []byte, h *hdrhistogram.Histogram) []byte {
 	b = binary.BigEndian.AppendUint64(b, uint64(h.HighestTrackableValue()))
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(1.0))
 	body := len(b)
-	b = appendCounts(b, h)
+	if sparse, ok := e.sparseCounts(h); ok {
+		b = appendSparseCounts(b, sparse, newIndexer(h))
+	} else {
+		b = appendDenseCounts(b, h.Export().Counts)
+	}
 	binary.BigEndian.PutUint32(b[start+4:], uint32(len(b)-body))
 	return b
 }
 
-// appendCounts appends the varint counts of h up to its last non-empty
-// bucket, where the format ends the payload (an empty histogram writes the
-// one empty bucket 0, as the library does). Export is the cheapest reader
-// the library offers: one copy of the counts array (172 KB for the
-// standard geometry, a single allocation), where Distribution allocates a
-// 24-byte bar per bucket up to the largest value and grows its slice as it
-// goes (823 KB and 17 allocations for the sample latency histogram of the
-// benchmarks); the other exported readers give percentiles, not buckets.
-func appendCounts(b []byte, h *hdrhistogram.Histogram) []byte {
-	counts := h.Export().Counts
+// sparseCounts returns the populated buckets of h in the encoder's reused
+// sparse histogram. Of the readers the library exports, this one touches
+// no memory that is not already the encoder's: Export copies the whole
+// counts array (172 KB for the standard geometry, all of it written) and
+// Distribution allocates a 24-byte bar per bucket up to the largest value
+// (823 KB in 17 allocations for the benchmarks' sample), while MergeFrom
+// walks the counts in place and keeps only the populated buckets, in
+// storage that Reset keeps for the next histogram. It reports false when
+// the sparse form cannot hold h exactly (a geometry the constructors do
+// not build, or counts it would drop); the caller then falls back to
+// Export.
+func (e *HistogramEncoder) sparseCounts(h *hdrhistogram.Histogram) (*hdrhistogram.PackedHistogram, bool) {
+	lo, hi, sig := h.LowestTrackableValue(), h.HighestTrackableValue(), h.SignificantFigures()
+	if lo < 1 || sig < 1 || sig > 5 {
+		return nil, false
+	}
+	p := e.sparse
+	if p == nil || p.LowestTrackableValue() != lo || p.HighestTrackableValue() != hi || p.SignificantFigures() != sig {
+		p = hdrhistogram.NewPacked(lo, hi, int(sig))
+		e.sparse = p
+	}
+	p.Reset()
+	if dropped := p.MergeFrom(h); dropped != 0 || p.TotalCount() != h.TotalCount() {
+		return nil, false
+	}
+	return p, true
+}
+
+// appendSparseCounts appends the varint counts of the populated buckets
+// of p, with the empty buckets between them as runs. The payload ends at
+// the last populated bucket; an empty histogram writes the one empty
+// bucket 0, as the library does.
+func appendSparseCounts(b []byte, p *hdrhistogram.PackedHistogram, ix indexer) []byte {
+	next := int64(0) // the first index not yet written
+	for value, count := range p.ForEachBucket {
+		if count <= 0 {
+			continue
+		}
+		i := ix.index(value)
+		b = appendZeros(b, i-next)
+		b = appendZigZag(b, count)
+		next = i + 1
+	}
+	if next == 0 {
+		b = appendZigZag(b, 0)
+	}
+	return b
+}
+
+// appendDenseCounts appends the varint counts of a whole counts array up
+// to its last non-empty bucket (bucket 0 when all are empty).
+func appendDenseCounts(b []byte, counts []int64) []byte {
 	end := len(counts)
 	for end > 1 && counts[end-1] == 0 {
 		end--
@@ -127,6 +175,33 @@ func appendCounts(b []byte, h *hdrhistogram.Histogram) []byte {
 		b = appendZigZag(b, c)
 	}
 	return appendZeros(b, zeros)
+}
+
+// indexer maps a value to its flat counts index, HdrHistogram's bucket
+// layout: bucket 0 holds subBucketCount values at unit resolution, each
+// later bucket the upper half of a range twice as wide, all flattened into
+// one array of half-buckets.
+type indexer struct {
+	unitMag, halfMag int // log2 of the unit and of half the sub-bucket count
+	mask             uint64
+}
+
+// newIndexer derives the layout of h's geometry: the unit is the largest
+// power of two not above the lowest value, and the sub-bucket count the
+// smallest power of two that resolves 2×10^digits single units.
+func newIndexer(h *hdrhistogram.Histogram) indexer {
+	unitMag := bits.Len64(uint64(h.LowestTrackableValue())) - 1
+	single := uint64(2 * math.Pow10(int(h.SignificantFigures())))
+	subMag := bits.Len64(single - 1) // ceil(log2(single))
+	halfMag := max(subMag, 1) - 1
+	return indexer{unitMag: unitMag, halfMag: halfMag, mask: uint64(2<<halfMag-1) << unitMag}
+}
+
+// index returns the flat counts index of value v.
+func (x indexer) index(v int64) int64 {
+	bucket := bits.Len64(uint64(v)|x.mask) - x.unitMag - (x.halfMag + 1)
+	sub := v >> (bucket + x.unitMag)
+	return int64(bucket+1)<<x.halfMag + sub - 1<<x.halfMag
 }
 
 // appendZeros appends a run of n empty buckets: nothing, a single zero, or

@@ -52,7 +52,22 @@ func encodingCases(t testing.TB) []struct {
 		{"large counts", record(1500, 1<<40, 1501, 1<<62)},
 		{"latency sample", lat},
 		{"service sample", svc},
+		// Other geometries, as merged or foreign files carry them.
+		{"unit 1024, 2 digits", other(1000, 1_000_000_000, 2, 999, 1000, 1023, 1024, 5000, 77_777_777, 1_000_000_000)},
+		{"5 digits", other(1, 1<<40, 5, 1, 199_999, 200_000, 262_143, 262_144, 1<<40)},
+		{"1 digit", other(7, 3_600_000_000, 1, 7, 8, 31, 32, 33, 1000, 3_600_000_000)},
 	}
+}
+
+// other returns a histogram of another geometry holding values.
+func other(lo, hi int64, sig int, values ...int64) *hdrhistogram.Histogram {
+	h := hdrhistogram.New(lo, hi, sig)
+	for _, v := range values {
+		if err := h.RecordValue(v); err != nil {
+			panic(err)
+		}
+	}
+	return h
 }
 
 // inflate returns the uncompressed V2 payload inside text, checking the
@@ -121,6 +136,23 @@ func TestHistogramEncoderMatchesLibrary(t *testing.T) {
 				t.Errorf("payload differs from the library's\n got %x\nwant %x", got, want)
 			}
 		})
+	}
+}
+
+// TestDenseCountsMatchSparse checks the Export fallback against the sparse
+// path, which TestHistogramEncoderMatchesLibrary holds to the library.
+func TestDenseCountsMatchSparse(t *testing.T) {
+	t.Parallel()
+	var e HistogramEncoder
+	for _, tc := range encodingCases(t) {
+		p, ok := e.sparseCounts(tc.h)
+		if !ok {
+			t.Fatalf("%s: no sparse form", tc.name)
+		}
+		sparse := appendSparseCounts(nil, p, newIndexer(tc.h))
+		if dense := appendDenseCounts(nil, tc.h.Export().Counts); !bytes.Equal(sparse, dense) {
+			t.Errorf("%s: dense counts %x, sparse %x", tc.name, dense, sparse)
+		}
 	}
 }
 

@@ -157,6 +157,9 @@ func FuzzDecodeHistogram(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-encoded histogram does not decode: %v", err)
 		}
+		if !h2.Equals(h) {
+			t.Fatalf("re-encoded histogram decodes to a different one")
+		}
 		if Summarize(h2) != Summarize(h) {
 			t.Fatalf("summary changed across re-encoding: %+v vs %+v", Summarize(h2), Summarize(h))
 		}
