@@ -2,92 +2,96 @@ package loadgen
 
 import (
 	"context"
-	"syscall"
 	"time"
 )
 
-// Go's timers wake up to a millisecond late on common Linux kernels, which
-// would put that much dispatch lag on every request. The sleeper waits
-// with a fine sleeper instead: on Linux a timerfd that the runtime's
-// network poller waits on, so the dispatcher parks like any goroutine and
-// the kernel's high-resolution timer wakes it within tens of microseconds,
-// once per wait of up to 50 ms; elsewhere a nanosleep for the last few
-// milliseconds of a Go timer's wait. It never spins.
+// The dispatcher must wake within tens of microseconds of a due time, but
+// Go's timers alone wake up to a millisecond late whenever the runtime
+// sleeps in its network poller (epoll_wait takes whole milliseconds). On
+// Linux the sleeper therefore pairs each Go timer with a timerfd armed for
+// the same instant: the timerfd ends the poller's sleep on time and the Go
+// timer then readies the dispatcher ahead of the connections' goroutines
+// already queued (docs/ARCHITECTURE.md, "Model"). Elsewhere it
+// sleeps on a Go timer until shortly before the due time and ends the wait
+// in nanosleep. It never spins.
 const (
-	// timerMargin is how long before the due time the timer should fire.
+	// timerMargin is how long before the due time a plain Go timer should
+	// fire where a nanosleep ends the wait.
 	timerMargin = 1500 * time.Microsecond
 	// dueEnough is a wait too short to be worth a system call.
 	dueEnough = 20 * time.Microsecond
-	// coalesce is the shortest time between two wake-ups of the
-	// dispatcher. Above 1/coalesce requests per second (2,000/s) the
-	// requests due within one window are sent together: the dispatch lag
-	// stays under coalesce and the cost per request falls with the rate.
-	coalesce = 500 * time.Microsecond
 )
 
+// coalesce is the shortest time between two wake-ups of the dispatcher.
+// Above 1/coalesce requests per second the requests due within one
+// window are sent together: the dispatch lag stays under coalesce and the
+// cost per request falls with the rate.
+const coalesce = 500 * time.Microsecond
+
+// sleeper waits for due times on behalf of the dispatcher.
 type sleeper struct {
 	timer *time.Timer
-	fine  fineSleeper
+	kick  poller // nil where the platform has none
+	fine  bool   // kick was tried
+}
+
+// poller wakes the runtime's network poller at a given instant.
+type poller interface {
+	// arm makes the poller wake d from now (it replaces an earlier arm).
+	arm(d time.Duration) error
+	close()
 }
 
 // until blocks until due. It returns false when ctx is cancelled or abort
 // is closed first.
 func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{}) bool {
+	if !s.fine {
+		s.kick, s.fine = newPoller(), true
+	}
 	for {
 		w := time.Until(due)
 		if w <= dueEnough {
 			return !stopped(ctx, abort)
 		}
-		if s.fine == nil {
-			s.fine = newFineSleeper()
-		}
-		if w > s.fine.longest() {
-			if s.timer == nil {
-				s.timer = time.NewTimer(w - timerMargin)
-			} else {
-				s.timer.Reset(w - timerMargin)
-			}
-			select {
-			case <-s.timer.C:
-			case <-ctx.Done():
-				s.timer.Stop()
-				return false
-			case <-abort:
-				s.timer.Stop()
-				return false
-			}
+		timerWait := w
+		if s.kick == nil && w <= 2*timerMargin {
+			nanosleep(w) // an early return only shortens the wait; the loop re-checks
 			continue
+		} else if s.kick == nil {
+			timerWait = w - timerMargin
 		}
-		s.fine.sleep(w) // an early return only shortens the wait; the loop re-checks
+		if !s.wait(ctx, timerWait, abort) {
+			return false
+		}
 	}
 }
 
-// close releases the fine sleeper's resources.
+// wait sleeps d on the Go timer (and the kick, where there is one).
+func (s *sleeper) wait(ctx context.Context, d time.Duration, abort <-chan struct{}) bool {
+	if s.timer == nil {
+		s.timer = time.NewTimer(d)
+	} else {
+		s.timer.Reset(d)
+	}
+	// A Go timer never fires early and the kick is armed after it, so
+	// the poller wakes at or after the timer's instant, never just before.
+	if s.kick != nil && s.kick.arm(d) != nil {
+		s.kick.close()
+		s.kick = nil // the waits end in nanosleep from now on
+	}
+	select {
+	case <-s.timer.C:
+		return true
+	case <-ctx.Done():
+	case <-abort:
+	}
+	s.timer.Stop()
+	return false
+}
+
+// close releases the poller's resources.
 func (s *sleeper) close() {
-	if s.fine != nil {
-		s.fine.close()
+	if s.kick != nil {
+		s.kick.close()
 	}
 }
-
-// fineSleeper sleeps for short durations with microsecond precision.
-type fineSleeper interface {
-	sleep(d time.Duration)
-	// longest is the longest wait it should take on: longer ones start on
-	// a Go timer, which a stop can interrupt, and end on the fine sleeper.
-	longest() time.Duration
-	close()
-}
-
-// nanoSleeper blocks its thread in nanosleep: precise, but the runtime
-// must hand the goroutine's processor to another thread meanwhile.
-type nanoSleeper struct{}
-
-func (nanoSleeper) sleep(d time.Duration) {
-	ts := syscall.NsecToTimespec(int64(d))
-	_ = syscall.Nanosleep(&ts, nil)
-}
-
-// longest keeps nanosleeps short: the thread is blocked meanwhile.
-func (nanoSleeper) longest() time.Duration { return 2 * timerMargin }
-
-func (nanoSleeper) close() {}

@@ -7,36 +7,35 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// timerfdSleeper waits on a timerfd through the runtime's network poller:
-// the goroutine parks, its thread stays free for the workers, and the
-// kernel's high-resolution timer decides when it wakes. It costs two
-// system calls per wait and no thread hand-over, where a nanosleep costs
-// one system call plus a hand-over of the processor and its wake-ups.
-type timerfdSleeper struct {
-	fd  int
-	f   *os.File // the same fd, registered with the poller
-	buf [8]byte
+// timerfdPoller is a timerfd registered with the runtime's network poller
+// that nobody reads: each expiry only ends the poller's epoll_wait, after
+// which the runtime runs the timers that are due. One system call per
+// wait (timerfd_settime), where reading the timerfd would cost two more
+// and queue the dispatcher behind every goroutine the same poll readied.
+type timerfdPoller struct {
+	fd int
+	f  *os.File // the same fd, registered with the poller
 }
 
-func newFineSleeper() fineSleeper {
+func newPoller() poller {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
-		return nanoSleeper{}
+		return nil
 	}
-	return &timerfdSleeper{fd: fd, f: os.NewFile(uintptr(fd), "vesload-timerfd")}
+	return &timerfdPoller{fd: fd, f: os.NewFile(uintptr(fd), "vesload-timerfd")}
 }
 
-func (t *timerfdSleeper) sleep(d time.Duration) {
+func (t *timerfdPoller) arm(d time.Duration) error {
 	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
-	if err := unix.TimerfdSettime(t.fd, 0, &spec, nil); err != nil {
-		nanoSleeper{}.sleep(d)
-		return
-	}
-	_, _ = t.f.Read(t.buf[:]) // returns once the timer has expired
+	return unix.TimerfdSettime(t.fd, 0, &spec, nil)
 }
 
-// longest lets one timerfd wait cover the gap between requests at 20/s
-// and above; a stop is noticed within that time.
-func (t *timerfdSleeper) longest() time.Duration { return 50 * time.Millisecond }
+func (t *timerfdPoller) close() { t.f.Close() }
 
-func (t *timerfdSleeper) close() { t.f.Close() }
+// nanosleep blocks the thread for d: precise, but the runtime must hand
+// the goroutine's processor to another thread meanwhile, so waits end in
+// it only for their last milliseconds, and only when there is no timerfd.
+func nanosleep(d time.Duration) {
+	ts := unix.NsecToTimespec(int64(d))
+	_ = unix.Nanosleep(&ts, nil)
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/vesload/vesload/report/result"
@@ -196,14 +195,6 @@ type cpuMeter struct {
 	lastCPU time.Duration
 }
 
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // maxRSS is the peak resident memory of this process. It reads the
 // kernel's high-water mark of the process's own memory (VmHWM), because
 // getrusage's maxrss survives exec: a vesload started by a large parent
@@ -214,11 +205,7 @@ func maxRSS() int64 {
 			return kb * 1024
 		}
 	}
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Maxrss * 1024 // kilobytes on Linux
+	return peakRSS()
 }
 
 // statusKB reads a "Name:   1234 kB" line of /proc/self/status.

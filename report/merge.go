@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -62,8 +60,7 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 		return nil, err
 	}
 	m := mergeHeader(rs)
-	mergeCounts(m, rs)
-	if err := mergeHistograms(m, rs, label); err != nil {
+	if err := mergeTallies(m, rs, label); err != nil {
 		return nil, err
 	}
 	mergeResources(m, rs)
@@ -161,79 +158,32 @@ func mergedShape(rs []*result.Result) string {
 	return fmt.Sprintf("%d generators (%s)", len(rs), strings.Join(shapes, "; "))
 }
 
-// mergeCounts sums what adds up across parallel generators.
-func mergeCounts(m *result.Result, rs []*result.Result) {
-	m.Errors = map[string]int64{}
-	for _, r := range rs {
-		m.Requests.Scheduled += r.Requests.Scheduled
-		m.Requests.Sent += r.Requests.Sent
-		m.Requests.OK += r.Requests.OK
-		m.Requests.Errors += r.Requests.Errors
-		m.Requests.NotSent += r.Requests.NotSent
-		m.Requests.InFlight += r.Requests.InFlight
-		for k, v := range r.Errors {
-			m.Errors[k] += v
+// mergeTallies adds up the accounting of parallel generators as the
+// engine counts (result.Tally) and sums their target and achieved rates.
+func mergeTallies(m *result.Result, rs []*result.Result, label func(int) string) error {
+	var total result.Tally
+	for i, r := range rs {
+		t, err := result.TallyOf(r)
+		if err != nil {
+			return labelled(label(i), err)
 		}
-		for k, v := range r.MessageIDs {
-			if m.MessageIDs == nil {
-				m.MessageIDs = map[string]int64{}
-			}
-			m.MessageIDs[k] += v
-		}
+		total.Merge(&t)
 		m.RPS.Target += r.RPS.Target
 		m.RPS.Achieved += r.RPS.Achieved
-		m.Bytes.Sent += r.Bytes.Sent
-		m.Bytes.Received += r.Bytes.Received
 	}
 	m.RPS.Achieved = math.Round(m.RPS.Achieved*100) / 100
-}
-
-// mergeHistograms merges both distributions and recomputes the
-// summaries from them.
-func mergeHistograms(m *result.Result, rs []*result.Result, label func(int) string) error {
-	lat, err := mergeOne(rs, label, "latency", func(r *result.Result) (string, result.Summary) { return r.Histograms.Latency, r.Latency })
-	if err != nil {
-		return err
-	}
-	svc, err := mergeOne(rs, label, "service", func(r *result.Result) (string, result.Summary) { return r.Histograms.Service, r.Service })
-	if err != nil {
-		return err
-	}
-	m.Latency, m.Service = result.Summarize(lat), result.Summarize(svc)
-	if m.Histograms.Latency, err = result.EncodeHistogram(lat); err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	if m.Histograms.Service, err = result.EncodeHistogram(svc); err != nil {
+	if err := total.Document(m); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	return nil
 }
 
-// mergeOne merges one kind of histogram. It returns nil when no input
-// recorded anything, so that the merged result carries no histogram
-// either.
-func mergeOne(rs []*result.Result, label func(int) string, kind string, get func(*result.Result) (string, result.Summary)) (*hdrhistogram.Histogram, error) {
-	var out *hdrhistogram.Histogram
-	for i, r := range rs {
-		enc, sum := get(r)
-		h, err := result.DecodeHistogram(enc)
-		if errors.Is(err, result.ErrNoHistogram) {
-			if sum.Count > 0 {
-				return nil, fmt.Errorf("merge: %s has %d %s values but no %s histogram: its percentiles cannot be merged", label(i), sum.Count, kind, kind)
-			}
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("merge: %s: histograms.%s: %w", label(i), kind, err)
-		}
-		if out == nil {
-			out = result.NewHistogram()
-		}
-		if dropped := out.Merge(h); dropped > 0 {
-			return nil, fmt.Errorf("merge: %s: %d %s values lie outside 1 µs–10 min and cannot be merged", label(i), dropped, kind)
-		}
+// labelled names the input an error of reading it back came from.
+func labelled(name string, err error) error {
+	if errors.Is(err, result.ErrMissingHistogram) {
+		return fmt.Errorf("merge: %s %w", name, err) // "result 2 has 10 latency values but …"
 	}
-	return out, nil
+	return fmt.Errorf("merge: %s: %w", name, err)
 }
 
 // mergeResources combines target and generator figures, which describe

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/vesload/vesload/report/result"
 	"math"
 	"slices"
@@ -117,4 +118,26 @@ func mergeDeliveryTimelines(rs []*result.Result) []result.DeliverySecond {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
 	return out
+}
+
+// mergeOne merges one kind of histogram of every input. It returns nil
+// when no input recorded anything, so that the merged result carries no
+// histogram either.
+func mergeOne(rs []*result.Result, label func(int) string, kind string, get func(*result.Result) (string, result.Summary)) (*hdrhistogram.Histogram, error) {
+	var out *hdrhistogram.Histogram
+	for i, r := range rs {
+		enc, sum := get(r)
+		h, err := result.ReadHistogram(enc, sum, kind)
+		if err != nil {
+			return nil, labelled(label(i), err)
+		}
+		if h == nil {
+			continue
+		}
+		if out == nil {
+			out = result.NewHistogram()
+		}
+		out.Merge(h)
+	}
+	return out, nil
 }

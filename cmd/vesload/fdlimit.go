@@ -1,23 +1,10 @@
 package main
 
-import (
-	"fmt"
-	"syscall"
-)
+import "fmt"
 
 // fdReserve is the file descriptors kept for everything but connections:
 // result and report files, samplers, the metrics listener, the runtime.
 const fdReserve = 64
-
-// openFileLimit returns the process's open-file limit, which Go raises to
-// the hard limit at start-up; ok is false when there is none to respect.
-func openFileLimit() (limit int, ok bool) {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur > 1<<30 { // also RLIM_INFINITY
-		return 0, false
-	}
-	return int(rl.Cur), true
-}
 
 // clampPool fits a pool into the open-file limit: a connection costs one
 // descriptor, two when the built-in emulator serves it in this process.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/vesload/vesload/loadgen/hv"
@@ -18,6 +19,7 @@ import (
 type hvLive struct {
 	exp  *metrics.Exporter
 	stop func(context.Context) error
+	addr string // where it listens: a port 0 of --metrics-addr resolved
 	done chan struct{}
 	wg   chan struct{}
 }
@@ -27,18 +29,19 @@ func startHVLive(addr string, cfg *hv.Config, live *hv.Live, stderr io.Writer, q
 	if addr == "" {
 		return nil, nil
 	}
-	l := &hvLive{exp: metrics.New(), done: make(chan struct{}), wg: make(chan struct{})}
-	var err error
-	if l.stop, err = l.exp.Serve(addr); err != nil {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
+	l := &hvLive{exp: metrics.New(), addr: ln.Addr().String(), done: make(chan struct{}), wg: make(chan struct{})}
+	l.stop = l.exp.ServeListener(ln)
 	cfg.Observe = func(outcome string, latency, blocked time.Duration) {
 		l.exp.ObserveRequest(outcome, 0, latency, blocked)
 	}
 	target := float64(cfg.Producers) / cfg.Interval.Seconds()
 	go l.rates(target, live)
 	if !quiet {
-		fmt.Fprintf(stderr, "vesload hv: serving metrics at http://%s%s\n", addr, metrics.MetricsPath)
+		fmt.Fprintf(stderr, "vesload hv: serving metrics at http://%s%s\n", l.addr, metrics.MetricsPath)
 	}
 	return l, nil
 }

@@ -281,20 +281,15 @@ func TestServeHVFlags(t *testing.T) {
 
 func TestHVLiveMetrics(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	cfg := hvConfigForTest()
 	live := &hv.Live{}
 	var stderr bytes.Buffer
-	l, err := startHVLive(addr, &cfg, live, &stderr, false)
+	l, err := startHVLive("127.0.0.1:0", &cfg, live, &stderr, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.close()
+	addr := l.addr
 	cfg.Observe("ok", 5*time.Millisecond, time.Millisecond)
 	cfg.Observe("ok", 7*time.Millisecond, time.Millisecond)
 	cfg.Observe("conn_reset", 0, 0)

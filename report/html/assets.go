@@ -2,7 +2,6 @@ package html
 
 import (
 	_ "embed"
-	"html/template"
 	"strings"
 )
 
@@ -32,8 +31,8 @@ const errorGuard = `window.addEventListener("error", function (e) {
 
 // scripts are the page's inline scripts in order: the error guard, uPlot
 // and the chart drawer.
-func scripts() []template.JS {
-	return []template.JS{template.JS(errorGuard), template.JS(uplotJS), template.JS(chartsJS)}
+func scripts() []string {
+	return []string{errorGuard, uplotJS, chartsJS}
 }
 
 // uplotRelease is the version of the inlined uPlot build, named in the

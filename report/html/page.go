@@ -3,7 +3,6 @@ package html
 import (
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
 	"strconv"
@@ -19,11 +18,13 @@ type page struct {
 	Warnings []string
 	Sections []section
 	Footer   string
-	CSS      template.CSS
+	CSS      string // trusted: vesload's own styles and uPlot's, written as they are
 	// Charts is the JSON the scripts draw the charts from; Scripts are
-	// inlined after it, only when there is a chart to draw.
-	Charts  template.JS
-	Scripts []template.JS
+	// inlined after it, only when there is a chart to draw. Both are
+	// trusted and written as they are (see layCharts for why the JSON
+	// cannot end its script element).
+	Charts  string
+	Scripts []string
 }
 
 // section is one titled block: paragraphs, tables and figures, in that
@@ -73,15 +74,13 @@ func head(numFrom int, titles ...string) []cell {
 
 // render writes p as a complete HTML document.
 func render(w io.Writer, p *page) error {
-	p.CSS = styles + template.CSS(uplotCSS)
+	p.CSS = styles + uplotCSS
 	if err := p.layCharts(); err != nil {
 		return err
 	}
-	t, err := template.New("page").Parse(pageTemplate)
-	if err != nil {
-		return fmt.Errorf("html template: %w", err)
-	}
-	if err := t.Execute(w, p); err != nil {
+	var b pageWriter
+	b.page(p)
+	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
 	return nil
@@ -111,67 +110,16 @@ func (p *page) layCharts() error {
 	if err != nil {
 		return fmt.Errorf("html charts: %w", err)
 	}
-	p.Charts = template.JS(b)
+	p.Charts = string(b)
 	p.Footer += " Charts drawn by the inlined uPlot " + uplotRelease() + " (MIT licence)."
 	p.Scripts = scripts()
 	return nil
 }
 
-const pageTemplate = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="vesload">
-<title>{{.Title}}</title>
-<style>{{.CSS}}</style>
-</head>
-<body>
-<main>
-<header>
-<h1>{{.Heading}}</h1>
-{{range .Meta}}<p class="meta">{{.}}</p>
-{{end}}</header>
-{{if .Charts}}<p class="banner" id="chart-error" hidden></p>
-<noscript><p class="banner">The charts need JavaScript, which is off here; the tables hold the run&#39;s summary figures.</p></noscript>
-{{end}}{{with .Banner}}<p class="banner">{{.}}</p>
-{{end}}{{with .Warnings}}<section id="warnings" class="warnings">
-<h2>Warnings</h2>
-<ul>
-{{range .}}<li>{{.}}</li>
-{{end}}</ul>
-</section>
-{{end}}{{range .Sections}}<section id="{{.ID}}">
-<h2>{{.Title}}{{with .Badge}} <span class="badge {{.Class}}">{{.Text}}</span>{{end}}</h2>
-{{range .Paras}}<p>{{.}}</p>
-{{end}}{{range .Tables}}<table>
-{{with .Caption}}<caption>{{.}}</caption>
-{{end}}{{with .Head}}<thead><tr>{{range .}}<th{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
-{{end}}<tbody>
-{{range .Rows}}<tr>{{range .}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{end}}</tbody>
-</table>
-{{end}}{{range .Figures}}<figure>
-<figcaption><strong>{{.Title}}</strong>{{with .Caption}} {{.}}{{end}}</figcaption>
-{{if .ID}}<div class="chart" id="{{.ID}}" role="img" aria-label="{{.Title}}"></div>
-{{else}}<p class="empty">{{.Empty}}</p>
-{{end}}</figure>
-{{end}}{{with .Notes}}<ul class="notes">
-{{range .}}<li>{{.}}</li>
-{{end}}</ul>
-{{end}}</section>
-{{end}}<footer>{{.Footer}}</footer>
-</main>
-{{with .Charts}}<script type="application/json" id="vesload-charts">{{.}}</script>
-{{end}}{{range .Scripts}}<script>{{.}}</script>
-{{end}}</body>
-</html>
-`
-
 // styles are the page's only styles: system fonts (nothing to fetch),
 // tables that fit a printed page, and print rules that keep a figure or
 // a table row on one page and drop colour backgrounds.
-const styles template.CSS = `
+const styles = `
 :root { color-scheme: light; }
 body { margin: 0; background: #f6f7f9; color: #1b1f24;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", Arial, sans-serif; }
