@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -102,19 +103,28 @@ func (s *Spec) certArgs() []string {
 	return []string{"--cert", cert, "--cert-pass-file", pass}
 }
 
+// The patterns Validate checks names against, compiled on first use: only
+// the kube subcommand needs them, and a pattern compiled at start-up costs
+// every other subcommand its memory.
 var (
-	dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	quantity = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$`)
-	fileKey  = regexp.MustCompile(`^[-._a-zA-Z0-9]+$`)
+	dnsLabel = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	quantity = lazyRegexp(`^[0-9]+(\.[0-9]+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$`)
+	fileKey  = lazyRegexp(`^[-._a-zA-Z0-9]+$`)
 )
+
+// lazyRegexp returns a function that compiles expr the first time it is
+// called and returns the same *regexp.Regexp ever after.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Validate checks the Spec; its errors name the field as the command
 // line's flags do.
 func (s *Spec) Validate() error {
 	switch {
-	case !dnsLabel.MatchString(s.RunID) || len(s.RunID) > 40:
+	case !dnsLabel().MatchString(s.RunID) || len(s.RunID) > 40:
 		return fmt.Errorf("run id %q: on Kubernetes it names the objects, so it must be lower-case letters, digits and '-', at most 40 characters, starting and ending with a letter or digit", s.RunID)
-	case s.Namespace != "" && (!dnsLabel.MatchString(s.Namespace) || len(s.Namespace) > 63):
+	case s.Namespace != "" && (!dnsLabel().MatchString(s.Namespace) || len(s.Namespace) > 63):
 		return fmt.Errorf("namespace %q: want a DNS label", s.Namespace)
 	case s.Image == "":
 		return fmt.Errorf("image: want a container image holding vesload")
@@ -124,13 +134,13 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("no profile")
 	case !s.StartAt.After(s.RenderedAt):
 		return fmt.Errorf("start %s is not after now (%s)", stamp(s.StartAt), stamp(s.RenderedAt))
-	case !quantity.MatchString(s.CPU):
+	case !quantity().MatchString(s.CPU):
 		return fmt.Errorf("cpu %q: want a Kubernetes quantity such as 1 or 500m", s.CPU)
-	case !quantity.MatchString(s.Memory):
+	case !quantity().MatchString(s.Memory):
 		return fmt.Errorf("memory %q: want a Kubernetes quantity such as 256Mi", s.Memory)
-	case s.PasswordSecret != "" && (!dnsLabel.MatchString(s.PasswordSecret) && !dnsSubdomain(s.PasswordSecret)):
+	case s.PasswordSecret != "" && (!dnsLabel().MatchString(s.PasswordSecret) && !dnsSubdomain(s.PasswordSecret)):
 		return fmt.Errorf("password secret %q: want the name of a Secret", s.PasswordSecret)
-	case s.PasswordSecret != "" && !fileKey.MatchString(s.PasswordKey):
+	case s.PasswordSecret != "" && !fileKey().MatchString(s.PasswordKey):
 		return fmt.Errorf("password secret key %q: want a key of the Secret", s.PasswordKey)
 	case s.CertSecret != "" && !dnsSubdomain(s.CertSecret):
 		return fmt.Errorf("cert secret %q: want the name of a Secret", s.CertSecret)
@@ -138,7 +148,7 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("probe: no target")
 	}
 	for k := range s.Files {
-		if !fileKey.MatchString(k) || k == ProfileKey {
+		if !fileKey().MatchString(k) || k == ProfileKey {
 			return fmt.Errorf("config file %q: want a plain file name other than %s", k, ProfileKey)
 		}
 	}
@@ -150,7 +160,7 @@ func dnsSubdomain(s string) bool {
 		return false
 	}
 	for _, part := range bytes.Split([]byte(s), []byte(".")) {
-		if !dnsLabel.Match(part) {
+		if !dnsLabel().Match(part) {
 			return false
 		}
 	}

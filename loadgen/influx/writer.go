@@ -224,18 +224,20 @@ func responseCode(code int, outcome string) string {
 	if code == 0 {
 		return outcome
 	}
-	return httpCodes[min(max(code, 0), len(httpCodes)-1)]
+	codes := httpCodes()
+	return codes[min(max(code, 0), len(codes)-1)]
 }
 
 // httpCodes are the status codes as text, so that an error row does not
-// allocate one.
-var httpCodes = func() []string {
+// allocate one. They are built on first use: only a run that writes to
+// InfluxDB needs them.
+var httpCodes = sync.OnceValue(func() []string {
 	out := make([]string, 600)
 	for i := range out {
 		out[i] = strconv.Itoa(i)
 	}
 	return out
-}()
+})
 
 // responseMessage is the VES messageId of an error body (SVC2000, …) or
 // the error class.

@@ -13,6 +13,7 @@ package transport
 import (
 	"context"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -102,22 +103,23 @@ var classNames = [NumClasses]string{
 }
 
 // httpNames caches "http_<code>" so that outcome names are not built per
-// request.
-var httpNames = func() [600]string {
+// request. It is built on first use, not at start-up: subcommands that
+// send nothing never pay for it.
+var httpNames = sync.OnceValue(func() *[600]string {
 	var names [600]string
 	for c := range names {
 		names[c] = "http_" + strconv.Itoa(c)
 	}
-	return names
-}()
+	return &names
+})
 
 // Name is the error key of the result document for class c and status
 // code ("ok", "timeout", "http_503", …). It does not allocate for the
 // statuses HTTP defines.
 func (c Class) Name(code int) string {
 	if c == HTTP {
-		if code >= 0 && code < len(httpNames) {
-			return httpNames[code]
+		if names := httpNames(); code >= 0 && code < len(names) {
+			return names[code]
 		}
 		return "http_" + strconv.Itoa(code)
 	}

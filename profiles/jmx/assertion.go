@@ -1,7 +1,6 @@
 package jmx
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +20,7 @@ const (
 
 // statusClassPattern matches the regular expressions plans write for a
 // status class: 2\d\d, 2.., 2[0-9][0-9], 2\d{2}, 2[0-9]{2}.
-var statusClassPattern = regexp.MustCompile(`^([1-5])(?:\\d\\d|\.\.|\[0-9\]\[0-9\]|\\d\{2\}|\[0-9\]\{2\})$`)
+var statusClassPattern = lazyRegexp(`^([1-5])(?:\\d\\d|\.\.|\[0-9\]\[0-9\]|\\d\{2\}|\[0-9\]\{2\})$`)
 
 // responseAssertion translates a Response Assertion on the response code
 // into target.expect_status and reports whether it did; any other
@@ -81,7 +80,7 @@ func statusItem(s string, typ int) (string, bool) {
 		}
 	}
 	if typ&(assertMatches|assertContains) != 0 {
-		if m := statusClassPattern.FindStringSubmatch(s); m != nil {
+		if m := statusClassPattern().FindStringSubmatch(s); m != nil {
 			return m[1] + "xx", true
 		}
 	}

@@ -2,7 +2,6 @@ package jmx
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -16,11 +15,11 @@ import (
 
 var (
 	// constEventID matches "eventId": "literal" (no template expression).
-	constEventID = regexp.MustCompile(`("eventId"\s*:\s*)"([^"\\${}]*)"`)
+	constEventID = lazyRegexp(`("eventId"\s*:\s*)"([^"\\${}]*)"`)
 	// millisInMicros matches ${__time()} as the value of a microsecond
 	// timestamp; a match followed by a digit (${__time()}000) already is
 	// microseconds and is left alone.
-	millisInMicros = regexp.MustCompile(`("(?:start|last)EpochMicrosec"\s*:\s*)\$\{__time\(\)\}`)
+	millisInMicros = lazyRegexp(`("(?:start|last)EpochMicrosec"\s*:\s*)\$\{__time\(\)\}`)
 )
 
 // uniqueEvents rewrites a translated JSON body: constant eventIds become
@@ -31,8 +30,8 @@ func uniqueEvents(body string) (string, []string) {
 	var notes []string
 	n := 0
 	var first string
-	out := constEventID.ReplaceAllStringFunc(body, func(m string) string {
-		sub := constEventID.FindStringSubmatch(m)
+	out := constEventID().ReplaceAllStringFunc(body, func(m string) string {
+		sub := constEventID().FindStringSubmatch(m)
 		n++
 		if n == 1 {
 			first = sub[2]
@@ -47,7 +46,7 @@ func uniqueEvents(body string) (string, []string) {
 	var fields []string
 	var b strings.Builder
 	last := 0
-	for _, loc := range millisInMicros.FindAllStringSubmatchIndex(out, -1) {
+	for _, loc := range millisInMicros().FindAllStringSubmatchIndex(out, -1) {
 		end := loc[1]
 		if end < len(out) && out[end] >= '0' && out[end] <= '9' {
 			continue // ${__time()}000: already microseconds
