@@ -76,10 +76,13 @@ func (t *Tally) Document(r *Result) error {
 	}
 	r.Bytes = Bytes{Sent: t.BytesSent, Received: t.BytesReceived}
 	r.Latency, r.Service = Summarize(t.Latency), Summarize(t.Service)
-	var err error
-	if r.Histograms.Latency, err = EncodeHistogram(t.Latency); err != nil {
+	var (
+		enc HistogramEncoder // one compressor for both histograms
+		err error
+	)
+	if r.Histograms.Latency, err = enc.Encode(t.Latency); err != nil {
 		return err
 	}
-	r.Histograms.Service, err = EncodeHistogram(t.Service)
+	r.Histograms.Service, err = enc.Encode(t.Service)
 	return err
 }
