@@ -17,7 +17,6 @@ import (
 const (
 	v2EncodingCookie           = int32(hdrhistogram.V2EncodingCookieBase | 0x10)
 	v2CompressedEncodingCookie = int32(hdrhistogram.V2CompressedEncodingCookieBase | 0x10)
-	v2HeaderSize               = 40
 )
 
 // histogramZlibLevel is the zlib level of every encoded histogram: Huffman
@@ -45,11 +44,13 @@ type HistogramEncoder struct {
 	payload []byte                        // header and varint counts, before compression
 	packed  bytes.Buffer                  // zlib output
 	frame   []byte                        // cookie, length and zlib output, before base64
-	text    []byte                        // base64 of frame
 }
 
-// Encode returns h as base64 text of the V2 compressed encoding, byte for
-// byte what other HdrHistogram tools read. A nil histogram encodes as "".
+// Encode returns h as base64 text of the V2 compressed encoding, which
+// every HdrHistogram implementation reads: the uncompressed header and
+// counts are byte for byte those hdrhistogram-go writes, only the zlib
+// stream differs. The conversion ratio is written as 1, the one vesload's
+// histograms have. A nil histogram encodes as "".
 func (e *HistogramEncoder) Encode(h *hdrhistogram.Histogram) (string, error) {
 	b, err := e.AppendEncode(nil, h)
 	return string(b), err
