@@ -10,6 +10,7 @@ import (
 
 func TestWrite(t *testing.T) {
 	t.Parallel()
+	burnCPU(t)
 	var w promtext.Writer
 	Write(&w)
 	samples, err := promtext.Parse(w.Bytes(), promtext.Text)
@@ -46,3 +47,4 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
+
