@@ -47,4 +47,3 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
-
