@@ -33,7 +33,7 @@ func TestLogBuckets(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			bs := logBuckets(tc.h, 10)
+			bs := logBuckets(packed(t, tc.h), 10)
 			if len(bs) != tc.nBuckets {
 				t.Fatalf("%d buckets, want %d", len(bs), tc.nBuckets)
 			}
@@ -51,5 +51,60 @@ func TestLogBuckets(t *testing.T) {
 				t.Errorf("last bound %d, want the maximum %d", bs[len(bs)-1].upperUs, tc.h.Max())
 			}
 		})
+	}
+}
+
+// packed is h as the text report reads it: encoded, then decoded sparse.
+func packed(t *testing.T, h *hdrhistogram.Histogram) *hdrhistogram.PackedHistogram {
+	t.Helper()
+	if h == nil {
+		return nil
+	}
+	enc, err := result.EncodeHistogram(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := result.DecodePackedHistogram(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHighestEquivalent: the bucket ranges logBuckets computes from a
+// histogram's geometry are the ones the dense histogram reports, for the
+// standard geometry and others.
+func TestHighestEquivalent(t *testing.T) {
+	t.Parallel()
+	for _, g := range []struct {
+		lowest, highest int64
+		digits          int
+	}{
+		{result.HistogramLowestUs, result.HistogramHighestUs, result.HistogramSigFigs},
+		{1, 3_600_000_000, 2},
+		{1000, 60_000_000_000, 3},
+		{1, 1 << 40, 5},
+		{7, 1_000_000, 1},
+	} {
+		h := hdrhistogram.New(g.lowest, g.highest, g.digits)
+		for v := g.lowest; v < g.highest/3; v = v*17/10 + 1 {
+			if err := h.RecordValue(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		geo := geometryOf(packed(t, h))
+		n := 0
+		for _, bar := range h.Distribution() {
+			if bar.Count == 0 {
+				continue
+			}
+			n++
+			if got := geo.highestEquivalent(bar.From); got != bar.To {
+				t.Errorf("geometry %+v: bucket from %d ends at %d, want %d", g, bar.From, got, bar.To)
+			}
+		}
+		if n < 10 {
+			t.Errorf("geometry %+v: only %d buckets checked", g, n)
+		}
 	}
 }

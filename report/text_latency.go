@@ -39,9 +39,11 @@ func textLatency(t *textWriter, r *result.Result) {
 }
 
 // readHistogram decodes a histogram for display; an unreadable one is
-// noted and the summary figures are used alone.
-func readHistogram(t *textWriter, name, s string) *hdrhistogram.Histogram {
-	h, err := result.DecodeHistogram(s)
+// noted and the summary figures are used alone. It is read sparse: the
+// summary is printed at the end of every run, and a dense histogram of the
+// standard geometry with its bars would raise the run's peak memory.
+func readHistogram(t *textWriter, name, s string) *hdrhistogram.PackedHistogram {
+	h, err := result.DecodePackedHistogram(s)
 	if err != nil {
 		if !errors.Is(err, result.ErrNoHistogram) {
 			t.println("  note: the " + name + " histogram is unreadable (" + err.Error() + "); showing the summary only")
@@ -55,16 +57,16 @@ func readHistogram(t *textWriter, name, s string) *hdrhistogram.Histogram {
 // count for both distributions. The summary is authoritative for the
 // figures it carries; the extreme tail comes from the histogram when the
 // result has one.
-func spectrum(ls result.Summary, lh *hdrhistogram.Histogram, ss result.Summary, sh *hdrhistogram.Histogram) [][]string {
+func spectrum(ls result.Summary, lh *hdrhistogram.PackedHistogram, ss result.Summary, sh *hdrhistogram.PackedHistogram) [][]string {
 	type fig struct {
 		label string
-		get   func(result.Summary, *hdrhistogram.Histogram) (float64, bool)
+		get   func(result.Summary, *hdrhistogram.PackedHistogram) (float64, bool)
 	}
-	fromSummary := func(f func(result.Summary) float64) func(result.Summary, *hdrhistogram.Histogram) (float64, bool) {
-		return func(s result.Summary, _ *hdrhistogram.Histogram) (float64, bool) { return f(s), hasSummary(s) }
+	fromSummary := func(f func(result.Summary) float64) func(result.Summary, *hdrhistogram.PackedHistogram) (float64, bool) {
+		return func(s result.Summary, _ *hdrhistogram.PackedHistogram) (float64, bool) { return f(s), hasSummary(s) }
 	}
-	fromHist := func(p float64) func(result.Summary, *hdrhistogram.Histogram) (float64, bool) {
-		return func(_ result.Summary, h *hdrhistogram.Histogram) (float64, bool) {
+	fromHist := func(p float64) func(result.Summary, *hdrhistogram.PackedHistogram) (float64, bool) {
+		return func(_ result.Summary, h *hdrhistogram.PackedHistogram) (float64, bool) {
 			if h == nil || h.TotalCount() == 0 {
 				return 0, false
 			}
