@@ -43,24 +43,22 @@ func EncodeHistogram(h *hdrhistogram.Histogram) (string, error) {
 // an empty string and a wrapped error for text that is not a V2 compressed
 // histogram; it never panics on bad input.
 func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
-	if s == "" {
-		return nil, ErrNoHistogram
-	}
-	h, err := hdrhistogram.Decode([]byte(s))
-	if err != nil {
-		return nil, fmt.Errorf("decode histogram: %w", err)
-	}
-	return h, nil
+	return decodeWith(s, hdrhistogram.Decode)
 }
 
 // DecodePackedHistogram is DecodeHistogram into hdrhistogram-go's sparse
 // form, whose memory follows the populated buckets (a few kB) rather than
 // the geometry (172 kB for the standard one): for readers that only query.
 func DecodePackedHistogram(s string) (*hdrhistogram.PackedHistogram, error) {
+	return decodeWith(s, hdrhistogram.DecodePacked)
+}
+
+// decodeWith decodes s with one of hdrhistogram-go's decoders.
+func decodeWith[H any](s string, decode func([]byte) (*H, error)) (*H, error) {
 	if s == "" {
 		return nil, ErrNoHistogram
 	}
-	h, err := hdrhistogram.DecodePacked([]byte(s))
+	h, err := decode([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)
 	}
