@@ -22,7 +22,7 @@ func BenchmarkRequestPath(b *testing.B) {
 	}, MaxIdleWorkerDuration: 20 * time.Millisecond} // its pool's cleaner ends that soon after the shutdown
 	go srv.Serve(ln) //nolint:errcheck // ends at the shutdown
 	defer func() {
-		// Shutdown also stops the server's worker pool, which goleak
+		// Shutdown also stops the server's worker pool, which the leak check
 		// would otherwise report when the benchmark runs on its own.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

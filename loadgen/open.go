@@ -46,7 +46,7 @@ func (s *Schedule) before(t time.Duration) int64 {
 // that a request waiting for a connection never holds back the ones due
 // after it. It reports whether it was interrupted.
 func (s *Schedule) dispatch(ctx context.Context, d *dispatcher) (interrupted bool) {
-	var sl sleeper
+	sl := newSleeper(newPoller())
 	defer sl.close()
 	var woke time.Time
 	for n := int64(0); ; n++ {

@@ -98,8 +98,6 @@ func (r *recorder) add(rec *record) {
 	if rec.class != transport.PoolExhausted {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
-	}
-	if rec.class != transport.PoolExhausted {
 		done := rec.dueNs + rec.latency
 		r.silence.note(done-rec.service, done, rec.code > 0)
 	}

@@ -32,7 +32,6 @@ const coalesce = 500 * time.Microsecond
 type sleeper struct {
 	timer *time.Timer
 	kick  poller // nil where the platform has none
-	fine  bool   // kick was tried
 }
 
 // poller wakes the runtime's network poller at a given instant.
@@ -42,25 +41,29 @@ type poller interface {
 	close()
 }
 
+// newSleeper returns a sleeper that kicks p awake for each wait, or ends
+// its waits in nanosleep when p is nil.
+func newSleeper(p poller) *sleeper {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &sleeper{timer: t, kick: p}
+}
+
 // until blocks until due. It returns false when ctx is cancelled or abort
 // is closed first.
 func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{}) bool {
-	if !s.fine {
-		s.kick, s.fine = newPoller(), true
-	}
 	for {
 		w := time.Until(due)
-		if w <= dueEnough {
+		switch {
+		case w <= dueEnough:
 			return !stopped(ctx, abort)
-		}
-		timerWait := w
-		if s.kick == nil && w <= 2*timerMargin {
+		case s.kick == nil && w <= 2*timerMargin:
 			nanosleep(w) // an early return only shortens the wait; the loop re-checks
 			continue
-		} else if s.kick == nil {
-			timerWait = w - timerMargin
+		case s.kick == nil:
+			w -= timerMargin
 		}
-		if !s.wait(ctx, timerWait, abort) {
+		if !s.wait(ctx, w, abort) {
 			return false
 		}
 	}
@@ -68,11 +71,7 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 
 // wait sleeps d on the Go timer (and the kick, where there is one).
 func (s *sleeper) wait(ctx context.Context, d time.Duration, abort <-chan struct{}) bool {
-	if s.timer == nil {
-		s.timer = time.NewTimer(d)
-	} else {
-		s.timer.Reset(d)
-	}
+	s.timer.Reset(d)
 	// A Go timer never fires early and the kick is armed after it, so
 	// the poller wakes at or after the timer's instant, never just before.
 	if s.kick != nil && s.kick.arm(d) != nil {

@@ -9,7 +9,7 @@ import (
 // TestSleeperNeverEarly: the dispatcher may be late (and measures it) but
 // must never send a request before its due time.
 func TestSleeperNeverEarly(t *testing.T) {
-	var s sleeper
+	s := newSleeper(newPoller())
 	defer s.close()
 	ctx := context.Background()
 	for _, w := range []time.Duration{0, 10 * time.Microsecond, 150 * time.Microsecond, time.Millisecond, 4 * time.Millisecond} {
@@ -28,7 +28,7 @@ func TestSleeperNeverEarly(t *testing.T) {
 func TestSleeperStops(t *testing.T) {
 	for _, name := range []string{"cancel", "abort"} {
 		t.Run(name, func(t *testing.T) {
-			var s sleeper
+			s := newSleeper(newPoller())
 			defer s.close()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -55,7 +55,7 @@ func TestSleeperStops(t *testing.T) {
 // TestSleeperWithoutPoller: where there is no poller to wake (outside
 // Linux, or when the timerfd fails) waits end in nanosleep, never early.
 func TestSleeperWithoutPoller(t *testing.T) {
-	s := sleeper{fine: true} // kick tried, none available
+	s := newSleeper(nil) // no poller to kick
 	for _, w := range []time.Duration{100 * time.Microsecond, 2 * time.Millisecond, 5 * time.Millisecond} {
 		due := time.Now().Add(w)
 		if !s.until(context.Background(), due, nil) {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -97,19 +96,17 @@ func addRequests(d *result.Requests, s result.Requests) {
 	d.NotSent += s.NotSent
 }
 
-// mergeEncoded merges encoded histograms without loss.
+// mergeEncoded merges encoded histograms without loss (result.ReadHistogram
+// records another geometry into the standard one, or says why it cannot).
 func mergeEncoded(encs []string, label func(int) string, what string) (*hdrhistogram.Histogram, string, error) {
 	out := result.NewHistogram()
 	for i, enc := range encs {
-		h, err := result.DecodeHistogram(enc)
-		if errors.Is(err, result.ErrNoHistogram) {
-			continue
-		}
+		h, err := result.ReadHistogram(enc, result.Summary{}, what)
 		if err != nil {
-			return nil, "", fmt.Errorf("merge: %s: %s histogram: %w", label(i), what, err)
+			return nil, "", labelled(label(i), err)
 		}
-		if dropped := out.Merge(h); dropped > 0 {
-			return nil, "", fmt.Errorf("merge: %s: %d %s values lie outside the histogram's range", label(i), dropped, what)
+		if h != nil {
+			out.Merge(h)
 		}
 	}
 	enc, err := result.EncodeHistogram(out)

@@ -3,6 +3,7 @@ package metrics
 import (
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vesload/vesload/internal/promtext"
 	"github.com/vesload/vesload/internal/selfmetrics"
@@ -36,8 +37,12 @@ type Exporter struct {
 	genCPU        gauge
 	genRSS        gauge
 
+	// counters maps the callers' pairs to their series. It is replaced,
+	// never changed, so that the per-request path reads it without a
+	// lock; mu serialises the rare replacements.
+	counters atomic.Pointer[map[requestKey]*counter]
+
 	mu       sync.Mutex
-	counters map[requestKey]*counter    // resolved callers' pairs
 	requests map[requestLabels]*counter // the series of vesload_requests_total
 	series   map[string]*gauge          // the series of vesload_target_series
 }
@@ -48,10 +53,10 @@ func New() *Exporter {
 	e := &Exporter{
 		latency:  newHistogram(latencyBuckets()),
 		service:  newHistogram(latencyBuckets()),
-		counters: make(map[requestKey]*counter),
 		requests: make(map[requestLabels]*counter),
 		series:   make(map[string]*gauge),
 	}
+	e.counters.Store(&map[requestKey]*counter{})
 	e.handler = promtext.Handler(e.write)
 	return e
 }

@@ -174,8 +174,8 @@ func TestExporterLabelsAreBounded(t *testing.T) {
 	if want := float64(1000); value(t, fams, "vesload_pool_exhausted_total", nil) != 0 || total != want {
 		t.Errorf("counted %v requests, want %v", total, want)
 	}
-	if len(e.counters) > maxRequestSeries {
-		t.Errorf("label cache holds %d entries, want at most %d", len(e.counters), maxRequestSeries)
+	if len(*e.counters.Load()) > maxRequestSeries {
+		t.Errorf("label cache holds %d entries, want at most %d", len(*e.counters.Load()), maxRequestSeries)
 	}
 }
 

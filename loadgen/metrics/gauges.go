@@ -3,6 +3,7 @@ package metrics
 import (
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vesload/vesload/internal/promtext"
@@ -76,20 +77,29 @@ func (e *Exporter) targetGauge(name string) *gauge {
 
 // writeTargetSeries renders vesload_target_series, sorted by name.
 func (e *Exporter) writeTargetSeries(w *promtext.Writer) {
-	type named struct {
-		name string
-		g    *gauge
-	}
-	e.mu.Lock()
-	all := make([]named, 0, len(e.series))
-	for name, g := range e.series {
-		all = append(all, named{name, g})
-	}
-	e.mu.Unlock()
-	slices.SortFunc(all, func(a, b named) int { return strings.Compare(a.name, b.name) })
+	all := sortedSeries(&e.mu, e.series, strings.Compare)
 	w.Header("vesload_target_series", promtext.Gauge,
 		"Named series sampled from the target (PromQL queries, system_cpu_pct, jvm_memory_used_bytes).")
 	for _, s := range all {
-		w.Sample("vesload_target_series", []promtext.Label{{Name: "series", Value: s.name}}, s.g.get())
+		w.Sample("vesload_target_series", []promtext.Label{{Name: "series", Value: s.key}}, s.val.get())
 	}
+}
+
+// entry is one series of a labelled family: its key and its value.
+type entry[K comparable, V any] struct {
+	key K
+	val V
+}
+
+// sortedSeries copies the series of m under mu and sorts them by key, so
+// that a scrape renders them in a stable order without holding mu.
+func sortedSeries[K comparable, V any](mu *sync.Mutex, m map[K]V, compare func(a, b K) int) []entry[K, V] {
+	mu.Lock()
+	all := make([]entry[K, V], 0, len(m))
+	for k, v := range m {
+		all = append(all, entry[K, V]{k, v})
+	}
+	mu.Unlock()
+	slices.SortFunc(all, func(a, b entry[K, V]) int { return compare(a.key, b.key) })
+	return all
 }

@@ -1,7 +1,8 @@
 package metrics
 
 import (
-	"slices"
+	"cmp"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -54,16 +55,20 @@ func (e *Exporter) ObserveRequest(outcome string, code int, latency, service tim
 	}
 }
 
-// counter returns the counter for outcome and code, resolving and caching
-// it on first use.
+// counter returns the counter for outcome and code: a lookup without a
+// lock once the pair has been seen, resolved under e.mu the first time.
 func (e *Exporter) counter(outcome string, code int) *counter {
 	k := requestKey{outcome, code}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c, ok := e.counters[k]; ok {
+	if c, ok := (*e.counters.Load())[k]; ok {
 		return c
 	}
-	if len(e.counters) >= maxRequestSeries {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	known := *e.counters.Load()
+	if c, ok := known[k]; ok {
+		return c
+	}
+	if len(known) >= maxRequestSeries {
 		return e.seriesFor(requestLabels{outcomeOther, codeNone})
 	}
 	o := outcome
@@ -71,7 +76,9 @@ func (e *Exporter) counter(outcome string, code int) *counter {
 		o = outcomeOther
 	}
 	c := e.seriesFor(requestLabels{o, codeLabel(code)})
-	e.counters[k] = c
+	next := maps.Clone(known)
+	next[k] = c
+	e.counters.Store(&next)
 	return c
 }
 
@@ -88,24 +95,14 @@ func (e *Exporter) seriesFor(l requestLabels) *counter {
 
 // writeRequests renders vesload_requests_total, sorted by its labels.
 func (e *Exporter) writeRequests(w *promtext.Writer) {
-	type series struct {
-		l requestLabels
-		c *counter
-	}
-	e.mu.Lock()
-	all := make([]series, 0, len(e.requests))
-	for l, c := range e.requests {
-		all = append(all, series{l, c})
-	}
-	e.mu.Unlock()
-	slices.SortFunc(all, func(a, b series) int {
-		return strings.Compare(a.l.code+"\x00"+a.l.outcome, b.l.code+"\x00"+b.l.outcome)
+	all := sortedSeries(&e.mu, e.requests, func(a, b requestLabels) int {
+		return cmp.Or(strings.Compare(a.code, b.code), strings.Compare(a.outcome, b.outcome))
 	})
 	w.Header("vesload_requests_total", promtext.Counter,
 		"Requests completed or failed, by outcome (ok or an error class such as http_503, timeout, pool_exhausted) and HTTP status code (none without a response).")
 	for _, s := range all {
 		w.Count("vesload_requests_total",
-			[]promtext.Label{{Name: "code", Value: s.l.code}, {Name: "outcome", Value: s.l.outcome}}, s.c.get())
+			[]promtext.Label{{Name: "code", Value: s.key.code}, {Name: "outcome", Value: s.key.outcome}}, s.val.get())
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
+	"github.com/vesload/vesload/internal/leaktest"
 )
 
 // childEnv makes the test binary a CPU burner instead of running tests:
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 		os.Exit(burn(spec))
 	}
 	// No goroutine may outlive the tests (samplers run for a whole run).
-	goleak.VerifyTestMain(m)
+	leaktest.VerifyTestMain(m)
 }
 
 // burn spins for duty of every 20 ms period and sleeps the rest, until
