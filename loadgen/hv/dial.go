@@ -10,6 +10,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/vesload/vesload/internal/rawconn"
 )
 
 // conn is a producer's connection with how long it took to make.
@@ -32,6 +34,7 @@ func dial(ctx context.Context, cfg *Config) (*conn, error) {
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true) // every frame is a whole message: send it at once (cannot fail on an open socket)
 	}
+	c = rawconn.Wrap(c)
 	k := &conn{Conn: c, connect: cfg.Clock.Now().Sub(begin)}
 	if cfg.TLS == nil {
 		return k, nil

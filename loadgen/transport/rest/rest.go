@@ -10,6 +10,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/vesload/vesload/internal/expect"
+	"github.com/vesload/vesload/internal/rawconn"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/transport"
 )
@@ -75,7 +76,13 @@ func New(o Options) (*Transport, error) {
 	dial := o.Dial
 	if dial == nil {
 		timeout := min(o.Timeout, 10*time.Second)
-		dial = func(addr string) (net.Conn, error) { return fasthttp.DialTimeout(addr, timeout) }
+		dial = func(addr string) (net.Conn, error) {
+			c, err := fasthttp.DialTimeout(addr, timeout)
+			if err != nil {
+				return nil, err
+			}
+			return rawconn.Wrap(c), nil
+		}
 	}
 	warm := newWarmDialer(dial, o.Pool)
 	tr := &Transport{o: o, target: t, tls: tc, warm: warm, client: newHostClient(t, tc, &o, warm.Dial)}
