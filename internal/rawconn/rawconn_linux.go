@@ -93,7 +93,7 @@ func (c *conn) Read(b []byte) (int, error) {
 	c.rbuf = nil
 	switch {
 	case err != nil: // deadline, closed connection
-		return 0, err
+		return 0, renamed(err, "read")
 	case c.rerr != 0:
 		return 0, c.opError("read", c.rerr)
 	case c.rn == 0:
@@ -109,7 +109,7 @@ func (c *conn) Write(b []byte) (int, error) {
 	c.wbuf = nil
 	switch {
 	case err != nil:
-		return c.wn, err
+		return c.wn, renamed(err, "write")
 	case c.werr != 0:
 		return c.wn, c.opError("write", c.werr)
 	}
@@ -120,4 +120,14 @@ func (c *conn) Write(b []byte) (int, error) {
 // that classification by errors.Is sees the errno.
 func (c *conn) opError(op string, e syscall.Errno) error {
 	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.NewSyscallError(op, e)}
+}
+
+// renamed gives an error of the raw connection the operation name a
+// net.Conn's own read or write would carry ("read", not "raw-read"), so
+// that messages and their counts do not depend on the connection's kind.
+func renamed(err error, op string) error {
+	if oe, ok := err.(*net.OpError); ok {
+		oe.Op = op
+	}
+	return err
 }

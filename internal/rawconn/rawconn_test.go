@@ -124,7 +124,9 @@ func TestErrorsAreTheNetPackages(t *testing.T) {
 			return err
 		}, func(err error) bool {
 			var ne net.Error
-			return errors.Is(err, os.ErrDeadlineExceeded) && errors.As(err, &ne) && ne.Timeout()
+			var op *net.OpError
+			return errors.Is(err, os.ErrDeadlineExceeded) && errors.As(err, &ne) && ne.Timeout() &&
+				errors.As(err, &op) && op.Op == "read"
 		}},
 		{"reset by peer", func(c net.Conn, s *net.TCPConn) error {
 			s.SetLinger(0)
@@ -152,7 +154,10 @@ func TestErrorsAreTheNetPackages(t *testing.T) {
 			c.Close()
 			_, err := c.Read(make([]byte, 16))
 			return err
-		}, func(err error) bool { return errors.Is(err, net.ErrClosed) }},
+		}, func(err error) bool {
+			var op *net.OpError
+			return errors.Is(err, net.ErrClosed) && errors.As(err, &op) && op.Op == "read"
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
