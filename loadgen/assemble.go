@@ -163,25 +163,16 @@ func saturationWarning(g result.Generator) string {
 // generator was not busy itself: something else held it up.
 const idleCPU = 50
 
-// byRequest is the per-kind breakdown of a mixed run.
+// byRequest is the per-kind breakdown of a mixed run. Encoding into
+// memory cannot fail; a kind that could not be encoded would keep its
+// counts and lose only its histogram.
 func (e *Engine) byRequest(enc *result.HistogramEncoder, kinds []result.Tally) []result.RequestStats {
 	if kinds == nil {
 		return nil
 	}
 	out := make([]result.RequestStats, len(kinds))
 	for i := range kinds {
-		k := &kinds[i]
-		out[i] = result.RequestStats{
-			Name:     e.kinds[i].Name,
-			Weight:   e.kinds[i].Weight,
-			Requests: result.Requests{Sent: k.Sent, OK: k.OK, Errors: k.Errors},
-			Latency:  result.Summarize(k.Latency),
-			Service:  result.Summarize(k.Service),
-		}
-		if len(k.Classes) > 0 {
-			out[i].Errors = maps.Clone(k.Classes)
-		}
-		out[i].Histogram, _ = enc.Encode(k.Latency)
+		out[i], _ = kinds[i].RequestStats(e.kinds[i].Name, e.kinds[i].Weight, enc)
 	}
 	return out
 }
@@ -193,12 +184,7 @@ func (e *Engine) stepResults(enc *result.HistogramEncoder, steps []result.Tally)
 	}
 	out := make([]result.Step, len(steps))
 	for i := range steps {
-		st := &steps[i]
-		out[i] = e.facts.step(i)
-		out[i].Sent, out[i].OK, out[i].Errors = st.Sent, st.OK, st.Errors
-		out[i].RPS = round2(float64(st.Sent) / out[i].DurationS)
-		out[i].Latency = result.Summarize(st.Latency)
-		out[i].Histogram, _ = enc.Encode(st.Latency)
+		out[i], _ = steps[i].Step(e.facts.step(i), enc)
 	}
 	return out
 }
