@@ -2,7 +2,6 @@ package loadgen
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -41,22 +40,14 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 		Ended:       ended.UTC(),
 		DurationS:   ended.Sub(started).Seconds(),
 		Interrupted: interrupted,
-		Requests:    run.Requests(),
-		Errors:      maps.Clone(run.Classes),
 		RPS:         result.Rate{Target: e.facts.rate},
-		Latency:     result.Summarize(run.Latency),
-		Service:     result.Summarize(run.Service),
-		Bytes:       result.Bytes{Sent: run.BytesSent, Received: run.BytesReceived},
 		Timeline:    t.timeline,
 		ByRequest:   e.byRequest(&enc, t.kinds),
 		Steps:       e.stepResults(&enc, t.steps),
 	}
-	if res.Errors == nil {
-		res.Errors = map[string]int64{}
-	}
-	if len(run.MessageIDs) > 0 {
-		res.MessageIDs = maps.Clone(run.MessageIDs)
-	}
+	// Encoding into memory cannot fail; were it to, the result would keep
+	// its counts and summaries and lack a histogram.
+	_ = run.Document(res, &enc)
 	// The achieved rate is over the load's span, or over the time the run
 	// lasted when it was cut short.
 	if span := e.cfg.Load.Span().Seconds(); interrupted && res.DurationS > 0 {
@@ -64,8 +55,6 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 	} else if span > 0 {
 		res.RPS.Achieved = round2(float64(run.Sent) / span)
 	}
-	res.Histograms.Latency, _ = enc.Encode(run.Latency)
-	res.Histograms.Service, _ = enc.Encode(run.Service)
 	res.Generator = e.health(cpu, t.maxFlight, done)
 	if target != nil {
 		res.Target = target.agg.Target()
@@ -163,9 +152,8 @@ func saturationWarning(g result.Generator) string {
 // generator was not busy itself: something else held it up.
 const idleCPU = 50
 
-// byRequest is the per-kind breakdown of a mixed run. Encoding into
-// memory cannot fail; a kind that could not be encoded would keep its
-// counts and lose only its histogram.
+// byRequest is the per-kind breakdown of a mixed run. A kind that could
+// not be encoded would keep its counts and lose only its histogram.
 func (e *Engine) byRequest(enc *result.HistogramEncoder, kinds []result.Tally) []result.RequestStats {
 	if kinds == nil {
 		return nil

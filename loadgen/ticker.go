@@ -1,12 +1,11 @@
 package loadgen
 
 import (
-	"bytes"
 	"math"
 	"os"
-	"strconv"
 	"time"
 
+	"github.com/vesload/vesload/internal/proc"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -201,28 +200,11 @@ type cpuMeter struct {
 // (a test binary, an IDE) would report the parent's peak instead.
 func maxRSS() int64 {
 	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		if kb, ok := statusKB(b, "VmHWM:"); ok {
-			return kb * 1024
+		if n, err := proc.FieldKB(b, "VmHWM"); err == nil {
+			return int64(n)
 		}
 	}
 	return peakRSS()
-}
-
-// statusKB reads a "Name:   1234 kB" line of /proc/self/status.
-func statusKB(status []byte, name string) (int64, bool) {
-	for line := range bytes.Lines(status) {
-		rest, ok := bytes.CutPrefix(line, []byte(name))
-		if !ok {
-			continue
-		}
-		f := bytes.Fields(rest)
-		if len(f) == 0 {
-			return 0, false
-		}
-		kb, err := strconv.ParseInt(string(f[0]), 10, 64)
-		return kb, err == nil
-	}
-	return 0, false
 }
 
 func (m *cpuMeter) reset(now time.Time) { m.last, m.lastCPU = now, processCPU() }

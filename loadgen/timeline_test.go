@@ -137,23 +137,9 @@ func TestTimelineUsage(t *testing.T) {
 	}
 }
 
-func TestStatusKB(t *testing.T) {
-	status := []byte("Name:\tvesload\nVmPeak:\t  900 kB\nVmHWM:\t   23456 kB\nVmRSS:\t 20000 kB\n")
-	tests := []struct {
-		name string
-		want int64
-		ok   bool
-	}{
-		{"VmHWM:", 23456, true},
-		{"VmRSS:", 20000, true},
-		{"VmSwap:", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := statusKB(status, tt.name)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("statusKB(%q) = %d, %v; want %d, %v", tt.name, got, ok, tt.want, tt.ok)
-		}
-	}
+// maxRSS reads the peak from /proc/self/status (proc.FieldKB, tested
+// there) or getrusage.
+func TestMaxRSS(t *testing.T) {
 	if rss := maxRSS(); rss <= 0 || rss > 1<<40 {
 		t.Errorf("maxRSS() = %d, want this process's peak", rss)
 	}

@@ -3,11 +3,12 @@ package report
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // bucket is one bar of the ASCII histogram: the values up to upperUs
@@ -36,39 +37,14 @@ func logBuckets(h *hdrhistogram.PackedHistogram, n int) []bucket {
 	}
 	buckets[n-1].upperUs = hi
 	i := 0
-	g := geometryOf(h)
+	g := result.LayoutOf(h.LowestTrackableValue(), h.SignificantFigures())
 	for value, count := range h.ForEachBucket {
-		for i < n-1 && g.highestEquivalent(value) > buckets[i].upperUs {
+		for i < n-1 && g.HighestEquivalent(value) > buckets[i].upperUs {
 			i++
 		}
 		buckets[i].count += count
 	}
 	return buckets
-}
-
-// geometry is the bucket layout of an HdrHistogram, from its lowest
-// discernible value and significant digits (the layout every
-// implementation shares), so that a bucket's range is known without a
-// dense copy of the histogram.
-type geometry struct {
-	unit    uint // log2 of the lowest discernible value, rounded down
-	subHalf uint // log2 of half the sub-buckets per bucket
-}
-
-func geometryOf(h *hdrhistogram.PackedHistogram) geometry {
-	// Single-unit resolution up to 2·10^digits needs this many sub-buckets.
-	single := 2 * math.Pow(10, float64(h.SignificantFigures()))
-	subCount := uint(math.Ceil(math.Log2(single)))
-	return geometry{unit: uint(bits.Len64(uint64(max(h.LowestTrackableValue(), 1)))) - 1, subHalf: max(subCount, 1) - 1}
-}
-
-// highestEquivalent is the largest value counted in the same bucket as v,
-// the lowest value of a bucket: the bucket's width is one unit in the
-// first bucket and doubles with each bucket after it.
-func (g geometry) highestEquivalent(v int64) int64 {
-	mask := uint64(1)<<(g.subHalf+1) - 1
-	bucket := max(bits.Len64(uint64(v)|mask<<g.unit)-int(g.unit+g.subHalf+1), 0)
-	return v + int64(1)<<(uint(bucket)+g.unit) - 1
 }
 
 // barWidth is the length of the longest bar in characters.

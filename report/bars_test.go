@@ -92,14 +92,15 @@ func TestHighestEquivalent(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		geo := geometryOf(packed(t, h))
+		p := packed(t, h)
+		geo := result.LayoutOf(p.LowestTrackableValue(), p.SignificantFigures())
 		n := 0
 		for _, bar := range h.Distribution() {
 			if bar.Count == 0 {
 				continue
 			}
 			n++
-			if got := geo.highestEquivalent(bar.From); got != bar.To {
+			if got := geo.HighestEquivalent(bar.From); got != bar.To {
 				t.Errorf("geometry %+v: bucket from %d ends at %d, want %d", g, bar.From, got, bar.To)
 			}
 		}

@@ -63,20 +63,17 @@ func NewHdrLog(w io.Writer, start time.Time, tag string) (*HdrLog, error) {
 // unit; the log keeps that so that it reads as it always has.
 const hdrLogMaxRatio = hdrhistogram.MsToNsRatio
 
-// Interval appends the histogram of one interval. It stamps h with the
-// interval's times and tag; the caller may reset h afterwards.
+// Interval appends the histogram of one interval; h is only read, so the
+// caller may reset it afterwards.
 func (l *HdrLog) Interval(start, end time.Time, h *hdrhistogram.Histogram) error {
-	h.SetStartTimeMs(start.UnixMilli())
-	h.SetEndTimeMs(end.UnixMilli())
-	h.SetTag(l.tag)
 	// "[Tag=TAG,]StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram"
 	// with the times in seconds from the base time, as the library writes it.
 	b := l.line[:0]
 	if l.tag != "" {
 		b = append(append(append(b, "Tag="...), l.tag...), ',')
 	}
-	startS := float64(h.StartTimeMs()-l.base) / 1000
-	endS := float64(h.EndTimeMs()-l.base) / 1000
+	startS := float64(start.UnixMilli()-l.base) / 1000
+	endS := float64(end.UnixMilli()-l.base) / 1000
 	b = strconv.AppendFloat(b, startS, 'f', 6, 64)
 	b = append(b, ',')
 	b = strconv.AppendFloat(b, endS-startS, 'f', 6, 64)

@@ -48,6 +48,11 @@ func TestHdrLogMatchesLibraryWriter(t *testing.T) {
 		if err := l.Interval(from, from.Add(time.Second), h); err != nil {
 			t.Fatalf("%s: %v", iv.name, err)
 		}
+		// The library's writer takes the interval's times and tag from
+		// the histogram itself.
+		h.SetStartTimeMs(from.UnixMilli())
+		h.SetEndTimeMs(from.Add(time.Second).UnixMilli())
+		h.SetTag("latency")
 		if err := lw.OutputIntervalHistogram(h); err != nil {
 			t.Fatal(err)
 		}

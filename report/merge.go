@@ -60,16 +60,17 @@ func Merge(rs []*result.Result, names []string) (*result.Result, error) {
 		return nil, err
 	}
 	m := mergeHeader(rs)
-	if err := mergeTallies(m, rs, label); err != nil {
+	var enc result.HistogramEncoder // one compressor for every histogram of the merge
+	if err := mergeTallies(m, rs, label, &enc); err != nil {
 		return nil, err
 	}
 	mergeResources(m, rs)
 	var err error
-	if m.Delivery, err = mergeDelivery(rs, label); err != nil {
+	if m.Delivery, err = mergeDelivery(rs, label, &enc); err != nil {
 		return nil, err
 	}
 	m.Timeline = mergeTimelines(rs, m.Started)
-	if err := mergeParts(m, rs, label); err != nil {
+	if err := mergeParts(m, rs, label, &enc); err != nil {
 		return nil, err
 	}
 	m.Warnings = mergeWarnings(rs, label)
@@ -160,7 +161,7 @@ func mergedShape(rs []*result.Result) string {
 
 // mergeTallies adds up the accounting of parallel generators as the
 // engine counts (result.Tally) and sums their target and achieved rates.
-func mergeTallies(m *result.Result, rs []*result.Result, label func(int) string) error {
+func mergeTallies(m *result.Result, rs []*result.Result, label func(int) string, enc *result.HistogramEncoder) error {
 	var total result.Tally
 	for i, r := range rs {
 		t, err := result.TallyOf(r)
@@ -172,7 +173,7 @@ func mergeTallies(m *result.Result, rs []*result.Result, label func(int) string)
 		m.RPS.Achieved += r.RPS.Achieved
 	}
 	m.RPS.Achieved = math.Round(m.RPS.Achieved*100) / 100
-	if err := total.Document(m); err != nil {
+	if err := total.Document(m, enc); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 
 // mergeDelivery sums the delivery sections of the inputs that have one
 // and merges their end-to-end histograms exactly; nil when none has.
-func mergeDelivery(rs []*result.Result, label func(int) string) (*result.Delivery, error) {
+func mergeDelivery(rs []*result.Result, label func(int) string, enc *result.HistogramEncoder) (*result.Delivery, error) {
 	var m *result.Delivery
 	var sources []string
 	for _, r := range rs {
@@ -41,7 +41,7 @@ func mergeDelivery(rs []*result.Result, label func(int) string) (*result.Deliver
 		kind string
 		get  func(*result.Result) (string, result.Summary)
 		sum  *result.Summary
-		enc  *string
+		out  *string
 	}{
 		{"delivery e2e", func(r *result.Result) (string, result.Summary) { return deliveryHist(r, true) }, &m.E2E, &m.Histograms.E2E},
 		{"delivery consumed", func(r *result.Result) (string, result.Summary) { return deliveryHist(r, false) }, &m.Consumed, &m.Histograms.Consumed},
@@ -51,7 +51,7 @@ func mergeDelivery(rs []*result.Result, label func(int) string) (*result.Deliver
 			return nil, err
 		}
 		*h.sum = result.Summarize(merged)
-		if *h.enc, err = result.EncodeHistogram(merged); err != nil {
+		if *h.out, err = enc.Encode(merged); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
@@ -131,13 +131,13 @@ func mergeOne(rs []*result.Result, label func(int) string, kind string, get func
 		if err != nil {
 			return nil, labelled(label(i), err)
 		}
-		if h == nil {
-			continue
+		switch {
+		case h == nil:
+		case out == nil:
+			out = h // ReadHistogram's own copy, in the standard geometry
+		default:
+			out.Merge(h)
 		}
-		if out == nil {
-			out = result.NewHistogram()
-		}
-		out.Merge(h)
 	}
 	return out, nil
 }

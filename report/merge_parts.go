@@ -13,21 +13,20 @@ import (
 // part; a step's concurrency is summed beside it. Inputs whose kinds or
 // steps differ, or lack a histogram, leave the merged result without that
 // part rather than with a guess.
-func mergeParts(m *result.Result, rs []*result.Result, label func(int) string) error {
+func mergeParts(m *result.Result, rs []*result.Result, label func(int) string, enc *result.HistogramEncoder) error {
 	var err error
-	if m.ByRequest, err = mergeByRequest(rs, label); err != nil {
+	if m.ByRequest, err = mergeByRequest(rs, label, enc); err != nil {
 		return err
 	}
-	m.Steps, err = mergeSteps(rs, label)
+	m.Steps, err = mergeSteps(rs, label, enc)
 	return err
 }
 
-func mergeByRequest(rs []*result.Result, label func(int) string) ([]result.RequestStats, error) {
+func mergeByRequest(rs []*result.Result, label func(int) string, enc *result.HistogramEncoder) ([]result.RequestStats, error) {
 	first := rs[0].ByRequest
 	if len(first) == 0 {
 		return nil, nil
 	}
-	var enc result.HistogramEncoder
 	out := make([]result.RequestStats, len(first))
 	for k, q := range first {
 		var sum result.Tally
@@ -45,19 +44,18 @@ func mergeByRequest(rs []*result.Result, label func(int) string) ([]result.Reque
 		// and the merged kind's service summary is empty (count 0), not a
 		// guess.
 		var err error
-		if out[k], err = sum.RequestStats(q.Name, q.Weight, &enc); err != nil {
+		if out[k], err = sum.RequestStats(q.Name, q.Weight, enc); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	return out, nil
 }
 
-func mergeSteps(rs []*result.Result, label func(int) string) ([]result.Step, error) {
+func mergeSteps(rs []*result.Result, label func(int) string, enc *result.HistogramEncoder) ([]result.Step, error) {
 	first := rs[0].Steps
 	if len(first) == 0 {
 		return nil, nil
 	}
-	var enc result.HistogramEncoder
 	out := make([]result.Step, len(first))
 	for s, st := range first {
 		var sum result.Tally
@@ -74,7 +72,7 @@ func mergeSteps(rs []*result.Result, label func(int) string) ([]result.Step, err
 			frame.Concurrency += r.Steps[s].Concurrency
 		}
 		var err error
-		if out[s], err = sum.Step(frame, &enc); err != nil {
+		if out[s], err = sum.Step(frame, enc); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}

@@ -13,12 +13,8 @@ import (
 // request path pays nothing for metrics.
 func writeMetrics(s *Server, w *promtext.Writer) {
 	c := &s.counters
-	family := func(name string, t promtext.Type, help string, v int64) {
-		w.Header("ves_emulator_"+name, t, help)
-		w.Sample("ves_emulator_"+name, nil, float64(v))
-	}
-	counter := func(name, help string, v int64) { family(name, promtext.Counter, help, v) }
-	gauge := func(name, help string, v int64) { family(name, promtext.Gauge, help, v) }
+	counter := func(name, help string, v int64) { w.Single("ves_emulator_"+name, promtext.Counter, help, float64(v)) }
+	gauge := func(name, help string, v int64) { w.Single("ves_emulator_"+name, promtext.Gauge, help, float64(v)) }
 
 	header := false
 	for code := range c.status {

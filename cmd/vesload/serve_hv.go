@@ -82,14 +82,6 @@ func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), error) {
 		srv.Close()
 		st := srv.Stats()
 		log.printf("HV-VES: %d connections, %d messages received (%d accepted, %d dropped), %d duplicate event ids, %d clients rejected",
-			st.ConnectionsTotal, st.Received, st.Accepted, st.DroppedTotal(), st.DuplicateEventIDs, sum(st.ClientsRejected))
+			st.ConnectionsTotal, st.Received, st.Accepted, st.DroppedTotal(), st.DuplicateEventIDs, st.RejectedTotal())
 	}, nil
-}
-
-func sum(m map[string]int64) int64 {
-	var n int64
-	for _, v := range m {
-		n += v
-	}
-	return n
 }

@@ -1,6 +1,6 @@
 // Package proc parses the text files of Linux's /proc that vesload reads
-// about processes and the machine: /proc/PID/stat, comm and cmdline, and
-// /proc/meminfo. It holds pure parsers of bytes, so they are tested and
+// about processes and the machine: /proc/PID/stat, comm and cmdline, the
+// sizes of /proc/PID/status, and /proc/meminfo. It holds pure parsers of bytes, so they are tested and
 // fuzzed on every system, and links nothing beyond the standard library:
 // the process libraries it replaces (gopsutil, prometheus/procfs) cost
 // the binary resident memory (docs/ARCHITECTURE.md, Measurements: Resources).
@@ -112,20 +112,34 @@ func CmdlineName(b []byte) string {
 
 // ParseMemTotal finds "MemTotal: N kB" in /proc/meminfo and returns bytes.
 func ParseMemTotal(b []byte) (uint64, error) {
+	n, err := FieldKB(b, "MemTotal")
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("meminfo: %w", err)
+	case n == 0:
+		return 0, errors.New(`meminfo: MemTotal "0" kB`)
+	}
+	return n, nil
+}
+
+// FieldKB finds the line "key: N kB" of a /proc file that states sizes that
+// way (/proc/meminfo, /proc/PID/status: VmHWM, VmRSS, …) and returns N in
+// bytes.
+func FieldKB(b []byte, key string) (uint64, error) {
 	for line := range bytes.Lines(b) {
-		rest, ok := bytes.CutPrefix(line, []byte("MemTotal:"))
-		if !ok {
+		rest, ok := bytes.CutPrefix(line, []byte(key))
+		if !ok || len(rest) == 0 || rest[0] != ':' {
 			continue
 		}
-		fields := bytes.Fields(rest)
+		fields := bytes.Fields(rest[1:])
 		if len(fields) != 2 || string(fields[1]) != "kB" {
-			return 0, fmt.Errorf("meminfo: MemTotal line %q, want a number of kB", bytes.TrimSpace(line))
+			return 0, fmt.Errorf("%s line %q, want a number of kB", key, bytes.TrimSpace(line))
 		}
 		kb, err := strconv.ParseUint(string(fields[0]), 10, 64)
-		if err != nil || kb == 0 || kb > 1<<54 {
-			return 0, fmt.Errorf("meminfo: MemTotal %q kB", fields[0])
+		if err != nil || kb > 1<<54 {
+			return 0, fmt.Errorf("%s %q kB", key, fields[0])
 		}
 		return kb << 10, nil
 	}
-	return 0, errors.New("meminfo: no MemTotal line")
+	return 0, fmt.Errorf("no %s line", key)
 }

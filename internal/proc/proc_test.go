@@ -100,6 +100,27 @@ func TestCmdlineName(t *testing.T) {
 		}
 	}
 }
+func TestFieldKB(t *testing.T) {
+	t.Parallel()
+	status := []byte("Name:\tvesload\nVmPeak:\t  900 kB\nVmHWM:\t   23456 kB\nVmRSS:\t 20000 kB\n")
+	tests := []struct {
+		key  string
+		want uint64
+		ok   bool
+	}{
+		{"VmHWM", 23456 << 10, true},
+		{"VmRSS", 20000 << 10, true},
+		{"VmSwap", 0, false},
+		{"Vm", 0, false}, // a prefix of a key is not the key
+	}
+	for _, tt := range tests {
+		got, err := FieldKB(status, tt.key)
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("FieldKB(%q) = %d, %v; want %d, ok %v", tt.key, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
 func TestParseMemTotal(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -52,14 +52,7 @@ type Sample struct {
 }
 
 // Label returns the value of the named label, and whether it is there.
-func (s *Sample) Label(name string) (string, bool) {
-	for _, l := range s.Labels {
-		if l.Name == name {
-			return l.Value, true
-		}
-	}
-	return "", false
-}
+func (s *Sample) Label(name string) (string, bool) { return labelValue(s.Labels, name) }
 
 // IsValue reports whether the sample is a counter's, gauge's or untyped
 // family's value, rather than a part of a histogram or summary (a bucket,

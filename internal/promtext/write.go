@@ -95,6 +95,14 @@ func (w *Writer) Header(name string, t Type, help string) {
 	w.b = append(w.b, '\n')
 }
 
+// Single writes a family of one series without labels: most of what a
+// process publishes about itself (a gauge of memory, a counter of
+// requests) is that.
+func (w *Writer) Single(name string, t Type, help string, v float64) {
+	w.Header(name, t, help)
+	w.Sample(name, nil, v)
+}
+
 // Sample writes one sample line: name{labels} value.
 func (w *Writer) Sample(name string, labels []Label, v float64) {
 	if w.proto {
@@ -110,11 +118,7 @@ func (w *Writer) Count(name string, labels []Label, n uint64) {
 		w.protoValue(name, labels, float64(n))
 		return
 	}
-	w.b = append(w.b, name...)
-	w.b = appendLabels(w.b, labels, Label{})
-	w.b = append(w.b, ' ')
-	w.b = strconv.AppendUint(w.b, n, 10)
-	w.b = append(w.b, '\n')
+	w.sampleCount(name, labels, Label{}, n)
 }
 
 // HistogramValue is one histogram series at a scrape.

@@ -15,25 +15,19 @@ import (
 func writeProcess(w *promtext.Writer) {
 	if st, ok := readStat(); ok {
 		hz := proc.ClockTicks()
-		w.Header("process_cpu_seconds_total", promtext.Counter, "Total user and system CPU time spent in seconds.")
-		w.Sample("process_cpu_seconds_total", nil, float64(st.UTime+st.STime)/hz)
-		w.Header("process_virtual_memory_bytes", promtext.Gauge, "Virtual memory size in bytes.")
-		w.Sample("process_virtual_memory_bytes", nil, float64(st.VSize))
-		w.Header("process_resident_memory_bytes", promtext.Gauge, "Resident memory size in bytes.")
-		w.Sample("process_resident_memory_bytes", nil, float64(st.RSS*uint64(os.Getpagesize())))
+		w.Single("process_cpu_seconds_total", promtext.Counter, "Total user and system CPU time spent in seconds.", float64(st.UTime+st.STime)/hz)
+		w.Single("process_virtual_memory_bytes", promtext.Gauge, "Virtual memory size in bytes.", float64(st.VSize))
+		w.Single("process_resident_memory_bytes", promtext.Gauge, "Resident memory size in bytes.", float64(st.RSS*uint64(os.Getpagesize())))
 		if boot, ok := bootTime(); ok {
-			w.Header("process_start_time_seconds", promtext.Gauge, "Start time of the process since unix epoch in seconds.")
-			w.Sample("process_start_time_seconds", nil, boot+float64(st.StartTime)/hz)
+			w.Single("process_start_time_seconds", promtext.Gauge, "Start time of the process since unix epoch in seconds.", boot+float64(st.StartTime)/hz)
 		}
 	}
 	if fds, err := os.ReadDir("/proc/self/fd"); err == nil {
-		w.Header("process_open_fds", promtext.Gauge, "Number of open file descriptors.")
-		w.Sample("process_open_fds", nil, float64(len(fds)))
+		w.Single("process_open_fds", promtext.Gauge, "Number of open file descriptors.", float64(len(fds)))
 	}
 	var lim syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil {
-		w.Header("process_max_fds", promtext.Gauge, "Maximum number of open file descriptors.")
-		w.Sample("process_max_fds", nil, float64(lim.Cur))
+		w.Single("process_max_fds", promtext.Gauge, "Maximum number of open file descriptors.", float64(lim.Cur))
 	}
 }
 

@@ -18,25 +18,20 @@ func Write(w *promtext.Writer) {
 }
 
 func writeRuntime(w *promtext.Writer) {
-	gauge := func(name, help string, v float64) {
-		w.Header(name, promtext.Gauge, help)
-		w.Sample(name, nil, v)
-	}
 	threads, _ := runtime.ThreadCreateProfile(nil)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	gauge("go_goroutines", "Number of goroutines that currently exist.", float64(runtime.NumGoroutine()))
-	gauge("go_threads", "Number of OS threads created.", float64(threads))
+	w.Single("go_goroutines", promtext.Gauge, "Number of goroutines that currently exist.", float64(runtime.NumGoroutine()))
+	w.Single("go_threads", promtext.Gauge, "Number of OS threads created.", float64(threads))
 	w.Header("go_info", promtext.Gauge, "Information about the Go environment.")
 	w.Sample("go_info", []promtext.Label{{Name: "version", Value: runtime.Version()}}, 1)
-	gauge("go_memstats_alloc_bytes", "Number of bytes allocated in heap and currently in use.", float64(ms.HeapAlloc))
+	w.Single("go_memstats_alloc_bytes", promtext.Gauge, "Number of bytes allocated in heap and currently in use.", float64(ms.HeapAlloc))
 	w.Header("go_memstats_alloc_bytes_total", promtext.Counter, "Total number of bytes allocated in heap until now, even if released already.")
 	w.Count("go_memstats_alloc_bytes_total", nil, ms.TotalAlloc)
-	gauge("go_memstats_heap_inuse_bytes", "Number of heap bytes that are in use.", float64(ms.HeapInuse))
-	gauge("go_memstats_sys_bytes", "Number of bytes obtained from system.", float64(ms.Sys))
-	gauge("go_memstats_next_gc_bytes", "Number of heap bytes when next garbage collection will take place.", float64(ms.NextGC))
+	w.Single("go_memstats_heap_inuse_bytes", promtext.Gauge, "Number of heap bytes that are in use.", float64(ms.HeapInuse))
+	w.Single("go_memstats_sys_bytes", promtext.Gauge, "Number of bytes obtained from system.", float64(ms.Sys))
+	w.Single("go_memstats_next_gc_bytes", promtext.Gauge, "Number of heap bytes when next garbage collection will take place.", float64(ms.NextGC))
 	w.Header("go_gc_cycles_total", promtext.Counter, "Count of completed GC cycles.")
 	w.Count("go_gc_cycles_total", nil, uint64(ms.NumGC))
-	w.Header("go_gc_pause_seconds_total", promtext.Counter, "Total time the world was stopped for garbage collection.")
-	w.Sample("go_gc_pause_seconds_total", nil, float64(ms.PauseTotalNs)/1e9)
+	w.Single("go_gc_pause_seconds_total", promtext.Counter, "Total time the world was stopped for garbage collection.", float64(ms.PauseTotalNs)/1e9)
 }

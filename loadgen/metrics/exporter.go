@@ -64,14 +64,14 @@ func New() *Exporter {
 // Handler serves the metrics in the Prometheus text format, version 0.0.4.
 func (e *Exporter) Handler() http.Handler { return e.handler }
 
-// write renders every family, vesload's sorted by name, then the
-// runtime's and the process's.
+// write renders every family, vesload's first (latency and service
+// histograms, then the gauges), then the runtime's and the process's.
 func (e *Exporter) write(w *promtext.Writer) {
 	e.latency.write(w, "vesload_request_latency_seconds",
 		"Request latency measured from each request's due time (coordinated omission corrected).")
 	e.service.write(w, "vesload_request_service_seconds",
 		"Request service time measured from the moment the request was written.")
-	gaugeFamily(w, "vesload_achieved_rps", "Request rate sent in the last second.", &e.achievedRPS)
+	w.Single("vesload_achieved_rps", promtext.Gauge, "Request rate sent in the last second.", e.achievedRPS.get())
 	w.Header("vesload_dispatch_lag_seconds", promtext.Gauge,
 		"How late the generator dispatched requests over the last second (quantile 1 is the maximum).")
 	for _, q := range []struct {
@@ -80,21 +80,15 @@ func (e *Exporter) write(w *promtext.Writer) {
 	}{{"0.5", &e.lagP50}, {"0.99", &e.lagP99}, {"1", &e.lagMax}} {
 		w.Sample("vesload_dispatch_lag_seconds", []promtext.Label{{Name: "quantile", Value: q.label}}, q.g.get())
 	}
-	gaugeFamily(w, "vesload_generator_cpu_percent", "CPU of vesload itself, 100 = one core.", &e.genCPU)
-	gaugeFamily(w, "vesload_generator_rss_bytes", "Resident memory of vesload itself.", &e.genRSS)
-	gaugeFamily(w, "vesload_in_flight", "Requests written and not yet answered.", &e.inFlight)
+	w.Single("vesload_generator_cpu_percent", promtext.Gauge, "CPU of vesload itself, 100 = one core.", e.genCPU.get())
+	w.Single("vesload_generator_rss_bytes", promtext.Gauge, "Resident memory of vesload itself.", e.genRSS.get())
+	w.Single("vesload_in_flight", promtext.Gauge, "Requests written and not yet answered.", e.inFlight.get())
 	w.Header("vesload_pool_exhausted_total", promtext.Counter, "Due requests that found no free connection within the pool wait.")
 	w.Count("vesload_pool_exhausted_total", nil, e.poolExhausted.get())
 	e.writeRequests(w)
-	gaugeFamily(w, "vesload_target_cpu_percent", "CPU of the system under test, 100 = one core.", &e.targetCPU)
-	gaugeFamily(w, "vesload_target_rps", "Request rate the schedule asks for, per second.", &e.targetRPS)
-	gaugeFamily(w, "vesload_target_rss_bytes", "Resident memory of the system under test.", &e.targetRSS)
+	w.Single("vesload_target_cpu_percent", promtext.Gauge, "CPU of the system under test, 100 = one core.", e.targetCPU.get())
+	w.Single("vesload_target_rps", promtext.Gauge, "Request rate the schedule asks for, per second.", e.targetRPS.get())
+	w.Single("vesload_target_rss_bytes", promtext.Gauge, "Resident memory of the system under test.", e.targetRSS.get())
 	e.writeTargetSeries(w)
 	selfmetrics.Write(w)
-}
-
-// gaugeFamily writes a gauge family of one series without labels.
-func gaugeFamily(w *promtext.Writer, name, help string, g *gauge) {
-	w.Header(name, promtext.Gauge, help)
-	w.Sample(name, nil, g.get())
 }

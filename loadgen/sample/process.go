@@ -18,15 +18,18 @@ const rescanEvery = 5 * time.Second
 
 // tracked is one sampled process and its counters at the previous reading.
 type tracked struct {
-	name     string // the name it was found by; "" when chosen by pid
-	explicit bool   // chosen by pid, not found by name
-	primed   bool
-	start    uint64 // when the process started, to notice a reused pid
-	user     float64
-	system   float64
-	minor    uint64
-	major    uint64
+	name   string // the name it was found by; "" when chosen by pid
+	primed bool
+	start  uint64 // when the process started, to notice a reused pid
+	user   float64
+	system float64
+	minor  uint64
+	major  uint64
 }
+
+// explicit reports whether the process was chosen by pid rather than
+// found by name (a name found is never empty).
+func (t *tracked) explicit() bool { return t.name == "" }
 
 // processSampler sums the resources of local processes chosen by pid or
 // by name.
@@ -131,7 +134,7 @@ func (s *processSampler) addPid(ctx context.Context, pid int32) error {
 		}
 		return fmt.Errorf("target pid %d: %w", pid, err)
 	}
-	s.tracked[pid] = &tracked{explicit: true}
+	s.tracked[pid] = &tracked{}
 	return nil
 }
 
@@ -141,7 +144,7 @@ func (s *processSampler) requireNames(ctx context.Context) error {
 		found := false
 		for pid, t := range s.tracked {
 			n := t.name
-			if t.explicit {
+			if t.explicit() {
 				n, _ = s.procs.name(ctx, pid)
 			}
 			if n == name {
@@ -182,7 +185,7 @@ func (s *processSampler) Sample(ctx context.Context, now time.Time) (Reading, er
 			if err == nil || s.procs.gone(ctx, pid) {
 				delete(s.tracked, pid)
 				vanished = true
-				s.gone = s.gone || t.explicit
+				s.gone = s.gone || t.explicit()
 				continue
 			}
 			return Reading{NoCPU: true}, fmt.Errorf("sample pid %d: %w", pid, err)

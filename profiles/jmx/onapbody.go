@@ -30,8 +30,9 @@ func uniqueEvents(body string) (string, []string) {
 	var notes []string
 	n := 0
 	var first string
-	out := constEventID().ReplaceAllStringFunc(body, func(m string) string {
-		sub := constEventID().FindStringSubmatch(m)
+	re := constEventID()
+	out := re.ReplaceAllStringFunc(body, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		n++
 		if n == 1 {
 			first = sub[2]

@@ -37,7 +37,7 @@ func TallyOf(r *Result) (Tally, error) {
 	return t, nil
 }
 
-// standardHistogram decodes enc into the standard geometry; nil when the
+// ReadHistogram decodes enc into the standard geometry; nil when the
 // document carries none and summarizes no values either.
 func ReadHistogram(enc string, sum Summary, kind string) (*hdrhistogram.Histogram, error) {
 	h, err := DecodeHistogram(enc)
@@ -63,8 +63,10 @@ func ReadHistogram(enc string, sum Summary, kind string) (*hdrhistogram.Histogra
 
 // Document writes t's accounting into r, the inverse of TallyOf: request
 // counts, error classes (never nil), messageIds, bytes, the summaries and
-// the encoded distributions (none for a Tally that holds none).
-func (t *Tally) Document(r *Result) error {
+// the distributions, encoded by enc (none for a Tally that holds none). The
+// engine writes a run's result with it and vesload merge the sum of
+// several, so both write the same fields the same way.
+func (t *Tally) Document(r *Result, enc *HistogramEncoder) error {
 	r.Requests = t.Requests()
 	r.Errors = maps.Clone(t.Classes)
 	if r.Errors == nil {
@@ -76,10 +78,7 @@ func (t *Tally) Document(r *Result) error {
 	}
 	r.Bytes = Bytes{Sent: t.BytesSent, Received: t.BytesReceived}
 	r.Latency, r.Service = Summarize(t.Latency), Summarize(t.Service)
-	var (
-		enc HistogramEncoder // one compressor for both histograms
-		err error
-	)
+	var err error
 	if r.Histograms.Latency, err = enc.Encode(t.Latency); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 func TestTallyDocumentRoundTrip(t *testing.T) {
 	src := tallyOf(outcomes(), 3)
 	var r Result
-	if err := src.Document(&r); err != nil {
+	if err := src.Document(&r, new(HistogramEncoder)); err != nil {
 		t.Fatal(err)
 	}
 	if r.Requests != src.Requests() || r.Latency.Count != 6 || r.Histograms.Latency == "" {
@@ -45,7 +45,7 @@ func TestTallyOfEmpty(t *testing.T) {
 		t.Fatalf("TallyOf(empty) = %+v, %v", back, err)
 	}
 	var r Result
-	if err := back.Document(&r); err != nil || r.Errors == nil || r.Histograms.Latency != "" {
+	if err := back.Document(&r, new(HistogramEncoder)); err != nil || r.Errors == nil || r.Histograms.Latency != "" {
 		t.Errorf("Document(empty) = %+v, %v", r, err)
 	}
 }

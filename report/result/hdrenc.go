@@ -100,7 +100,7 @@ func (e *HistogramEncoder) appendV2Payload(b []byte, h *hdrhistogram.Histogram) 
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(1.0))
 	body := len(b)
 	if sparse, ok := e.sparseCounts(h); ok {
-		b = appendSparseCounts(b, sparse, newIndexer(h))
+		b = appendSparseCounts(b, sparse, layoutOf(h))
 	} else {
 		b = appendDenseCounts(b, h.Export().Counts)
 	}
@@ -140,13 +140,13 @@ func (e *HistogramEncoder) sparseCounts(h *hdrhistogram.Histogram) (*hdrhistogra
 // of p, with the empty buckets between them as runs. The payload ends at
 // the last populated bucket; an empty histogram writes the one empty
 // bucket 0, as the library does.
-func appendSparseCounts(b []byte, p *hdrhistogram.PackedHistogram, ix indexer) []byte {
+func appendSparseCounts(b []byte, p *hdrhistogram.PackedHistogram, l Layout) []byte {
 	next := int64(0) // the first index not yet written
 	for value, count := range p.ForEachBucket {
 		if count <= 0 {
 			continue
 		}
-		i := ix.index(value)
+		i := l.Index(value)
 		b = appendZeros(b, i-next)
 		b = appendZigZag(b, count)
 		next = i + 1
@@ -178,31 +178,51 @@ func appendDenseCounts(b []byte, counts []int64) []byte {
 	return appendZeros(b, zeros)
 }
 
-// indexer maps a value to its flat counts index, HdrHistogram's bucket
-// layout: bucket 0 holds subBucketCount values at unit resolution, each
-// later bucket the upper half of a range twice as wide, all flattened into
-// one array of half-buckets.
-type indexer struct {
+// Layout is HdrHistogram's bucket layout, which every implementation
+// shares: bucket 0 holds a sub-bucket count of values at unit resolution,
+// each later bucket the upper half of a range twice as wide, all
+// flattened into one array of half-buckets. It is known from a histogram's
+// lowest discernible value and significant digits alone, so encoders and
+// readers of the sparse form need no dense copy to place a value.
+type Layout struct {
 	unitMag, halfMag int // log2 of the unit and of half the sub-bucket count
 	mask             uint64
 }
 
-// newIndexer derives the layout of h's geometry: the unit is the largest
-// power of two not above the lowest value, and the sub-bucket count the
-// smallest power of two that resolves 2×10^digits single units.
-func newIndexer(h *hdrhistogram.Histogram) indexer {
-	unitMag := bits.Len64(uint64(h.LowestTrackableValue())) - 1
-	single := uint64(2 * math.Pow10(int(h.SignificantFigures())))
+// LayoutOf derives the layout of a histogram with the given lowest
+// discernible value and significant digits: the unit is the largest power
+// of two not above the lowest value, and the sub-bucket count the smallest
+// power of two that resolves 2×10^digits single units.
+func LayoutOf(lowest, digits int64) Layout {
+	unitMag := bits.Len64(uint64(max(lowest, 1))) - 1
+	single := uint64(2 * math.Pow10(int(digits)))
 	subMag := bits.Len64(single - 1) // ceil(log2(single))
 	halfMag := max(subMag, 1) - 1
-	return indexer{unitMag: unitMag, halfMag: halfMag, mask: uint64(2<<halfMag-1) << unitMag}
+	return Layout{unitMag: unitMag, halfMag: halfMag, mask: uint64(2<<halfMag-1) << unitMag}
 }
 
-// index returns the flat counts index of value v.
-func (x indexer) index(v int64) int64 {
-	bucket := bits.Len64(uint64(v)|x.mask) - x.unitMag - (x.halfMag + 1)
-	sub := v >> (bucket + x.unitMag)
-	return int64(bucket+1)<<x.halfMag + sub - 1<<x.halfMag
+// layoutOf is the layout of h.
+func layoutOf(h *hdrhistogram.Histogram) Layout {
+	return LayoutOf(h.LowestTrackableValue(), h.SignificantFigures())
+}
+
+// bucket is the bucket that counts v.
+func (l Layout) bucket(v int64) int {
+	return bits.Len64(uint64(v)|l.mask) - l.unitMag - (l.halfMag + 1)
+}
+
+// Index returns the flat counts index of value v.
+func (l Layout) Index(v int64) int64 {
+	bucket := l.bucket(v)
+	sub := v >> (bucket + l.unitMag)
+	return int64(bucket+1)<<l.halfMag + sub - 1<<l.halfMag
+}
+
+// HighestEquivalent is the largest value counted in the same bucket as v,
+// the lowest value of a bucket: its width is one unit in the first bucket
+// and doubles with each bucket after it.
+func (l Layout) HighestEquivalent(v int64) int64 {
+	return v + int64(1)<<(l.bucket(v)+l.unitMag) - 1
 }
 
 // appendZeros appends a run of n empty buckets: nothing, a single zero, or

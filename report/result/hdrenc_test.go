@@ -149,7 +149,7 @@ func TestDenseCountsMatchSparse(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no sparse form", tc.name)
 		}
-		sparse := appendSparseCounts(nil, p, newIndexer(tc.h))
+		sparse := appendSparseCounts(nil, p, layoutOf(tc.h))
 		if dense := appendDenseCounts(nil, tc.h.Export().Counts); !bytes.Equal(sparse, dense) {
 			t.Errorf("%s: dense counts %x, sparse %x", tc.name, dense, sparse)
 		}

@@ -22,16 +22,9 @@ const (
 
 // writeMetrics renders the collector's counters from one Stats snapshot.
 func writeMetrics(st Stats, w *promtext.Writer) {
-	one := func(name string, t promtext.Type, help string, v int64) {
-		w.Header(name, t, help)
-		w.Sample(name, nil, float64(v))
-	}
-	var rejected int64
-	for _, n := range st.ClientsRejected {
-		rejected += n
-	}
+	one := func(name string, t promtext.Type, help string, v int64) { w.Single(name, t, help, float64(v)) }
 	byLabel(w, "hvves_clients_rejected_cause_total", helpRejectedCause, "cause", st.ClientsRejected)
-	one("hvves_clients_rejected_total", promtext.Counter, "Clients disconnected for a protocol violation.", rejected)
+	one("hvves_clients_rejected_total", promtext.Counter, "Clients disconnected for a protocol violation.", st.RejectedTotal())
 	one("hvves_connections_active", promtext.Gauge, "Connections open now.", st.ConnectionsActive)
 	one("hvves_connections_total", promtext.Counter, "Connections accepted since start.", st.ConnectionsTotal)
 	one("hvves_data_received_bytes_total", promtext.Counter, "Bytes read from clients.", st.BytesReceived)

@@ -78,9 +78,16 @@ func (s *Server) Stats() Stats {
 }
 
 // DroppedTotal is the number of framed messages not accepted.
-func (st Stats) DroppedTotal() int64 {
+func (st Stats) DroppedTotal() int64 { return total(st.Dropped) }
+
+// RejectedTotal is the number of clients disconnected for a protocol
+// violation, whatever the cause.
+func (st Stats) RejectedTotal() int64 { return total(st.ClientsRejected) }
+
+// total adds the counts of every cause.
+func total(byCause map[string]int64) int64 {
 	var n int64
-	for _, v := range st.Dropped {
+	for _, v := range byCause {
 		n += v
 	}
 	return n

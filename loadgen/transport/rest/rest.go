@@ -73,16 +73,20 @@ func New(o Options) (*Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	dial := o.Dial
-	if dial == nil {
+	open := o.Dial
+	if open == nil {
 		timeout := min(o.Timeout, 10*time.Second)
-		dial = func(addr string) (net.Conn, error) {
-			c, err := fasthttp.DialTimeout(addr, timeout)
-			if err != nil {
-				return nil, err
-			}
-			return rawconn.Wrap(c), nil
+		open = func(addr string) (net.Conn, error) { return fasthttp.DialTimeout(addr, timeout) }
+	}
+	// Every TCP connection of the pool, however it was opened, reads and
+	// writes through raw system calls (docs/ARCHITECTURE.md, "CPU per
+	// request"); Wrap leaves other connections as they are.
+	dial := func(addr string) (net.Conn, error) {
+		c, err := open(addr)
+		if err != nil {
+			return nil, err
 		}
+		return rawconn.Wrap(c), nil
 	}
 	warm := newWarmDialer(dial, o.Pool)
 	tr := &Transport{o: o, target: t, tls: tc, warm: warm, client: newHostClient(t, tc, &o, warm.Dial)}
