@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -127,7 +128,7 @@ func TestNativeAgreesWithClientGolang(t *testing.T) {
 		}
 		// client_golang fills gaps of up to two empty buckets with zero
 		// deltas; compare the absolute counts by index instead of spans.
-		if got, want := expand(nb.Spans, nb.Deltas), expandDTO(rh); !mapsEqual(got, want) {
+		if got, want := expand(nb.Spans, nb.Deltas), expandDTO(rh); !maps.Equal(got, want) {
 			t.Errorf("max %d: buckets %v, client_golang %v", max, got, want)
 		}
 	}
@@ -162,18 +163,6 @@ func expandDTO(h *dto.Histogram) map[int32]int64 {
 		spans = append(spans, Span{s.GetOffset(), s.GetLength()})
 	}
 	return expand(spans, h.GetPositiveDelta())
-}
-
-func mapsEqual(a, b map[int32]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestNativeIndex(t *testing.T) {

@@ -263,3 +263,41 @@ func BenchmarkEncodeHistogram(b *testing.B) {
 		}
 	})
 }
+
+// TestHighestEquivalent: the bucket ranges Layout computes from a
+// histogram's geometry (the text summary's bars rely on them) are the ones
+// the dense histogram reports, for the standard geometry and others.
+func TestHighestEquivalent(t *testing.T) {
+	t.Parallel()
+	for _, g := range []struct {
+		lowest, highest int64
+		digits          int
+	}{
+		{HistogramLowestUs, HistogramHighestUs, HistogramSigFigs},
+		{1, 3_600_000_000, 2},
+		{1000, 60_000_000_000, 3},
+		{1, 1 << 40, 5},
+		{7, 1_000_000, 1},
+	} {
+		h := hdrhistogram.New(g.lowest, g.highest, g.digits)
+		for v := g.lowest; v < g.highest/3; v = v*17/10 + 1 {
+			if err := h.RecordValue(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		geo := layoutOf(h)
+		n := 0
+		for _, bar := range h.Distribution() {
+			if bar.Count == 0 {
+				continue
+			}
+			n++
+			if got := geo.HighestEquivalent(bar.From); got != bar.To {
+				t.Errorf("geometry %+v: bucket from %d ends at %d, want %d", g, bar.From, got, bar.To)
+			}
+		}
+		if n < 10 {
+			t.Errorf("geometry %+v: only %d buckets checked", g, n)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -112,8 +113,8 @@ func TestCountsAndSkips(t *testing.T) {
 			st.DuplicateEventIDs, st.BytesReceived, len(stream))
 	}
 	wantDrops := map[string]int64{DropInvalid: 4, DropRouteNotFound: 1}
-	if !equal(st.Dropped, wantDrops) || !equal(st.BySource, map[string]int64{"p0": 2, "p1": 2}) ||
-		!equal(st.DisconnectedBy, map[string]int64{"closed": 1}) || !equal(st.ByTopic, map[string]int64{"HV_VES_PERF3GPP": 4}) {
+	if !maps.Equal(st.Dropped, wantDrops) || !maps.Equal(st.BySource, map[string]int64{"p0": 2, "p1": 2}) ||
+		!maps.Equal(st.DisconnectedBy, map[string]int64{"closed": 1}) || !maps.Equal(st.ByTopic, map[string]int64{"HV_VES_PERF3GPP": 4}) {
 		t.Errorf("dropped %v by source %v disconnected %v by topic %v", st.Dropped, st.BySource, st.DisconnectedBy, st.ByTopic)
 	}
 	if len(st.ByClient) != 1 || st.ByClient[c.LocalAddr().String()] != 4 {
@@ -127,18 +128,6 @@ func TestCountsAndSkips(t *testing.T) {
 	if got := strings.Join(seen, " "); got != "perf3gpp/HV_VES_PERF3GPP/r-1 perf3gpp/HV_VES_PERF3GPP/r-2 perf3gpp/HV_VES_PERF3GPP/r-1 perf3gpp/HV_VES_PERF3GPP/r-7" {
 		t.Errorf("OnMessage saw %s", got)
 	}
-}
-
-func equal(a, b map[string]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestDisconnects(t *testing.T) {
