@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/ves"
@@ -67,6 +68,7 @@ type runOptions struct {
 	consume consumeOptions
 	influx  influxOptions
 	shard   shardOptions
+	dash    dashboardOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -108,6 +110,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addConsumeFlags(fs, &o.consume)
 	addInfluxFlags(fs, &o.influx)
 	addShardFlags(fs, &o.shard)
+	addDashboardFlags(fs, &o.dash)
 	return fs
 }
 
@@ -179,6 +182,7 @@ type runSetup struct {
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
 	influx   *influxHook
+	dash     *dashboard.Server // nil without --dashboard
 
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
@@ -323,7 +327,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		cfg.Observers = append(cfg.Observers, s.ckpt)
 		cfg.CheckpointEvery = o.checkpoint
 	}
-	return nil
+	return s.startDashboard()
 }
 
 // run drives the engine: a first signal stops the schedule and drains, a
@@ -387,6 +391,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 			}
 		}
 	}
+	s.finishDashboard(res)
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
 	outErr := s.o.reportFiles.write(res, stdout, stderr)

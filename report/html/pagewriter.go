@@ -73,7 +73,26 @@ func (w *pageWriter) page(p *page) {
 </head>
 <body>
 <main>
-<header>
+`)
+	w.mainContent(p)
+	w.WriteString("</main>\n")
+	if p.Charts != "" {
+		w.WriteString(`<script type="application/json" id="vesload-charts">`)
+		w.WriteString(p.Charts)
+		w.WriteString("</script>\n")
+	}
+	for _, s := range p.Scripts {
+		w.WriteString("<script>")
+		w.WriteString(s)
+		w.WriteString("</script>\n")
+	}
+	w.WriteString("</body>\n</html>\n")
+}
+
+// mainContent writes what the page's main element holds: everything
+// shown, without the chart data and the scripts.
+func (w *pageWriter) mainContent(p *page) {
+	w.put(`<header>
 <h1>`, p.Heading, "</h1>\n")
 	for _, m := range p.Meta {
 		w.put(`<p class="meta">`, m, "</p>\n")
@@ -97,18 +116,7 @@ func (w *pageWriter) page(p *page) {
 	for i := range p.Sections {
 		w.section(&p.Sections[i])
 	}
-	w.put("<footer>", p.Footer, "</footer>\n</main>\n")
-	if p.Charts != "" {
-		w.WriteString(`<script type="application/json" id="vesload-charts">`)
-		w.WriteString(p.Charts)
-		w.WriteString("</script>\n")
-	}
-	for _, s := range p.Scripts {
-		w.WriteString("<script>")
-		w.WriteString(s)
-		w.WriteString("</script>\n")
-	}
-	w.WriteString("</body>\n</html>\n")
+	w.put("<footer>", p.Footer, "</footer>\n")
 }
 
 func (w *pageWriter) section(s *section) {

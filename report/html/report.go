@@ -20,8 +20,18 @@ import (
 // Report writes r as one self-contained HTML page: summary, verdicts,
 // charts, errors, target and generator health, and configuration.
 func Report(w io.Writer, r *result.Result) error {
+	p, err := reportPage(r)
+	if err != nil {
+		return err
+	}
+	return render(w, p)
+}
+
+// reportPage lays out a run's page; Report writes it whole, the live
+// page (live.go) in parts.
+func reportPage(r *result.Result) (*page, error) {
 	if r == nil {
-		return errors.New("html report: no result")
+		return nil, errors.New("html report: no result")
 	}
 	lat, svc, histNote := histograms(r)
 	p := &page{
@@ -51,7 +61,7 @@ func Report(w io.Writer, r *result.Result) error {
 		resourceSection(r),
 		configSection(r),
 	)
-	return render(w, p)
+	return p, nil
 }
 
 // histograms decodes both distributions; a missing or broken one leaves

@@ -4,7 +4,6 @@
 (function () {
   "use strict";
   var root = document.documentElement;
-  var charts = JSON.parse(document.getElementById("vesload-charts").textContent);
   var spectrumTicks = [1, 2, 10, 100, 1000, 10000];
   var spectrumNames = ["p0", "p50", "p90", "p99", "p99.9", "p99.99"];
 
@@ -26,6 +25,15 @@
   function value(v) {
     if (v == null) return "–";
     return (+v.toFixed(3)).toLocaleString("en-US", {maximumFractionDigits: 3});
+  }
+
+  // last is the last value a series has: what its legend shows while the
+  // cursor is off the chart, instead of a dash.
+  function last(col) {
+    for (var i = col.length - 1; i >= 0; i--) {
+      if (col[i] != null) return col[i];
+    }
+    return null;
   }
 
   function percentile(x) {
@@ -52,12 +60,15 @@
         return spectrumNames;
       };
     }
-    var series = [{label: spectrum ? "percentile" : c.xLabel, value: function (u, v) {
+    var series = [{label: spectrum ? "percentile" : c.xLabel, value: function (u, v, sidx, idx) {
+      if (idx == null) v = last(u.data[0]);
       return v == null ? "–" : spectrum ? percentile(v) : value(v);
     }}];
     c.series.forEach(function (s) {
       series.push({label: s.label, stroke: s.stroke, width: s.width, dash: s.dash,
-        spanGaps: false, points: {show: false}, value: function (u, v) { return value(v); }});
+        spanGaps: false, points: {show: false}, value: function (u, v, sidx, idx) {
+          return value(idx == null ? last(u.data[sidx]) : v);
+        }});
     });
     return {
       width: Math.max(320, el.clientWidth), height: 260,
@@ -74,13 +85,27 @@
   }
 
   var plots = [];
-  charts.forEach(function (c) {
-    var el = document.getElementById(c.id);
-    plots.push({el: el, u: new uPlot(options(c, el), c.data, el)});
-    el.setAttribute("data-drawn", "true");
-  });
+
+  // draw (re)draws every chart from the page's chart data; a live page
+  // calls it again after each update.
+  function draw() {
+    plots.forEach(function (p) { p.u.destroy(); });
+    plots = [];
+    var charts = JSON.parse(document.getElementById("vesload-charts").textContent);
+    charts.forEach(function (c) {
+      var el = document.getElementById(c.id);
+      if (!el) return;
+      plots.push({el: el, u: new uPlot(options(c, el), c.data, el)});
+      el.setAttribute("data-drawn", "true");
+      el.setAttribute("data-points", String(c.data.length ? c.data[0].length : 0));
+      el.setAttribute("data-axis", c.axis);
+    });
+    root.setAttribute("data-charts-drawn", String(plots.length));
+  }
+
   window.addEventListener("resize", function () {
     plots.forEach(function (p) { p.u.setSize({width: Math.max(320, p.el.clientWidth), height: 260}); });
   });
-  root.setAttribute("data-charts-drawn", String(plots.length));
+  window.vesloadCharts = {draw: draw};
+  draw();
 })();

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	stdhtml "html"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/result"
+)
+
+// chromiumPath is where Debian's chromium package installs the browser.
+const chromiumPath = "/usr/bin/chromium"
+
+func needChromium(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("VESLOAD_REQUIRE_CHROMIUM") == "1" {
+			t.Fatalf("VESLOAD_REQUIRE_CHROMIUM=1 but %s is missing: install Debian's chromium package", chromiumPath)
+		}
+		t.Skipf("%s not found: install Debian's chromium package to watch the live page in a real browser", chromiumPath)
+	}
+}
+
+// dashboardRun starts vesload with args and returns the URL its
+// dashboard announced, the process, and its stderr so far.
+func dashboardRun(t *testing.T, args ...string) (string, *exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	log := &lockedBuffer{}
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			log.add(line)
+			if _, u, ok := strings.Cut(line, "serving the live report at "); ok {
+				urls <- strings.TrimSpace(u)
+			}
+		}
+	}()
+	select {
+	case u := <-urls:
+		return u, cmd, log
+	case <-time.After(30 * time.Second):
+		t.Fatalf("vesload %v announced no dashboard:\n%s", args, log)
+	}
+	return "", nil, nil
+}
+
+type lockedBuffer struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (b *lockedBuffer) add(s string) {
+	b.mu.Lock()
+	b.lines = append(b.lines, s)
+	b.mu.Unlock()
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Join(b.lines, "\n")
+}
+
+// stuckClient subscribes to the event stream with a tiny receive buffer
+// and never reads from it, for as long as the test runs.
+func stuckClient(t *testing.T, url string) {
+	t.Helper()
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
+		if err != nil {
+			return err
+		}
+		return serr
+	}}
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	c, err := d.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := fmt.Fprintf(c, "GET /events HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", host); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitFile waits until path exists.
+func waitFile(t *testing.T, path string, limit time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s not written within %v", path, limit)
+}
+
+// droppedUpdates reads the count of the dashboard's warning in r.
+func droppedUpdates(r *result.Result) int64 {
+	re := regexp.MustCompile(`^dashboard: (\d+) of its updates were dropped`)
+	for _, w := range r.Warnings {
+		if m := re.FindStringSubmatch(w); m != nil {
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// pageState is what a browser shows of the live page.
+type pageState struct {
+	State   string `json:"state"`
+	Updates int    `json:"updates"`
+	Charts  int    `json:"charts"`
+	Points  int    `json:"points"`
+	Sent    int64  `json:"sent"`
+	Status  string `json:"status"`
+	Error   string `json:"error"`
+	Summary string `json:"summary"`
+	Legend  string `json:"legend"`
+}
+
+const pageStateJS = `(function () {
+  var root = document.documentElement, points = 0, sent = -1;
+  document.querySelectorAll("[data-axis=seconds]").forEach(function (e) { points += +e.getAttribute("data-points"); });
+  document.querySelectorAll("#summary tr").forEach(function (tr) {
+    var c = tr.querySelectorAll("td");
+    if (c.length === 2 && c[0].textContent === "sent") sent = +c[1].textContent;
+  });
+  var sum = document.getElementById("summary"), st = document.getElementById("live-status"), leg = document.querySelector(".u-legend");
+  return JSON.stringify({state: root.getAttribute("data-live-state") || "", updates: +(root.getAttribute("data-live-updates") || 0),
+    charts: +(root.getAttribute("data-charts-drawn") || 0), points: points, sent: sent,
+    status: st ? st.textContent : "", error: root.getAttribute("data-chart-error") || "",
+    summary: sum ? sum.textContent : "", legend: leg ? leg.textContent : ""});
+})()`
+
+func TestDashboardFollowsRun(t *testing.T) {
+	t.Parallel()
+	needChromium(t)
+	dir := t.TempDir()
+	out, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")
+	b := startBrowser(t) // first: it takes seconds to start on a busy machine
+	url, _, log := dashboardRun(t, "-rps", "100", "-duration", "10s", "--dashboard", "127.0.0.1:0",
+		"--dashboard-linger", "60s", "--threshold", "p99<5s", "-o", out, "--html", page)
+	stuckClient(t, url)
+
+	first := b.open(t, url)
+	a := b.state(t, first, func(s pageState) bool { return s.Charts > 0 && s.Sent > 0 })
+	time.Sleep(3 * time.Second)
+	second := b.open(t, url)
+	c := b.state(t, second, func(s pageState) bool { return s.Charts > 0 && s.Sent > 0 })
+	if c.State != "running" || a.State != "running" {
+		t.Fatalf("pages not running: %+v then %+v\n%s", a, c, log)
+	}
+	if c.Sent <= a.Sent || c.Points <= a.Points {
+		t.Fatalf("the page loaded 3 s later shows %d requests, %d points; the first %d, %d: want both to grow", c.Sent, c.Points, a.Sent, a.Points)
+	}
+	// The first page grows by itself, from the event stream.
+	a2 := b.state(t, first, func(s pageState) bool { return s.Updates > 0 && s.Sent > a.Sent })
+	if a2.Points <= a.Points {
+		t.Fatalf("first page's charts did not grow with its updates: %+v then %+v", a, a2)
+	}
+	if strings.Contains(a2.Legend, "–") {
+		t.Fatalf("legend shows a dash before the mouse moved: %q", a2.Legend)
+	}
+
+	waitFile(t, out, 60*time.Second)
+	res := readResult(t, out)
+	end := b.state(t, first, func(s pageState) bool { return s.State != "running" })
+	if end.State != "finished" || end.Error != "" {
+		t.Fatalf("page at the end: %+v", end)
+	}
+	var want bytes.Buffer
+	if err := html.Report(&want, res); err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, want.String(), "summary"); end.Summary != got {
+		t.Fatalf("the page's summary after the end:\n%s\nthe result file's:\n%s", end.Summary, got)
+	}
+	late := b.state(t, b.open(t, url), func(s pageState) bool { return s.Charts > 0 })
+	if late.Summary != end.Summary || late.State != "finished" {
+		t.Fatalf("a page opened after the end shows %+v", late)
+	}
+	saved, err := http.Get(url + "report.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(saved.Body)
+	saved.Body.Close()
+	file, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(body, file) {
+		t.Fatalf("report.html (%d bytes) differs from --html's file (%d bytes)", len(body), len(file))
+	}
+	t.Logf("first page %d requests, %d points; 3 s later a new page %d, %d; the first page after %d updates %d, %d; %d updates dropped",
+		a.Sent, a.Points, c.Sent, c.Points, a2.Updates, a2.Sent, a2.Points, droppedUpdates(res))
+	if droppedUpdates(res) == 0 {
+		t.Fatalf("a browser that read nothing, yet no dropped updates in the result: %q", res.Warnings)
+	}
+}
+
+// textOf is the text content of the section with id in a page, as a
+// browser's textContent gives it.
+func textOf(t *testing.T, page, id string) string {
+	t.Helper()
+	start := strings.Index(page, `<section id="`+id+`"`)
+	if start < 0 {
+		t.Fatalf("no section %s", id)
+	}
+	start = strings.Index(page[start:], ">") + start + 1
+	end := strings.Index(page[start:], "</section>") + start
+	return stdhtml.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page[start:end], ""))
+}
+
+// browser is headless Chromium driven through the DevTools protocol over
+// a pipe (--remote-debugging-pipe): no port, no WebSocket.
+type browser struct {
+	w    io.Writer
+	mu   sync.Mutex
+	id   int
+	wait map[int]chan json.RawMessage
+}
+
+func startBrowser(t *testing.T) *browser {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, chromiumPath, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--remote-debugging-pipe", "about:blank")
+	toBrowser, ours, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, fromBrowser, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.ExtraFiles = []*os.File{toBrowser, fromBrowser} // fds 3 and 4
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	toBrowser.Close()
+	fromBrowser.Close()
+	b := &browser{w: ours, wait: map[int]chan json.RawMessage{}}
+	defer b.call(t, "", "Browser.getVersion", nil) // ready
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := bufio.NewReader(theirs)
+		for {
+			msg, err := r.ReadBytes(0)
+			if err != nil {
+				return
+			}
+			var m struct {
+				ID     int             `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal(msg[:len(msg)-1], &m) != nil || m.ID == 0 {
+				continue
+			}
+			b.mu.Lock()
+			ch := b.wait[m.ID]
+			delete(b.wait, m.ID)
+			b.mu.Unlock()
+			if m.Error != nil {
+				ch <- nil
+			} else {
+				ch <- m.Result
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+		ours.Close()
+		<-done
+		theirs.Close()
+	})
+	return b
+}
+
+// call sends one command (to a page's session when session is set) and
+// waits for its result.
+func (b *browser) call(t *testing.T, session, method string, params any) json.RawMessage {
+	t.Helper()
+	ch := make(chan json.RawMessage, 1)
+	b.mu.Lock()
+	b.id++
+	id := b.id
+	b.wait[id] = ch
+	msg, _ := json.Marshal(map[string]any{"id": id, "sessionId": session, "method": method, "params": params})
+	_, err := b.w.Write(append(msg, 0))
+	b.mu.Unlock()
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	select {
+	case r := <-ch:
+		if r == nil {
+			t.Fatalf("%s failed", method)
+		}
+		return r
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s: no answer", method)
+	}
+	return nil
+}
+
+// open loads url in a new tab and returns the tab's session.
+func (b *browser) open(t *testing.T, url string) string {
+	t.Helper()
+	var target struct {
+		TargetID string `json:"targetId"`
+	}
+	_ = json.Unmarshal(b.call(t, "", "Target.createTarget", map[string]any{"url": url}), &target)
+	var att struct {
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(b.call(t, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}), &att)
+	return att.SessionID
+}
+
+// state polls a tab until its page satisfies ok.
+func (b *browser) state(t *testing.T, session string, ok func(pageState) bool) pageState {
+	t.Helper()
+	var s pageState
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		var r struct {
+			Result struct {
+				Value string `json:"value"`
+			} `json:"result"`
+		}
+		_ = json.Unmarshal(b.call(t, session, "Runtime.evaluate", map[string]any{"expression": pageStateJS, "returnByValue": true}), &r)
+		if json.Unmarshal([]byte(r.Result.Value), &s) == nil && ok(s) {
+			return s
+		}
+	}
+	t.Fatalf("the page never got there: last %+v", s)
+	return s
+}
