@@ -39,8 +39,9 @@ func needChromium(t *testing.T) {
 }
 
 // dashboardRun starts vesload with args and returns the URL its
-// dashboard announced, the process, and its stderr so far.
-func dashboardRun(t *testing.T, args ...string) (string, *exec.Cmd, *lockedBuffer) {
+// dashboard announced, a channel that gets the process's exit, and its
+// stderr so far.
+func dashboardRun(t *testing.T, args ...string) (string, <-chan error, *lockedBuffer) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	stderr, err := cmd.StderrPipe()
@@ -50,10 +51,6 @@ func dashboardRun(t *testing.T, args ...string) (string, *exec.Cmd, *lockedBuffe
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
 	log := &lockedBuffer{}
 	urls := make(chan string, 1)
 	go func() {
@@ -66,9 +63,19 @@ func dashboardRun(t *testing.T, args ...string) (string, *exec.Cmd, *lockedBuffe
 			}
 		}
 	}()
+	exited, waited := make(chan error, 1), make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		exited <- err
+		waited <- err
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-waited
+	})
 	select {
 	case u := <-urls:
-		return u, cmd, log
+		return u, exited, log
 	case <-time.After(30 * time.Second):
 		t.Fatalf("vesload %v announced no dashboard:\n%s", args, log)
 	}
@@ -372,4 +379,65 @@ func (b *browser) state(t *testing.T, session string, ok func(pageState) bool) p
 	}
 	t.Fatalf("the page never got there: last %+v", s)
 	return s
+}
+
+// TestDashboardStuckBrowserKeepsLag runs the same load twice at once, one
+// run plain and one with a dashboard whose only browser reads nothing
+// from the event stream for the whole run: the dashboard's run keeps
+// the plain run's dispatch lag (both see the same machine), and its
+// result says how many updates the browser missed.
+func TestDashboardStuckBrowserKeepsLag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	plainOut, dashOut := filepath.Join(dir, "plain.json"), filepath.Join(dir, "dash.json")
+	load := []string{"-rps", "200", "-duration", "10s"}
+	plain := make(chan outcome, 1)
+	go func() { plain <- vesloadQuiet(append(load, "-q", "-o", plainOut)...) }()
+	url, exited, log := dashboardRun(t, append(load, "--dashboard", ":0", "-o", dashOut)...)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("--dashboard :0 served at %s, want the loopback address", url)
+	}
+	stuckClient(t, url)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("dashboard run: %v\n%s", err, log)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the 10 s run with a stuck browser did not end within a minute:\n%s", log)
+	}
+	if o := <-plain; o.code != 0 {
+		t.Fatalf("plain run exit %d: %s", o.code, o.stderr)
+	}
+	p, d := readResult(t, plainOut).Generator, readResult(t, dashOut)
+	g := d.Generator
+	t.Logf("dispatch lag p50/p99/max ms: plain %.3f/%.3f/%.3f, with a stuck browser %.3f/%.3f/%.3f; %d updates dropped",
+		p.DispatchLagP50Ms, p.DispatchLagP99Ms, p.DispatchLagMaxMs, g.DispatchLagP50Ms, g.DispatchLagP99Ms, g.DispatchLagMaxMs, droppedUpdates(d))
+	// A browser that held the run back would hold it for as long as it
+	// stalls: seconds, not the milliseconds a busy machine adds.
+	if g.DispatchLagP50Ms > 2*p.DispatchLagP50Ms+0.5 || g.DispatchLagP99Ms > 3*p.DispatchLagP99Ms+20 ||
+		g.DispatchLagMaxMs > p.DispatchLagMaxMs+500 {
+		t.Fatalf("a stuck browser changed the dispatch lag beyond noise")
+	}
+	if droppedUpdates(d) == 0 {
+		t.Fatalf("a browser that read nothing, yet no dropped updates in the result: %q", d.Warnings)
+	}
+}
+
+// vesloadQuiet is vesload for a goroutine: it reports a failure to run
+// as exit code -1 instead of ending the test.
+func vesloadQuiet(args ...string) outcome {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	o := outcome{stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		o.code = ee.ExitCode()
+	} else if err != nil {
+		o.code, o.stderr = -1, err.Error()
+	}
+	return o
 }
