@@ -59,3 +59,9 @@ uplot:
 # headless Chromium (needs chromium).
 screenshot: build
 	bash scripts/screenshot.sh
+
+# Renders docs/dashboard.png, the live page (--dashboard) 20 s into a run
+# against the emulator, with headless Chromium.
+.PHONY: screenshot-live
+screenshot-live: build
+	bash scripts/screenshot-live.sh

@@ -35,8 +35,9 @@ type Options struct {
 // Tuning of the feed and the browsers' streams. Each update is the whole
 // page, so a dropped one costs nothing but a second of staleness.
 const (
-	// feedBuffer is how many snapshots may wait for the renderer.
-	feedBuffer = 2
+	// feedBuffer is how many snapshots may wait for the renderer; a newer
+	// one replaces the oldest waiting.
+	feedBuffer = 1
 	// clientBuffer is how many updates may wait for one browser.
 	clientBuffer = 1
 	// sendBuffer is the kernel's send buffer of each browser connection:
@@ -143,17 +144,25 @@ func ListenAddr(addr string) (string, error) {
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/" }
 
 // Checkpoint takes a snapshot of the run without waiting: it is copied
-// and handed to the renderer through a bounded buffer, and dropped (and
-// counted) when the buffer is full, so the engine's checkpoint writer
-// never waits for the page.
+// and handed to the renderer through a bounded buffer; when the buffer is
+// full the oldest snapshot waiting is dropped (and counted) for it, so
+// the engine's checkpoint writer never waits for the page and the page
+// ends on the newest snapshot. Checkpoints come from one goroutine.
 func (s *Server) Checkpoint(r *result.Result) {
 	c := *r
 	c.Warnings = slices.DeleteFunc(slices.Clone(r.Warnings), func(w string) bool { return w == checkpointNote })
 	c.Interrupted = false
-	select {
-	case s.feed <- &c:
-	default:
-		s.feedDrops.Add(1)
+	for {
+		select {
+		case s.feed <- &c:
+			return
+		default:
+		}
+		select {
+		case <-s.feed:
+			s.feedDrops.Add(1)
+		default:
+		}
 	}
 }
 

@@ -1,0 +1,65 @@
+package html
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestLivePageIsTheReport holds the live page to the static one: the
+// same content of main and the same chart data, with the banner, the
+// save link and the script that follows updates around them; the same
+// redaction; and a page for a run with no second yet.
+func TestLivePageIsTheReport(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	var static bytes.Buffer
+	if err := Report(&static, r); err != nil {
+		t.Fatal(err)
+	}
+	parts, err := PageParts(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := static.String()
+	if !strings.Contains(s, "<main>\n"+parts.Main+"</main>\n") {
+		t.Fatal("the live page's main content differs from the report's")
+	}
+	if !strings.Contains(s, `<script type="application/json" id="vesload-charts">`+parts.Charts+"</script>") {
+		t.Fatal("the live page's chart data differs from the report's")
+	}
+	tests := []struct {
+		name string
+		live Live
+		want []string
+		not  []string
+	}{
+		{"running", Live{State: LiveRunning, Status: "Running: 3 s of 60 s"},
+			[]string{`data-live-state="running"`, `class="live running"`, "Running: 3 s of 60 s", `href="report.html" download="vesload-report.html" hidden>`, "new EventSource(\"events\")"}, nil},
+		{"finished", Live{State: LiveFinished, Status: "Finished <now>"},
+			[]string{`data-live-state="finished"`, "Finished &lt;now&gt;", `download="vesload-report.html">Save the report`}, []string{"Finished <now>"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := LivePage(&b, r, tc.live); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			for _, w := range append(tc.want, "<main>\n"+parts.Main+"</main>\n", parts.Charts) {
+				if !strings.Contains(page, w) {
+					t.Errorf("live page lacks %.80q", w)
+				}
+			}
+			for _, n := range append(tc.not, "s3cr3t", "tok3n", "hunter2") {
+				if strings.Contains(page, n) {
+					t.Errorf("live page shows %q", n)
+				}
+			}
+		})
+	}
+	empty, err := PageParts(nil)
+	if err != nil || !strings.Contains(empty.Main, "Waiting for the first second") || empty.Charts != "[]" {
+		t.Fatalf("page before the first second: %+v, %v", empty, err)
+	}
+}
