@@ -155,4 +155,3 @@ func TestMergeHVNothingReceivedFails(t *testing.T) {
 		t.Errorf("merged hv %+v", m.HV)
 	}
 }
-
