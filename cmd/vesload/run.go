@@ -355,8 +355,12 @@ func (s *runSetup) run() (*result.Result, error) {
 	}()
 	res, err := eng.Run(s.ctx)
 	s.prog.done()
-	if cerr := s.outs.close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write streams: %w", cerr)
+	// A stream that failed cost only itself: the result says so.
+	if warnings := s.outs.close(); res != nil {
+		res.Warnings = append(res.Warnings, warnings...)
+		for _, w := range warnings {
+			s.prog.note(w)
+		}
 	}
 	return res, err
 }
