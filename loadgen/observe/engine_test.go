@@ -15,7 +15,9 @@ import (
 // fixedBody is a request body that never changes.
 type fixedBody struct{}
 
-func (fixedBody) AppendBody(dst []byte, _ uint64, _ time.Time) []byte { return append(dst, `{"event":{}}`...) }
+func (fixedBody) AppendBody(dst []byte, _ uint64, _ time.Time) []byte {
+	return append(dst, `{"event":{}}`...)
+}
 
 // TestStalledJTLDoesNotStallTheRun: a run whose JTL file stops taking
 // writes from the start (a hung disk) keeps its schedule: every request is
