@@ -230,3 +230,115 @@ func checkAnswer(t *testing.T, r response, tc answerCase) {
 		t.Errorf("body %q does not contain %q", r.body, tc.text)
 	}
 }
+
+// TestStrictJSON checks the strict mode: what org.json would accept or
+// throw on is refused with 400 SVC0002, as strict JSON parsers answer.
+func TestStrictJSON(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, Options{SchemaDir: shareddata.Dir(t, "ves"), StrictJSON: true})
+	fault7 := event7("f")
+	for _, tc := range []answerCase{
+		{name: "valid", body: fault7, path: v7, status: 202},
+		{name: "trailing garbage", body: fault7 + "xyz", path: v7, status: 400, msgID: svc0002, text: "Incorrect JSON payload"},
+		{name: "unquoted key", body: strings.Replace(fault7, `"event"`, `event`, 1), path: v7, status: 400, msgID: svc0002, text: "Incorrect JSON payload"},
+		{name: "truncated", body: fault7[:len(fault7)-1], path: v7, status: 400, msgID: svc0002, text: "Incorrect JSON payload"},
+		{name: "duplicate keys", body: strings.Replace(fault7, `"sequence":1`, `"sequence":1,"sequence":1`, 1), path: v7, status: 400, msgID: svc0002, text: "Incorrect JSON payload"},
+		{name: "top-level array", body: "[" + fault7 + "]", path: v7, status: 400, msgID: svc0002, text: "Incorrect JSON payload"},
+		{name: "schema still checked", body: strings.Replace(fault7, `"4.1"`, `"4.2"`, 1), path: v7, status: 400, msgID: svc0002, text: badSchema},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			checkAnswer(t, post(t, s, tc.path, tc.body), tc)
+		})
+	}
+}
+
+// TestWithoutSchemaDir checks the emulator without the collector's
+// schema files: it says so on start and falls back to its built-in header
+// rules, while parsing and routing stay as the collector's.
+func TestWithoutSchemaDir(t *testing.T) {
+	t.Parallel()
+	for _, dir := range []string{"", filepath.Join(t.TempDir(), "missing")} {
+		var logged []string
+		s := startServer(t, Options{SchemaDir: dir, Logf: func(format string, args ...any) {
+			logged = append(logged, format)
+			for _, a := range args {
+				logged = append(logged, a.(string))
+			}
+		}})
+		if !strings.Contains(strings.Join(logged, " "), "built-in rules only") {
+			t.Errorf("dir %q: start logged %q, want the fallback said", dir, logged)
+		}
+		fault7 := event7("f")
+		for _, tc := range []answerCase{
+			{name: "valid", body: fault7, path: v7, status: 202},
+			{name: "header rule", body: strings.Replace(fault7, `"4.1"`, `"4.2"`, 1), path: v7, status: 400, msgID: svc0002, text: badSchema},
+			{name: "no full schema: fault fields unchecked", body: strings.Replace(fault7, `"vfStatus":"Active"`, `"vfStatus":"Sleepy"`, 1), path: v7, status: 202},
+			{name: "lenient parsing", body: fault7 + "}", path: v7, status: 202},
+			{name: "org.json throws", body: fault7[:len(fault7)-1], path: v7, status: 500, msgID: "spring"},
+			{name: "routing", body: strings.Replace(fault7, `"fault"`, `"perf3gpp"`, 1), path: v7, status: 400, msgID: svc2000, text: noStream},
+			{name: "stndDefined data unchecked", body: stndSingle(nsFault, mnsFault+"#components/schemas/NotifyNewAlarm", `{}`), path: v7, status: 202},
+		} {
+			checkAnswer(t, post(t, s, tc.path, tc.body), tc)
+		}
+	}
+}
+
+// TestSchemaDirErrors checks that a schema directory without the
+// collector's files stops the emulator from starting, as it stops the
+// collector, with a line naming the file.
+func TestSchemaDirErrors(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	_, err := Start(Options{SchemaDir: empty})
+	if err == nil || !strings.Contains(err.Error(), "CommonEventFormat_27.2.json") {
+		t.Fatalf("start with an empty schema dir: %v, want an error naming the 27.2 schema", err)
+	}
+	if _, err := Start(Options{Streams: "fault"}); err == nil || !strings.Contains(err.Error(), "domain=stream") {
+		t.Errorf("start with streams %q: %v, want an error", "fault", err)
+	}
+}
+
+// TestDefaultStreams checks that DefaultStreams is the deployed
+// configuration's collector.dmaap.streamid.
+func TestDefaultStreams(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join(shareddata.Dir(t, "ves"), "collector-config", "etc_ves_application_config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "collector.dmaap.streamid: "); ok {
+			if got := strings.TrimSpace(v); got != DefaultStreams {
+				t.Fatalf("deployed streamid %q\nDefaultStreams   %q", got, DefaultStreams)
+			}
+			return
+		}
+	}
+	t.Fatal("no collector.dmaap.streamid in the deployed configuration")
+}
+
+// TestSchemaMapSkipsMissingFiles checks that a schema-map entry whose
+// local file is missing does not count, as in the collector: references
+// to it get SVC2004.
+func TestSchemaMapSkipsMissingFiles(t *testing.T) {
+	t.Parallel()
+	shared := shareddata.Dir(t, "ves")
+	dir := t.TempDir()
+	for _, f := range schemaFiles {
+		if err := os.Symlink(filepath.Join(shared, f.file), filepath.Join(dir, f.file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repo := filepath.Join(dir, externalRepoDir)
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	schemaMap := `[{"publicURL":"` + mnsFault + `","localURL":"missing/faultMnS.yaml"}]`
+	if err := os.WriteFile(filepath.Join(repo, schemaMapFile), []byte(schemaMap), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, Options{SchemaDir: dir})
+	tc := answerCase{body: stndSingle(nsFault, mnsFault+"#components/schemas/NotifyNewAlarm", alarmData), path: v7, status: 400, msgID: svc2004, text: notInRepo}
+	checkAnswer(t, post(t, s, tc.path, tc.body), tc)
+}
