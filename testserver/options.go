@@ -99,10 +99,11 @@ type Options struct {
 	// reproducible; zero picks a random seed.
 	Seed uint64
 
-	// NoValidate turns off the header-field checks (the collector's
-	// collector.schema.checkflag=-1). JSON syntax, the event/eventList
-	// shape and the batch checks stay on, since the collector cannot
-	// route an event without them. The zero value validates.
+	// NoValidate turns off the schema checks, or without SchemaDir the
+	// built-in header-field checks (the collector's
+	// collector.schema.checkflag=-1). Parsing, the event/eventList shape,
+	// the stndDefined data check, the batch checks and routing stay on.
+	// The zero value validates.
 	NoValidate bool
 	// SchemaDir holds the collector's schema files, laid out as its etc/
 	// directory (and ONAP's reference material): CommonEventFormat_27.2.json
