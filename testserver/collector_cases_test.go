@@ -294,7 +294,7 @@ func TestSchemaDirErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "CommonEventFormat_27.2.json") {
 		t.Fatalf("start with an empty schema dir: %v, want an error naming the 27.2 schema", err)
 	}
-	if _, err := Start(Options{Streams: "fault"}); err == nil || !strings.Contains(err.Error(), "domain=stream") {
+	if _, err := Start(Options{Streams: "fault"}); err == nil || !strings.Contains(err.Error(), "DOMAIN=STREAM") {
 		t.Errorf("start with streams %q: %v, want an error", "fault", err)
 	}
 }

@@ -216,6 +216,13 @@ func (s *settings) validation() error {
 	return nil
 }
 
+// CheckStreams reports whether v is a valid Options.Streams value, so
+// that a command can refuse a bad flag before starting anything.
+func CheckStreams(v string) error {
+	_, err := parseStreams(v)
+	return err
+}
+
 // parseStreams reads collector.dmaap.streamid: "domain=stream" pairs
 // separated by '|' (a stream list after '=' may hold several, comma
 // separated). Only the domains matter to the emulator.
@@ -227,7 +234,7 @@ func parseStreams(v string) (map[string]struct{}, error) {
 	for _, pair := range strings.Split(v, "|") {
 		domain, stream, ok := strings.Cut(pair, "=")
 		if !ok || strings.TrimSpace(domain) == "" || strings.TrimSpace(stream) == "" {
-			return nil, fmt.Errorf("streams: %q is not domain=stream", pair)
+			return nil, fmt.Errorf("%q is not DOMAIN=STREAM", pair)
 		}
 		m[domain] = struct{}{}
 	}

@@ -189,6 +189,9 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 	default:
 		return o, fmt.Errorf("--compat: want v7.2, legacy or kafka, got %q", f.compat)
 	}
+	if err := testserver.CheckStreams(f.streams); err != nil {
+		return o, fmt.Errorf("--streams: %w", err)
+	}
 	if !(f.errorRate >= 0 && f.errorRate <= 1) {
 		return o, fmt.Errorf("--error-rate: want a fraction between 0 and 1, got %v", f.errorRate)
 	}
