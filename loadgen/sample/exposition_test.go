@@ -52,7 +52,7 @@ func TestExpositionAgreesWithExpfmt(t *testing.T) {
 	t.Parallel()
 	bodies := map[string][]byte{"micrometer const": []byte(micrometer)}
 	for _, name := range []string{"micrometer.txt", "hvves.txt", "client_golang.txt"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "internal", "promtext", "testdata", name))
+		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
