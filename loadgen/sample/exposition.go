@@ -28,9 +28,10 @@ const Accept = "application/vnd.google.protobuf;proto=io.prometheus.client.Metri
 // kilobytes, and a runaway endpoint must not exhaust the generator.
 const MaxExposition = 16 << 20
 
-// maxOpenMetricsLine bounds one line of an OpenMetrics body, whose
-// decoder's time grows faster than the line's length.
-const maxOpenMetricsLine = 16 << 10
+// maxOpenMetricsGrammar bounds an OpenMetrics body handed to expfmt's
+// OpenMetrics decoder, a grammar-driven reference parser that takes about
+// a second for a few dozen lines; see Decode.
+const maxOpenMetricsGrammar = 16 << 10
 
 // Scrape fetches a metrics endpoint once with client (whose Timeout bounds
 // the whole exchange) and decodes its families. The body is read up to
@@ -63,23 +64,50 @@ func Scrape(ctx context.Context, client *http.Client, url string) ([]*dto.Metric
 // delimited protobuf exposition, OpenMetrics, or the Prometheus text
 // format, which is also how an answer without a known Content-Type is
 // read (as Prometheus' fallback protocol would).
+//
+// OpenMetrics goes through expfmt's text decoder first: what most
+// endpoints serve as OpenMetrics (counters, gauges, histograms, summaries,
+// # UNIT lines, the closing # EOF, which the text format reads as a
+// comment) is also valid text, and the text decoder is fast. Only a body
+// it refuses (exemplars, info or state sets, timestamps in seconds) goes
+// to expfmt's OpenMetrics decoder, which is slow, and only up to
+// maxOpenMetricsGrammar bytes.
 func Decode(contentType string, body []byte) ([]*dto.MetricFamily, error) {
 	format := expfmt.ResponseFormat(http.Header{"Content-Type": []string{contentType}})
-	kind := "text"
 	switch format.FormatType() {
 	case expfmt.TypeUnknown:
-		format = expfmt.FmtText
+		return decode(body, expfmt.FmtText, "text")
 	case expfmt.TypeProtoDelim:
-		kind = "protobuf"
 		if err := checkFrames(body); err != nil {
 			return nil, fmt.Errorf("parse protobuf exposition: %w", err)
 		}
+		return decode(body, format, "protobuf")
 	case expfmt.TypeOpenMetrics:
-		kind = "OpenMetrics"
-		if longLine(body, maxOpenMetricsLine) {
-			return nil, fmt.Errorf("parse OpenMetrics exposition: a line longer than %d bytes", maxOpenMetricsLine)
+		if !endsWithEOF(body) {
+			return nil, errors.New("parse OpenMetrics exposition: it does not end with # EOF")
 		}
+		if fams, err := decode(body, expfmt.FmtText, "OpenMetrics"); err == nil {
+			return fams, nil
+		}
+		if len(body) > maxOpenMetricsGrammar {
+			return nil, fmt.Errorf("parse OpenMetrics exposition: %d bytes that only the OpenMetrics grammar reads "+
+				"(exemplars, info or state sets), more than the %d it is given; serve the Prometheus text format", len(body), maxOpenMetricsGrammar)
+		}
+		return decode(body, format, "OpenMetrics")
 	}
+	return decode(body, format, "text")
+}
+
+// endsWithEOF reports whether an OpenMetrics body ends with its # EOF
+// line, with nothing after it.
+func endsWithEOF(b []byte) bool {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.Equal(b, []byte("# EOF")) || bytes.HasSuffix(b, []byte("\n# EOF"))
+}
+
+// decode reads every family of body with expfmt's decoder for format;
+// kind names the format in an error.
+func decode(body []byte, format expfmt.Format, kind string) ([]*dto.MetricFamily, error) {
 	dec := expfmt.NewDecoder(bytes.NewReader(body), format)
 	var fams []*dto.MetricFamily
 	for {
@@ -111,21 +139,6 @@ func checkFrames(b []byte) error {
 		b = b[n+int(size):]
 	}
 	return nil
-}
-
-// longLine reports whether b has a line longer than n bytes.
-func longLine(b []byte, n int) bool {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			return len(b) > n
-		}
-		if i > n {
-			return true
-		}
-		b = b[i+1:]
-	}
-	return false
 }
 
 // families maps a family name to the values of its series: those of
