@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -85,6 +86,9 @@ func (e *Engine) warnings(res *result.Result, t tallies) []string {
 	}
 	if r := refusedWarning(res.Timeline); r != "" {
 		w = append(w, r)
+	}
+	if f := sample.FailedWarning(res.Target); f != "" {
+		w = append(w, f)
 	}
 	slices.Sort(w)
 	return w

@@ -138,6 +138,9 @@ func (w *hvWatch) finish(res *result.Result, written int64, settle time.Duration
 		res.HV.Receiver = hv.ReceiverView(before, after, written, w.source)
 	}
 	res.Target = w.agg.Target()
+	if f := sample.FailedWarning(res.Target); f != "" {
+		res.Warnings = append(res.Warnings, f)
+	}
 }
 
 // stop ends the sampling; it is safe on a nil watch and more than once.
