@@ -78,3 +78,25 @@ func TestExpositionAgreesWithExpfmt(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFrames: a delimited protobuf body whose length prefix claims
+// more than is left is refused before expfmt sizes a buffer by it.
+func TestCheckFrames(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		ok   bool
+	}{
+		{"empty", "", true},
+		{"two whole frames", "\x02ab\x01c", true},
+		{"claims gigabytes", "\xff\xff\xff\xff\x0f\x0a", false},
+		{"claims one byte too many", "\x03ab", false},
+		{"broken length", "\xff", false},
+	}
+	for _, tt := range tests {
+		if err := checkFrames([]byte(tt.body)); (err == nil) != tt.ok {
+			t.Errorf("%s: error %v, want ok %v", tt.name, err, tt.ok)
+		}
+	}
+}
