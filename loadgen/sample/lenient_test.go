@@ -87,3 +87,24 @@ func TestMetricsSlowTarget(t *testing.T) {
 		t.Errorf("the scrape took %v, want it cut at the timeout", took)
 	}
 }
+
+// TestMetricsHugeBody: a body past MaxExposition is refused with the
+// reason. It is not parallel: reading 16 MiB under the race detector
+// would slow the package's timed tests.
+func TestMetricsHugeBody(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+		line := strings.Repeat("x", 1<<20) + "\n"
+		for range MaxExposition>>20 + 1 {
+			if _, err := fmt.Fprint(w, line); err != nil {
+				return
+			}
+		}
+	})
+	s, err := NewMetrics(srv.URL+"/metrics", HTTPOptions{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Sample(context.Background(), time.Now()); err == nil || !strings.Contains(err.Error(), "body larger than") {
+		t.Errorf("Sample error = %v, want the size limit", err)
+	}
+}
