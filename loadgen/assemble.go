@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -86,6 +87,9 @@ func (e *Engine) warnings(res *result.Result, t tallies) []string {
 	if r := refusedWarning(res.Timeline); r != "" {
 		w = append(w, r)
 	}
+	if f := sample.FailedWarning(res.Target); f != "" {
+		w = append(w, f)
+	}
 	slices.Sort(w)
 	return w
 }
@@ -118,7 +122,7 @@ const saturatedCPU = 90
 // histogram. Waiting for a connection and a silent target are never lag,
 // so they never make the generator saturated.
 func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generator {
-	g := result.Generator{MaxInFlight: maxFlight, RSSMaxBytes: maxRSS()}
+	g := result.Generator{MaxInFlight: maxFlight, RSSMaxBytes: cpu.rss, RSSAnonMaxBytes: cpu.anon, GoHeapMaxBytes: cpu.heap}
 	if cpu.n > 0 {
 		g.CPUAvgPct = round2(cpu.sum / float64(cpu.n))
 		g.CPUMaxPct = round2(cpu.max)
@@ -131,11 +135,17 @@ func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generat
 		g.DispatchLagP50Ms = float64(e.lag.p50Us.Load()) / 1000
 		g.DispatchLagP99Ms = float64(e.lag.p99Us.Load()) / 1000
 	}
-	// Saturated: it could not keep the schedule, or it used nearly all the
-	// CPU it may run on, so that its own delays are in the figures.
-	g.Saturated = g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond) ||
-		g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
+	g.Saturated = Saturated(g)
 	return g
+}
+
+// Saturated is the one rule that says the generator, not the target,
+// limited a run, REST and HV-VES alike: it could not keep the schedule
+// (dispatch lag p99 beyond saturatedLag), or it used nearly all the CPU it
+// may run on, so that its own delays are in the figures.
+func Saturated(g result.Generator) bool {
+	return g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond) ||
+		g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
 }
 
 func saturationWarning(g result.Generator) string {

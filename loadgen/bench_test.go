@@ -8,6 +8,8 @@ import (
 
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
+
+	"github.com/vesload/vesload/loadgen/metrics"
 )
 
 // BenchmarkRequestPath measures the whole per-request path — schedule,
@@ -42,6 +44,9 @@ func BenchmarkRequestPath(b *testing.B) {
 		URL: "http://vesload.test/eventListener/v7", Load: s, Body: seqBody{},
 		Pool: 8, PoolWait: time.Minute, Timeout: 5 * time.Second, KeepAlive: true,
 		Dial: func(string) (net.Conn, error) { return ln.Dial() },
+		// Live metrics on, as with --metrics-addr: the exporter is on the
+		// per-request path too.
+		Observers: []Observer{liveObserver{exp: metrics.New()}},
 	}
 	e, err := New(cfg)
 	if err != nil {

@@ -90,8 +90,10 @@ type Config struct {
 	// Observers watch the run, called in this order for every event;
 	// see Observer.
 	Observers []Observer
-	// Target and Generator, when set, are sampled once a second, each in
-	// its own goroutine; a failed sample never stops the run.
+	// Target, when set, is sampled once a second in its own goroutine;
+	// Generator, vesload's own process (sample.NewSelf when nil), on each
+	// second's tick, as the one meter of the generator's CPU and memory.
+	// A failed sample never stops the run.
 	Target    Sampler
 	Generator Sampler
 }

@@ -119,6 +119,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 			e.work(uint64(i), &ready, begin, &start)
 		}()
 	}
+	self := e.selfSampler() // before the start: opening it takes milliseconds
 	ready.Wait()
 	start, offset, err := e.startAt(ctx)
 	if err != nil {
@@ -129,7 +130,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	e.d.start, e.rec.started = start, start
 	e.rec.obs.begin(start)
-	tk := e.newTicker(start)
+	tk := e.newTicker(start, self)
 	close(begin)
 	go tk.loop()
 

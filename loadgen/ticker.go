@@ -1,11 +1,12 @@
 package loadgen
 
 import (
+	"context"
+	"errors"
 	"math"
-	"os"
 	"time"
 
-	"github.com/vesload/vesload/internal/proc"
+	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -18,10 +19,9 @@ type ticker struct {
 	started time.Time
 	sec     int64 // the wall second now ending
 
-	cpu       cpuMeter
-	cpuStats  cpuStats
-	target    *sampling
-	generator *sampling
+	self     Sampler // the generator's own process, read on every tick; nil when it cannot be read
+	cpuStats cpuStats
+	target   *sampling
 
 	last struct{ sent, attempted int64 }
 	prog Progress // reused every second
@@ -41,14 +41,25 @@ type checkpoint struct {
 	at  time.Time
 }
 
-func (e *Engine) newTicker(start time.Time) *ticker {
-	t := &ticker{e: e, started: start, quit: make(chan struct{}), done: make(chan struct{})}
-	t.cpu.reset(start)
+// selfSampler is the sampler of the generator's own process: the
+// configured one, or a new one (primed, so the first second has a CPU
+// figure); nil when the process cannot be read, and the result then has
+// no generator CPU.
+func (e *Engine) selfSampler() Sampler {
+	if e.cfg.Generator != nil {
+		return e.cfg.Generator
+	}
+	s, err := sample.NewSelf()
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
+	t := &ticker{e: e, started: start, self: self, quit: make(chan struct{}), done: make(chan struct{})}
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
-	}
-	if s := e.cfg.Generator; s != nil {
-		t.generator = startSampling(s)
 	}
 	if e.cfg.CheckpointEvery > 0 && len(e.cfg.Observers) > 0 {
 		t.every = max(int64(e.cfg.CheckpointEvery/time.Second), 1)
@@ -80,16 +91,13 @@ func (t *ticker) loop() {
 func (t *ticker) stop() {
 	close(t.quit)
 	<-t.done
-	cpu := t.cpu.sample(time.Now())
-	t.cpuStats.add(cpu)
+	cpu, _ := t.readSelf(time.Now())
 	r := t.e.rec
 	r.mu.Lock()
 	r.tl.reading(t.sec, cpu, nil) // the last, partial second
 	r.mu.Unlock()
-	for _, sm := range []*sampling{t.target, t.generator} {
-		if sm != nil {
-			sm.stop()
-		}
+	if t.target != nil {
+		t.target.stop()
 	}
 	if t.ckpt != nil {
 		close(t.ckpt)
@@ -99,14 +107,10 @@ func (t *ticker) stop() {
 
 // tick is the work of one wall second.
 func (t *ticker) tick(now time.Time) {
-	cpu := t.cpu.sample(now)
-	t.cpuStats.add(cpu)
-	var tgt, gen *Reading
+	cpu, gen := t.readSelf(now)
+	var tgt *Reading
 	if t.target != nil {
 		tgt = t.target.latest()
-	}
-	if t.generator != nil {
-		gen = t.generator.latest()
 	}
 	r := t.e.rec
 	r.mu.Lock()
@@ -175,48 +179,43 @@ func (t *ticker) result(final tallies, ended time.Time, interrupted, done bool) 
 	return t.e.assemble(final, t.cpuStats, t.target, t.started, ended, interrupted, done)
 }
 
-// cpuStats summarises the generator's CPU readings.
+// cpuStats summarises the generator's readings: its CPU, and the peaks of
+// its memory as sampled once a second.
 type cpuStats struct {
 	sum, max float64
 	n        int
+	// rss, anon and heap are the highest resident memory, anonymous
+	// resident memory and Go heap in use of any reading.
+	rss, anon, heap int64
 }
 
-func (s *cpuStats) add(pct float64) {
-	s.sum += pct
-	s.max = math.Max(s.max, pct)
-	s.n++
-}
-
-// cpuMeter measures the generator's own CPU use from getrusage, which is
-// cheap enough to call every second.
-type cpuMeter struct {
-	last    time.Time
-	lastCPU time.Duration
-}
-
-// maxRSS is the peak resident memory of this process. It reads the
-// kernel's high-water mark of the process's own memory (VmHWM), because
-// getrusage's maxrss survives exec: a vesload started by a large parent
-// (a test binary, an IDE) would report the parent's peak instead.
-func maxRSS() int64 {
-	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		if n, err := proc.FieldKB(b, "VmHWM"); err == nil {
-			return int64(n)
-		}
+func (s *cpuStats) add(r *Reading) {
+	if !r.NoCPU {
+		s.sum += r.CPUPct
+		s.max = math.Max(s.max, r.CPUPct)
+		s.n++
 	}
-	return peakRSS()
+	s.rss = max(s.rss, r.RSSBytes)
+	s.anon = max(s.anon, r.AnonBytes)
+	s.heap = max(s.heap, r.GoHeapBytes)
 }
 
-func (m *cpuMeter) reset(now time.Time) { m.last, m.lastCPU = now, processCPU() }
-
-// sample returns the CPU share since the last call, 100 = one core.
-func (m *cpuMeter) sample(now time.Time) float64 {
-	c := processCPU()
-	wall := now.Sub(m.last)
-	pct := 0.0
-	if wall > 0 {
-		pct = 100 * float64(c-m.lastCPU) / float64(wall)
+// readSelf reads the generator's own process, the one meter of its CPU
+// (100 = one core) and memory, and adds the reading to the run's figures.
+// The reading is nil when the process could not be read.
+func (t *ticker) readSelf(now time.Time) (cpu float64, r *Reading) {
+	if t.self == nil {
+		return 0, nil
 	}
-	m.last, m.lastCPU = now, c
-	return pct
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	rd, err := t.self.Sample(ctx, now)
+	if err != nil && !errors.Is(err, sample.ErrPartial) {
+		return 0, nil
+	}
+	t.cpuStats.add(&rd)
+	if !rd.NoCPU {
+		cpu = rd.CPUPct
+	}
+	return cpu, &rd
 }

@@ -136,11 +136,3 @@ func TestTimelineUsage(t *testing.T) {
 		t.Fatalf("seconds %+v, want the generator's RSS and in-flight count of second 0 only", got)
 	}
 }
-
-// maxRSS reads the peak from /proc/self/status (proc.FieldKB, tested
-// there) or getrusage.
-func TestMaxRSS(t *testing.T) {
-	if rss := maxRSS(); rss <= 0 || rss > 1<<40 {
-		t.Errorf("maxRSS() = %d, want this process's peak", rss)
-	}
-}

@@ -25,6 +25,12 @@ func textGenerator(t *textWriter, r *result.Result) {
 	if g.RSSMaxBytes > 0 {
 		tb.Add("RSS max", FormatBytes(g.RSSMaxBytes))
 	}
+	if g.RSSAnonMaxBytes > 0 {
+		tb.Add("anonymous RSS max", FormatBytes(g.RSSAnonMaxBytes))
+	}
+	if g.GoHeapMaxBytes > 0 {
+		tb.Add("Go heap in use max", FormatBytes(g.GoHeapMaxBytes))
+	}
 	if g.MaxInFlight > 0 {
 		tb.Add("max in flight", fmtInt(g.MaxInFlight))
 	}

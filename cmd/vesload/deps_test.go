@@ -3,46 +3,23 @@ package main
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// heavyModules are modules the binary must not link. The Prometheus
-// client libraries, and through them the protobuf runtime, a JSON codec
-// and their helpers, made up a large share of the binary; the kernel maps
-// the pages around every package that runs code or init, so they also
-// raised the generator's resident memory above its peers' at 5,000
-// requests/s (issue 14). internal/promtext and internal/selfmetrics do
-// the little vesload needs of them. The same holds for gopsutil and
-// prometheus/procfs with what they bring: on Linux the samplers read /proc
-// through internal/proc, and the other systems keep gopsutil behind build
-// tags. Tests may still use them all.
-var heavyModules = []string{
+// templatePackages must not be linked: executing a template looks
+// methods up by name through reflection, which keeps the linker from
+// dropping any exported method of any type (the binary was a fifth larger
+// with report/html on html/template). report/html writes its page by hand.
+var templatePackages = []string{"text/template", "html/template"}
+
+// ecosystemModules are the libraries vesload's metrics and sampling are
+// built on, which the binary must link (docs/ARCHITECTURE.md, "Footprint").
+var ecosystemModules = []string{
 	"github.com/prometheus/client_golang",
-	"github.com/prometheus/client_model",
 	"github.com/prometheus/common",
-	"github.com/json-iterator/go",
-	"github.com/modern-go/reflect2",
-	"github.com/modern-go/concurrent",
-	"github.com/cespare/xxhash",
-	"github.com/beorn7/perks",
-	"github.com/munnerz/goautoneg",
-	"google.golang.org/protobuf",
-	"github.com/shirou/gopsutil",
-	"github.com/prometheus/procfs",
-	"github.com/tklauser/go-sysconf",
-	"github.com/tklauser/numcpus",
-	"github.com/go-ole/go-ole",
-	"github.com/ebitengine/purego",
-	"github.com/yusufpapurcu/wmi",
-	"github.com/lufia/plan9stats",
-	"github.com/power-devops/perfstat",
-	// Executing a template looks methods up by name through reflection,
-	// which keeps the linker from dropping any exported method of any
-	// type: the binary was a fifth larger with report/html on
-	// html/template. report/html writes its page by hand.
-	"text/template",
-	"html/template",
+	"github.com/shirou/gopsutil/v4",
 }
 
 // goListDeps lists the packages pkg links on Linux as `make build` builds
@@ -71,38 +48,30 @@ func goListDeps(t *testing.T, pkg string) map[string][]string {
 	return deps
 }
 
-// heavyModule is the module of heavyModules that package p belongs to.
-func heavyModule(p string) (string, bool) {
-	for _, m := range heavyModules {
-		if p == m || strings.HasPrefix(p, m+"/") {
-			return m, true
-		}
-	}
-	return "", false
-}
-
-// TestBinaryLinksNoHeavyModules fails when a package of one of
-// heavyModules comes back into vesload's binary. The protobuf wire
-// encoding (protowire, and what it needs) is the exception: the HV-VES
-// producer encodes its messages with it.
-func TestBinaryLinksNoHeavyModules(t *testing.T) {
+// TestBinaryLinks checks what `make build` links: the ecosystem's
+// metrics and process libraries, and no template package.
+func TestBinaryLinks(t *testing.T) {
 	t.Parallel()
-	allowed := goListDeps(t, "google.golang.org/protobuf/encoding/protowire")
 	deps := goListDeps(t, ".")
 	if len(deps) < 50 {
 		t.Fatalf("go list found only %d packages", len(deps))
 	}
-	for p, imports := range deps {
-		if _, heavy := heavyModule(p); heavy {
-			continue // reported at its importer
-		}
-		for _, imp := range imports {
-			if _, ok := allowed[imp]; ok {
-				continue
+	for _, m := range ecosystemModules {
+		found := false
+		for p := range deps {
+			if p == m || strings.HasPrefix(p, m+"/") {
+				found = true
+				break
 			}
-			if m, heavy := heavyModule(imp); heavy {
-				t.Errorf("%s imports %s (module %s): vesload must not link it, for the binary's size and resident memory (issue 14); "+
-					"see docs/ARCHITECTURE.md, \"Footprint\"", p, imp, m)
+		}
+		if !found {
+			t.Errorf("the binary links no package of %s", m)
+		}
+	}
+	for p, imports := range deps {
+		for _, imp := range imports {
+			if slices.Contains(templatePackages, imp) {
+				t.Errorf("%s imports %s: vesload must not link a template package, for the binary's size", p, imp)
 			}
 		}
 	}

@@ -2,21 +2,22 @@ package main
 
 import (
 	"context"
-	"runtime"
 	"time"
 
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report/result"
 )
 
 // selfWatch samples vesload's own CPU and memory once a second during an
-// HV-VES run (with the built-in emulator, the emulator is in the same
-// process and counted too).
+// HV-VES run, with the same meter (sample.NewSelf) and saturation rule
+// (loadgen.Saturated) as a REST run (with the built-in emulator, the
+// emulator is in the same process and counted too).
 type selfWatch struct {
-	done, finished chan struct{}
-	sum, peak      float64
-	n              int
-	rss            int64
+	done, finished  chan struct{}
+	sum, peak       float64
+	n               int
+	rss, anon, heap int64
 }
 
 func watchSelf() *selfWatch {
@@ -40,7 +41,7 @@ func watchSelf() *selfWatch {
 				if err != nil {
 					continue
 				}
-				w.rss = max(w.rss, r.RSSBytes)
+				w.rss, w.anon, w.heap = max(w.rss, r.RSSBytes), max(w.anon, r.AnonBytes), max(w.heap, r.GoHeapBytes)
 				if !r.NoCPU {
 					w.sum += r.CPUPct
 					w.peak = max(w.peak, r.CPUPct)
@@ -63,6 +64,6 @@ func (w *selfWatch) stop(g *result.Generator) {
 	if w.n > 0 {
 		g.CPUAvgPct, g.CPUMaxPct = w.sum/float64(w.n), w.peak
 	}
-	g.RSSMaxBytes = w.rss
-	g.Saturated = g.Saturated || g.CPUAvgPct >= 90*float64(runtime.GOMAXPROCS(0))
+	g.RSSMaxBytes, g.RSSAnonMaxBytes, g.GoHeapMaxBytes = w.rss, w.anon, w.heap
+	g.Saturated = loadgen.Saturated(*g)
 }

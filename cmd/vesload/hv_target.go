@@ -37,7 +37,8 @@ type hvWatch struct {
 	f       *hvTargetFlags
 	client  *http.Client
 	source  string
-	before  hv.CollectorCounters
+	lives   *hv.Lives // the collector's counters, scraped every second, across restarts
+	livesMu sync.Mutex
 	agg     *sample.Aggregate
 	stopped chan struct{}
 	once    sync.Once
@@ -88,9 +89,11 @@ func (w *hvWatch) preflight(ctx context.Context, opts tlsconf.Options) error {
 		}
 	}
 	w.client = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: tcfg}}
-	if w.before, err = hv.ScrapeCollector(ctx, w.client, w.f.metrics); err != nil {
+	before, err := hv.ScrapeCollector(ctx, w.client, w.f.metrics)
+	if err != nil {
 		return fmt.Errorf("--target-metrics: %w", err)
 	}
+	w.lives = hv.NewLives(before)
 	return nil
 }
 
@@ -104,35 +107,40 @@ func (w *hvWatch) sample(s sample.Sampler) {
 		case now := <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_, _ = w.agg.Take(ctx, s, now) // errors are counted in the aggregate
+			if w.lives != nil {
+				// Following the counters every second is what lets a restart
+				// of the collector be seen and its lives added up.
+				if c, err := hv.ScrapeCollector(ctx, w.client, w.f.metrics); err == nil {
+					w.livesMu.Lock()
+					w.lives.Observe(c)
+					w.livesMu.Unlock()
+				}
+			}
 			cancel()
 		}
 	}
 }
 
-// finish stops sampling and adds the collector's view to res: the
-// counters' change, once the collector has counted what was written
-// (waiting up to settle).
+// finish stops sampling and adds the collector's view to res: what its
+// counters counted across its lives, once it has counted what was written
+// or its count stopped rising (waiting up to settle).
 func (w *hvWatch) finish(res *result.Result, written int64, settle time.Duration) {
 	if w == nil {
 		return
 	}
-	if w.client != nil {
-		deadline := time.Now().Add(settle)
-		for {
-			after, err := hv.ScrapeCollector(context.Background(), w.client, w.f.metrics)
-			if err != nil {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("the collector's metrics could not be read after the run: %v", err))
-				break
-			}
-			res.HV.Receiver = hv.ReceiverView(w.before, after, written, w.source)
-			if res.HV.Receiver.Received >= written || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(500 * time.Millisecond)
-		}
-	}
 	w.stop()
+	if w.lives != nil {
+		scrape := func(ctx context.Context) (hv.CollectorCounters, error) {
+			return hv.ScrapeCollector(ctx, w.client, w.f.metrics)
+		}
+		res.Warnings = append(res.Warnings, hv.Settle(context.Background(), scrape, w.lives, written, settle, nil)...)
+		before, after := w.lives.Span()
+		res.HV.Receiver = hv.ReceiverView(before, after, written, w.source)
+	}
 	res.Target = w.agg.Target()
+	if f := sample.FailedWarning(res.Target); f != "" {
+		res.Warnings = append(res.Warnings, f)
+	}
 }
 
 // stop ends the sampling; it is safe on a nil watch and more than once.

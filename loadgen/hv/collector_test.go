@@ -14,7 +14,7 @@ func TestParseONAPSampleMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseCollectorMetrics(body)
+	c, err := ParseCollectorMetrics("", body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestParseONAPSampleMetrics(t *testing.T) {
 }
 
 func TestReceiverView(t *testing.T) {
-	before, err := ParseCollectorMetrics([]byte(`hvves_messages_received_total 100
+	before, err := ParseCollectorMetrics("", []byte(`hvves_messages_received_total 100
 hvves_messages_sent_total 90
 hvves_messages_dropped_cause_total{cause="invalid"} 10
 hvves_messages_to_collector_travel_time_seconds_sum 1.0
@@ -33,7 +33,7 @@ hvves_messages_to_collector_travel_time_seconds_count 90
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := ParseCollectorMetrics([]byte(`# TYPE hvves_messages_received_total counter
+	after, err := ParseCollectorMetrics("", []byte(`# TYPE hvves_messages_received_total counter
 hvves_messages_received_total 1100
 hvves_messages_sent_total 1080
 hvves_messages_dropped_cause_total{cause="invalid"} 12
@@ -61,7 +61,7 @@ hvves_emulator_duplicate_event_ids_total 3
 	if rc.TravelAvgMs != 2 || rc.TravelMaxMs != 250 {
 		t.Errorf("travel avg %v max %v, want 2 ms and 250 ms", rc.TravelAvgMs, rc.TravelMaxMs)
 	}
-	if _, err := ParseCollectorMetrics([]byte("hvves_messages_received_total{")); err == nil {
+	if _, err := ParseCollectorMetrics("", []byte("hvves_messages_received_total{")); err == nil {
 		t.Error("a broken exposition parsed")
 	}
 }
@@ -70,7 +70,7 @@ func FuzzParseCollectorMetrics(f *testing.F) {
 	f.Add([]byte("hvves_messages_received_total 3\nhvves_messages_dropped_cause_total{cause=\"invalid\"} 1\n"))
 	f.Add([]byte("# TYPE hvves_messages_to_collector_travel_time_seconds histogram\nhvves_messages_to_collector_travel_time_seconds_bucket{le=\"+Inf\"} 2\nhvves_messages_to_collector_travel_time_seconds_sum 1\nhvves_messages_to_collector_travel_time_seconds_count 2\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		c, err := ParseCollectorMetrics(body)
+		c, err := ParseCollectorMetrics("", body)
 		if err == nil && c.Dropped == nil {
 			t.Fatal("parsed without a dropped table")
 		}
@@ -80,11 +80,11 @@ func FuzzParseCollectorMetrics(f *testing.F) {
 // A Micrometer exposition as the collector serves it: TYPE lines, a
 // summary with quantiles, _max beside it, trailing commas in label sets.
 func TestParseMicrometerCollectorMetrics(t *testing.T) {
-	body, err := os.ReadFile(filepath.Join("..", "..", "internal", "promtext", "testdata", "hvves.txt"))
+	body, err := os.ReadFile(filepath.Join("..", "sample", "testdata", "hvves.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseCollectorMetrics(body)
+	c, err := ParseCollectorMetrics("", body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,94 +1,140 @@
 package metrics
 
 import (
+	"math"
 	"net/http"
 	"sync"
 	"sync/atomic"
 
-	"github.com/vesload/vesload/internal/promtext"
-	"github.com/vesload/vesload/internal/selfmetrics"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// latencyBuckets are the histogram buckets, in seconds: from half a
-// millisecond, below any real round trip, to a minute, past any sensible
-// timeout.
+// latencyBuckets are the classic histogram buckets, in seconds, that the
+// Grafana dashboard reads: from half a millisecond, below any real round
+// trip, to a minute, past any sensible timeout.
 func latencyBuckets() []float64 {
 	return []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60}
 }
 
-// Exporter holds vesload's live metrics, so that two runs in one process
-// (tests) never collide and nothing global is touched. Every figure is an
-// atomic that the engine and the samplers update; the exposition is only
-// rendered when a scraper asks for it.
+// Native bucket layout: a bucket factor of 1.1 (schema 3, buckets about
+// 9 % wide), everything up to about a microsecond in the zero bucket, and
+// at most nativeMaxBuckets buckets, past which client_golang widens them
+// rather than grow without bound.
+const (
+	nativeFactor     = 1.1
+	nativeMaxBuckets = 160
+)
+
+// nativeZeroThreshold is the zero bucket's width, 2^-20 s.
+var nativeZeroThreshold = math.Exp2(-20)
+
+// Exporter holds vesload's live metrics in a registry of its own, so that
+// two runs in one process (tests) never collide and nothing global is
+// touched. Every series the per-request path touches is resolved once;
+// the exposition is only rendered when a scraper asks for it.
 type Exporter struct {
+	reg     *prometheus.Registry
 	handler http.Handler
 
-	latency       *histogram
-	service       *histogram
-	poolExhausted counter
-	inFlight      gauge
-	targetRPS     gauge
-	achievedRPS   gauge
-	lagP50        gauge
-	lagP99        gauge
-	lagMax        gauge
-	targetCPU     gauge
-	targetRSS     gauge
-	genCPU        gauge
-	genRSS        gauge
+	latency       prometheus.Histogram
+	service       prometheus.Histogram
+	poolExhausted prometheus.Counter
+	notSent       prometheus.Counter
+	inFlight      prometheus.Gauge
+	targetRPS     prometheus.Gauge
+	achievedRPS   prometheus.Gauge
+	lagP50        prometheus.Gauge
+	lagP99        prometheus.Gauge
+	lagMax        prometheus.Gauge
+	targetCPU     prometheus.Gauge
+	targetRSS     prometheus.Gauge
+	genCPU        prometheus.Gauge
+	genRSS        prometheus.Gauge
 
-	// counters maps the callers' pairs to their series. It is replaced,
-	// never changed, so that the per-request path reads it without a
-	// lock; mu serialises the rare replacements.
-	counters atomic.Pointer[map[requestKey]*counter]
+	requests     *prometheus.CounterVec
+	targetSeries *prometheus.GaugeVec
 
-	mu       sync.Mutex
-	requests map[requestLabels]*counter // the series of vesload_requests_total
-	series   map[string]*gauge          // the series of vesload_target_series
+	// counters maps the callers' pairs to their resolved series. It is
+	// replaced, never changed, so that the per-request path reads it
+	// without a lock; mu serialises the rare replacements.
+	counters atomic.Pointer[map[requestKey]prometheus.Counter]
+
+	mu     sync.Mutex
+	series map[string]prometheus.Gauge // the resolved series of vesload_target_series
 }
 
 // New builds an Exporter; its handler serves the Go runtime and process
 // series (the generator's own go_* and process_*) beside vesload's.
 func New() *Exporter {
-	e := &Exporter{
-		latency:  newHistogram(latencyBuckets()),
-		service:  newHistogram(latencyBuckets()),
-		requests: make(map[requestLabels]*counter),
-		series:   make(map[string]*gauge),
-	}
-	e.counters.Store(&map[requestKey]*counter{})
-	e.handler = promtext.Handler(e.write)
+	e := &Exporter{reg: prometheus.NewRegistry(), series: make(map[string]prometheus.Gauge)}
+	e.latency = e.histogram("vesload_request_latency_seconds",
+		"Latency of requests that were sent, measured from each request's due time (coordinated omission corrected).")
+	e.service = e.histogram("vesload_request_service_seconds",
+		"Request service time measured from the moment the request was written.")
+	e.poolExhausted = e.counter("vesload_pool_exhausted_total", "Due requests that found no free connection within the pool wait.")
+	e.notSent = e.counter("vesload_requests_not_sent_total",
+		"Due requests that were never sent (pool exhausted, no connection, run ended); they are not in the latency histogram.")
+	e.inFlight = e.gauge("vesload_in_flight", "Requests written and not yet answered.")
+	e.targetRPS = e.gauge("vesload_target_rps", "Request rate the schedule asks for, per second.")
+	e.achievedRPS = e.gauge("vesload_achieved_rps", "Request rate sent in the last second.")
+	e.targetCPU = e.gauge("vesload_target_cpu_percent", "CPU of the system under test, 100 = one core.")
+	e.targetRSS = e.gauge("vesload_target_rss_bytes", "Resident memory of the system under test.")
+	e.genCPU = e.gauge("vesload_generator_cpu_percent", "CPU of vesload itself, 100 = one core.")
+	e.genRSS = e.gauge("vesload_generator_rss_bytes", "Resident memory of vesload itself.")
+	lag := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "vesload_dispatch_lag_seconds",
+		Help: "How late the generator dispatched requests over the last second (quantile 1 is the maximum).",
+	}, []string{"quantile"})
+	e.lagP50, e.lagP99, e.lagMax = lag.WithLabelValues("0.5"), lag.WithLabelValues("0.99"), lag.WithLabelValues("1")
+	e.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vesload_requests_total",
+		Help: "Requests completed or failed, by outcome (ok or an error class such as http_503, timeout, pool_exhausted) and HTTP status code (none without a response).",
+	}, []string{"code", "outcome"})
+	e.targetSeries = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "vesload_target_series",
+		Help: "Named series sampled from the target (PromQL queries, system_cpu_pct, jvm_memory_used_bytes).",
+	}, []string{"series"})
+	e.reg.MustRegister(lag, e.requests, e.targetSeries,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	e.counters.Store(&map[requestKey]prometheus.Counter{})
+	e.handler = promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{EnableOpenMetrics: true})
 	return e
 }
 
-// Handler serves the metrics in the Prometheus text format, version 0.0.4.
+// Handler serves the metrics in the format the scraper asks for: the
+// Prometheus text format, OpenMetrics, or the delimited protobuf
+// exposition (the one that carries native histograms).
 func (e *Exporter) Handler() http.Handler { return e.handler }
 
-// write renders every family, vesload's first (latency and service
-// histograms, then the gauges), then the runtime's and the process's.
-func (e *Exporter) write(w *promtext.Writer) {
-	e.latency.write(w, "vesload_request_latency_seconds",
-		"Request latency measured from each request's due time (coordinated omission corrected).")
-	e.service.write(w, "vesload_request_service_seconds",
-		"Request service time measured from the moment the request was written.")
-	w.Single("vesload_achieved_rps", promtext.Gauge, "Request rate sent in the last second.", e.achievedRPS.get())
-	w.Header("vesload_dispatch_lag_seconds", promtext.Gauge,
-		"How late the generator dispatched requests over the last second (quantile 1 is the maximum).")
-	for _, q := range []struct {
-		label string
-		g     *gauge
-	}{{"0.5", &e.lagP50}, {"0.99", &e.lagP99}, {"1", &e.lagMax}} {
-		w.Sample("vesload_dispatch_lag_seconds", []promtext.Label{{Name: "quantile", Value: q.label}}, q.g.get())
-	}
-	w.Single("vesload_generator_cpu_percent", promtext.Gauge, "CPU of vesload itself, 100 = one core.", e.genCPU.get())
-	w.Single("vesload_generator_rss_bytes", promtext.Gauge, "Resident memory of vesload itself.", e.genRSS.get())
-	w.Single("vesload_in_flight", promtext.Gauge, "Requests written and not yet answered.", e.inFlight.get())
-	w.Header("vesload_pool_exhausted_total", promtext.Counter, "Due requests that found no free connection within the pool wait.")
-	w.Count("vesload_pool_exhausted_total", nil, e.poolExhausted.get())
-	e.writeRequests(w)
-	w.Single("vesload_target_cpu_percent", promtext.Gauge, "CPU of the system under test, 100 = one core.", e.targetCPU.get())
-	w.Single("vesload_target_rps", promtext.Gauge, "Request rate the schedule asks for, per second.", e.targetRPS.get())
-	w.Single("vesload_target_rss_bytes", promtext.Gauge, "Resident memory of the system under test.", e.targetRSS.get())
-	e.writeTargetSeries(w)
-	selfmetrics.Write(w)
+// Registry is the exporter's own registry, for a server that publishes
+// more series beside vesload's.
+func (e *Exporter) Registry() *prometheus.Registry { return e.reg }
+
+// histogram registers a latency histogram with the classic buckets the
+// dashboard reads and native buckets beside them.
+func (e *Exporter) histogram(name, help string) prometheus.Histogram {
+	h := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:                           name,
+		Help:                           help,
+		Buckets:                        latencyBuckets(),
+		NativeHistogramBucketFactor:    nativeFactor,
+		NativeHistogramZeroThreshold:   nativeZeroThreshold,
+		NativeHistogramMaxBucketNumber: nativeMaxBuckets,
+	})
+	e.reg.MustRegister(h)
+	return h
+}
+
+func (e *Exporter) counter(name, help string) prometheus.Counter {
+	c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+	e.reg.MustRegister(c)
+	return c
+}
+
+func (e *Exporter) gauge(name, help string) prometheus.Gauge {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
+	e.reg.MustRegister(g)
+	return g
 }

@@ -101,8 +101,9 @@ func TestExporterScrape(t *testing.T) {
 		{"vesload_requests_total", map[string]string{"outcome": "timeout", "code": "none"}, 1},
 		{"vesload_requests_total", map[string]string{"outcome": "other", "code": "none"}, 1},
 		{"vesload_pool_exhausted_total", nil, 1},
-		{"vesload_request_latency_seconds", nil, 6}, // all but the pool-exhausted one
-		{"vesload_request_service_seconds", nil, 5}, // those that were written
+		{"vesload_requests_not_sent_total", nil, 2}, // pool exhausted, and the refused connection
+		{"vesload_request_latency_seconds", nil, 5}, // only those that were sent
+		{"vesload_request_service_seconds", nil, 5},
 		{"vesload_in_flight", nil, 7},
 		{"vesload_target_rps", nil, 100},
 		{"vesload_achieved_rps", nil, 98.5},
@@ -127,11 +128,12 @@ func TestExporterScrape(t *testing.T) {
 	if _, ok := fams["process_resident_memory_bytes"]; !ok {
 		t.Error("process collector missing")
 	}
-	// The classic buckets are there: 3 ms lands in the 5 ms bucket.
+	// The classic buckets are there: 3 ms lands in the 5 ms bucket; the
+	// refused connection (1 ms, never sent) is not observed.
 	h := fams["vesload_request_latency_seconds"].GetMetric()[0].GetHistogram()
 	for _, b := range h.GetBucket() {
-		if b.GetUpperBound() == 0.005 && b.GetCumulativeCount() != 4 {
-			t.Errorf("latency bucket le=0.005 holds %d, want 4", b.GetCumulativeCount())
+		if b.GetUpperBound() == 0.005 && b.GetCumulativeCount() != 3 {
+			t.Errorf("latency bucket le=0.005 holds %d, want 3", b.GetCumulativeCount())
 		}
 	}
 	if n := len(latencyBuckets()); len(h.GetBucket()) != n+1 { // and +Inf
@@ -158,7 +160,7 @@ func TestExporterLabelsAreBounded(t *testing.T) {
 	}
 	var total float64
 	for name, mf := range fams {
-		if !strings.HasPrefix(name, "vesload_") {
+		if !strings.HasPrefix(name, "vesload_") || name == "vesload_requests_not_sent_total" {
 			continue
 		}
 		for _, m := range mf.GetMetric() {
@@ -260,5 +262,54 @@ func BenchmarkObserveRequest(b *testing.B) {
 		o := outcomes[i%len(outcomes)]
 		e.ObserveRequest(o.outcome, o.code, time.Duration(1+i%5000)*time.Microsecond, time.Duration(1+i%3000)*time.Microsecond)
 		i++
+	}
+}
+
+// TestExporterStandardSeries checks what stock Go dashboards read: the
+// runtime's and the process's series under client_golang's names.
+func TestExporterStandardSeries(t *testing.T) {
+	t.Parallel()
+	fams := scrape(t, New().Handler())
+	for _, name := range []string{
+		"go_gc_duration_seconds", "go_goroutines", "go_memstats_heap_alloc_bytes", "go_memstats_mallocs_total",
+		"go_memstats_stack_inuse_bytes", "go_memstats_last_gc_time_seconds", "process_cpu_seconds_total",
+		"process_resident_memory_bytes", "process_start_time_seconds",
+	} {
+		if _, ok := fams[name]; !ok {
+			t.Errorf("no %s in the scrape", name)
+		}
+	}
+}
+
+// TestExporterOpenMetrics asks as an OpenMetrics scraper does: the answer
+// is OpenMetrics, ends in # EOF and decodes.
+func TestExporterOpenMetrics(t *testing.T) {
+	t.Parallel()
+	e := New()
+	observeAll(e)
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/openmetrics-text; version=1.0.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/openmetrics-text") {
+		t.Fatalf("Content-Type %q, want OpenMetrics", ct)
+	}
+	if !strings.HasSuffix(string(body), "# EOF\n") {
+		t.Errorf("the exposition does not end in # EOF: ...%q", body[max(0, len(body)-40):])
+	}
+	if !strings.Contains(string(body), "vesload_requests_total{code=\"202\",outcome=\"ok\"} 3") {
+		t.Errorf("no vesload_requests_total for ok/202 in:\n%s", body)
 	}
 }

@@ -1,13 +1,11 @@
 package metrics
 
 import (
-	"cmp"
 	"maps"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/vesload/vesload/internal/promtext"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // maxRequestSeries caps the outcome × code pairs: a handful of classes and
@@ -30,34 +28,32 @@ type requestKey struct {
 	code    int
 }
 
-// requestLabels are the label values of one vesload_requests_total series.
-type requestLabels struct {
-	outcome, code string
-}
-
 // ObserveRequest records one completed or failed request. outcome is "ok"
 // or an error class (http_503, timeout, pool_exhausted, …); code is the
-// HTTP status, 0 without a response. A zero latency or service time means
-// the request never got that far (no connection, nothing written) and is
-// not observed. It allocates nothing once a pair of outcome and code has
-// been seen; anything that does not look like a class name is counted as
-// "other", so no message can become a label.
+// HTTP status, 0 without a response. service is the time from the moment
+// the request was written: zero means it was never sent (pool exhausted,
+// no connection), and such a request is counted in
+// vesload_requests_not_sent_total and kept out of both histograms, so that
+// the latency histogram's count is the number of requests sent. It
+// allocates nothing once a pair of outcome and code has been seen;
+// anything that does not look like a class name is counted as "other", so
+// no message can become a label.
 func (e *Exporter) ObserveRequest(outcome string, code int, latency, service time.Duration) {
-	e.counter(outcome, code).inc()
+	e.requestCounter(outcome, code).Inc()
 	if outcome == outcomePoolExhausted {
-		e.poolExhausted.inc()
+		e.poolExhausted.Inc()
 	}
-	if latency > 0 {
-		e.latency.observe(latency)
+	if service <= 0 {
+		e.notSent.Inc()
+		return
 	}
-	if service > 0 {
-		e.service.observe(service)
-	}
+	e.latency.Observe(latency.Seconds())
+	e.service.Observe(service.Seconds())
 }
 
-// counter returns the counter for outcome and code: a lookup without a
+// requestCounter returns the counter for outcome and code: a lookup without a
 // lock once the pair has been seen, resolved under e.mu the first time.
-func (e *Exporter) counter(outcome string, code int) *counter {
+func (e *Exporter) requestCounter(outcome string, code int) prometheus.Counter {
 	k := requestKey{outcome, code}
 	if c, ok := (*e.counters.Load())[k]; ok {
 		return c
@@ -69,41 +65,17 @@ func (e *Exporter) counter(outcome string, code int) *counter {
 		return c
 	}
 	if len(known) >= maxRequestSeries {
-		return e.seriesFor(requestLabels{outcomeOther, codeNone})
+		return e.requests.WithLabelValues(codeNone, outcomeOther)
 	}
 	o := outcome
 	if !isClass(o) {
 		o = outcomeOther
 	}
-	c := e.seriesFor(requestLabels{o, codeLabel(code)})
+	c := e.requests.WithLabelValues(codeLabel(code), o)
 	next := maps.Clone(known)
 	next[k] = c
 	e.counters.Store(&next)
 	return c
-}
-
-// seriesFor returns the counter of one labelled series, creating it; the
-// caller holds e.mu.
-func (e *Exporter) seriesFor(l requestLabels) *counter {
-	c, ok := e.requests[l]
-	if !ok {
-		c = new(counter)
-		e.requests[l] = c
-	}
-	return c
-}
-
-// writeRequests renders vesload_requests_total, sorted by its labels.
-func (e *Exporter) writeRequests(w *promtext.Writer) {
-	all := sortedSeries(&e.mu, e.requests, func(a, b requestLabels) int {
-		return cmp.Or(strings.Compare(a.code, b.code), strings.Compare(a.outcome, b.outcome))
-	})
-	w.Header("vesload_requests_total", promtext.Counter,
-		"Requests completed or failed, by outcome (ok or an error class such as http_503, timeout, pool_exhausted) and HTTP status code (none without a response).")
-	for _, s := range all {
-		w.Count("vesload_requests_total",
-			[]promtext.Label{{Name: "code", Value: s.key.code}, {Name: "outcome", Value: s.key.outcome}}, s.val.get())
-	}
 }
 
 // isClass reports whether s looks like an outcome class: a short

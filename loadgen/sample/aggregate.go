@@ -3,8 +3,10 @@ package sample
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -133,4 +135,15 @@ func (a *Aggregate) Last() Reading {
 	r := a.last
 	r.Extra = maps.Clone(a.last.Extra)
 	return r
+}
+
+// FailedWarning is the run's warning about samples of the target that
+// failed, with their count and the last reason, or "" when none did: a
+// failed scrape never stops a run, but the figures then cover less of it.
+func FailedWarning(t *result.Target) string {
+	if t == nil || t.SampleErrors == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d samples of the target (%s) failed, the last with: %s; its CPU and memory figures cover the other seconds",
+		t.SampleErrors, t.Source, strings.Join(strings.Fields(t.LastError), " "))
 }

@@ -106,3 +106,23 @@ func TestAggregateLastAndTake(t *testing.T) {
 		t.Errorf("Target = %+v", *tg)
 	}
 }
+
+func TestFailedWarning(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		t    *result.Target
+		want string
+	}{
+		{"not sampled", nil, ""},
+		{"no failure", &result.Target{Source: "metrics:http://x"}, ""},
+		{"failures", &result.Target{Source: "metrics:http://x", SampleErrors: 3, LastError: "scrape http://x: HTTP 503\nService Unavailable"},
+			"3 samples of the target (metrics:http://x) failed, the last with: scrape http://x: HTTP 503 Service Unavailable; " +
+				"its CPU and memory figures cover the other seconds"},
+	}
+	for _, tt := range tests {
+		if got := FailedWarning(tt.t); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

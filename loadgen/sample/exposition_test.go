@@ -52,7 +52,7 @@ func TestExpositionAgreesWithExpfmt(t *testing.T) {
 	t.Parallel()
 	bodies := map[string][]byte{"micrometer const": []byte(micrometer)}
 	for _, name := range []string{"micrometer.txt", "hvves.txt", "client_golang.txt"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "internal", "promtext", "testdata", name))
+		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,6 +75,28 @@ func TestExpositionAgreesWithExpfmt(t *testing.T) {
 			if !ok || got != w {
 				t.Errorf("%s: sum(%s) = %v (%v), expfmt gives %v", name, fam, got, ok, w)
 			}
+		}
+	}
+}
+
+// TestCheckFrames: a delimited protobuf body whose length prefix claims
+// more than is left is refused before expfmt sizes a buffer by it.
+func TestCheckFrames(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		ok   bool
+	}{
+		{"empty", "", true},
+		{"two whole frames", "\x02ab\x01c", true},
+		{"claims gigabytes", "\xff\xff\xff\xff\x0f\x0a", false},
+		{"claims one byte too many", "\x03ab", false},
+		{"broken length", "\xff", false},
+	}
+	for _, tt := range tests {
+		if err := checkFrames([]byte(tt.body)); (err == nil) != tt.ok {
+			t.Errorf("%s: error %v, want ok %v", tt.name, err, tt.ok)
 		}
 	}
 }

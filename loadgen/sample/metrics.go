@@ -3,17 +3,12 @@ package sample
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
 )
-
-// maxExposition bounds a scraped body: an actuator page is a few hundred
-// kilobytes, and a runaway endpoint must not exhaust the generator.
-const maxExposition = 16 << 20
 
 // Series names the sampler recognises on a metrics endpoint.
 const (
@@ -62,9 +57,8 @@ type metricsSampler struct {
 // "system_cpu_pct"), process_resident_memory_bytes, and
 // jvm_memory_used_bytes summed over pools (Extra "jvm_memory_used_bytes",
 // and RSS when the endpoint has no resident-memory series). Series says
-// which of them were found. The Prometheus text format is asked for first,
-// OpenMetrics text second; a protobuf answer is refused (see
-// parseExposition).
+// which of them were found. The scrape asks as Prometheus does (see
+// Accept) and reads protobuf, text and OpenMetrics alike.
 func NewMetrics(rawURL string, opts HTTPOptions) (Sampler, error) {
 	ep, err := parseEndpoint(rawURL, opts)
 	if err != nil {
@@ -114,33 +108,13 @@ func (s *metricsSampler) Sample(ctx context.Context, now time.Time) (Reading, er
 	return r, nil
 }
 
-// scrape fetches and parses the endpoint once.
+// scrape fetches and decodes the endpoint once.
 func (s *metricsSampler) scrape(ctx context.Context) (families, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.ep.url.String(), nil)
+	mfs, err := Scrape(ctx, s.client, s.ep.url.String())
 	if err != nil {
 		return nil, fmt.Errorf("scrape %s: %w", s.display, err)
 	}
-	req.Header.Set("Accept", acceptExposition)
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("scrape: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxExposition+1))
-	if err != nil {
-		return nil, fmt.Errorf("scrape %s: read body: %w", s.display, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("scrape %s: HTTP %s", s.display, resp.Status)
-	}
-	if len(body) > maxExposition {
-		return nil, fmt.Errorf("scrape %s: body larger than %d bytes", s.display, maxExposition)
-	}
-	fams, err := parseExposition(resp.Header.Get("Content-Type"), body)
-	if err != nil {
-		return nil, fmt.Errorf("scrape %s: %w", s.display, err)
-	}
-	return fams, nil
+	return valuesOf(mfs), nil
 }
 
 // lookup reads recognised series from one scrape and remembers whether

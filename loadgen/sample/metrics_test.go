@@ -244,7 +244,7 @@ func TestMetricsOpenMetrics(t *testing.T) {
 		{
 			name: "exemplar",
 			body: "# TYPE process_cpu_seconds counter\nprocess_cpu_seconds_total %d.0 # {trace_id=\"abc\"} 1.0\n" +
-				"# TYPE build info\nbuild_info{version=\"1\"} 1\n# TYPE process_resident_memory_bytes gauge\n" +
+				"# TYPE process_resident_memory_bytes gauge\n" +
 				"process_resident_memory_bytes 4096\n# EOF\n",
 		},
 		{
@@ -258,8 +258,8 @@ func TestMetricsOpenMetrics(t *testing.T) {
 			t.Parallel()
 			var scrapes atomic.Int64
 			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
-				if !strings.HasPrefix(r.Header.Get("Accept"), "text/plain;version=0.0.4") {
-					t.Errorf("Accept = %q, want the text format first", r.Header.Get("Accept"))
+				if r.Header.Get("Accept") != Accept {
+					t.Errorf("Accept = %q, want %q", r.Header.Get("Accept"), Accept)
 				}
 				w.Header().Set("Content-Type", om)
 				fmt.Fprintf(w, tt.body, scrapes.Add(1))
@@ -305,10 +305,18 @@ func TestMetricsErrors(t *testing.T) {
 		{"garbage", text("process_cpu_usage{ 1\n"), "parse text exposition"},
 		{"nothing recognised", text("# TYPE up gauge\nup 1\n"), "none of the recognised series"},
 		{"only NaN", text("process_cpu_usage NaN\nprocess_resident_memory_bytes -1\n"), "none of the recognised series"},
-		{"protobuf answer", func(w http.ResponseWriter, _ *http.Request) {
+		{"truncated protobuf", func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited")
 			fmt.Fprint(w, "\x05abc")
-		}, "answered with protobuf"},
+		}, "parse protobuf exposition"},
+		{"protobuf claiming gigabytes", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited")
+			fmt.Fprint(w, "\xff\xff\xff\xff\x0f\x0a")
+		}, "parse protobuf exposition"},
+		{"HTML page", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html><body>login</body></html>\n")
+		}, "parse text exposition"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,7 +325,7 @@ func TestMetricsErrors(t *testing.T) {
 			if tt.h != nil {
 				u = serve(t, tt.h).URL
 			}
-			s, err := NewMetrics(u+"/metrics", HTTPOptions{User: "ves", Password: "pw-Secr3t"})
+			s, err := NewMetrics(u+"/metrics", HTTPOptions{User: "ves", Password: "pw-Secr3t", Timeout: 30 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

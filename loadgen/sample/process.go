@@ -195,6 +195,7 @@ func (s *processSampler) Sample(ctx context.Context, now time.Time) (Reading, er
 		}
 		t.prime(st)
 		rss += st.rss
+		r.AnonBytes += int64(st.anon)
 		r.VSZBytes += int64(st.vms)
 		r.Threads += st.threads
 		r.Processes++

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vesload/vesload/internal/proc"
 )
 
 // sampleAfter waits d and takes one reading at the current time.
@@ -175,8 +173,8 @@ func TestProcessByLongName(t *testing.T) {
 	if err != nil {
 		t.Skipf("no procfs: %v", err)
 	}
-	if got := strings.TrimSpace(string(comm)); got != name[:proc.CommLen] {
-		t.Fatalf("the kernel's comm is %q, want the cut name %q", got, name[:proc.CommLen])
+	if got := strings.TrimSpace(string(comm)); got != name[:commLen] {
+		t.Fatalf("the kernel's comm is %q, want the cut name %q", got, name[:commLen])
 	}
 	s, err := NewProcess(nil, []string{name})
 	if err != nil {
@@ -322,3 +320,6 @@ func TestProcessByNameSkipsSelf(t *testing.T) {
 		t.Errorf("without the exclusion the scan does not find pid %d named %q", self, name)
 	}
 }
+
+// commLen is how much of a process name the Linux kernel keeps in comm.
+const commLen = 15

@@ -7,12 +7,16 @@ type procStat struct {
 	user, system float64 // CPU seconds
 	minor, major uint64  // page faults since the process started
 	rss, vms     uint64  // bytes
-	threads      int32
-	// start tells one process from a later one that reuses its pid (clock
-	// ticks after boot on Linux); 0 when the source cannot say.
+	// anon is the resident memory not backed by a file (heap, stacks):
+	// the memory a process grows, where rss also counts the shared,
+	// reclaimable pages of its binary and libraries. 0 when unknown.
+	anon    uint64
+	threads int32
+	// start tells one process from a later one that reuses its pid (its
+	// creation time in milliseconds); 0 when the source cannot say.
 	start uint64
-	// dead marks a process that has exited but is still listed (state Z
-	// or X on Linux).
+	// dead marks a process that has exited but is still listed (a
+	// zombie).
 	dead bool
 }
 
@@ -22,11 +26,8 @@ func (st procStat) zombie() bool {
 	return st.dead || (st.rss == 0 && st.vms == 0)
 }
 
-// procReader reads the processes of the operating system: proc_linux.go
-// reads /proc through procFS, proc_other.go goes through gopsutil, so that
-// the Linux binary links neither gopsutil nor prometheus/procfs: every
-// linked package whose code runs maps pages of the binary, and vesload's
-// resident memory under load is mostly such pages.
+// procReader reads the processes of the operating system: gopsutil in
+// the program (procs.go), fixtures in tests.
 type procReader interface {
 	// pids lists the running processes.
 	pids(ctx context.Context) ([]int32, error)

@@ -20,9 +20,11 @@ import (
 const maxQueryResponse = 8 << 20
 
 // promAPI evaluates instant queries through Prometheus' HTTP API
-// (/api/v1/query), with net/http and encoding/json: the client library
-// would bring a JSON codec and the protobuf runtime into the binary for
-// one request.
+// (/api/v1/query), with net/http and encoding/json. It is kept rather
+// than client_golang's api/prometheus/v1 because it is the smaller of the
+// two for one instant query: it bounds the answer it reads
+// (maxQueryResponse), falls back from POST to GET, and keeps only a
+// number per series.
 type promAPI struct {
 	endpoint string // the base URL with /api/v1/query appended
 	client   *http.Client

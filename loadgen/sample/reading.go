@@ -21,6 +21,13 @@ type Reading struct {
 	// resident share of the machine's memory.
 	RSSBytes, VSZBytes int64
 	MemPct             float64
+	// AnonBytes is the anonymous share of RSSBytes (heap, stacks): what a
+	// process's memory grows by, without the shared, clean pages of its
+	// binary. 0 when the source cannot tell.
+	AnonBytes int64
+	// GoHeapBytes is the Go heap in use (spans holding objects), for
+	// vesload's own process only; 0 elsewhere.
+	GoHeapBytes int64
 	// MinorFaultsPerSec and MajorFaultsPerSec are page faults per second.
 	MinorFaultsPerSec, MajorFaultsPerSec float64
 	// Threads counts the threads of all sampled processes.

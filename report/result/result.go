@@ -185,9 +185,15 @@ type SeriesStats struct {
 // Generator is vesload's own health: when it could not keep the schedule
 // the latency figures are suspect and Saturated says so.
 type Generator struct {
-	CPUAvgPct        float64 `json:"cpu_avg_pct"`
-	CPUMaxPct        float64 `json:"cpu_max_pct"`
-	RSSMaxBytes      int64   `json:"rss_max_bytes"`
+	CPUAvgPct   float64 `json:"cpu_avg_pct"`
+	CPUMaxPct   float64 `json:"cpu_max_pct"`
+	RSSMaxBytes int64   `json:"rss_max_bytes"`
+	// RSSAnonMaxBytes is the highest anonymous resident memory (heap,
+	// stacks): the memory a run grows, where RSS also counts the shared,
+	// reclaimable pages of the binary. GoHeapMaxBytes is the highest Go
+	// heap in use. Both are sampled once a second; 0 when not measured.
+	RSSAnonMaxBytes  int64   `json:"rss_anon_max_bytes,omitempty"`
+	GoHeapMaxBytes   int64   `json:"go_heap_max_bytes,omitempty"`
 	DispatchLagP50Ms float64 `json:"dispatch_lag_p50_ms"`
 	DispatchLagP99Ms float64 `json:"dispatch_lag_p99_ms"`
 	DispatchLagMaxMs float64 `json:"dispatch_lag_max_ms"`

@@ -1,17 +1,15 @@
-//go:build !linux
-
 package sample
 
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/shirou/gopsutil/v4/mem"
 	"github.com/shirou/gopsutil/v4/process"
 )
 
-// gopsutilProcs reads processes through gopsutil outside Linux, where
-// there is no /proc to read.
+// gopsutilProcs reads processes through gopsutil, on every system alike.
 type gopsutilProcs struct{}
 
 // systemProcs reads the processes of this machine through gopsutil.
@@ -44,7 +42,7 @@ func (gopsutilProcs) stat(ctx context.Context, pid int32) (procStat, error) {
 	if err != nil {
 		return procStat{}, fmt.Errorf("threads: %w", err)
 	}
-	return procStat{
+	st := procStat{
 		user:    times.User,
 		system:  times.System,
 		minor:   faults.MinorFaults,
@@ -52,7 +50,17 @@ func (gopsutilProcs) stat(ctx context.Context, pid int32) (procStat, error) {
 		rss:     mi.RSS,
 		vms:     mi.VMS,
 		threads: threads,
-	}, nil
+	}
+	if created, err := p.CreateTimeWithContext(ctx); err == nil && created > 0 {
+		st.start = uint64(created)
+	}
+	if status, err := p.StatusWithContext(ctx); err == nil {
+		st.dead = slices.Contains(status, process.Zombie)
+	}
+	if ex, err := p.MemoryInfoExWithContext(ctx); err == nil && ex.RSS >= ex.Shared {
+		st.anon = ex.RSS - ex.Shared
+	}
+	return st, nil
 }
 
 // name implements procReader.
