@@ -342,7 +342,12 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 // run drives the engine: a first signal stops the schedule and drains, a
 // second aborts at once.
 func (s *runSetup) run() (*result.Result, error) {
-	eng, err := loadgen.New(s.plan.Config)
+	var eng *loadgen.Engine
+	tr, err := restTransport(&s.plan.Config)
+	if err == nil {
+		s.plan.Config.Transport = tr
+		eng, err = loadgen.New(s.plan.Config)
+	}
 	if err != nil {
 		s.outs.close()
 		return nil, usageError{err}
