@@ -182,11 +182,11 @@ type runSetup struct {
 	fillMeta func(*result.Result)
 	// shard and coord are the run's shard plan and, on shard 0 of a run
 	// that agrees on its start (--rendezvous), the coordinator.
-	shard *shardPlan
-	coord *rendezvous.Coordinator
-	notes    []string // warnings about the set-up, for the result
-	follow   *follow
-	influx   *influxHook
+	shard  *shardPlan
+	coord  *rendezvous.Coordinator
+	notes  []string // warnings about the set-up, for the result
+	follow *follow
+	influx *influxHook
 
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
