@@ -578,3 +578,56 @@ func TestKubeEveryFlag(t *testing.T) {
 		t.Errorf("walked %d flags: fewer than kube --help lists", n)
 	}
 }
+
+// TestKubeThresholdOnce: a threshold the profile gives and a flag gives
+// again is one gate in the pods' profile.
+func TestKubeThresholdOnce(t *testing.T) {
+	t.Parallel()
+	prof := filepath.Join(t.TempDir(), "p.yaml")
+	text := "name: once\ntarget:\n  url: https://ves:8443/eventListener/v7\nload:\n  rps: 10\n  duration: 1m\nthresholds:\n  - p99<500ms\n"
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := kubeRender(t, kubeNow, "--shards", "2", "-profile", prof, "--threshold", "p99<500ms", "--threshold", "error_rate<1%")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	cm, _ := kubeObjects(t, out)
+	p := cm.Data["profile.yaml"]
+	if strings.Count(p, "p99<500ms") != 1 || strings.Count(p, "error_rate<1%") != 1 {
+		t.Fatalf("thresholds in the pods' profile:\n%s", p)
+	}
+}
+
+// TestKubeManifestVariants renders the manifests with every optional
+// part (a password Secret, a client certificate Secret, the probe,
+// target metrics and Prometheus queries, InfluxDB, PodMonitor on and
+// off, a wall-clock start) and decodes every object strictly into the
+// Kubernetes API's types: an unknown, misspelt or misplaced field fails.
+func TestKubeManifestVariants(t *testing.T) {
+	t.Parallel()
+	url := "https://ves:8443/eventListener/v7"
+	variants := [][]string{
+		{"--user", "sample1", "--password-secret", "ves-auth"},
+		{"--cert-secret", "ves-client", "--cert-secret-format", "pem", "--probe"},
+		{"--probe", "--insecure"},
+		{"--target-metrics", "http://ves:8443/actuator/prometheus", "--prom-url", "http://prom:9090", "--prom-query", "cpu=rate(x[1m])"},
+		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
+		{"--pod-monitor"},
+		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
+	}
+	for _, v := range variants {
+		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "3", "-url", url}, v...)...)
+		if code != exitOK {
+			t.Errorf("%v: exit %d: %s", v, code, errs)
+			continue
+		}
+		kubeObjects(t, out)
+		if hasPM := strings.Contains(out, "kind: PodMonitor"); hasPM != slices.Contains(v, "--pod-monitor") {
+			t.Errorf("%v: PodMonitor %v", v, hasPM)
+		}
+		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") {
+			t.Errorf("%v: target metrics not in the pods' profile", v)
+		}
+	}
+}

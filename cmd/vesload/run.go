@@ -311,7 +311,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		return err
 	}
 	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
-	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.prog.note); err != nil {
+	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.influxShard(), s.prog.note); err != nil {
 		return err
 	}
 	if s.influx != nil {

@@ -337,3 +337,12 @@ func (s *runSetup) agreeStart(stderr io.Writer) error {
 	sp.announce(stderr, s.o.quiet, time.Now())
 	return nil
 }
+
+// influxShard is the shard tag of the run's InfluxDB points: the shard's
+// index, as the PodMonitor's shard label; empty for a whole run.
+func (s *runSetup) influxShard() string {
+	if s.shard == nil || s.shard.shard.Whole() {
+		return ""
+	}
+	return strconv.Itoa(s.shard.shard.Index)
+}
