@@ -381,6 +381,9 @@ func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
 	if o.quiet {
 		a = append(a, "--quiet")
 	}
+	if o.rawBody {
+		a = append(a, "--raw-body")
+	}
 	for _, g := range o.abortOn {
 		a = append(a, "--abort-on-fail", g)
 	}
