@@ -17,6 +17,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -161,6 +162,9 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		return 0, err
 	}
 	defer set.tearDown()
+	if err := set.agreeStart(stderr); err != nil {
+		return 0, err
+	}
 	res, err := set.run()
 	if err != nil {
 		return 0, err
@@ -182,10 +186,14 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
-	notes    []string // warnings about the set-up, for the result
-	follow   *follow
-	influx   *influxHook
-	dash     *dashboard.Server // nil without --dashboard
+	// shard and coord are the run's shard plan and, on shard 0 of a run
+	// that agrees on its start (--rendezvous), the coordinator.
+	shard  *shardPlan
+	coord  *rendezvous.Coordinator
+	notes  []string // warnings about the set-up, for the result
+	follow *follow
+	influx *influxHook
+	dash   *dashboard.Server // nil without --dashboard
 
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
@@ -264,6 +272,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	sp.announce(stderr, o.quiet, time.Now())
+	if err := s.startRendezvous(sp); err != nil {
+		return nil, err
+	}
 	if emulated {
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
@@ -311,7 +322,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		return err
 	}
 	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
-	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.prog.note); err != nil {
+	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.influxShard(), s.prog.note); err != nil {
 		return err
 	}
 	if s.influx != nil {
