@@ -67,6 +67,8 @@ type runOptions struct {
 	consume consumeOptions
 	influx  influxOptions
 	shard   shardOptions
+
+	baseline baselineOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -108,6 +110,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addConsumeFlags(fs, &o.consume)
 	addInfluxFlags(fs, &o.influx)
 	addShardFlags(fs, &o.shard)
+	addBaselineFlags(fs, &o.baseline)
 	return fs
 }
 
@@ -179,6 +182,7 @@ type runSetup struct {
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
 	influx   *influxHook
+	baseline *baselineJudge // nil without --baseline
 
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
@@ -233,6 +237,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	}
 	abortGates, err := parseAbortGates(o.abortOn)
 	if err != nil {
+		return nil, err
+	}
+	if s.baseline, err = o.baseline.load(); err != nil {
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
@@ -397,6 +404,10 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
+	baselinePassed, err := s.baseline.judge(res, summaryOut)
+	if err != nil {
+		return 0, err
+	}
 	if outErr != nil {
 		return 0, outErr
 	}
@@ -405,6 +416,8 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return exitThreshold, nil
 	case res.Interrupted:
 		return exitInterrupted, nil
+	case !baselinePassed:
+		return exitThreshold, nil
 	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, s.prog.note):
 		return exitThreshold, nil
 	}
