@@ -101,8 +101,8 @@ func TestGatesJUnit(t *testing.T) {
 		passes   []string
 	}{
 		{"three runs a side", slowerB(t, gated(t, Options{})), map[string][]string{
-			"p99<+10%":          {"B vs A: +", "% worse", "p<0.001", "tolerance +10%"},
-			"mean<+5%":          {"% worse", "p<0.001", "tolerance +5%"},
+			"p99<+10%": {"B vs A: +", "% worse", "p<0.001", "tolerance +10%"},
+			"mean<+5%": {"% worse", "p<0.001", "tolerance +5%"},
 		}, []string{"error_rate<+0.1pp", "p50<+50%", "rps>-5%"}},
 		{"single runs", singleGated(t, Options{}), map[string][]string{
 			"p99<+10%": {"cannot decide", "A has 1 run and B 1 run", "tolerance +10%"},
