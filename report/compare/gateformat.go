@@ -69,7 +69,7 @@ func (v GateVerdict) Sentence(nameA, nameB string, alpha float64) string {
 	}
 	s := fmt.Sprintf("%s vs %s: %s (%s → %s%s), %s, tolerance %s", nameB, nameA, v.ChangeText(),
 		fmtVal(v.A), fmtVal(v.B), unit, v.PText(), v.Gate.Tolerance())
-	a := strconv.FormatFloat(alpha, 'f', -1, 64)
+	a := strconv.FormatFloat(alpha, 'g', -1, 64)
 	switch {
 	case v.Outcome == GateUndecided && v.Note != "":
 		return s + ": cannot decide: " + v.Note
