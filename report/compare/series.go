@@ -48,9 +48,10 @@ func perSecond(r *result.Result, metric string) (vals []float64, label string, o
 	default:
 		return nil, "", false
 	}
-	// The last second of a run is usually cut short: counts in it are
-	// not comparable with whole seconds.
-	whole := int64(math.Floor(r.DurationS))
+	// The timeline is bucketed by due second: a second past the run's
+	// (rounded) duration was cut short, and its counts are not
+	// comparable with whole seconds.
+	whole := int64(math.Round(r.DurationS))
 	for _, s := range r.Timeline {
 		if s.T >= whole && whole > 0 {
 			continue
