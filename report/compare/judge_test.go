@@ -238,3 +238,12 @@ func TestJudgeBaseline(t *testing.T) {
 		t.Error("judged without a baseline")
 	}
 }
+
+// gates returns the gates of the set, in order.
+func (s *GateSet) gates() []Gate {
+	out := make([]Gate, len(s.Verdicts))
+	for i, v := range s.Verdicts {
+		out[i] = v.Gate
+	}
+	return out
+}
