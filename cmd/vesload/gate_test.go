@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,8 +135,9 @@ func TestCompareGatesBadInput(t *testing.T) {
 
 // abEmulated runs vesload n times a side, alternating, against
 // `vesload serve --latency latA` and `--latency latB`, and returns the
-// result files of each side.
-func abEmulated(t *testing.T, n int, latA, latB string) (a, b []string) {
+// result files of each side, and whether a run said its generator was
+// not run on time (its latency figures are then suspect).
+func abEmulated(t *testing.T, n int, latA, latB string) (a, b []string, saturated bool) {
 	t.Helper()
 	urlA, stopA := startServe(t, "--latency", latA)
 	defer stopA()
@@ -148,47 +150,80 @@ func abEmulated(t *testing.T, n int, latA, latB string) (a, b []string) {
 		if o.code != exitOK {
 			t.Fatalf("run %s: exit %d: %s", name, o.code, o.stderr)
 		}
+		saturated = saturated || strings.Contains(o.stdout, "generator saturated")
 		return out
 	}
 	for i := range n {
 		a = append(a, run(urlA, "a"+string(rune('1'+i))+".json"))
 		b = append(b, run(urlB, "b"+string(rune('1'+i))+".json"))
 	}
-	return a, b
+	return a, b, saturated
+}
+
+// attempts runs try up to three times until it succeeds. The latency of
+// a machine whose cores are shared carries milliseconds of scheduling
+// delay that can hide, or fake, a 2 ms shift in one attempt; when no
+// attempt succeeds and a run said its generator was not run on time, the
+// test skips with what the last attempt saw, otherwise it fails. The
+// tests that use it run alone (not in parallel) to keep that delay low.
+func attempts(t *testing.T, try func() (ok, saturated bool, why string)) {
+	t.Helper()
+	var why string
+	anySaturated := false
+	for attempt := 1; attempt <= 3; attempt++ {
+		ok, saturated, w := try()
+		if ok {
+			return
+		}
+		why, anySaturated = w, anySaturated || saturated
+		t.Logf("attempt %d: %s", attempt, why)
+	}
+	if anySaturated {
+		t.Skipf("the generator was not run on time (its own warning), so its latency is suspect; last attempt: %s", why)
+	}
+	t.Fatal(why)
+}
+
+// compareOut runs vesload compare on the two sides with extra flags.
+func compareOut(t *testing.T, a, b []string, extra ...string) outcome {
+	t.Helper()
+	args := append(append(append(append([]string{"compare"}, a...), "--vs"), b...), extra...)
+	return vesload(t, 30*time.Second, args...)
 }
 
 // TestCompareGatesEndToEnd: three runs against a 10 ms emulator and three
-// against a 12 ms one, through the binary.
+// against a 12 ms one, through the binary: a 10 % gate fails, a 30 % gate
+// passes, the JUnit names the failure, and 1 vs 1 cannot decide.
 func TestCompareGatesEndToEnd(t *testing.T) {
-	t.Parallel()
-	a, b := abEmulated(t, 3, "10ms", "12ms")
-	compareArgs := func(extra ...string) []string {
-		return append(append(append(append([]string{"compare"}, a...), "--vs"), b...), extra...)
-	}
-	dir := t.TempDir()
-	junit := filepath.Join(dir, "gates.xml")
-	o := vesload(t, 30*time.Second, compareArgs("--gate", "p50<+10%", "--junit", junit)...)
-	if o.code != exitThreshold || !strings.Contains(o.stdout, "FAIL p50<+10%") {
-		t.Fatalf("p50<+10%%: exit %d, want 3\n%s%s", o.code, o.stdout, o.stderr)
-	}
+	var a, b []string
+	junit := filepath.Join(t.TempDir(), "gates.xml")
+	attempts(t, func() (bool, bool, string) {
+		var saturated bool
+		a, b, saturated = abEmulated(t, 3, "10ms", "12ms")
+		o := compareOut(t, a, b, "--gate", "p50<+10%", "--junit", junit)
+		if o.code != exitThreshold || !strings.Contains(o.stdout, "FAIL p50<+10%") {
+			return false, saturated, fmt.Sprintf("p50<+10%%: exit %d, want 3\n%s%s", o.code, o.stdout, o.stderr)
+		}
+		o = compareOut(t, a, b, "--gate", "p50<+30%")
+		if o.code != exitOK || !strings.Contains(o.stdout, "PASS p50<+30%") {
+			return false, saturated, fmt.Sprintf("p50<+30%%: exit %d, want 0\n%s%s", o.code, o.stdout, o.stderr)
+		}
+		t.Logf("10 ms vs 12 ms:\n%s", o.stdout[strings.Index(o.stdout, "p50 latency"):])
+		return true, saturated, ""
+	})
 	doc := readGateJUnit(t, junit)
 	if doc.Suite.Tests != 1 || doc.Suite.Failures != 1 || doc.Suite.Cases[0].Failure == nil {
 		t.Fatalf("junit %+v", doc.Suite)
 	}
 	msg := doc.Suite.Cases[0].Failure.Message
-	for _, w := range []string{"B vs A: +", "% worse", "tolerance +10%", "p"} {
+	for _, w := range []string{"p50<+10%: B vs A: +", "% worse", ", p", "tolerance +10%"} {
 		if !strings.Contains(msg, w) {
 			t.Errorf("failure message %q lacks %q", msg, w)
 		}
 	}
-	o = vesload(t, 30*time.Second, compareArgs("--gate", "p50<+30%")...)
-	if o.code != exitOK || !strings.Contains(o.stdout, "PASS p50<+30%") {
-		t.Errorf("p50<+30%%: exit %d, want 0\n%s%s", o.code, o.stdout, o.stderr)
-	}
-	t.Logf("p50<+10%% against 10 ms vs 12 ms:\n%s", o.stdout[strings.Index(o.stdout, "Gates:"):])
 
 	// 1 vs 1: one line says it cannot decide; the policy decides.
-	o = vesload(t, 30*time.Second, "compare", a[0], "--vs", b[0], "--gate", "p50<+10%", "--format", "json")
+	o := vesload(t, 30*time.Second, "compare", a[0], "--vs", b[0], "--gate", "p50<+10%", "--format", "json")
 	if o.code != exitThreshold || strings.Count(o.stderr, "cannot decide") != 1 || !strings.HasPrefix(o.stderr, "vesload: compare: cannot decide: A has 1 run and B 1 run") {
 		t.Errorf("1 vs 1: exit %d, want 3; stderr %q", o.code, o.stderr)
 	}
@@ -201,61 +236,48 @@ func TestCompareGatesEndToEnd(t *testing.T) {
 // TestCompareGatesSameLatency: both sides against a 10 ms emulator pass
 // every gate.
 func TestCompareGatesSameLatency(t *testing.T) {
-	t.Parallel()
-	a, b := abEmulated(t, 3, "10ms", "10ms")
-	args := append(append(append([]string{"compare"}, a...), "--vs"), b...)
-	args = append(args, "--gate", "p50<+10%", "--gate", "mean<+10%", "--gate", "error_rate<+0.5pp", "--gate", "rps>-5%")
-	o := vesload(t, 30*time.Second, args...)
-	if o.code != exitOK || strings.Count(o.stdout, "  PASS ") != 4 || !strings.Contains(o.stdout, "gates: all 4 passed") {
-		t.Errorf("same latency: exit %d, want 0 with 4 gates passing\n%s%s", o.code, o.stdout, o.stderr)
-	}
+	attempts(t, func() (bool, bool, string) {
+		a, b, saturated := abEmulated(t, 3, "10ms", "10ms")
+		o := compareOut(t, a, b, "--gate", "p50<+10%", "--gate", "mean<+10%", "--gate", "error_rate<+0.5pp", "--gate", "rps>-5%")
+		if o.code != exitOK || strings.Count(o.stdout, "  PASS ") != 4 || !strings.Contains(o.stdout, "gates: all 4 passed") {
+			return false, saturated, fmt.Sprintf("same latency: exit %d, want 0 with 4 gates passing\n%s%s", o.code, o.stdout, o.stderr)
+		}
+		return true, saturated, ""
+	})
 }
 
 // TestRunBaselineEndToEnd: a run against a 12 ms target judged against a
-// 10 ms baseline by its seconds. On a machine whose cores are shared the
-// tail of every second carries tens of milliseconds of scheduling delay,
-// which can hide a 2 ms shift in one attempt: the run is tried up to
-// three times and must be caught once. When it never is and the runs
-// themselves say the generator was not run on time (their latency
-// figures are then suspect), the test skips with the figures; otherwise
-// it fails. A loose gate must pass on the same figures every time.
+// 10 ms baseline by its seconds fails a p99<+10% gate (see attempts for
+// the machine's noise); a loose gate passes on the same figures.
 func TestRunBaselineEndToEnd(t *testing.T) {
-	t.Parallel()
 	url10, stop10 := startServe(t, "--latency", "10ms")
 	defer stop10()
 	url12, stop12 := startServe(t, "--latency", "12ms")
 	defer stop12()
 	base := filepath.Join(t.TempDir(), "base.json")
 	load := []string{"-rps", "100", "-duration", "6s", "-q"}
-	o := vesload(t, 60*time.Second, append([]string{"-url", url10 + "/eventListener/v7", "-o", base}, load...)...)
-	if o.code != exitOK {
-		t.Fatalf("baseline: exit %d: %s", o.code, o.stderr)
-	}
-	saturated := strings.Contains(o.stdout, "generator saturated")
-	var flat string
-	for attempt := 1; attempt <= 3; attempt++ {
+	attempts(t, func() (bool, bool, string) {
+		o := vesload(t, 60*time.Second, append([]string{"-url", url10 + "/eventListener/v7", "-o", base}, load...)...)
+		if o.code != exitOK {
+			t.Fatalf("baseline: exit %d: %s", o.code, o.stderr)
+		}
+		saturated := strings.Contains(o.stdout, "generator saturated")
 		o = vesload(t, 60*time.Second, append([]string{"-url", url12 + "/eventListener/v7", "--baseline", base, "--gate", "p99<+10%", "--gate", "p99<+5000%"}, load...)...)
-		flat = strings.Join(strings.Fields(o.stdout), " ")
+		saturated = saturated || strings.Contains(o.stdout, "generator saturated")
+		flat := strings.Join(strings.Fields(o.stdout), " ")
 		if !strings.Contains(flat, "PASS p99<+5000%") {
 			t.Fatalf("a loose gate did not pass:\n%s", o.stdout)
 		}
-		if o.code == exitThreshold {
-			break
+		if o.code != exitThreshold {
+			return false, saturated, fmt.Sprintf("12 ms against a 10 ms baseline: exit %d, want 3\n%s", o.code, o.stdout[strings.Index(o.stdout, "Baseline "):])
 		}
-		saturated = saturated || strings.Contains(o.stdout, "generator saturated")
-		t.Logf("attempt %d: exit %d\n%s", attempt, o.code, o.stdout[strings.Index(o.stdout, "Baseline "):])
-	}
-	if o.code != exitThreshold && saturated {
-		t.Skip("the generator was not run on time (its own warning): the machine's delay hides a 2 ms shift in the tail")
-	}
-	if o.code != exitThreshold {
-		t.Fatalf("12 ms against a 10 ms baseline: exit %d, want 3\n%s%s", o.code, o.stdout, o.stderr)
-	}
-	for _, w := range []string{"Baseline " + base, "per-second figures", "FAIL p99<+10%: this run vs baseline: +", "(per-second p99, ", "gates: 1 of 2 failed"} {
-		if !strings.Contains(flat, w) {
-			t.Errorf("output lacks %q:\n%s", w, o.stdout)
+		for _, w := range []string{"Baseline " + base, "per-second figures", "FAIL p99<+10%: this run vs baseline: +", "(per-second p99, ", "gates: 1 of 2 failed"} {
+			if !strings.Contains(flat, w) {
+				t.Errorf("output lacks %q:\n%s", w, o.stdout)
+			}
 		}
-	}
+		return true, saturated, ""
+	})
 }
 
 func TestRunBaselineBadInput(t *testing.T) {
