@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -123,8 +124,11 @@ func ParseGate(expr string) (Gate, error) {
 	}
 	m, err := threshold.LookupMeasure(name)
 	if err != nil {
-		me := err.(*threshold.MeasureError)
-		return fail(nameAt+me.Offset, "%s", me.Msg)
+		at, msg := 0, err.Error()
+		if me, ok := errors.AsType[*threshold.MeasureError](err); ok {
+			at = me.Offset
+		}
+		return fail(nameAt+at, "%s", msg)
 	}
 	g := Gate{Metric: m.Name(), Better: direction(m.Name()), Unit: m.Unit(), measure: m}
 	space()

@@ -24,6 +24,9 @@ func (v GateVerdict) Status() string {
 // with "worse" or "better": "+19.8% worse", "+2.10 ms worse",
 // "+0.40pp worse", "0.0%".
 func (v GateVerdict) ChangeText() string {
+	if math.IsNaN(v.Change) {
+		return "n/a"
+	}
 	var s string
 	switch v.Gate.Kind {
 	case Relative:

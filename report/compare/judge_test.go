@@ -153,6 +153,19 @@ func TestGateVerdicts(t *testing.T) {
 	}
 }
 
+func TestGateMissingMetric(t *testing.T) {
+	t.Parallel()
+	c, err := Compare(side(t, 10, 1, 1, 1, 1), side(t, 10, 10, 1, 1, 1), Options{Gates: mustGates(t, "e2e_p99<+10%")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := c.Gates.Verdicts[0]
+	if v.ChangeText() != "n/a" || v.PText() != "no p-value" ||
+		v.Sentence("A", "B", 0.05) != "cannot be checked: A run 1: delivery was not followed (--consume)" {
+		t.Errorf("missing metric: %q, %q, %q", v.ChangeText(), v.PText(), v.Sentence("A", "B", 0.05))
+	}
+}
+
 func TestGateChange(t *testing.T) {
 	t.Parallel()
 	c, err := Compare(side(t, 10, 1, 1.00, 1.03, 0.98), side(t, 13, 10, 1.01, 0.99, 1.02),
