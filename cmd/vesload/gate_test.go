@@ -255,7 +255,7 @@ func TestRunBaselineEndToEnd(t *testing.T) {
 	url12, stop12 := startServe(t, "--latency", "12ms")
 	defer stop12()
 	base := filepath.Join(t.TempDir(), "base.json")
-	load := []string{"-rps", "100", "-duration", "6s", "-q"}
+	load := []string{"-rps", "100", "-duration", "4s", "-q"}
 	attempts(t, func() (bool, bool, string) {
 		o := vesload(t, 60*time.Second, append([]string{"-url", url10 + "/eventListener/v7", "-o", base}, load...)...)
 		if o.code != exitOK {
