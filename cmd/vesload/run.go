@@ -374,6 +374,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	res.Thresholds = threshold.EvalAll(s.gates, res)
 	res.Thresholds = append(res.Thresholds, wholeRunAbortGates(s.abortGates, res)...)
 	checkSomeSuccess(res, s.o.allowErrors)
+	warnUngatedErrors(res, len(s.gates)+len(s.abortGates))
 	aborted := false
 	if s.guard != nil {
 		var why string

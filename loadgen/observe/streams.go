@@ -26,7 +26,7 @@ func (j *JTL) Request(ev *loadgen.RequestEvent) {
 		j.err = j.w.Write(report.JTLSample{
 			Start: ev.Due, Elapsed: ev.Latency, Service: ev.Service, Label: j.label,
 			Code: ev.Code, Outcome: ev.Outcome, BytesRecv: ev.BytesRecv, BytesSent: ev.BytesSent,
-			InFlight: ev.InFlight,
+			InFlight: ev.InFlight, Connect: ev.Connect, FirstByte: ev.FirstByte,
 		})
 	}
 }
