@@ -39,3 +39,32 @@ func TestLiveWindowKeepsAStallInView(t *testing.T) {
 		t.Errorf("%d s after the stall, p99 %v: want the stall out of the window", LiveWindow, got)
 	}
 }
+
+// The live target is the schedule's own rate: 100/s on a constant
+// 100/s schedule whatever was counted due in the last tick, the line of a
+// ramp, and the last rate once the schedule is over.
+func TestLiveTargetIsTheSchedulesRate(t *testing.T) {
+	t.Parallel()
+	s, err := NewSchedule(Segment{From: 100, To: 100, Duration: 5 * time.Second}, Segment{From: 100, To: 200, Duration: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Unix(1700000000, 0)
+	tk := &ticker{e: &Engine{cfg: Config{Load: s}}, started: start}
+	tk.last.attempted = 4
+	tests := []struct {
+		at        time.Duration
+		attempted int64
+		want      float64
+	}{
+		{1 * time.Second, 100, 100}, // 96 counted due in the tick
+		{2*time.Second + 3*time.Millisecond, 101, 100},
+		{7500 * time.Millisecond, 50, 150},
+		{12 * time.Second, 0, 200},
+	}
+	for _, tc := range tests {
+		if got := tk.targetRate(start.Add(tc.at), tc.attempted); got < tc.want-0.01 || got > tc.want+0.01 {
+			t.Errorf("at %v: target %g, want %g", tc.at, got, tc.want)
+		}
+	}
+}
