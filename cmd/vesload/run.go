@@ -22,6 +22,7 @@ import (
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // runOptions holds the flags of `vesload run`.
@@ -47,6 +48,7 @@ type runOptions struct {
 	eventSize int
 	batch     int
 	bodyFile  string
+	rawBody   bool
 	dataFile  string
 	dataPer   string
 	vars      []string
@@ -92,6 +94,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each request body to about this many bytes, shared among the events of a --batch (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
+	fs.BoolVar(&o.rawBody, "raw-body", false, "send body templates as written even when they do not render to JSON (with a warning); profile key raw_body")
 	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
 	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
@@ -249,6 +252,10 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, usageError{err}
 	}
 	s.plan.RunConfig.Digest = digest
+	for _, w := range s.plan.Warnings {
+		s.notes = append(s.notes, w)
+		fmt.Fprintln(stderr, "vesload: warning: "+w)
+	}
 	if err := sp.apply(s.plan); err != nil {
 		return nil, err
 	}
@@ -311,6 +318,8 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.RunConfig
 		res.Warnings = append(res.Warnings, s.notes...)
+		res.Config.AllowErrors = s.o.allowErrors
+		res.Config.AbortOnFail = s.o.abortOn
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.closers = append(s.closers, s.stop)
@@ -352,8 +361,12 @@ func (s *runSetup) run() (*result.Result, error) {
 	}()
 	res, err := eng.Run(s.ctx)
 	s.prog.done()
-	if cerr := s.outs.close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write streams: %w", cerr)
+	// A stream that failed cost only itself: the result says so.
+	if warnings := s.outs.close(); res != nil {
+		res.Warnings = append(res.Warnings, warnings...)
+		for _, w := range warnings {
+			s.prog.note(w)
+		}
 	}
 	return res, err
 }
@@ -371,15 +384,10 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	}
 	s.fillMeta(res)
 	s.influx.finish(res)
-	res.Thresholds = threshold.EvalAll(s.gates, res)
-	res.Thresholds = append(res.Thresholds, wholeRunAbortGates(s.abortGates, res)...)
-	checkSomeSuccess(res, s.o.allowErrors)
+	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
 	warnUngatedErrors(res, len(s.gates)+len(s.abortGates))
-	aborted := false
 	if s.guard != nil {
-		var why string
-		var gate result.Threshold
-		if why, gate, aborted = s.guard.Failed(); aborted {
+		if why, gate, aborted := s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)
 			res.AbortedBy = s.guard.FailedGate()
 			res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+why)
@@ -401,15 +409,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if outErr != nil {
 		return 0, outErr
 	}
-	switch {
-	case aborted:
-		return exitThreshold, nil
-	case res.Interrupted:
-		return exitInterrupted, nil
-	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, s.prog.note):
-		return exitThreshold, nil
-	}
-	return exitOK, nil
+	return exitCode(res, s.prog.note), nil
 }
 
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
