@@ -5,12 +5,21 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 15s
 
-.PHONY: build run test vet race bench bench-peers soak fuzz clean uplot screenshot
+.PHONY: build run test vet race bench bench-peers soak fuzz clean uplot screenshot image
 
 # A static binary (no C library to load): it runs on any Linux and in a
 # distroless image, and starts with less resident memory.
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/vesload
+
+# The container image (Containerfile): the static binary on an empty base,
+# user 65532, built without a daemon by buildah and written as an OCI
+# archive; `make image IMAGE=registry/vesload:tag` tags it, then e.g.
+# `skopeo copy oci-archive:bin/vesload-image.tar docker://registry/vesload:tag`.
+# vesload kube's --image defaults to the same vesload:VERSION.
+IMAGE ?= vesload:$(VERSION)
+image: build
+	bash scripts/image.sh $(BIN) $(IMAGE) bin/vesload-image.tar $(VERSION)
 
 # A 20 s demo against the built-in emulator: the summary a run prints.
 run: build

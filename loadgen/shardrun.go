@@ -42,6 +42,7 @@ func (e *Engine) markShard(res *result.Result, offset time.Duration) {
 	if g := e.cfg.Start; g != nil {
 		info.StartAt = g.At.UTC()
 		info.StartOffsetMs = float64(offset.Microseconds()) / 1000
+		info.StartToleranceMs = float64(g.Tolerance.Microseconds()) / 1000
 	}
 	res.Shard = info
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/vesload/vesload/report/result"
 )
@@ -42,9 +44,55 @@ func mergeHV(m *result.Result, rs []*result.Result, label func(int) string) erro
 	for _, s := range m.Timeline {
 		h.PeakMBps = max(h.PeakMBps, float64(s.BytesSent)/1e6)
 	}
-	h.Receiver = mergeReceivers(rs)
+	if slices.ContainsFunc(rs, isShard) {
+		h.Receiver = RunReceiver(rs, h.Sent.Written)
+		if w := receiverWarning(h.Receiver, h.Sent.Written); w != "" {
+			m.Warnings = append(m.Warnings, w)
+		}
+	} else {
+		h.Receiver = mergeReceivers(rs)
+	}
 	m.HV = h
 	return nil
+}
+
+// RunReceiver is the receiver's view of a sharded run. The receiver (the
+// collector's metrics, the emulator) counts what all the shards sent, so
+// each shard's view is the run's, not a share of it: it is taken once,
+// from the shard that read it last (the most received), and its losses
+// are counted against written, the messages all the shards wrote. Nil
+// when a shard has no receiver view.
+func RunReceiver(rs []*result.Result, written int64) *result.HVReceiver {
+	var best *result.HVReceiver
+	for _, r := range rs {
+		rc := r.HV.Receiver
+		if rc == nil {
+			return nil
+		}
+		if best == nil || rc.Received > best.Received {
+			best = rc
+		}
+	}
+	out := *best
+	out.Dropped = maps.Clone(best.Dropped)
+	if best.Duplicates != nil {
+		out.Duplicates = new(*best.Duplicates)
+	}
+	out.Lost = max(written-out.Received, 0)
+	return &out
+}
+
+// receiverWarning says when the receiver did not count what the shards
+// wrote: fewer is loss on the way, more is traffic from elsewhere (another
+// run, a generator outside the merge).
+func receiverWarning(rc *result.HVReceiver, written int64) string {
+	switch {
+	case rc == nil || rc.Received == written:
+		return ""
+	case rc.Received < written:
+		return fmt.Sprintf("the receiver counted %d messages of the %d the shards wrote: %d lost", rc.Received, written, written-rc.Received)
+	}
+	return fmt.Sprintf("the receiver counted %d messages but the shards wrote %d: it also counted traffic from elsewhere", rc.Received, written)
 }
 
 func addHV(h, o *result.HV) {

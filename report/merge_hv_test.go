@@ -40,3 +40,32 @@ func TestMergeHV(t *testing.T) {
 		t.Errorf("HV with REST: %v", err)
 	}
 }
+
+// TestMergeHVShardsReceiverOnce: the shards of one HV-VES run each saw
+// the receiver's total; the merged result takes it once (not the sum)
+// and counts losses against what all the shards wrote.
+func TestMergeHVShardsReceiverOnce(t *testing.T) {
+	t.Parallel()
+	var rs []*result.Result
+	for i := range 4 {
+		r := shard(t, "hv42", i, 4)
+		r.HV = hvResult(t).HV
+		r.HV.Sent.Written = 1000
+		r.HV.Receiver.Received = 3990 + int64(i) // read at slightly different times
+		rs = append(rs, r)
+	}
+	m, err := MergeShards(rs, []string{"a", "b", "c", "d"}, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := m.HV.Receiver
+	if m.HV.Sent.Written != 4000 || rc == nil || rc.Received != 3993 || rc.Lost != 7 {
+		t.Fatalf("written %d, receiver %+v: want 4000 written, 3993 received once and 7 lost", m.HV.Sent.Written, rc)
+	}
+	if w := strings.Join(m.Warnings, "\n"); !strings.Contains(w, "the receiver counted 3993 messages of the 4000 the shards wrote: 7 lost") {
+		t.Errorf("warnings %q", w)
+	}
+	if rs[0].HV.Receiver.Lost != hvResult(t).HV.Receiver.Lost {
+		t.Errorf("the input's receiver was changed: %+v", rs[0].HV.Receiver)
+	}
+}

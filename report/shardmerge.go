@@ -120,6 +120,9 @@ func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions)
 	if err := sameField(rs, label, "shard counts", "a shard", count); err != nil {
 		return nil, err
 	}
+	if err := StartsAgree(rs, label); err != nil {
+		return nil, err
+	}
 	n := rs[0].Shard.Count
 	info.Count = n
 	by := make([]int, n) // input index +1 of each shard
@@ -229,4 +232,44 @@ func joinInts(xs []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// defaultStartTolerance is the tolerance of shards whose results do not
+// record one (written before they did): --start-tolerance's default.
+const defaultStartTolerance = time.Second
+
+// StartsAgree refuses shards that did not start together: start instants
+// further apart than the smallest start tolerance among them, as shards
+// given each their own relative --start-at had. Their arrivals did not
+// interleave, so their union is not the run's schedule.
+func StartsAgree(rs []*result.Result, label func(int) string) error {
+	lo, hi := -1, -1
+	tol := time.Duration(0)
+	for i, r := range rs {
+		sh := r.Shard
+		if sh == nil || sh.StartAt.IsZero() {
+			continue
+		}
+		t := time.Duration(sh.StartToleranceMs * float64(time.Millisecond))
+		if t <= 0 {
+			t = defaultStartTolerance
+		}
+		if lo < 0 || t < tol {
+			tol = t
+		}
+		if lo < 0 || sh.StartAt.Before(rs[lo].Shard.StartAt) {
+			lo = i
+		}
+		if hi < 0 || sh.StartAt.After(rs[hi].Shard.StartAt) {
+			hi = i
+		}
+	}
+	if lo < 0 {
+		return nil
+	}
+	if d := rs[hi].Shard.StartAt.Sub(rs[lo].Shard.StartAt); d > tol {
+		return shardErrorf("%s started at %s and %s at %s, %v apart, more than the start tolerance of %v: the shards did not start together (give them one --start-at instant, or --rendezvous)",
+			label(lo), rs[lo].Shard.StartAt.UTC().Format(time.RFC3339Nano), label(hi), rs[hi].Shard.StartAt.UTC().Format(time.RFC3339Nano), d, tol)
+	}
+	return nil
 }

@@ -55,6 +55,11 @@ func TestMergeShardsRefuses(t *testing.T) {
 	otherScenario.Config.Digest = "sha256:def"
 	threeShards := shard(t, "r42", 1, 3)
 	plain := generator(t, 0, 1)
+	// Shards given each their own relative --start-at: 300 ms apart.
+	late := shard(t, "r42", 1, 2)
+	late.Shard.StartAt = late.Shard.StartAt.Add(300 * time.Millisecond)
+	strict := shard(t, "r42", 0, 2)
+	strict.Shard.StartToleranceMs = 100
 	tests := []struct {
 		name    string
 		rs      []*result.Result
@@ -76,6 +81,13 @@ func TestMergeShardsRefuses(t *testing.T) {
 			[]string{"a"}, false, "merge: run r42 is missing shard 1 of 2"},
 		{"shards and a plain run", []*result.Result{shard(t, "r42", 0, 2), plain},
 			[]string{"a", "b"}, false, "merge: a is shard 0/2 of run r42 but b is not a shard"},
+		{"starts apart", []*result.Result{strict, late},
+			[]string{"a", "b"}, false, "merge: a started at "},
+		{"starts apart, tolerance of old results", []*result.Result{shard(t, "r42", 0, 2), func() *result.Result {
+			r := shard(t, "r42", 1, 2)
+			r.Shard.StartAt = r.Shard.StartAt.Add(1500 * time.Millisecond)
+			return r
+		}()}, []string{"a", "b"}, false, "merge: a started at "},
 		{"duplicated even when partial", []*result.Result{shard(t, "r42", 0, 3), shard(t, "r42", 0, 3)},
 			[]string{"a", "b"}, true, "merge: shard 0/3 of run r42 appears twice: a and b"},
 	}
@@ -85,6 +97,18 @@ func TestMergeShardsRefuses(t *testing.T) {
 		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line starting %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestMergeShardsStartsWithinTolerance: start instants apart by less than
+// the tolerance merge.
+func TestMergeShardsStartsWithinTolerance(t *testing.T) {
+	t.Parallel()
+	a, b := shard(t, "r42", 0, 2), shard(t, "r42", 1, 2)
+	a.Shard.StartToleranceMs, b.Shard.StartToleranceMs = 1000, 1000
+	b.Shard.StartAt = b.Shard.StartAt.Add(300 * time.Millisecond)
+	if _, err := MergeShards([]*result.Result{a, b}, []string{"a", "b"}, MergeOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }
 

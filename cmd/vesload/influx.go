@@ -52,13 +52,14 @@ var _ loadgen.Observer = (*influxHook)(nil)
 
 // startInflux starts the writer when --influx-url is set; label is the
 // transaction tag of the run's requests.
-func startInflux(o *influxOptions, label string, note func(string)) (*influxHook, error) {
+// shard is the shard tag of the points ("" for a whole run).
+func startInflux(o *influxOptions, label, shard string, note func(string)) (*influxHook, error) {
 	if o.url == "" {
 		return nil, nil
 	}
 	w, err := influx.New(influx.Config{
 		URL: o.url, Password: os.Getenv("VESLOAD_INFLUX_PASSWORD"),
-		Application: o.application, Measurement: o.measurement, Label: label,
+		Application: o.application, Shard: shard, Measurement: o.measurement, Label: label,
 		Percentiles: o.percentiles,
 	})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -29,8 +31,8 @@ type kubeOptions struct {
 	passwordSecret string
 	passwordKey    string
 	cpu, memory    string
-	startMargin    time.Duration
 	probe          bool
+	podMonitor     bool
 	certSecret     string
 	certFormat     string
 }
@@ -43,31 +45,52 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 	fs.StringVar(&k.passwordKey, "password-secret-key", "password", "key of the password in --password-secret")
 	fs.StringVar(&k.cpu, "cpu", "1", "CPU request of each shard")
 	fs.StringVar(&k.memory, "memory", "256Mi", "memory request and limit of each shard")
-	fs.DurationVar(&k.startMargin, "start-margin", 2*time.Minute, "start the run this long after rendering (time to apply and pull the image); --start-at overrides it")
 	fs.StringVar(&k.certSecret, "cert-secret", "", "Secret holding the client certificate, mounted into the run and the probe (kubectl create secret generic NAME --from-file=client.p12=STORE --from-file=client.pass=PASSFILE)")
 	fs.StringVar(&k.certFormat, "cert-secret-format", "p12", "what --cert-secret holds: p12 (client.p12 and client.pass) or pem (tls.crt and tls.key, a kubernetes.io/tls Secret)")
 	fs.BoolVar(&k.probe, "probe", false, "measure each shard's link to the target (vesload probe) in an init container before the run")
+	fs.BoolVar(&k.podMonitor, "pod-monitor", false, "add a PodMonitor for the Prometheus Operator (its CRDs must be installed); the pods carry prometheus.io scrape annotations either way")
 }
 
 // kubeRefused are run flags that mean nothing in a pod, with what to do
 // instead.
 var kubeRefused = map[string]string{
-	"output":         "each shard writes its result to its log; merge them with 'kubectl logs … | vesload merge -'",
-	"junit":          "render reports from the merged result",
-	"html":           "render reports from the merged result",
-	"markdown":       "render reports from the merged result",
-	"csv":            "render reports from the merged result",
-	"jtl":            "not available on Kubernetes",
-	"hdr-log":        "not available on Kubernetes",
-	"checkpoint":     "each shard writes its result to its log",
-	"shard":          "the pods take their shard from the Indexed Job",
-	"password-file":  "the file is on this machine: give --password-secret NAME",
-	"cert":           "the file is on this machine and holds a key: give --cert-secret NAME",
-	"key":            "the file is on this machine and holds a key: give --cert-secret NAME",
-	"cert-pass-file": "the file is on this machine: give --cert-secret NAME",
-	"target-pid":     "the target is not a process in the shard's pod: use --target-metrics",
-	"target-process": "the target is not a process in the shard's pod: use --target-metrics",
-	"metrics-addr":   "every shard serves its metrics on port 9464",
+	"output":           "each shard writes its result to its log; merge them with 'kubectl logs … | vesload merge -'",
+	"junit":            "render reports from the merged result",
+	"html":             "render reports from the merged result",
+	"markdown":         "render reports from the merged result",
+	"csv":              "render reports from the merged result",
+	"jtl":              "not available on Kubernetes",
+	"hdr-log":          "not available on Kubernetes",
+	"checkpoint":       "each shard writes its result to its log",
+	"shard":            "the pods take their shard from the Indexed Job",
+	"password-file":    "the file is on this machine: give --password-secret NAME",
+	"cert":             "the file is on this machine and holds a key: give --cert-secret NAME",
+	"key":              "the file is on this machine and holds a key: give --cert-secret NAME",
+	"cert-pass-file":   "the file is on this machine: give --cert-secret NAME",
+	"target-pid":       "the target is not a process in the shard's pod: use --target-metrics",
+	"target-process":   "the target is not a process in the shard's pod: use --target-metrics",
+	"metrics-addr":     "every shard serves its metrics on port 9464",
+	"rendezvous":       "the shards agree on their start through shard 0 of the Job; give --start-at for a wall-clock start instead",
+	"dashboard":        "not available on Kubernetes yet: watch a shard with --metrics-addr's series, or run one generator with --dashboard",
+	"dashboard-linger": "goes with --dashboard, not available on Kubernetes yet",
+	"baseline":         "judge the merged result instead: vesload compare BASE.json --vs merged.json --gate EXPR",
+	"gate":             "goes with --baseline: judge the merged result with vesload compare --gate",
+	"alpha":            "goes with --baseline: judge the merged result with vesload compare --alpha",
+	"gate-undecided":   "goes with --baseline: judge the merged result with vesload compare --gate-undecided",
+	// A delivery follower is one process beside the shards, not one per
+	// shard; it is not rendered yet.
+	"consume":                      "not available on Kubernetes yet: run 'vesload --consume' in a single generator to follow delivery",
+	"consume-grace":                "goes with --consume, not available on Kubernetes yet",
+	"consume-group":                "goes with --consume, not available on Kubernetes yet",
+	"kafka-user":                   "goes with --consume, not available on Kubernetes yet",
+	"kafka-password-file":          "goes with --consume, not available on Kubernetes yet",
+	"kafka-mechanism":              "goes with --consume, not available on Kubernetes yet",
+	"kafka-cacert":                 "goes with --consume, not available on Kubernetes yet",
+	"kafka-cert":                   "goes with --consume, not available on Kubernetes yet",
+	"kafka-key":                    "goes with --consume, not available on Kubernetes yet",
+	"kafka-insecure":               "goes with --consume, not available on Kubernetes yet",
+	"target-metrics-user":          "the password would have to reach the pods: not available on Kubernetes yet (scrape an endpoint without auth, or use --prom-url)",
+	"target-metrics-password-file": "the file is on this machine: not available on Kubernetes yet",
 }
 
 func runKube(args []string, stdout, stderr io.Writer) int {
@@ -95,8 +118,13 @@ func kubeCommand(args []string, now time.Time, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vesload kube: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "vesload kube: %d shards of run %s start at %s: apply the manifests before then\n",
-		spec.Shards, spec.RunID, spec.StartAt.UTC().Format(time.RFC3339))
+	if spec.StartAt.IsZero() {
+		fmt.Fprintf(stderr, "vesload kube: %d shards of run %s start together once all are running (within --ready-timeout %v): apply the manifests at any time\n",
+			spec.Shards, spec.RunID, spec.ReadyTimeout)
+	} else {
+		fmt.Fprintf(stderr, "vesload kube: %d shards of run %s start at %s: apply the manifests before then\n",
+			spec.Shards, spec.RunID, spec.StartAt.UTC().Format(time.RFC3339))
+	}
 	return exitOK
 }
 
@@ -110,6 +138,14 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	}
 	if changed("user") && k.passwordSecret == "" {
 		return nil, usagef("--user %s: the pods need the password from a Secret: give --password-secret NAME (kubectl create secret generic NAME --from-file=password=FILE)", o.user)
+	}
+	for flag, needs := range map[string]string{"password-secret-key": "password-secret", "cert-secret-format": "cert-secret"} {
+		if changed(flag) && !changed(needs) {
+			return nil, usagef("--%s goes with --%s", flag, needs)
+		}
+	}
+	if changed("ready-timeout") && changed("start-at") {
+		return nil, usagef("--ready-timeout: the shards wait for each other only without --start-at")
 	}
 	if k.shards < 1 {
 		return nil, usagef("--shards %d: want the number of generators, 1 or more", k.shards)
@@ -151,7 +187,16 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if _, err := scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: true, RunID: "kube", LookupEnv: lookup}); err != nil {
 		return nil, usageError{err}
 	}
+	if err := podSamplers(sc, &o.watch); err != nil {
+		return nil, err
+	}
+	// A threshold given by the profile and again by a flag is one gate.
+	sc.Thresholds = uniq(sc.Thresholds)
 	files, err := podScenario(sc, k)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := podArgs(o, changed)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +209,8 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if runID == "" {
 		runID = ves.NewRunID() // 64 bits, as a run chooses; hex is a valid object name
 	}
-	start := now.Add(k.startMargin).Truncate(time.Second).Add(time.Second)
+	// Without --start-at the shards agree on their start when they run.
+	var start time.Time
 	if sp.start != nil {
 		start = sp.start.At
 	}
@@ -175,7 +221,8 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	s := &kube.Spec{
 		RunID: runID, Namespace: k.namespace, Image: k.image, Shards: k.shards,
 		Profile: text, Files: files,
-		RenderedAt: now, StartAt: start, StartTolerance: o.shard.startTolerance,
+		RenderedAt: now, StartAt: start, StartTolerance: o.shard.startTolerance, ReadyTimeout: o.shard.readyTimeout,
+		Args: extra, PodMonitor: k.podMonitor,
 		Span: sc.Load.TotalDuration(), Timeout: sc.Timeout, MetricsLinger: linger,
 		CPU: k.cpu, Memory: k.memory,
 		Probe: k.probe, Target: sc.Target.URL,
@@ -241,6 +288,11 @@ func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error)
 			}
 		}
 	}
+	if d := p.Data; d != nil && d.File != "" {
+		if err := ship("--data-file", &d.File, "data"+filepath.Ext(d.File)); err != nil {
+			return nil, err
+		}
+	}
 	for i := range p.Requests {
 		r := &p.Requests[i]
 		if r.BodyFile != "" {
@@ -254,7 +306,7 @@ func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error)
 		size += len(b)
 	}
 	if size > 900<<10 {
-		return nil, usagef("--body-file/--cacert: %d KiB of files do not fit a ConfigMap (1 MiB)", size>>10)
+		return nil, usagef("--body-file/--data-file/--cacert: %d KiB of files do not fit a ConfigMap (1 MiB)", size>>10)
 	}
 	return files, nil
 }
@@ -292,4 +344,84 @@ func podAuth(t *profiles.Target, k *kubeOptions) error {
 	}
 	a.PasswordFile, a.PasswordEnv = "", kube.PasswordEnv
 	return nil
+}
+
+// podSamplers writes the samplers the flags name into the profile the
+// pods read (a run takes them from the flags, which the pods do not get).
+func podSamplers(p *profiles.Profile, w *watchOptions) error {
+	s := &p.Samplers
+	if w.targetMetrics != "" {
+		s.TargetMetrics = w.targetMetrics
+	}
+	for _, u := range []string{s.TargetMetrics, w.promURL} {
+		if pu, err := url.Parse(u); err == nil && pu.User != nil {
+			return usagef("--target-metrics/--prom-url: credentials in the URL would be written into the manifests")
+		}
+	}
+	if w.promURL != "" || len(w.promQueries) > 0 {
+		if w.promURL == "" {
+			return usagef("--prom-query needs --prom-url")
+		}
+		s.PromURL, s.PromQueries = w.promURL, map[string]string{}
+		for _, q := range w.promQueries {
+			name, expr, ok := strings.Cut(q, "=")
+			if !ok || name == "" || expr == "" {
+				return usagef("--prom-query %q: want NAME=PROMQL", q)
+			}
+			s.PromQueries[name] = expr
+		}
+	}
+	return nil
+}
+
+// podArgs are the run flags that reach the pods as flags, not through
+// the profile: what decides the exit code, and the InfluxDB output.
+func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
+	var a []string
+	if o.allowErrors {
+		a = append(a, "--allow-errors")
+	}
+	if o.noPreflight {
+		a = append(a, "--no-preflight")
+	}
+	if o.quiet {
+		a = append(a, "--quiet")
+	}
+	if o.rawBody {
+		a = append(a, "--raw-body")
+	}
+	for _, g := range o.abortOn {
+		a = append(a, "--abort-on-fail", g)
+	}
+	if in := o.influx; in.url != "" {
+		if u, err := url.Parse(in.url); err != nil || u.User != nil || u.Query().Has("p") {
+			return nil, usagef("--influx-url: credentials in the URL would be written into the manifests: not available on Kubernetes yet")
+		}
+		a = append(a, "--influx-url", in.url, "--influx-application", in.application, "--influx-measurement", in.measurement)
+		if changed("influx-percentiles") {
+			p := make([]string, len(in.percentiles))
+			for i, v := range in.percentiles {
+				p[i] = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			a = append(a, "--influx-percentiles", strings.Join(p, ","))
+		}
+	} else {
+		for _, name := range []string{"influx-application", "influx-measurement", "influx-percentiles"} {
+			if changed(name) {
+				return nil, usagef("--%s goes with --influx-url", name)
+			}
+		}
+	}
+	return a, nil
+}
+
+// uniq keeps the first of equal strings, in order.
+func uniq(s []string) []string {
+	var out []string
+	for _, v := range s {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

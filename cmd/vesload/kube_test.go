@@ -3,9 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,9 +20,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/internal/golden"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 var kubeNow = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -34,16 +43,32 @@ func kubeRender(t *testing.T, now time.Time, args ...string) (code int, out, err
 func kubeObjects(t *testing.T, manifests string) (corev1.ConfigMap, batchv1.Job) {
 	t.Helper()
 	var cm corev1.ConfigMap
-	var svc corev1.Service
 	var job batchv1.Job
 	docs := strings.Split(manifests, "\n---\n")
-	if len(docs) != 5 {
-		t.Fatalf("%d documents, want a header and 4 objects", len(docs))
-	}
-	for i, target := range map[int]any{1: &cm, 2: &svc, 4: &job} {
-		if err := yaml.UnmarshalStrict([]byte(docs[i]), target); err != nil {
-			t.Fatalf("document %d does not decode strictly: %v", i, err)
+	for i, d := range docs[1:] {
+		var head struct{ Kind string }
+		if err := yaml.Unmarshal([]byte(d), &head); err != nil {
+			t.Fatalf("document %d: %v", i+1, err)
 		}
+		var target any
+		switch head.Kind {
+		case "ConfigMap":
+			target = &cm
+		case "Service":
+			target = &corev1.Service{}
+		case "Job":
+			target = &job
+		case "PodMonitor":
+			continue // deploy/kube's tests decode it
+		default:
+			t.Fatalf("document %d is a %q", i+1, head.Kind)
+		}
+		if err := yaml.UnmarshalStrict([]byte(d), target); err != nil {
+			t.Fatalf("document %d does not decode strictly: %v", i+1, err)
+		}
+	}
+	if cm.Name == "" || job.Name == "" {
+		t.Fatalf("no ConfigMap or no Job in %d documents", len(docs)-1)
 	}
 	return cm, job
 }
@@ -56,7 +81,7 @@ func TestKubeExample(t *testing.T) {
 	code, out, errs := kubeRender(t, kubeNow, "--shards", "4", "-profile", "ves-100rps-10m",
 		"-url", "https://ves:8443/eventListener/v7", "--user", "sample1", "--password-secret", "ves-auth",
 		"--run-id", "r42", "--namespace", "onap", "--image", "registry.example/vesload:1.0")
-	if code != exitOK || !strings.Contains(errs, "4 shards of run r42 start at 2026-12-01T10:02:01Z") {
+	if code != exitOK || !strings.Contains(errs, "4 shards of run r42 start together once all are running (within --ready-timeout 5m0s)") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	golden.Check(t, "../../deploy/kubernetes/vesload-r42.yaml", []byte(out))
@@ -134,62 +159,188 @@ func TestKubeRefuses(t *testing.T) {
 	}
 }
 
-// TestKubeManifestsRun runs what the manifests describe, without a
-// cluster: the ConfigMap's files in a folder standing for its mount, and
-// each pod's container arguments as a process with JOB_COMPLETION_INDEX
-// and the Secret's password in its environment, as the kubelet would.
-// Their logs merge into the whole run.
-func TestKubeManifestsRun(t *testing.T) {
-	t.Parallel()
-	base, stop := startServe(t, "--auth", "sample1:kube-pw")
-	defer stop()
-	code, out, errs := kubeRender(t, time.Now(), "--shards", "2", "-url", base+"/eventListener/v7", "-rps", "20", "-duration", "1s",
-		"--user", "sample1", "--password-secret", "ves-auth", "--start-margin", "3s", "--metrics-linger", "0s", "--threshold", "error_rate<1%")
-	if code != exitOK {
-		t.Fatalf("kube: exit %d: %s", code, errs)
-	}
-	cm, job := kubeObjects(t, out)
+// jobHarness runs what the manifests describe without a cluster: the
+// ConfigMap's files in a folder standing for its mount, and each pod's
+// container arguments as a process with JOB_COMPLETION_INDEX and the
+// Secret's password in its environment, as the kubelet would. Shard 0's
+// name in the headless Service maps to a loopback port, and every shard's
+// metrics to a port of its own.
+type jobHarness struct {
+	args   []string
+	shards int
+	env    []string
+}
+
+func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
+	t.Helper()
+	cm, job := kubeObjects(t, manifests)
 	mount := t.TempDir()
 	for k, v := range cm.Data {
 		if err := os.WriteFile(filepath.Join(mount, k), []byte(v), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := job.Spec.Template.Spec.Containers[0]
-	args := make([]string, len(c.Args))
-	for i, a := range c.Args {
-		a = strings.ReplaceAll(a, "/etc/vesload", mount)
-		args[i] = strings.Replace(a, ":9464", "127.0.0.1:0", 1) // two pods, one host
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	loopback := ln.Addr().String()
+	ln.Close()
+	service := fmt.Sprintf("%s-0.%s:%d", job.Name, job.Spec.Template.Spec.Subdomain, kube.RendezvousPort)
+	c := job.Spec.Template.Spec.Containers[0]
+	h := &jobHarness{shards: int(*job.Spec.Completions), env: env}
+	for _, a := range c.Args {
+		a = strings.ReplaceAll(a, kube.ConfigDir, mount)
+		a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
+		h.args = append(h.args, strings.ReplaceAll(a, service, loopback))
+	}
+	if !slices.Contains(h.args, loopback) {
+		t.Fatalf("the pods do not meet at %s: %q", service, c.Args)
+	}
+	return h
+}
+
+// pod is the outcome of one pod's process.
+type pod struct {
+	log     bytes.Buffer
+	err     error
+	started bool
+	ended   time.Duration // since the harness began
+}
+
+// run starts pod i after delays[i] (never when negative) and waits for all.
+func (h *jobHarness) run(t *testing.T, delays []time.Duration) []*pod {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	n := int(*job.Spec.Completions)
-	logs := make([]bytes.Buffer, n)
-	runErrs := make([]error, n)
+	pods := make([]*pod, h.shards)
+	begin := time.Now()
 	var wg sync.WaitGroup
-	for i := range n {
-		cmd := shardProc(ctx, i, args, &logs[i])
-		cmd.Env = append(cmd.Env, "VESLOAD_PASSWORD=kube-pw")
-		wg.Go(func() { runErrs[i] = cmd.Run() })
+	for i := range h.shards {
+		p := &pod{}
+		pods[i] = p
+		if delays[i] < 0 {
+			continue
+		}
+		wg.Go(func() {
+			select {
+			case <-time.After(delays[i]): // a pod scheduled or pulled late
+			case <-ctx.Done():
+				return
+			}
+			cmd := shardProc(ctx, i, h.args, &p.log)
+			cmd.Env = append(cmd.Env, h.env...)
+			p.started = true
+			p.err = cmd.Run()
+			p.ended = time.Since(begin)
+		})
 	}
 	wg.Wait()
-	var all strings.Builder
-	for i := range n {
-		if runErrs[i] != nil {
-			t.Fatalf("pod %d: %v\n%s", i, runErrs[i], logs[i].String())
-		}
-		fmt.Fprint(&all, logs[i].String())
+	return pods
+}
+
+// TestKubeJobHarness renders a Job of 4 shards and runs it locally with
+// the pods launched 0, 3, 6 and 9 s apart, shard 0 (which hands out the
+// start) neither first nor last: they must start at one instant, their
+// arrivals must interleave as one generator's do, and the merged result
+// must be one generator's, every eventId once. Then, with one pod never
+// started, the others must fail within --ready-timeout without sending.
+// It does not run in parallel: other tests' load would blur the gaps.
+func TestKubeJobHarness(t *testing.T) {
+	// No basic auth here: the emulator checks passwords as slowly as the
+	// collector does, which 40/s on a shared machine would overload.
+	base, stop := startServe(t, "--record-arrivals")
+	defer stop()
+	const rate, secs = 40, 4
+	code, out, errs := kubeRender(t, time.Now(), "--shards", "4", "-url", base+"/eventListener/v7", "-rps", fmt.Sprint(rate), "-duration", fmt.Sprintf("%ds", secs),
+		"--metrics-linger", "0s", "--threshold", "error_rate<1%", "--pool", "16",
+		"--start-tolerance", "2s", "--ready-timeout", "20s", "-q")
+	if code != exitOK {
+		t.Fatalf("kube: exit %d: %s", code, errs)
 	}
+	h := newJobHarness(t, out)
+	pods := h.run(t, []time.Duration{6 * time.Second, 3 * time.Second, 9 * time.Second, 0})
+	var all strings.Builder
+	for i, p := range pods {
+		if p.err != nil {
+			t.Fatalf("pod %d: %v\n%s", i, p.err, p.log.String())
+		}
+		fmt.Fprint(&all, p.log.String())
+	}
+	st := emulatorStats(t, base)
 	code, stdout, errs := mergeStream(all.String(), "-")
 	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, errs)
+		t.Errorf("merge: exit %d: %s", code, errs)
 	}
 	m, err := report.Decode(strings.NewReader(stdout), "merged")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Requests.Scheduled != 20 || m.Requests.OK != 20 || m.Merged.Count != 2 || len(m.Thresholds) != 1 || !m.Thresholds[0].Pass {
-		t.Fatalf("merged requests %+v merged %+v thresholds %+v", m.Requests, m.Merged, m.Thresholds)
+	want := int64(rate * secs)
+	if m.Requests != (result.Requests{Scheduled: want, Sent: want, OK: want}) || m.Merged.Count != 4 || len(m.Thresholds) != 1 || !m.Thresholds[0].Pass {
+		t.Fatalf("merged requests %+v merged %+v thresholds %+v\n%s", m.Requests, m.Merged, m.Thresholds, pods[0].log.String())
+	}
+	if st.Accepted != want || st.DuplicateEventIDs != 0 {
+		t.Errorf("emulator accepted %d with %d duplicate eventIds, want %d and none", st.Accepted, st.DuplicateEventIDs, want)
+	}
+	starts := map[string]bool{}
+	for _, line := range strings.Split(all.String(), "\n") {
+		if _, rest, ok := strings.Cut(line, `"start_at": "`); ok {
+			starts[rest] = true
+		}
+	}
+	if len(starts) != 1 {
+		t.Errorf("the shards started at %d instants: %v", len(starts), starts)
+	}
+	g := st.ArrivalGaps
+	if g == nil || g.Count != want-1 {
+		t.Fatalf("arrival gaps %+v, want %d", g, want-1)
+	}
+	nominalUs := (time.Second / rate).Microseconds()
+	t.Logf("4 shards launched 0-9 s apart: arrival gaps (nominal %dµs) p1 %dµs p25 %dµs p50 %dµs p99 %dµs max %dµs; largest start offset %.3f ms",
+		nominalUs, g.P1Us, g.P25Us, g.P50Us, g.P99Us, g.MaxUs, m.Merged.StartOffsetMaxMs)
+	if g.P99Us >= 3*nominalUs || g.P25Us < nominalUs/4 || g.P50Us < nominalUs*3/4 {
+		t.Errorf("gaps p25 %dµs p50 %dµs p99 %dµs around a nominal %dµs: the shards did not interleave as one generator", g.P25Us, g.P50Us, g.P99Us, nominalUs)
+	}
+	// One generator, the same schedule, to an emulator of its own: the
+	// same counts, and the gaps the shards are compared with.
+	base1, stop1 := startServe(t, "--record-arrivals")
+	defer stop1()
+	single := vesload(t, 60*time.Second, "-url", base1+"/eventListener/v7", "-rps", fmt.Sprint(rate), "-duration", fmt.Sprintf("%ds", secs),
+		"-o", "-", "-q", "--pool", "16")
+	if single.code != exitOK {
+		t.Fatalf("single generator: exit %d: %s", single.code, single.stderr)
+	}
+	one, err := report.Decode(strings.NewReader(single.stdout), "single")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Requests != m.Requests || one.Latency.Count != m.Latency.Count {
+		t.Errorf("one generator: %+v (%d latencies); merged shards: %+v (%d)", one.Requests, one.Latency.Count, m.Requests, m.Latency.Count)
+	}
+	if g1 := emulatorStats(t, base1).ArrivalGaps; g1 != nil {
+		t.Logf("one generator: arrival gaps p1 %dµs p25 %dµs p50 %dµs p99 %dµs max %dµs", g1.P1Us, g1.P25Us, g1.P50Us, g1.P99Us, g1.MaxUs)
+	}
+
+	// Shard 2 never starts: the others give up within --ready-timeout.
+	code, out, errs = kubeRender(t, time.Now(), "--shards", "4", "-url", base+"/eventListener/v7", "-rps", "10", "-duration", "1s",
+		"--metrics-linger", "0s", "--ready-timeout", "3s", "-q")
+	if code != exitOK {
+		t.Fatalf("kube: exit %d: %s", code, errs)
+	}
+	before := emulatorStats(t, base).EventRequests
+	pods = newJobHarness(t, out).run(t, []time.Duration{0, 0, -1, time.Second})
+	for i, p := range pods {
+		if i == 2 {
+			continue
+		}
+		var ee *exec.ExitError
+		if !errors.As(p.err, &ee) || ee.ExitCode() != exitRun || p.ended > 3*time.Second+5*time.Second || !strings.Contains(p.log.String(), "no start") {
+			t.Errorf("pod %d: %v after %v, want exit 1 within the ready timeout of 3s:\n%s", i, p.err, p.ended, p.log.String())
+		}
+	}
+	if st := emulatorStats(t, base); st.EventRequests != before {
+		t.Errorf("the shards sent %d requests without shard 2", st.EventRequests-before)
 	}
 }
 
@@ -339,6 +490,144 @@ func TestKubeClientCertSecret(t *testing.T) {
 		code, _, errs := kubeRender(t, kubeNow, append([]string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7"}, tt.args...)...)
 		if code != exitUsage || !strings.Contains(errs, tt.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d stderr %q, want exit 2 and one line with %q", tt.args, code, errs, tt.want)
+		}
+	}
+}
+
+// TestKubeEveryFlag walks every flag `vesload kube --help` lists: given
+// alone on top of a plain command line, each must change the manifests
+// or be refused with one line (exit 2), never be accepted and dropped.
+func TestKubeEveryFlag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	values := map[string]string{
+		"profile":            "ves-100rps-10m",
+		"url":                "https://other:8443/eventListener/v7",
+		"event":              "heartbeat",
+		"expect-status":      "202",
+		"threshold":          "p99<500ms",
+		"abort-on-fail":      "error_rate<5%",
+		"header":             "X-Test: 1",
+		"set":                "a=b",
+		"body-file":          file("body.json", `{"event":{"commonEventHeader":{"domain":"fault","eventId":"{{.EventID}}"}}}`),
+		"data-file":          file("rows.csv", "sourceName\nnode1\n"),
+		"cacert":             file("ca.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"),
+		"data-per":           "worker",
+		"influx-url":         "http://influx:8086/write?db=jmeter",
+		"target-metrics":     "http://ves:8443/actuator/prometheus",
+		"prom-url":           "http://prom:9090",
+		"prom-query":         "cpu=rate(process_cpu_seconds_total[1m])",
+		"start-at":           kubeNow.Add(time.Hour).Format(time.RFC3339),
+		"image":              "registry.example/vesload:2",
+		"memory":             "1Gi",
+		"cert-secret-format": "pem",
+		"shards":             "3",
+		"run-id":             "walk2",
+		"consume":            "kafka://kafka:9092/unauthenticated.SEC_FAULT_OUTPUT",
+		"cert":               "client.p12",
+		"shard":              "1/2",
+		"rendezvous":         "h:1",
+	}
+	base := []string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--run-id", "walk"}
+	code, plain, errs := kubeRender(t, kubeNow, base...)
+	if code != exitOK {
+		t.Fatalf("plain: exit %d: %s", code, errs)
+	}
+	var o runOptions
+	var k kubeOptions
+	fs := runFlags(&o)
+	kubeFlags(fs, &k)
+	n := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Name == "help" {
+			return
+		}
+		n++
+		v, ok := values[f.Name]
+		if !ok {
+			switch f.Value.Type() {
+			case "bool":
+				v = strconv.FormatBool(f.DefValue != "true")
+			case "duration":
+				v = "7s"
+			case "int", "int32Slice":
+				v = "3"
+			case "float64", "float64Slice":
+				v = "50"
+			default:
+				v = "x"
+			}
+		}
+		args := append(slices.Clone(base), "--"+f.Name+"="+v)
+		code, out, errs := kubeRender(t, kubeNow, args...)
+		switch {
+		case code == exitUsage && out == "" && strings.Count(errs, "\n") == 1:
+		case code == exitOK && out != plain:
+		default:
+			t.Errorf("--%s=%s: exit %d, manifests changed %v, stderr %q: want them changed or one line and exit 2", f.Name, v, code, out != plain, errs)
+		}
+	})
+	if n < 60 {
+		t.Errorf("walked %d flags: fewer than kube --help lists", n)
+	}
+}
+
+// TestKubeThresholdOnce: a threshold the profile gives and a flag gives
+// again is one gate in the pods' profile.
+func TestKubeThresholdOnce(t *testing.T) {
+	t.Parallel()
+	prof := filepath.Join(t.TempDir(), "p.yaml")
+	text := "name: once\ntarget:\n  url: https://ves:8443/eventListener/v7\nload:\n  rps: 10\n  duration: 1m\nthresholds:\n  - p99<500ms\n"
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := kubeRender(t, kubeNow, "--shards", "2", "-profile", prof, "--threshold", "p99<500ms", "--threshold", "error_rate<1%")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	cm, _ := kubeObjects(t, out)
+	p := cm.Data["profile.yaml"]
+	if strings.Count(p, "p99<500ms") != 1 || strings.Count(p, "error_rate<1%") != 1 {
+		t.Fatalf("thresholds in the pods' profile:\n%s", p)
+	}
+}
+
+// TestKubeManifestVariants renders the manifests with every optional
+// part (a password Secret, a client certificate Secret, the probe,
+// target metrics and Prometheus queries, InfluxDB, PodMonitor on and
+// off, a wall-clock start) and decodes every object strictly into the
+// Kubernetes API's types: an unknown, misspelt or misplaced field fails.
+func TestKubeManifestVariants(t *testing.T) {
+	t.Parallel()
+	url := "https://ves:8443/eventListener/v7"
+	variants := [][]string{
+		{"--user", "sample1", "--password-secret", "ves-auth"},
+		{"--cert-secret", "ves-client", "--cert-secret-format", "pem", "--probe"},
+		{"--probe", "--insecure"},
+		{"--target-metrics", "http://ves:8443/actuator/prometheus", "--prom-url", "http://prom:9090", "--prom-query", "cpu=rate(x[1m])"},
+		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
+		{"--pod-monitor"},
+		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
+	}
+	for _, v := range variants {
+		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "3", "-url", url}, v...)...)
+		if code != exitOK {
+			t.Errorf("%v: exit %d: %s", v, code, errs)
+			continue
+		}
+		kubeObjects(t, out)
+		if hasPM := strings.Contains(out, "kind: PodMonitor"); hasPM != slices.Contains(v, "--pod-monitor") {
+			t.Errorf("%v: PodMonitor %v", v, hasPM)
+		}
+		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") {
+			t.Errorf("%v: target metrics not in the pods' profile", v)
 		}
 	}
 }

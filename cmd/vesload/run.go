@@ -17,6 +17,7 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -66,11 +67,12 @@ type runOptions struct {
 	jtl          string
 	hdrLog       string
 
-	watch   watchOptions
-	consume consumeOptions
-	influx  influxOptions
-	shard   shardOptions
-	dash    dashboardOptions
+	watch    watchOptions
+	consume  consumeOptions
+	influx   influxOptions
+	shard    shardOptions
+	dash     dashboardOptions
+	baseline baselineOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -114,6 +116,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addInfluxFlags(fs, &o.influx)
 	addShardFlags(fs, &o.shard)
 	addDashboardFlags(fs, &o.dash)
+	addBaselineFlags(fs, &o.baseline)
 	return fs
 }
 
@@ -161,6 +164,9 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		return 0, err
 	}
 	defer set.tearDown()
+	if err := set.agreeStart(stderr); err != nil {
+		return 0, err
+	}
 	res, err := set.run()
 	if err != nil {
 		return 0, err
@@ -182,10 +188,15 @@ type runSetup struct {
 	stop     context.CancelFunc
 	closers  []func()
 	fillMeta func(*result.Result)
+	// shard and coord are the run's shard plan and, on shard 0 of a run
+	// that agrees on its start (--rendezvous), the coordinator.
+	shard    *shardPlan
+	coord    *rendezvous.Coordinator
 	notes    []string // warnings about the set-up, for the result
 	follow   *follow
 	influx   *influxHook
 	dash     *dashboard.Server // nil without --dashboard
+	baseline *baselineJudge    // nil without --baseline
 
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
@@ -242,6 +253,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err != nil {
 		return nil, err
 	}
+	if s.baseline, err = o.baseline.load(); err != nil {
+		return nil, err
+	}
 	emulated := sc.Target.URL == ""
 	var emu *emulator
 	if emulated {
@@ -264,6 +278,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	sp.announce(stderr, o.quiet, time.Now())
+	if err := s.startRendezvous(sp); err != nil {
+		return nil, err
+	}
 	if emulated {
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
@@ -311,7 +328,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		return err
 	}
 	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
-	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.prog.note); err != nil {
+	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.influxShard(), s.prog.note); err != nil {
 		return err
 	}
 	if s.influx != nil {
@@ -394,6 +411,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
+	warnUngatedErrors(res, len(s.gates)+len(s.abortGates))
 	if s.guard != nil {
 		if why, gate, aborted := s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)
@@ -415,10 +433,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
+	baselinePassed, err := s.baseline.judge(res, summaryOut)
+	if err != nil {
+		return 0, err
+	}
 	if outErr != nil {
 		return 0, outErr
 	}
-	return exitCode(res, s.prog.note), nil
+	code := exitCode(res, s.prog.note)
+	if code == exitOK && !baselinePassed {
+		return exitThreshold, nil
+	}
+	return code, nil
 }
 
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {

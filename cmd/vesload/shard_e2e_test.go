@@ -213,7 +213,7 @@ func TestShardWithoutDeliveryTally(t *testing.T) {
 	if o.code != exitOK || o.elapsed > 10*time.Second {
 		t.Fatalf("exit %d after %v: %s", o.code, o.elapsed, o.stderr)
 	}
-	o = vesload(t, 20*time.Second, "-rps", "10", "-duration", "1s", "--shard", "0/2", "--run-id", "d", "--start-at", "+1s", "-q", "--consume", "kafka://127.0.0.1:1/t")
+	o = vesload(t, 20*time.Second, "-rps", "10", "-duration", "1s", "--shard", "0/2", "--run-id", "d", "--start-at", at, "-q", "--consume", "kafka://127.0.0.1:1/t")
 	if o.code != exitUsage || !strings.Contains(o.stderr, "--consume: not available with --shard") {
 		t.Fatalf("--consume with --shard: exit %d: %s", o.code, o.stderr)
 	}

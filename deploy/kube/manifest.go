@@ -30,9 +30,10 @@ type service struct {
 }
 
 type serviceSpec struct {
-	ClusterIP string            `yaml:"clusterIP"`
-	Selector  map[string]string `yaml:"selector"`
-	Ports     []servicePort     `yaml:"ports"`
+	ClusterIP                string            `yaml:"clusterIP"`
+	Selector                 map[string]string `yaml:"selector"`
+	PublishNotReadyAddresses bool              `yaml:"publishNotReadyAddresses"`
+	Ports                    []servicePort     `yaml:"ports"`
 }
 
 type servicePort struct {

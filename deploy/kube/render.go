@@ -27,6 +27,9 @@ const (
 	CertDir = "/etc/vesload-tls"
 	// MetricsPort is where each shard serves its live vesload_* metrics.
 	MetricsPort = 9464
+	// RendezvousPort is where shard 0 gathers the shards' ready signals
+	// and hands out the start instant (vesload --rendezvous).
+	RendezvousPort = 9465
 	// containerName is the shard's container, named in the pod failure
 	// policy.
 	containerName = "vesload"
@@ -49,10 +52,22 @@ type Spec struct {
 	// a secret.
 	Profile []byte
 	Files   map[string][]byte
-	// RenderedAt is now; StartAt the instant every shard starts at.
+	// RenderedAt is now. StartAt is the wall-clock instant every shard
+	// starts at; when it is zero the shards agree on their start when
+	// they run (shard 0 hands it out, see loadgen/rendezvous), so the
+	// manifests can be applied at any time. ReadyTimeout bounds how long
+	// they wait for each other then.
 	RenderedAt     time.Time
 	StartAt        time.Time
 	StartTolerance time.Duration
+	ReadyTimeout   time.Duration
+	// Args are more flags of the run, passed to every shard as given
+	// (--allow-errors, --influx-url, ...).
+	Args []string
+	// PodMonitor adds a Prometheus Operator PodMonitor, which only a
+	// cluster with its CRDs accepts; the pods' scrape annotations are
+	// there either way.
+	PodMonitor bool
 	// Span is how long the schedule lasts and Timeout the run's request
 	// timeout (the drain at the end); with MetricsLinger they bound the
 	// Job's deadline.
@@ -132,8 +147,10 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("shards %d: want 1 to 1000", s.Shards)
 	case len(s.Profile) == 0:
 		return fmt.Errorf("no profile")
-	case !s.StartAt.After(s.RenderedAt):
+	case !s.StartAt.IsZero() && !s.StartAt.After(s.RenderedAt):
 		return fmt.Errorf("start %s is not after now (%s)", stamp(s.StartAt), stamp(s.RenderedAt))
+	case s.StartAt.IsZero() && s.ReadyTimeout <= 0:
+		return fmt.Errorf("ready timeout %v: want a positive duration", s.ReadyTimeout)
 	case !quantity().MatchString(s.CPU):
 		return fmt.Errorf("cpu %q: want a Kubernetes quantity such as 1 or 500m", s.CPU)
 	case !quantity().MatchString(s.Memory):
@@ -172,17 +189,34 @@ func (s *Spec) Name() string { return "vesload-" + s.RunID }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// Rendezvous is shard 0's address through the headless Service: the
+// Job's pods are named <job>-<index> and take the Service as their
+// subdomain.
+func (s *Spec) Rendezvous() string {
+	return fmt.Sprintf("%s-0.%s:%d", s.Name(), s.Name(), RendezvousPort)
+}
+
 // Render writes the manifests as one multi-document YAML stream, in the
-// order kubectl should create them: ConfigMap, Service, PodMonitor, Job.
+// order kubectl should create them: ConfigMap, Service, PodMonitor (when
+// asked for), Job.
 func Render(w io.Writer, s Spec) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("kube: %w", err)
 	}
-	docs := []any{s.configMap(), s.service(), s.podMonitor(), s.job()}
+	docs := []any{s.configMap(), s.service()}
+	if s.PodMonitor {
+		docs = append(docs, s.podMonitor())
+	}
+	docs = append(docs, s.job())
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# vesload run %s: %d shards starting at %s.\n", s.RunID, s.Shards, stamp(s.StartAt))
-	fmt.Fprintf(&buf, "# Apply before %s (the shards refuse to start later than %v after it), then merge:\n",
-		stamp(s.StartAt), s.StartTolerance)
+	if s.StartAt.IsZero() {
+		fmt.Fprintf(&buf, "# vesload run %s: %d shards, started together once all are running (within %v).\n", s.RunID, s.Shards, s.ReadyTimeout)
+		fmt.Fprintf(&buf, "# Apply at any time, then merge:\n")
+	} else {
+		fmt.Fprintf(&buf, "# vesload run %s: %d shards starting at %s.\n", s.RunID, s.Shards, stamp(s.StartAt))
+		fmt.Fprintf(&buf, "# Apply before %s (the shards refuse to start later than %v after it), then merge:\n",
+			stamp(s.StartAt), s.StartTolerance)
+	}
 	fmt.Fprintf(&buf, "#   kubectl logs -l job-name=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.Name(), s.Name())
 	for _, d := range docs {
 		out, err := yaml.MarshalWithOptions(d, yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
@@ -228,7 +262,13 @@ func (s *Spec) service() service {
 	return service{
 		object: object{APIVersion: "v1", Kind: "Service", Metadata: s.meta()},
 		Spec: serviceSpec{ClusterIP: "None", Selector: s.selector(),
-			Ports: []servicePort{{Name: "metrics", Port: MetricsPort, TargetPort: "metrics"}}},
+			// Shard 0 must be reachable by name before it is ready: the
+			// other shards ask it for the start while starting up.
+			PublishNotReadyAddresses: true,
+			Ports: []servicePort{
+				{Name: "metrics", Port: MetricsPort, TargetPort: "metrics"},
+				{Name: "rendezvous", Port: RendezvousPort, TargetPort: "rendezvous"},
+			}},
 	}
 }
 
@@ -253,20 +293,35 @@ func (s *Spec) podMonitor() podMonitor {
 // args are a shard's command line: the profile, its shard of the run,
 // the shared start, live metrics, and the result on stdout for merge.
 func (s *Spec) args() []string {
-	return []string{
+	a := []string{
 		"--profile", ConfigDir + "/" + ProfileKey,
 		"--shard", fmt.Sprintf("auto/%d", s.Shards),
 		"--run-id", s.RunID,
-		"--start-at", stamp(s.StartAt),
+	}
+	if s.StartAt.IsZero() {
+		a = append(a, "--rendezvous", s.Rendezvous(), "--ready-timeout", s.ReadyTimeout.String())
+	} else {
+		a = append(a, "--start-at", stamp(s.StartAt))
+	}
+	a = append(a,
 		"--start-tolerance", s.StartTolerance.String(),
 		"--metrics-addr", fmt.Sprintf(":%d", MetricsPort),
 		"--metrics-linger", s.MetricsLinger.String(),
 		"-o", "-",
+	)
+	return append(a, s.Args...)
+}
+
+// wait is how long the pods may wait before the run starts.
+func (s *Spec) wait() time.Duration {
+	if s.StartAt.IsZero() {
+		return s.ReadyTimeout
 	}
+	return s.StartAt.Sub(s.RenderedAt)
 }
 
 func (s *Spec) job() job {
-	deadline := s.StartAt.Sub(s.RenderedAt) + s.Span + s.Timeout + s.MetricsLinger + slack
+	deadline := s.wait() + s.Span + s.Timeout + s.MetricsLinger + slack
 	return job{
 		object: object{APIVersion: "batch/v1", Kind: "Job", Metadata: s.meta()},
 		Spec: jobSpec{
@@ -292,7 +347,10 @@ func (s *Spec) podTemplate() podTemplate {
 	no := false
 	c := container{
 		Name: containerName, Image: s.Image, Args: s.args(),
-		Ports: []containerPort{{Name: "metrics", ContainerPort: MetricsPort, Protocol: "TCP"}},
+		Ports: []containerPort{
+			{Name: "metrics", ContainerPort: MetricsPort, Protocol: "TCP"},
+			{Name: "rendezvous", ContainerPort: RendezvousPort, Protocol: "TCP"},
+		},
 		Resources: resources{
 			Requests: map[string]string{"cpu": s.CPU, "memory": s.Memory},
 			Limits:   map[string]string{"memory": s.Memory},

@@ -26,6 +26,7 @@ func testSpec() Spec {
 		PasswordSecret: "ves-auth", PasswordKey: "password",
 		CPU: "1", Memory: "256Mi",
 		Probe: true, Target: "https://ves:8443/eventListener/v7",
+		PodMonitor: true,
 	}
 }
 
@@ -42,16 +43,59 @@ func decode(t *testing.T, out []byte) objects {
 	t.Helper()
 	var o objects
 	docs := strings.Split(string(out), "\n---\n")
-	if len(docs) != 5 { // the header comment, then four objects
-		t.Fatalf("%d documents, want a header and 4 objects:\n%s", len(docs), out)
-	}
-	targets := []any{&o.cm, &o.svc, &o.pm, &o.job}
-	for i, d := range docs[1:] {
-		if err := yaml.UnmarshalStrict([]byte(d), targets[i]); err != nil {
+	for i, d := range docs[1:] { // the header comment, then the objects
+		var head struct{ Kind string }
+		if err := yaml.Unmarshal([]byte(d), &head); err != nil {
+			t.Fatal(err)
+		}
+		targets := map[string]any{"ConfigMap": &o.cm, "Service": &o.svc, "PodMonitor": &o.pm, "Job": &o.job}
+		target, ok := targets[head.Kind]
+		if !ok {
+			t.Fatalf("object %d is a %q", i+1, head.Kind)
+		}
+		if err := yaml.UnmarshalStrict([]byte(d), target); err != nil {
 			t.Fatalf("object %d does not decode strictly: %v\n%s", i+1, err, d)
 		}
 	}
 	return o
+}
+
+// TestRenderStartAgreedAtRunTime renders without a start instant: the
+// shards meet at shard 0 through the headless Service, the Job waits
+// for the ready timeout rather than until an instant, and without
+// PodMonitor the stream holds no object a cluster lacking the Prometheus
+// Operator would refuse.
+func TestRenderStartAgreedAtRunTime(t *testing.T) {
+	t.Parallel()
+	s := testSpec()
+	s.StartAt, s.ReadyTimeout, s.PodMonitor = time.Time{}, 5*time.Minute, false
+	s.Args = []string{"--allow-errors"}
+	var buf bytes.Buffer
+	if err := Render(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "testdata/rendezvous.golden.yaml", buf.Bytes())
+	if strings.Contains(buf.String(), "PodMonitor") || strings.Contains(buf.String(), "monitoring.coreos.com") {
+		t.Error("a PodMonitor without --pod-monitor")
+	}
+	o := decode(t, buf.Bytes())
+	args := strings.Join(o.job.Spec.Template.Spec.Containers[0].Args, " ")
+	for _, want := range []string{"--rendezvous vesload-r42-0.vesload-r42:9465 --ready-timeout 5m0s", "-o - --allow-errors"} {
+		if !strings.Contains(args, want) || strings.Contains(args, "--start-at") {
+			t.Errorf("args %q: want %q and no --start-at", args, want)
+		}
+	}
+	if o.job.Name+"-0."+o.job.Spec.Template.Spec.Subdomain+":9465" != s.Rendezvous() || o.svc.Name != o.job.Spec.Template.Spec.Subdomain ||
+		!o.svc.Spec.PublishNotReadyAddresses || o.svc.Spec.Ports[1].Port != RendezvousPort {
+		t.Errorf("shard 0 is not reachable as %s: service %+v", s.Rendezvous(), o.svc.Spec)
+	}
+	if want := int64((5*time.Minute + 10*time.Minute + 10*time.Second + 30*time.Second + 5*time.Minute) / time.Second); *o.job.Spec.ActiveDeadlineSeconds != want {
+		t.Errorf("deadline %d s, want %d", *o.job.Spec.ActiveDeadlineSeconds, want)
+	}
+	s.ReadyTimeout = 0
+	if err := Render(&bytes.Buffer{}, s); err == nil || !strings.Contains(err.Error(), "ready timeout") {
+		t.Errorf("no ready timeout: %v", err)
+	}
 }
 
 func TestRenderDecodesStrictly(t *testing.T) {

@@ -30,6 +30,11 @@ type Config struct {
 	Password string
 	// Application is the application tag of every point.
 	Application string
+	// Shard, for one shard of a run split across generators, is the
+	// shard tag of every point (its index): the shards write the same
+	// series at the same seconds, which InfluxDB would otherwise keep
+	// only one of. Empty for a whole run, which has no shard tag.
+	Shard string
 	// Measurement defaults to "jmeter".
 	Measurement string
 	// Label is the transaction tag of the run's requests (the sampler
@@ -363,6 +368,7 @@ func (w *Writer) internal(inFlight int64, ns int64) int {
 func (w *Writer) head(transaction string) {
 	w.buf.start(w.cfg.Measurement)
 	w.buf.tag("application", w.cfg.Application)
+	w.buf.tag("shard", w.cfg.Shard)
 	w.buf.tag("transaction", transaction)
 }
 
@@ -385,6 +391,7 @@ func (w *Writer) annotateLocked(what string) {
 	w.buf.b = w.buf.b[:0]
 	w.buf.start("events")
 	w.buf.tag("application", w.cfg.Application)
+	w.buf.tag("shard", w.cfg.Shard)
 	w.buf.tag("title", "vesload")
 	w.buf.str("text", w.cfg.Title+" "+what)
 	w.buf.end(w.cfg.Now().UnixNano())

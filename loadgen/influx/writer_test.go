@@ -93,6 +93,29 @@ func TestLinesAsJMeter(t *testing.T) {
 	golden.Check(t, "testdata/lines.golden", []byte(s.all()))
 }
 
+// TestShardTag: a shard's points carry its index as the shard tag, so
+// the shards of one run do not overwrite each other's series.
+func TestShardTag(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", func(c *Config) { c.Shard = "2" })
+	w.Start()
+	w.Observe("ok", 202, "", 10*time.Millisecond, 1000, 20)
+	w.Second(1)
+	w.Close(0, 5*time.Second)
+	lines := strings.Split(strings.TrimSpace(s.all()), "\n")
+	for _, l := range lines {
+		if !strings.Contains(l, ",application=ves,shard=2,") {
+			t.Errorf("line without the shard tag: %q", l)
+		}
+	}
+	if len(lines) < 3 {
+		t.Errorf("%d lines", len(lines))
+	}
+}
+
 func TestWriteErrorsCounted(t *testing.T) {
 	t.Parallel()
 	refused := &sink{status: http.StatusNotFound}

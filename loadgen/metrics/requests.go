@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // maxRequestSeries caps the outcome × code pairs: a handful of classes and
@@ -18,9 +20,6 @@ const (
 	outcomeOther = "other" // an outcome that is not a short class name, or past the cap
 	codeNone     = "none"  // no HTTP status: the request got no response
 )
-
-// outcomePoolExhausted is the class that also counts as pool exhaustion.
-const outcomePoolExhausted = "pool_exhausted"
 
 // requestKey is what a caller passes; its counter is resolved once.
 type requestKey struct {
@@ -40,7 +39,7 @@ type requestKey struct {
 // no message can become a label.
 func (e *Exporter) ObserveRequest(outcome string, code int, latency, service time.Duration) {
 	e.requestCounter(outcome, code).Inc()
-	if outcome == outcomePoolExhausted {
+	if outcome == result.ClassPoolExhausted {
 		e.poolExhausted.Inc()
 	}
 	if service <= 0 {

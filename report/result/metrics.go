@@ -43,7 +43,7 @@ func (r *Result) AccountingError() error {
 // sent, as the accounting of this result counts them.
 func unsentClasses(r *Result) string {
 	if r.Errors[ClassDisconnected] > 0 {
-		return "pool_exhausted + disconnected"
+		return ClassPoolExhausted + " + " + ClassDisconnected
 	}
-	return "pool_exhausted"
+	return ClassPoolExhausted
 }

@@ -7,11 +7,14 @@ import "time"
 // the run's one schedule. StartAt is the instant every shard started at,
 // and StartOffsetMs how far this shard's clock start was from it (a shard
 // whose offset exceeds its tolerance does not run at all).
+// StartToleranceMs is that tolerance: merge refuses shards whose start
+// instants lie further apart than it.
 type ShardInfo struct {
-	Index         int       `json:"index"`
-	Count         int       `json:"count"`
-	StartAt       time.Time `json:"start_at,omitzero"`
-	StartOffsetMs float64   `json:"start_offset_ms"`
+	Index            int       `json:"index"`
+	Count            int       `json:"count"`
+	StartAt          time.Time `json:"start_at,omitzero"`
+	StartOffsetMs    float64   `json:"start_offset_ms"`
+	StartToleranceMs float64   `json:"start_tolerance_ms,omitempty"`
 }
 
 // MergeInfo describes a merged result: which shards it holds and, when it

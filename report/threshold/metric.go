@@ -240,9 +240,10 @@ const classList = "http_<code>, http_5xx, timeout, conn_refused, conn_reset, dns
 func errorClass(class string) (metric, *nameError) {
 	off := len("errors.")
 	switch {
-	case class == "timeout", class == "conn_refused", class == "conn_reset", class == "dns",
-		class == "tls", class == "pool_exhausted", class == "other", class == "aborted",
-		class == "response_too_large", class == "bad_response":
+	case class == result.ClassTimeout, class == result.ClassConnRefused, class == result.ClassConnReset,
+		class == result.ClassDNS, class == result.ClassTLS, class == result.ClassPoolExhausted,
+		class == result.ClassOther, class == result.ClassAborted, class == result.ClassTooLarge,
+		class == result.ClassBadResponse:
 	case isStatusClass(class, false):
 	case isStatusClass(class, true):
 		family := class[:len("http_")+1]

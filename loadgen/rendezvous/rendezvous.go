@@ -1,0 +1,217 @@
+// Package rendezvous lets the shards of one run agree on their start
+// instant at run time rather than when their manifests were written. As
+// k6-operator's starter does, one shard (shard 0 of an Indexed Job,
+// reachable through the headless Service) gathers a ready signal from
+// every shard and then hands all of them the same instant, Lead ahead of
+// the last arrival. A shard that never arrives fails the run: the
+// coordinator gives up at its deadline and tells every shard waiting.
+//
+// The protocol is one HTTP request per shard: POST /ready with the
+// shard's Ready as JSON, held open until the start is decided, answered
+// with an Answer. Asking again is harmless and gets the same answer, so a
+// shard whose connection broke simply asks again.
+package rendezvous
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Path is where the coordinator takes ready signals.
+const Path = "/ready"
+
+// DefaultLead is how far ahead of the last arrival the start instant
+// lies: time for the answer to reach every shard and for each to wait on
+// its own clock.
+const DefaultLead = 3 * time.Second
+
+// Clock is the time source: the start instant is read from it, and a
+// shard waits on it between attempts to reach the coordinator. Tests
+// pass a fake one. loadgen.SystemClock is one.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d or until stop is closed; it reports whether the
+	// whole wait elapsed.
+	Sleep(d time.Duration, stop <-chan struct{}) bool
+}
+
+// Ready is a shard's signal that it is ready to start.
+type Ready struct {
+	RunID string `json:"run_id"`
+	Shard int    `json:"shard"`
+	Count int    `json:"count"`
+}
+
+// Answer is the coordinator's reply: the start instant, or why there is
+// none.
+type Answer struct {
+	Start time.Time `json:"start,omitzero"`
+	Error string    `json:"error,omitempty"`
+}
+
+// Coordinator gathers the ready signals of one run's shards.
+type Coordinator struct {
+	runID string
+	count int
+	lead  time.Duration
+	clock Clock
+
+	mu      sync.Mutex
+	arrived map[int]bool
+	start   time.Time
+	err     error
+	decided chan struct{} // closed once start or err is set
+}
+
+// NewCoordinator expects count shards of run runID and starts them lead
+// after the last one is ready.
+func NewCoordinator(runID string, count int, lead time.Duration, clock Clock) *Coordinator {
+	return &Coordinator{runID: runID, count: count, lead: lead, clock: clock,
+		arrived: make(map[int]bool, count), decided: make(chan struct{})}
+}
+
+// refusal is an arrival the coordinator will never accept: a shard of
+// another run or of another count.
+type refusal struct{ error }
+
+// Arrive registers r and waits for the start instant: until every shard
+// has arrived, the coordinator has failed, or ctx ends.
+func (c *Coordinator) Arrive(ctx context.Context, r Ready) (time.Time, error) {
+	switch {
+	case r.RunID != c.runID:
+		return time.Time{}, refusal{fmt.Errorf("shard %d is of run %q, the coordinator's is %q", r.Shard, r.RunID, c.runID)}
+	case r.Count != c.count:
+		return time.Time{}, refusal{fmt.Errorf("shard %d counts %d shards, the coordinator %d", r.Shard, r.Count, c.count)}
+	case r.Shard < 0 || r.Shard >= c.count:
+		return time.Time{}, refusal{fmt.Errorf("shard %d: want 0 to %d", r.Shard, c.count-1)}
+	}
+	c.mu.Lock()
+	c.arrived[r.Shard] = true
+	if len(c.arrived) == c.count && c.start.IsZero() && c.err == nil {
+		c.start = c.clock.Now().Add(c.lead)
+		close(c.decided)
+	}
+	c.mu.Unlock()
+	select {
+	case <-c.decided:
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.start, c.err
+	case <-ctx.Done():
+		return time.Time{}, fmt.Errorf("waiting for the other shards: %w", context.Cause(ctx))
+	}
+}
+
+// Missing lists the shards that have not arrived yet, for messages.
+func (c *Coordinator) Missing() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var m []int
+	for i := range c.count {
+		if !c.arrived[i] {
+			m = append(m, i)
+		}
+	}
+	return m
+}
+
+// Fail gives up on the run unless its start is already decided: every
+// shard waiting, and every later one, gets err.
+func (c *Coordinator) Fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil || !c.start.IsZero() {
+		return
+	}
+	c.err = err
+	close(c.decided)
+}
+
+// ServeHTTP answers POST /ready: 200 with the start, 409 for a shard
+// that does not belong, 503 when the coordinator gave up.
+func (c *Coordinator) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.URL.Path != Path || req.Method != http.MethodPost {
+		http.Error(w, "POST "+Path, http.StatusNotFound)
+		return
+	}
+	var r Ready
+	if err := json.NewDecoder(io.LimitReader(req.Body, 4<<10)).Decode(&r); err != nil {
+		reply(w, http.StatusBadRequest, Answer{Error: "bad ready signal: " + err.Error()})
+		return
+	}
+	start, err := c.Arrive(req.Context(), r)
+	var ref refusal
+	switch {
+	case errors.As(err, &ref):
+		reply(w, http.StatusConflict, Answer{Error: err.Error()})
+	case err != nil:
+		reply(w, http.StatusServiceUnavailable, Answer{Error: err.Error()})
+	default:
+		reply(w, http.StatusOK, Answer{Start: start})
+	}
+}
+
+func reply(w http.ResponseWriter, code int, a Answer) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(a) // the shard sees a broken answer and asks again
+}
+
+// Retry is how long a shard waits before asking again when the
+// coordinator cannot be reached (not started yet, its name not yet in
+// DNS).
+const Retry = 250 * time.Millisecond
+
+// Join sends r to the coordinator at url (http://host:port) and returns
+// the start instant it hands out. It asks again while the coordinator
+// cannot be reached or its answer breaks, until ctx ends; a refusal or a
+// coordinator that gave up ends it at once.
+func Join(ctx context.Context, client *http.Client, url string, r Ready, clock Clock) (time.Time, error) {
+	body, err := json.Marshal(r)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var last error
+	for {
+		start, final, err := ask(ctx, client, url+Path, body)
+		if err == nil || final {
+			return start, err
+		}
+		last = err
+		if ctx.Err() != nil || !clock.Sleep(Retry, ctx.Done()) {
+			return time.Time{}, fmt.Errorf("no start from %s: %w (last: %v)", url, context.Cause(ctx), last)
+		}
+	}
+}
+
+// ask makes one attempt; final says the answer will not change.
+func ask(ctx context.Context, client *http.Client, url string, body []byte) (start time.Time, final bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return time.Time{}, true, fmt.Errorf("rendezvous %s: %w", url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	defer resp.Body.Close()
+	var a Answer
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 4<<10)).Decode(&a); err != nil {
+		return time.Time{}, false, fmt.Errorf("answer %s: %w", resp.Status, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusOK && !a.Start.IsZero():
+		return a.Start, true, nil
+	case resp.StatusCode == http.StatusConflict || resp.StatusCode == http.StatusServiceUnavailable:
+		return time.Time{}, true, fmt.Errorf("the coordinator at %s: %s", url, a.Error)
+	}
+	return time.Time{}, false, fmt.Errorf("answer %s: %s", resp.Status, a.Error)
+}
