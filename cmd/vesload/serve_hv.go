@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -29,7 +28,7 @@ func addHVServeFlags(fs *pflag.FlagSet) *hvServeFlags {
 	fs.StringVar(&f.clientCA, "hv-client-ca", "", "require HV-VES client certificates signed by this PEM CA `FILE`")
 	fs.DurationVar(&f.idle, "hv-idle-timeout", hvemu.DefaultIdleTimeout, "close HV-VES connections idle this long")
 	fs.Int64Var(&f.readRate, "hv-read-rate", 0, "read each HV-VES connection at most this many `BYTES` a second (0: no limit), to create back-pressure")
-	fs.IntVar(&f.maxPayload, "hv-max-payload", wtp.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
+	fs.IntVar(&f.maxPayload, "hv-max-payload", hvemu.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
 	return f
 }
 
@@ -48,8 +47,8 @@ func (f *hvServeFlags) options(log *lineWriter) (hvemu.Options, error) {
 		return o, fmt.Errorf("--hv-idle-timeout: want a positive duration, got %v", f.idle)
 	case f.readRate < 0:
 		return o, fmt.Errorf("--hv-read-rate: must not be negative, got %d", f.readRate)
-	case f.maxPayload < 1 || f.maxPayload > wtp.MaxPayload:
-		return o, fmt.Errorf("--hv-max-payload: want 1 to %d, got %d", wtp.MaxPayload, f.maxPayload)
+	case f.maxPayload < 1 || f.maxPayload > hvemu.MaxPayload:
+		return o, fmt.Errorf("--hv-max-payload: want 1 to %d, got %d", hvemu.MaxPayload, f.maxPayload)
 	}
 	return o, nil
 }
