@@ -53,20 +53,23 @@ func (f *hvServeFlags) options(log *lineWriter) (hvemu.Options, error) {
 	return o, nil
 }
 
+// hvAddrs are where a running HV-VES emulator listens.
+type hvAddrs struct{ listen, monitor string }
+
 // start runs the HV-VES emulator and its monitoring endpoints when
 // --hv-listen is given; the returned func stops them and logs a summary.
-func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), error) {
+func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), hvAddrs, error) {
 	if f.listen == "" {
-		return func() {}, nil
+		return func() {}, hvAddrs{}, nil
 	}
 	srv, err := hvemu.Start(o)
 	if err != nil {
-		return nil, err
+		return nil, hvAddrs{}, err
 	}
 	mon, monAddr, err := srv.ServeHTTP(f.monitor)
 	if err != nil {
 		srv.Close()
-		return nil, fmt.Errorf("--hv-monitor: %w", err)
+		return nil, hvAddrs{}, fmt.Errorf("--hv-monitor: %w", err)
 	}
 	proto := "TCP"
 	if srv.TLS() {
@@ -82,5 +85,5 @@ func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), error) {
 		st := srv.Stats()
 		log.printf("HV-VES: %d connections, %d messages received (%d accepted, %d dropped), %d duplicate event ids, %d clients rejected",
 			st.ConnectionsTotal, st.Received, st.Accepted, st.DroppedTotal(), st.DuplicateEventIDs, st.RejectedTotal())
-	}, nil
+	}, hvAddrs{srv.Addr(), monAddr}, nil
 }
