@@ -139,3 +139,22 @@ func TestEmulatorIsAChildProcess(t *testing.T) {
 		})
 	}
 }
+
+// TestServeNamesItsRandomSeed: --seed 0 (the default) is a new random
+// seed in every `vesload serve`, named in the start lines so that a run
+// can be repeated with it.
+func TestServeNamesItsRandomSeed(t *testing.T) {
+	t.Parallel()
+	seedLine := regexp.MustCompile(`drop 0\.5 \(seed (\d+)\)`)
+	restLine := regexp.MustCompile(`emulator on http://\S+/eventListener/v7 \(compat v7\.2, error rate 0\.1, seed (\d+)\)`)
+	args := []string{"serve", "--listen", "127.0.0.1:0", "--kafka-embedded", "127.0.0.1:0", "--publish-drop", "0.5", "--error-rate", "0.1"}
+	seed1, rest1 := startServeLines(t, args, seedLine, restLine)
+	seed2, rest2 := startServeLines(t, args, seedLine, restLine)
+	if seed1 == seed2 || seed1 == "0" || seed2 == "0" || rest1 != seed1 || rest2 != seed2 {
+		t.Errorf("two serves with --seed 0 used seeds %s and %s (REST side %s and %s)", seed1, seed2, rest1, rest2)
+	}
+	again, _ := startServeLines(t, append(args, "--seed", seed1), seedLine, restLine)
+	if again != seed1 {
+		t.Errorf("--seed %s announced seed %s", seed1, again)
+	}
+}

@@ -20,6 +20,9 @@ type Broker struct {
 	retain  *retainer
 }
 
+// boundedSegment is the segment size of a bounded broker.
+const boundedSegment = 2 << 20
+
 // BrokerOptions configure an embedded broker.
 type BrokerOptions struct {
 	// Bounded deletes records Retention after they were produced, read
@@ -58,6 +61,11 @@ func StartBrokerWith(addr string, o BrokerOptions) (*Broker, error) {
 		kfake.NumBrokers(1), kfake.Ports(port), kfake.ListenFn(listen),
 		kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(Partitions),
 		kfake.SeedTopics(Partitions, Topics()...),
+	}
+	if o.Bounded {
+		// A segment is freed once all of it expired: small segments make
+		// the memory follow the retention closely.
+		opts = append(opts, kfake.BrokerConfigs(map[string]string{"log.segment.bytes": strconv.Itoa(boundedSegment)}))
 	}
 	c, err := kfake.NewCluster(opts...)
 	if err != nil {
