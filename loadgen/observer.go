@@ -14,7 +14,9 @@ import (
 //
 // Request, Second and Timeline are called with the recorder's lock held,
 // never two at once, so observers need no locking among themselves; they
-// must be quick, since requests wait to be recorded meanwhile. Checkpoint
+// must be quick, since requests wait to be recorded meanwhile: an observer
+// that writes a file queues the event and writes it from a goroutine of
+// its own (package observe's JTL and HdrLog do). Checkpoint
 // is called from one goroutine of its own, one snapshot at a time, in
 // order, and may take its time.
 type Observer interface {

@@ -6,9 +6,6 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-// classRefused is the error class of a connection the target refused.
-const classRefused = "conn_refused"
-
 // refusedWarning names a target that stopped accepting connections during
 // the run (killed, restarted, its port closed): from the first second with
 // a refused connection, it says whether the target answered again or
@@ -19,7 +16,7 @@ func refusedWarning(timeline []result.Second) string {
 	from := -1
 	var refused int64
 	for i := range timeline {
-		n := timeline[i].ErrorsByClass[classRefused]
+		n := timeline[i].ErrorsByClass[result.ClassConnRefused]
 		if n > 0 && from < 0 {
 			from = i
 		}
@@ -30,7 +27,7 @@ func refusedWarning(timeline []result.Second) string {
 	}
 	last := from
 	for i := range timeline {
-		if timeline[i].ErrorsByClass[classRefused] > 0 {
+		if timeline[i].ErrorsByClass[result.ClassConnRefused] > 0 {
 			last = i
 		}
 	}

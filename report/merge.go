@@ -112,6 +112,7 @@ func mergeHeader(rs []*result.Result) *result.Result {
 	}
 	m.Config.Headers = maps.Clone(first.Config.Headers)
 	m.Config.Thresholds = append([]string(nil), first.Config.Thresholds...)
+	m.Config.AbortOnFail = append([]string(nil), first.Config.AbortOnFail...)
 	m.Config.RPS, m.Config.Pool = 0, 0
 	for _, r := range rs {
 		m.Config.RPS += r.Config.RPS

@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 
-	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -22,16 +21,4 @@ func parseAbortGates(exprs []string) ([]threshold.Threshold, error) {
 		gates = append(gates, t)
 	}
 	return gates, nil
-}
-
-// wholeRunAbortGates judges the --abort-on-fail gates on the whole run, as
-// --threshold gates are: a run shorter than the abort window, or one that
-// fails slowly, still fails on them (exit 3). Each is labelled so that it
-// reads apart from the window's verdict.
-func wholeRunAbortGates(gates []threshold.Threshold, res *result.Result) []result.Threshold {
-	out := threshold.EvalAll(gates, res)
-	for i := range out {
-		out[i].Expr = "abort-on-fail: " + out[i].Expr + " (whole run)"
-	}
-	return out
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
-	"github.com/vesload/vesload/report/threshold"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M] [--size B] [--interval D | --rate R] [flags]"
@@ -288,8 +288,8 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if err := fl.finishExpected(res, out.Totals().Written, note); err != nil {
 		return 0, err
 	}
-	res.Thresholds = threshold.EvalAll(gates, res)
-	checkHVOutcome(res, o.allowErrors)
+	res.Config.AllowErrors = o.allowErrors
+	verdict.Judge(res, verdict.Options{Gates: gates, AllowErrors: o.allowErrors})
 	return hvFinish(o, res, stdout, stderr)
 }
 
@@ -305,13 +305,7 @@ func hvFinish(o *hvOptions, res *result.Result, stdout, stderr io.Writer) (int, 
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
-	switch {
-	case res.Interrupted:
-		return exitInterrupted, nil
-	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, func(s string) { fmt.Fprintln(stderr, "vesload hv: "+s) }):
-		return exitThreshold, nil
-	}
-	return exitOK, nil
+	return exitCode(res, func(s string) { fmt.Fprintln(stderr, "vesload hv: "+s) }), nil
 }
 
 // hvProgress prints a progress line every second on a terminal, every

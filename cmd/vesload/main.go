@@ -9,16 +9,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // Exit codes are part of the CLI contract (docs/ARCHITECTURE.md, "The command line"): scripts rely on them.
 const (
-	exitOK          = 0   // done, every threshold passed
-	exitRun         = 1   // could not run: preflight, I/O
-	exitUsage       = 2   // bad usage or bad input file
-	exitThreshold   = 3   // a threshold failed
-	exitInterrupted = 130 // stopped by a signal; the result was still written
+	exitOK          = verdict.ExitOK          // done, every threshold passed
+	exitRun         = 1                       // could not run: preflight, I/O
+	exitUsage       = 2                       // bad usage or bad input file
+	exitThreshold   = verdict.ExitFailed      // a threshold or a built-in rule failed
+	exitInterrupted = verdict.ExitInterrupted // stopped by a signal; the result was still written
 )
+
+// exitCode is the exit code of a judged result (package report/verdict
+// decides it). A shard of several whose gates failed passes here, with a
+// note: its gates are judged on the merged result by vesload merge.
+func exitCode(res *result.Result, note func(string)) int {
+	v := verdict.Of(res)
+	if v == verdict.Deferred {
+		note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
+	}
+	return verdict.ExitCode(v)
+}
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
-	"github.com/vesload/vesload/report/threshold"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 const mergeSynopsis = "vesload merge R1.json R2.json ... | - [-o merged.json] [--threshold EXPR] [--allow-partial]"
@@ -25,15 +26,16 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	var output string
 	var gates []string
 	var opts report.MergeOptions
+	var allowErrors bool
 	fs := newFlagSet("merge")
 	fs.StringVarP(&output, "output", "o", "-", "write the merged result to FILE (atomically); '-' for stdout")
 	fs.StringArrayVar(&gates, "threshold", nil, "CI gate on the merged result, e.g. 'p99<500ms' (repeatable; exit 3 when one fails)")
 	fs.BoolVar(&opts.AllowPartial, "allow-partial", false, "merge the shards present when some are missing (the result is marked partial)")
+	fs.BoolVar(&allowErrors, "allow-errors", false, "let a merged run in which no request succeeded pass, as run --allow-errors does (also taken from the shards' config)")
 	if code, done := parseCommand(fs, args, mergeSynopsis, stdout, stderr); done {
 		return code
 	}
-	extra, err := parseThresholds(gates)
-	if err != nil {
+	if _, err := parseThresholds(gates); err != nil {
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitUsage
 	}
@@ -48,7 +50,15 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	merged.Config.Thresholds = append(merged.Config.Thresholds, gates...)
-	reevaluate(merged, extra)
+	merged.Config.AllowErrors = merged.Config.AllowErrors || allowErrors
+	// Parallel generators are judged on the merged figures, as one run
+	// is: by every gate and by the built-in rules the shards deferred.
+	judge, err := verdict.FromConfig(merged.Config)
+	if err != nil {
+		merged.Warnings = append(merged.Warnings, fmt.Sprintf("thresholds not evaluated on the merged result: %v", err))
+		judge = verdict.Options{AllowErrors: merged.Config.AllowErrors}
+	}
+	broken := verdict.Judge(merged, judge)
 	if output == "" || output == "-" {
 		err = report.Encode(stdout, merged)
 	} else {
@@ -64,8 +74,8 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if m := merged.Merged; m != nil && m.Partial {
 		fmt.Fprintf(stderr, "vesload: merge: partial run: shards %v of %d are missing (--allow-partial)\n", m.Missing, m.Count)
 	}
-	switch {
-	case merged.Interrupted:
+	v := verdict.Of(merged)
+	if v == verdict.Interrupted {
 		// A shard that stopped early fails the whole run: its share of the
 		// schedule was not sent.
 		for i, r := range rs {
@@ -73,13 +83,30 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 				fmt.Fprintf(stderr, "vesload: merge: %s was interrupted: the merged run is incomplete\n", names[i])
 			}
 		}
-		return exitInterrupted
-	case !threshold.Passed(merged.Thresholds):
-		// Parallel generators are gated on the merged figures, as one run is.
-		fmt.Fprintln(stderr, "vesload: merge: a threshold failed on the merged result")
-		return exitThreshold
 	}
-	return exitOK
+	for _, w := range broken {
+		fmt.Fprintf(stderr, "vesload: merge: %s\n", w)
+	}
+	if v == verdict.Failed {
+		fmt.Fprintf(stderr, "vesload: merge: failed on the merged result: %s\n", failedGates(merged.Thresholds))
+	}
+	return verdict.ExitCode(v)
+}
+
+// failedGates lists the gates that failed, as "ok>0 (0), p99<500ms (812 ms)".
+func failedGates(ts []result.Threshold) string {
+	var out []string
+	for _, t := range ts {
+		switch {
+		case t.Pass:
+			continue
+		case t.Reason != "":
+			out = append(out, fmt.Sprintf("%s (%s)", t.Expr, t.Reason))
+		default:
+			out = append(out, strings.TrimSpace(fmt.Sprintf("%s (%g %s", t.Expr, t.Value, t.Unit))+")")
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // mergeInputs reads the results named on the command line: files and
@@ -125,16 +152,4 @@ func mergeInputs(args []string, stdin io.Reader) ([]*result.Result, []string, er
 		return nil, nil, fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)
 	}
 	return rs, names, nil
-}
-
-// reevaluate checks the run's thresholds, and extra ones given to merge,
-// against the merged figures: a gate of one generator says nothing about
-// the sum of all of them.
-func reevaluate(r *result.Result, extra []threshold.Threshold) {
-	gates, err := threshold.ParseAll(r.Config.Thresholds[:len(r.Config.Thresholds)-len(extra)])
-	if err != nil {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("thresholds not evaluated on the merged result: %v", err))
-		gates = nil
-	}
-	r.Thresholds = threshold.EvalAll(append(gates, extra...), r)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // runOptions holds the flags of `vesload run`.
@@ -311,6 +312,8 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 		res.Tool = result.Tool{Name: "vesload", Version: version}
 		res.Config = s.plan.RunConfig
 		res.Warnings = append(res.Warnings, s.notes...)
+		res.Config.AllowErrors = s.o.allowErrors
+		res.Config.AbortOnFail = s.o.abortOn
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.closers = append(s.closers, s.stop)
@@ -352,8 +355,12 @@ func (s *runSetup) run() (*result.Result, error) {
 	}()
 	res, err := eng.Run(s.ctx)
 	s.prog.done()
-	if cerr := s.outs.close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write streams: %w", cerr)
+	// A stream that failed cost only itself: the result says so.
+	if warnings := s.outs.close(); res != nil {
+		res.Warnings = append(res.Warnings, warnings...)
+		for _, w := range warnings {
+			s.prog.note(w)
+		}
 	}
 	return res, err
 }
@@ -371,14 +378,9 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	}
 	s.fillMeta(res)
 	s.influx.finish(res)
-	res.Thresholds = threshold.EvalAll(s.gates, res)
-	res.Thresholds = append(res.Thresholds, wholeRunAbortGates(s.abortGates, res)...)
-	checkSomeSuccess(res, s.o.allowErrors)
-	aborted := false
+	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
 	if s.guard != nil {
-		var why string
-		var gate result.Threshold
-		if why, gate, aborted = s.guard.Failed(); aborted {
+		if why, gate, aborted := s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)
 			res.AbortedBy = s.guard.FailedGate()
 			res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+why)
@@ -400,15 +402,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if outErr != nil {
 		return 0, outErr
 	}
-	switch {
-	case aborted:
-		return exitThreshold, nil
-	case res.Interrupted:
-		return exitInterrupted, nil
-	case !threshold.Passed(res.Thresholds) && !gatedOnMerge(res, s.prog.note):
-		return exitThreshold, nil
-	}
-	return exitOK, nil
+	return exitCode(res, s.prog.note), nil
 }
 
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {

@@ -16,7 +16,6 @@ import (
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
-	"github.com/vesload/vesload/report/result"
 )
 
 // jobIndexEnv is the variable Kubernetes sets in every pod of an Indexed
@@ -171,17 +170,6 @@ func scenarioDigest(p *profiles.Profile) (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:12]), nil
-}
-
-// gatedOnMerge reports whether the thresholds of res decide nothing on
-// their own: a shard's figures are a part of the run, gated once merged
-// (a failing shard pod would fail the whole Job). It says so.
-func gatedOnMerge(res *result.Result, note func(string)) bool {
-	if res.Shard == nil || res.Shard.Count <= 1 {
-		return false
-	}
-	note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
-	return true
 }
 
 // hvDigest identifies an HV-VES run's scenario: what every shard must

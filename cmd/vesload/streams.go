@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -13,26 +12,31 @@ import (
 )
 
 // streams are the files written while the run goes on: the per-request
-// JTL file and the per-second HdrHistogram log, each fed by an observer.
+// JTL file and the per-second HdrHistogram log, each fed by an observer
+// that queues its events and writes them from a goroutine of its own. A
+// stream that fails stops alone: the run, its result and every other
+// output go on, and the result says what the stream wrote.
 type streams struct {
-	files []*os.File
-	bufs  []*bufio.Writer
-	jtl   *report.JTLWriter
-	hdr   *report.HdrLog
-	obs   []interface{ Err() error } // the observers writing them
+	jtlPath, hdrPath string
+	files            []*os.File
+	jtlw             *report.JTLWriter
+	hdr              *report.HdrLog
+	hdrBuf           *bufio.Writer
+	jtl              *observe.JTL
+	hlog             *observe.HdrLog
 }
 
 // openStreams creates the requested files before the run, so that an
 // unwritable path fails at once (exit 1) rather than after ten minutes.
 func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error) {
-	s := &streams{}
+	s := &streams{jtlPath: jtlPath, hdrPath: hdrPath}
 	if jtlPath != "" {
 		f, err := os.Create(jtlPath)
 		if err != nil {
 			return nil, fmt.Errorf("--jtl: %w", err)
 		}
 		s.files = append(s.files, f)
-		if s.jtl, err = report.NewJTLWriter(f, url); err != nil {
+		if s.jtlw, err = report.NewJTLWriter(f, url); err != nil {
 			s.close()
 			return nil, fmt.Errorf("--jtl: %w", err)
 		}
@@ -44,9 +48,8 @@ func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error
 			return nil, fmt.Errorf("--hdr-log: %w", err)
 		}
 		s.files = append(s.files, f)
-		bw := bufio.NewWriter(f)
-		s.bufs = append(s.bufs, bw)
-		if s.hdr, err = report.NewHdrLog(bw, start, "latency"); err != nil {
+		s.hdrBuf = bufio.NewWriter(f)
+		if s.hdr, err = report.NewHdrLog(s.hdrBuf, start, "latency"); err != nil {
 			s.close()
 			return nil, fmt.Errorf("--hdr-log: %w", err)
 		}
@@ -54,36 +57,42 @@ func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error
 	return s, nil
 }
 
-// observers returns the observers that write the streams.
+// observers starts the writers of the streams and returns their observers.
 func (s *streams) observers(label string) []loadgen.Observer {
 	var out []loadgen.Observer
-	if s.jtl != nil {
-		j := observe.NewJTL(s.jtl, label)
-		s.obs = append(s.obs, j)
-		out = append(out, j)
+	if s.jtlw != nil {
+		s.jtl = observe.NewJTL(s.jtlw, label, "--jtl "+s.jtlPath)
+		out = append(out, s.jtl)
 	}
 	if s.hdr != nil {
-		h := observe.NewHdrLog(s.hdr)
-		s.obs = append(s.obs, h)
-		out = append(out, h)
+		s.hlog = observe.NewHdrLog(s.hdr, s.hdrBuf.Flush, "--hdr-log "+s.hdrPath)
+		out = append(out, s.hlog)
 	}
 	return out
 }
 
-// close flushes and closes every file and returns the first error met.
-func (s *streams) close() error {
-	var errs []error
-	for _, o := range s.obs {
-		errs = append(errs, o.Err())
-	}
+// close writes out what the streams hold, closes their files and returns
+// a warning for each stream that did not write everything it was given.
+// Call it once the engine has stopped.
+func (s *streams) close() []string {
+	var reports []observe.Report
 	if s.jtl != nil {
-		errs = append(errs, s.jtl.Flush())
+		reports = append(reports, s.jtl.Close())
 	}
-	for _, b := range s.bufs {
-		errs = append(errs, b.Flush())
+	if s.hlog != nil {
+		reports = append(reports, s.hlog.Close())
+	}
+	var warnings []string
+	for _, r := range reports {
+		if w := r.Warning(); w != "" {
+			warnings = append(warnings, w)
+		}
 	}
 	for _, f := range s.files {
-		errs = append(errs, f.Close())
+		if err := f.Close(); err != nil {
+			warnings = append(warnings, fmt.Sprintf("close %s: %v", f.Name(), err))
+		}
 	}
-	return errors.Join(errs...)
+	s.files = nil
+	return warnings
 }

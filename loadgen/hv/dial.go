@@ -8,10 +8,10 @@ import (
 	"io"
 	"net"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/vesload/vesload/internal/rawconn"
+	"github.com/vesload/vesload/loadgen/transport"
 )
 
 // conn is a producer's connection with how long it took to make.
@@ -43,49 +43,16 @@ func dial(ctx context.Context, cfg *Config) (*conn, error) {
 	t := tls.Client(c, cfg.TLS)
 	if err := t.HandshakeContext(ctx); err != nil {
 		c.Close()
-		return nil, &handshakeError{err}
+		return nil, &transport.HandshakeError{Err: err}
 	}
 	k.Conn, k.handshake = t, cfg.Clock.Now().Sub(hs)
 	return k, nil
 }
 
 // Cause classifies a connection or write error for the disconnection and
-// dial-error tables, with the engine's error-class names where they
-// exist.
-func Cause(err error) string {
-	var ne net.Error
-	var te *tls.CertificateVerificationError
-	var ae tls.AlertError
-	var de *net.DNSError
-	switch {
-	case errors.As(err, &te), errors.As(err, &ae):
-		return "tls"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "conn_refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "conn_reset"
-	case errors.Is(err, syscall.EPIPE):
-		return "broken_pipe"
-	case errors.Is(err, io.EOF), errors.Is(err, net.ErrClosed):
-		return "closed"
-	case errors.As(err, &de):
-		return "dns"
-	case errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded),
-		errors.As(err, &ne) && ne.Timeout():
-		return "timeout"
-	}
-	var he *handshakeError
-	if errors.As(err, &he) {
-		return "tls"
-	}
-	return "other"
-}
-
-// handshakeError marks a failed TLS handshake, whatever its cause.
-type handshakeError struct{ err error }
-
-func (e *handshakeError) Error() string { return "TLS handshake: " + e.err.Error() }
-func (e *handshakeError) Unwrap() error { return e.err }
+// dial-error tables: the engine's error class, by the one classifier of
+// every transport (transport.ClassifyNet).
+func Cause(err error) string { return transport.ClassifyNet(err).Name(0) }
 
 // DefaultProbeWait is how long a new connection is read before the run
 // starts: HV-VES never answers, so silence is the only good reply.

@@ -11,8 +11,8 @@ import (
 
 // Reasons a message was not sent.
 const (
-	NotSentDisconnected = "disconnected" // no connection at its due time
-	NotSentStopped      = "stopped"      // due after a stop
+	NotSentDisconnected = result.ClassDisconnected // no connection at its due time
+	NotSentStopped      = "stopped"                // due after a stop
 )
 
 // Counts is the message accounting of one producer or of the run:

@@ -2,7 +2,6 @@ package hv
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -120,7 +119,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	if pc.c == nil {
 		c, err := dial(context.Background(), cfg)
 		if err != nil {
-			o.Class, o.Done = classOf(err), cfg.Clock.Now()
+			o.Class, o.Done = transport.ClassifyNet(err), cfg.Clock.Now()
 			return
 		}
 		pc.c = c
@@ -136,30 +135,10 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	_, err = pc.c.Write(frame)
 	o.Done = cfg.Clock.Now()
 	if err != nil {
-		o.Class = classOf(err)
+		o.Class = transport.ClassifyNet(err)
 		pc.c.Close()
 		pc.c = nil
 		return
 	}
 	o.Class, o.BytesSent = transport.OK, int64(len(frame))
-}
-
-// classOf maps a connection error onto the engine's error classes.
-func classOf(err error) transport.Class {
-	switch Cause(err) {
-	case "conn_refused":
-		return transport.Refused
-	case "conn_reset", "broken_pipe", "closed":
-		return transport.Reset
-	case "timeout":
-		return transport.Timeout
-	case "tls":
-		return transport.TLS
-	case "dns":
-		return transport.DNS
-	}
-	if errors.Is(err, context.Canceled) {
-		return transport.Aborted
-	}
-	return transport.Other
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // status is one of the listener's three rows per transaction.
@@ -18,7 +20,7 @@ type status struct {
 }
 
 func newStatus() status {
-	return status{latency: hdrhistogram.New(1, int64(10*time.Minute/time.Microsecond), 3)}
+	return status{latency: result.NewHistogram()}
 }
 
 func (s *status) add(d time.Duration) {

@@ -18,12 +18,12 @@ func TestJTLWritesEveryRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := NewJTL(w, "fault")
+	j := NewJTL(w, "fault", "--jtl r.jtl")
 	due := time.UnixMilli(1_700_000_000_000)
 	j.Request(&loadgen.RequestEvent{Seq: 0, Due: due, Latency: 12 * time.Millisecond, Service: 10 * time.Millisecond, Outcome: "ok", Code: 202, BytesSent: 900, BytesRecv: 8})
 	j.Request(&loadgen.RequestEvent{Seq: 1, Due: due.Add(10 * time.Millisecond), Latency: time.Second, Outcome: "timeout"})
-	if err := w.Flush(); err != nil || j.Err() != nil {
-		t.Fatalf("flush %v, stream %v", err, j.Err())
+	if r := j.Close(); r.Err != nil || r.Rows != 2 || r.Warning() != "" {
+		t.Fatalf("report %+v (%q), want 2 rows and no warning", r, r.Warning())
 	}
 	rows := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(rows) != 3 || rows[0]+"\n" != report.JTLHeader {
@@ -42,15 +42,15 @@ func TestHdrLogWritesEachSecondAtItsTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHdrLog(log)
+	h := NewHdrLog(log, func() error { return nil }, "--hdr-log r.hlog")
 	h.Begin(start)
 	for s := int64(0); s < 3; s++ {
 		tl := result.NewTally()
 		tl.Add(result.Outcome{Class: result.OutcomeOK, Latency: time.Duration(s+1) * time.Millisecond})
 		h.Timeline(result.Second{T: s}, &tl)
 	}
-	if h.Err() != nil || log.Intervals() != 3 {
-		t.Fatalf("err %v, %d intervals, want 3", h.Err(), log.Intervals())
+	if r := h.Close(); r.Err != nil || r.Rows != 3 || log.Intervals() != 3 {
+		t.Fatalf("report %+v, %d intervals, want 3", r, log.Intervals())
 	}
 	// Interval lines start with the offset from the log's base time.
 	for _, want := range []string{"\nTag=latency,0.000000,1.000000,0.001000,", "\nTag=latency,1.000000,1.000000,0.002000,", "\nTag=latency,2.000000,1.000000,0.003001,"} {

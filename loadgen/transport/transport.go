@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // Transport opens and owns the connections to one target.
@@ -88,18 +90,18 @@ const (
 )
 
 var classNames = [NumClasses]string{
-	OK:            "ok",
+	OK:            result.OutcomeOK,
 	HTTP:          "http",
-	Timeout:       "timeout",
-	Refused:       "conn_refused",
-	Reset:         "conn_reset",
-	DNS:           "dns",
-	TLS:           "tls",
-	PoolExhausted: "pool_exhausted",
-	Aborted:       "aborted",
-	TooLarge:      "response_too_large",
-	BadAnswer:     "bad_response",
-	Other:         "other",
+	Timeout:       result.ClassTimeout,
+	Refused:       result.ClassConnRefused,
+	Reset:         result.ClassConnReset,
+	DNS:           result.ClassDNS,
+	TLS:           result.ClassTLS,
+	PoolExhausted: result.ClassPoolExhausted,
+	Aborted:       result.ClassAborted,
+	TooLarge:      result.ClassTooLarge,
+	BadAnswer:     result.ClassBadResponse,
+	Other:         result.ClassOther,
 }
 
 // httpNames caches "http_<code>" so that outcome names are not built per
@@ -108,7 +110,7 @@ var classNames = [NumClasses]string{
 var httpNames = sync.OnceValue(func() *[600]string {
 	var names [600]string
 	for c := range names {
-		names[c] = "http_" + strconv.Itoa(c)
+		names[c] = result.HTTPClassPrefix + strconv.Itoa(c)
 	}
 	return &names
 })
@@ -121,7 +123,7 @@ func (c Class) Name(code int) string {
 		if names := httpNames(); code >= 0 && code < len(names) {
 			return names[code]
 		}
-		return "http_" + strconv.Itoa(code)
+		return result.HTTPClassPrefix + strconv.Itoa(code)
 	}
 	if c >= NumClasses {
 		return classNames[Other]

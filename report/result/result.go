@@ -106,6 +106,12 @@ type RunConfig struct {
 	// must agree on); merge refuses shards whose digests differ.
 	Digest     string   `json:"digest,omitempty"`
 	Thresholds []string `json:"thresholds,omitempty"`
+	// AbortOnFail holds the --abort-on-fail gates, which are judged on
+	// the whole run as well; AllowErrors records --allow-errors. With
+	// Thresholds they let vesload merge judge the merged run as the run
+	// itself would have been judged (package report/verdict).
+	AbortOnFail []string `json:"abort_on_fail,omitempty"`
+	AllowErrors bool     `json:"allow_errors,omitempty"`
 }
 
 // Requests holds the request accounting. The invariant

@@ -8,7 +8,12 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Outcome names the Tally treats apart from other error classes.
+// The error classes of the taxonomy (docs/ARCHITECTURE.md, "Error
+// taxonomy"): the keys of Result.Errors, of the timeline's errors by class
+// and of a threshold's error_rate{class}. They are defined here once; the
+// transports, the HV-VES producers, the metrics and vesload merge use these
+// names. A status outside what counts as success is HTTPClassPrefix and
+// the code ("http_503").
 const (
 	// OutcomeOK is the class of a request that succeeded.
 	OutcomeOK = "ok"
@@ -22,6 +27,26 @@ const (
 	// ClassAborted is the class of a sent request that a stop cut off
 	// before its answer came.
 	ClassAborted = "aborted"
+	// ClassTimeout: no answer within the request timeout (or a dial or
+	// write deadline).
+	ClassTimeout = "timeout"
+	// ClassConnRefused: the target refused the connection.
+	ClassConnRefused = "conn_refused"
+	// ClassConnReset: the connection was reset or closed under the
+	// request (RST, EPIPE, EOF).
+	ClassConnReset = "conn_reset"
+	// ClassDNS: the target's name did not resolve.
+	ClassDNS = "dns"
+	// ClassTLS: the TLS handshake failed (certificate, alert, record).
+	ClassTLS = "tls"
+	// ClassTooLarge: an answer body over the client's limit.
+	ClassTooLarge = "response_too_large"
+	// ClassBadResponse: an answer that is not HTTP.
+	ClassBadResponse = "bad_response"
+	// ClassOther: any other error.
+	ClassOther = "other"
+	// HTTPClassPrefix prefixes the class of an unexpected status.
+	HTTPClassPrefix = "http_"
 )
 
 // Outcome is the fate of one due request, which is all a Tally needs to

@@ -2,50 +2,34 @@ package rest
 
 import (
 	"bytes"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
-	"io"
-	"net"
-	"os"
 	"strings"
-	"syscall"
 
 	"github.com/valyala/fasthttp"
 
 	"github.com/vesload/vesload/loadgen/transport"
 )
 
-// classifyError maps a transport error onto the taxonomy.
+// classifyError maps a transport error onto the taxonomy: fasthttp's own
+// errors here, every network error by the one classifier all transports
+// share (transport.ClassifyNet).
 func classifyError(err error) transport.Class {
-	var dnsErr *net.DNSError
-	var recErr tls.RecordHeaderError
-	var alert tls.AlertError
-	var verify *tls.CertificateVerificationError
-	var unknownAuth x509.UnknownAuthorityError
-	var hostErr x509.HostnameError
-	var certErr x509.CertificateInvalidError
 	switch {
 	case errors.Is(err, fasthttp.ErrNoFreeConns):
 		return transport.PoolExhausted
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		return transport.TooLarge
-	case errors.As(err, &dnsErr):
-		return transport.DNS
-	case errors.Is(err, fasthttp.ErrTLSHandshakeTimeout),
-		errors.As(err, &recErr), errors.As(err, &alert), errors.As(err, &verify),
-		errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &certErr):
+	case errors.Is(err, fasthttp.ErrTLSHandshakeTimeout):
 		return transport.TLS
-	case errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, fasthttp.ErrDialTimeout),
-		errors.Is(err, os.ErrDeadlineExceeded), isTimeout(err):
+	case errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, fasthttp.ErrDialTimeout):
 		return transport.Timeout
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return transport.Refused
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
-		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
-		errors.Is(err, fasthttp.ErrConnectionClosed):
+	case errors.Is(err, fasthttp.ErrConnectionClosed):
 		return transport.Reset
-	case isBadAnswer(err):
+	}
+	if c := transport.ClassifyNet(err); c != transport.Other {
+		return c
+	}
+	if isBadAnswer(err) {
 		return transport.BadAnswer
 	}
 	return transport.Other
@@ -57,11 +41,6 @@ func classifyError(err error) transport.Class {
 // before it.
 func isBadAnswer(err error) bool {
 	return strings.HasPrefix(err.Error(), "error when reading response headers: ")
-}
-
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }
 
 var messageIDKey = []byte(`"messageId"`)

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/vesload/vesload/loadgen/transport/transporttest"
 )
 
 func TestClassifyError(t *testing.T) {
@@ -35,11 +36,21 @@ func TestClassifyError(t *testing.T) {
 		{fmt.Errorf("error when reading response headers: %w", io.EOF), "conn_reset"},
 		{fmt.Errorf("error when reading response headers: %w", fasthttp.ErrTimeout), "timeout"},
 		{errors.New("something else"), "other"},
-		{context.Canceled, "other"},
 	}
 	for _, tt := range tests {
 		if got := classifyError(tt.err).Name(0); got != tt.want {
 			t.Errorf("classify(%v) = %s, want %s", tt.err, got, tt.want)
+		}
+	}
+}
+
+// TestClassifyNetErrors: the network errors every transport shares are
+// classed here as the HV-VES producers class them.
+func TestClassifyNetErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range transporttest.NetErrors() {
+		if got := classifyError(c.Err); got != c.Want {
+			t.Errorf("%s: classify(%v) = %s, want %s", c.Name, c.Err, got.Name(0), c.Want.Name(0))
 		}
 	}
 }
