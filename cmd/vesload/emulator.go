@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,8 @@ type emulator struct {
 	cmd    *exec.Cmd
 	stdin  io.Closer
 	exited chan struct{}
+	errs   *bytes.Buffer // the child's error lines, passed on at Close
+	stderr io.Writer
 }
 
 // emulatorAddrs is the one line `vesload serve --announce` prints on its
@@ -64,7 +67,10 @@ func startEmulator(stderr io.Writer) (*emulator, error) {
 	}
 	cmd := exec.Command(exe, emulatorArgs()...)
 	cmd.SysProcAttr = childAttrs()
-	cmd.Stderr = stderr
+	// The child's error lines are held and written out by Close, on the
+	// caller's goroutine: the run's stderr is not the child's to write.
+	errs := &bytes.Buffer{}
+	cmd.Stderr = errs
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("start the built-in emulator: %w", err)
@@ -76,7 +82,7 @@ func startEmulator(stderr io.Writer) (*emulator, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the built-in emulator: %w", err)
 	}
-	e := &emulator{cmd: cmd, stdin: stdin, exited: make(chan struct{})}
+	e := &emulator{cmd: cmd, stdin: stdin, exited: make(chan struct{}), errs: errs, stderr: stderr}
 	lines := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -167,16 +173,19 @@ func (e *emulator) hvView(written int64, settle time.Duration) *result.HVReceive
 const emulatorStopTimeout = 15 * time.Second
 
 // Close asks the child to stop (end of file on its stdin), waits for it,
-// and kills it if it does not stop in time. It is safe to call twice.
+// kills it if it does not stop in time, and passes its error lines on.
 func (e *emulator) Close() {
 	_ = e.stdin.Close()
 	select {
 	case <-e.exited:
-		return
 	case <-time.After(emulatorStopTimeout):
+		if err := e.cmd.Process.Kill(); err == nil || errors.Is(err, os.ErrProcessDone) {
+			<-e.exited
+		}
 	}
-	if err := e.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return
+	select {
+	case <-e.exited: // Wait has copied all of the child's stderr
+		_, _ = e.errs.WriteTo(e.stderr)
+	default:
 	}
-	<-e.exited
 }

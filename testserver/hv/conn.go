@@ -125,23 +125,23 @@ func (k *conn) handle(f frame) {
 		return
 	}
 	now := k.s.opts.Now()
-	st.travelled(h.GetLastEpochMicrosec(), now)
+	st.travelled(h.lastEpochMicrosec, now)
 	if !validHeader(h) {
 		st.dropped(DropInvalid)
 		return
 	}
-	key := h.GetDomain()
+	key := h.domain
 	if key == "stndDefined" {
-		key = h.GetStndDefinedNamespace()
+		key = h.stndDefinedNamespace
 	}
 	topic, ok := k.s.opts.Routes[key]
 	if !ok {
 		st.dropped(DropRouteNotFound)
 		return
 	}
-	st.accepted(k.client, h.GetSourceName(), h.GetEventId(), topic)
+	st.accepted(k.client, h.sourceName, h.eventID, topic)
 	if fn := k.s.opts.OnMessage; fn != nil {
-		k.msg.Domain, k.msg.Topic, k.msg.EventID, k.msg.SourceName = h.GetDomain(), topic, h.GetEventId(), h.GetSourceName()
+		k.msg.Domain, k.msg.Topic, k.msg.EventID, k.msg.SourceName = h.domain, topic, h.eventID, h.sourceName
 		k.msg.Payload, k.msg.Received = f.payload, now
 		fn(&k.msg)
 	}

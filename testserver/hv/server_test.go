@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
-	"github.com/vesload/vesload/testserver/hv/internal/vespb"
 )
 
 // waitFor polls the stats until cond holds (the emulator reads on its own
@@ -292,41 +291,39 @@ func FuzzFrames(f *testing.F) {
 }
 
 func TestValidHeader(t *testing.T) {
-	ok := func() *vespb.CommonEventHeader {
-		return &vespb.CommonEventHeader{Version: "1.0", Domain: "perf3gpp", Priority: vespb.CommonEventHeader_NORMAL,
-			EventId: "r-1", EventName: "n", LastEpochMicrosec: 1, StartEpochMicrosec: 1,
-			ReportingEntityName: "re", SourceName: "s", VesEventListenerVersion: "7.2"}
+	ok := func() *header {
+		return &header{version: "1.0", domain: "perf3gpp", priority: 3, eventID: "r-1", eventName: "n",
+			lastEpochMicrosec: 1, startEpochMicrosec: 1, reportingEntityName: "re", sourceName: "s", listenerVersion: "7.2"}
 	}
-	type h = vespb.CommonEventHeader
+	type h = header
 	for _, c := range []struct {
 		name   string
 		change func(*h)
 		valid  bool
 	}{
 		{"complete", func(*h) {}, true},
-		{"sequence 0 is fine", func(h *h) { h.Sequence = 0 }, true},
-		{"7.2.1", func(h *h) { h.VesEventListenerVersion = "7.2.1" }, true},
-		{"7.1-anything", func(h *h) { h.VesEventListenerVersion = "7.1-x" }, true},
-		{"7.0 then a tab", func(h *h) { h.VesEventListenerVersion = "7.0\tx" }, true},
-		{"7.0 newline x", func(h *h) { h.VesEventListenerVersion = "7.0\nx" }, false},
-		{"7.0 carriage return", func(h *h) { h.VesEventListenerVersion = "7.0\r" }, false},
-		{"7.0 next line U+0085", func(h *h) { h.VesEventListenerVersion = "7.0\u0085" }, false},
-		{"7.0 line separator U+2028", func(h *h) { h.VesEventListenerVersion = "7.0\u2028" }, false},
-		{"7.0 paragraph separator U+2029", func(h *h) { h.VesEventListenerVersion = "7.0\u2029" }, false},
-		{"7.", func(h *h) { h.VesEventListenerVersion = "7." }, false},
-		{"7.x", func(h *h) { h.VesEventListenerVersion = "7.x" }, false},
-		{"6.0", func(h *h) { h.VesEventListenerVersion = "6.0" }, false},
-		{"no listener version", func(h *h) { h.VesEventListenerVersion = "" }, false},
-		{"no priority", func(h *h) { h.Priority = 0 }, false},
-		{"an unknown priority is set", func(h *h) { h.Priority = 9 }, true},
-		{"no lastEpochMicrosec", func(h *h) { h.LastEpochMicrosec = 0 }, false},
-		{"no startEpochMicrosec", func(h *h) { h.StartEpochMicrosec = 0 }, false},
-		{"no version", func(h *h) { h.Version = "" }, false},
-		{"no domain", func(h *h) { h.Domain = "" }, false},
-		{"no eventId", func(h *h) { h.EventId = "" }, false},
-		{"no eventName", func(h *h) { h.EventName = "" }, false},
-		{"no reportingEntityName", func(h *h) { h.ReportingEntityName = "" }, false},
-		{"no sourceName", func(h *h) { h.SourceName = "" }, false},
+		{"7.2.1", func(h *h) { h.listenerVersion = "7.2.1" }, true},
+		{"7.1-anything", func(h *h) { h.listenerVersion = "7.1-x" }, true},
+		{"7.0 then a tab", func(h *h) { h.listenerVersion = "7.0\tx" }, true},
+		{"7.0 newline x", func(h *h) { h.listenerVersion = "7.0\nx" }, false},
+		{"7.0 carriage return", func(h *h) { h.listenerVersion = "7.0\r" }, false},
+		{"7.0 next line U+0085", func(h *h) { h.listenerVersion = "7.0\u0085" }, false},
+		{"7.0 line separator U+2028", func(h *h) { h.listenerVersion = "7.0\u2028" }, false},
+		{"7.0 paragraph separator U+2029", func(h *h) { h.listenerVersion = "7.0\u2029" }, false},
+		{"7.", func(h *h) { h.listenerVersion = "7." }, false},
+		{"7.x", func(h *h) { h.listenerVersion = "7.x" }, false},
+		{"6.0", func(h *h) { h.listenerVersion = "6.0" }, false},
+		{"no listener version", func(h *h) { h.listenerVersion = "" }, false},
+		{"no priority", func(h *h) { h.priority = 0 }, false},
+		{"an unknown priority is set", func(h *h) { h.priority = 9 }, true},
+		{"no lastEpochMicrosec", func(h *h) { h.lastEpochMicrosec = 0 }, false},
+		{"no startEpochMicrosec", func(h *h) { h.startEpochMicrosec = 0 }, false},
+		{"no version", func(h *h) { h.version = "" }, false},
+		{"no domain", func(h *h) { h.domain = "" }, false},
+		{"no eventId", func(h *h) { h.eventID = "" }, false},
+		{"no eventName", func(h *h) { h.eventName = "" }, false},
+		{"no reportingEntityName", func(h *h) { h.reportingEntityName = "" }, false},
+		{"no sourceName", func(h *h) { h.sourceName = "" }, false},
 	} {
 		hd := ok()
 		c.change(hd)
