@@ -33,6 +33,10 @@ type Request struct {
 	BodyFile string `yaml:"body_file,omitempty"`
 	// Headers are added to this request only.
 	Headers map[string]string `yaml:"headers,omitempty"`
+	// RawBody sends a body template as written even when it does not
+	// render to JSON (ONAP's stndDefined plans post such bodies on
+	// purpose); the run still warns about it.
+	RawBody bool `yaml:"raw_body,omitempty"`
 }
 
 // Domains are the VES event domains the generators know, in the order
@@ -112,6 +116,8 @@ func (r *Request) validate(path string) error {
 		return fieldErr(path+".batch", "want a number of events per request between 0 and %d", maxBatch)
 	case r.Batch > 0 && r.Event == "":
 		return fieldErr(path+".batch", "applies to generated events only: set event")
+	case r.RawBody && r.Body == "" && r.BodyFile == "":
+		return fieldErr(path+".raw_body", "applies to body templates only: set body or body_file")
 	case r.Path != "" && !strings.HasPrefix(r.Path, "/") && !strings.HasPrefix(r.Path, "${"):
 		return fieldErr(path+".path", "%q: want an absolute path such as /eventListener/v7", r.Path)
 	}

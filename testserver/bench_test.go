@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/valyala/fasthttp"
+	"github.com/vesload/vesload/internal/shareddata"
 )
 
 // benchEvent is a v7 fault event of about 1 KiB, the size the ONAP
@@ -117,13 +118,18 @@ func BenchmarkValidate(b *testing.B) {
 // fasthttp's own I/O.
 func BenchmarkHandle(b *testing.B) {
 	for _, bc := range []struct {
-		name string
-		opts Options
+		name    string
+		opts    Options
+		schemas bool // read the collector's schemas from the shared folder
 	}{
-		{"plain", Options{}},
-		{"auth", Options{Auth: "sample1:sample1"}},
+		{"plain", Options{}, false},
+		{"auth", Options{Auth: "sample1:sample1"}, false},
+		{"schemas", Options{}, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			if bc.schemas {
+				bc.opts.SchemaDir = shareddata.Dir(b, "ves")
+			}
 			st, err := bc.opts.normalise()
 			if err != nil {
 				b.Fatal(err)

@@ -21,16 +21,26 @@
 // # Answers
 //
 //	202 (200 in legacy mode)  "Successfully send event", Content-Type application/json
-//	400 SVC0002  invalid JSON, body not an object, no event/eventList: "Incorrect JSON payload"
-//	400 SVC0002  header check failed: "Bad Parameter (JSON does not conform to schema)"
+//	400 SVC0002  no event/eventList ("Incorrect JSON payload"; also any body that is not
+//	             strict JSON with StrictJSON)
+//	400 SVC0002  schema failure: "Bad Parameter (JSON does not conform to schema)"
+//	400 SVC2000  stndDefinedFields.data does not conform to the 3GPP schema its
+//	             schemaReference names, or the part after '#' names nothing in that file
+//	400 SVC2004  schemaReference's URL is not in externalRepo/schema-map.json
 //	400 SVC2006  stndDefined event without, or with an empty, stndDefinedNamespace
 //	400 SVC0001  events of one request differ in domain (also: an empty eventList),
 //	             or stndDefined events differ in stndDefinedNamespace
+//	400 SVC2000  "No domain defined for stream id": the domain (stndDefined: the
+//	             namespace) has no stream in Options.Streams (perf3gpp by default)
 //	400          unsupported API version: "API version vN is not supported" (not JSON)
 //	400          X-MinorVersion the API description does not list (2 on v7, 4 on v5,
 //	             7 on v4, none on v1–v3): the plain text "INVALID_CUSTOM_HEADER"
 //	400          any request but /healthcheck on the HTTP port (Options.HTTPAddr) of
 //	             an HTTPS emulator with auth: "Operation not permitted" (plain text)
+//	400          no body at all: Spring Boot's error page ("Bad Request")
+//	500          a body org.json throws on (truncated, bad escape, a line break in a
+//	             string, a top-level array, a duplicate key, ...): Spring Boot's error
+//	             page ("Internal Server Error"), as the collector does not catch it
 //	401 POL2000  missing or wrong basic auth (PolicyException), no Content-Type
 //	404, 405     wrong path, wrong method: Spring Boot's JSON error page (405 sets Allow)
 //	415          Content-Type missing or not application/json: Spring Boot's error page
@@ -57,15 +67,25 @@
 //
 // # Validation
 //
-// The emulator checks JSON syntax in full and the commonEventHeader of
-// every event: required fields, JSON types, and the enumerations of
-// domain, priority and (v7) version and vesEventListenerVersion, with the
-// rules of CommonEventFormat_28.4.1 for v1–v5 and 30.2.1_ONAP for v7. On
-// v7 the header and the event object accept no unknown properties, as
-// the schema says. It does not validate the rest of an event against the
-// schema (domain field blocks, stndDefined data): a body it accepts may
-// still be refused by the real collector. Options.NoValidate turns the
-// header checks off.
+// Each request goes through the collector's steps in its order (see
+// collector.go). The body is parsed as org.json 20220320 parses it
+// (orgjson.go): lenient (trailing garbage, an extra closing brace,
+// trailing commas, single-quoted or unquoted keys, bare words all pass on
+// to validation) and throwing on what the collector then answers with a
+// 500. With Options.SchemaDir, the whole body is validated against the
+// collector's CommonEventFormat schema for the API version (27.2 for
+// v1–v4, 28.4.1 for v5, 30.2.1_ONAP for v7) with the format checks of
+// the collector's validator (an IPv4 octet may have leading zeros, an
+// IPv6 address a zone), and the data of each stndDefined event with a
+// schemaReference against the 3GPP OpenAPI schema that
+// externalRepo/schema-map.json maps it to. The files are read and
+// compiled once, on start; none ships with vesload. Without them the
+// single-pass checker's built-in rules check the commonEventHeader only
+// (required fields, types, the enumerations of CommonEventFormat_28.4.1
+// for v1–v5 and 30.2.1_ONAP for v7), and the emulator says so on start.
+// Then come the batch checks, and the routing of the first event's
+// domain through Options.Streams. Options.NoValidate turns the schema
+// checks off (the collector's collector.schema.checkflag=-1).
 //
 // # Backend model
 //
@@ -85,7 +105,8 @@
 //
 // This package must not depend on the load generator, and the emulator
 // must stay cheap: it shares a 2-core machine with the generator at
-// thousands of requests per second, so the request path allocates
-// nothing it can reuse and parses bodies in a single pass without
-// building a document.
+// thousands of requests per second. Schemas are compiled once; a request
+// costs one org.json-style parse into a document, one schema validation
+// and one single-pass scan (batch checks and event ID hashes), measured
+// by BenchmarkHandle.
 package testserver

@@ -105,10 +105,10 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		ctx.Response.SetBodyString(invalidCustomHeaderBody)
 		return 0
 	}
-	v := s.validate(ctx.PostBody(), rules, batch)
+	v := s.validate(ctx.PostBody(), rules, string(version), batch)
 	if v.outcome != outcomeOK {
 		s.counters.invalid.Add(1)
-		s.write(ctx, s.replies.forOutcome(v.outcome), errorContentType(ctx))
+		s.refuse(ctx, v.outcome)
 		return 0
 	}
 	r := s.publish(ctx.PostBody(), batch)
@@ -120,13 +120,25 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 	return v.events
 }
 
-// validate checks a body and, when it passes, counts its events and
-// duplicate event IDs.
-func (s *Server) validate(body []byte, rules *ruleset, batch bool) verdict {
+// refuse answers a body the collector would not publish.
+func (s *Server) refuse(ctx *fasthttp.RequestCtx, o outcome) {
+	switch o {
+	case outcomeEmptyBody:
+		s.springError(ctx, fasthttp.StatusBadRequest, "Bad Request")
+	case outcomeParseCrash:
+		s.springError(ctx, fasthttp.StatusInternalServerError, "Internal Server Error")
+	default:
+		s.write(ctx, s.replies.forOutcome(o), errorContentType(ctx))
+	}
+}
+
+// validate checks a body as the collector does (see collector.go) and,
+// when it passes, counts its events and duplicate event IDs.
+func (s *Server) validate(body []byte, rules *ruleset, version string, batch bool) verdict {
 	c := s.checkers.Get().(*checker)
 	defer s.checkers.Put(c)
 	c.rules = rules
-	v := c.check(body, batch)
+	v := s.judge(c, body, version, batch)
 	if v.outcome != outcomeOK {
 		return v
 	}

@@ -18,9 +18,11 @@ func header7(id, domain, extra string) string {
 		`"version":"4.1","vesEventListenerVersion":"7.2"%s}`, domain, id, extra)
 }
 
-// event7 is a valid v7 single-event body.
+// event7 is a valid v7 single-event body (valid against the whole
+// CommonEventFormat 30.2.1 schema, not only its header).
 func event7(id string) string {
-	return `{"event":{"commonEventHeader":` + header7(id, "fault", "") + `,"faultFields":{"faultFieldsVersion":"4.0"}}}`
+	return `{"event":{"commonEventHeader":` + header7(id, "fault", "") + `,"faultFields":{"faultFieldsVersion":"4.0",` +
+		`"alarmCondition":"c","eventSeverity":"CRITICAL","eventSourceType":"other","specificProblem":"p","vfStatus":"Active"}}}`
 }
 
 // batch7 is a valid v7 batch body with one event per id.

@@ -26,7 +26,7 @@ func TestMetrics(t *testing.T) {
 	waitFor(t, "one publish", func() bool { return s.Stats().BackendInUse == 1 })
 	post(t, s, "/eventListener/v7", event7("m2")) // queue full: 500
 	post(t, s, "/eventListener/v7", event7("m1")) // duplicate id, then queue full
-	post(t, s, "/eventListener/v7", "{")          // invalid
+	post(t, s, "/eventListener/v7", `{"evnt":1}`) // invalid
 	close(release)
 	if c := <-held; c != 202 {
 		t.Fatalf("held request: %d", c)

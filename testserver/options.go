@@ -3,6 +3,7 @@ package testserver
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -98,11 +99,32 @@ type Options struct {
 	// reproducible; zero picks a random seed.
 	Seed uint64
 
-	// NoValidate turns off the header-field checks (the collector's
-	// collector.schema.checkflag=-1). JSON syntax, the event/eventList
-	// shape and the batch checks stay on, since the collector cannot
-	// route an event without them. The zero value validates.
+	// NoValidate turns off the schema checks, or without SchemaDir the
+	// built-in header-field checks (the collector's
+	// collector.schema.checkflag=-1). Parsing, the event/eventList shape,
+	// the stndDefined data check, the batch checks and routing stay on.
+	// The zero value validates.
 	NoValidate bool
+	// SchemaDir holds the collector's schema files, laid out as its etc/
+	// directory (and ONAP's reference material): CommonEventFormat_27.2.json
+	// (v1-v4), CommonEventFormat_28.4.1.json (v5),
+	// CommonEventFormat_30.2.1_ONAP.json (v7) and, optionally,
+	// externalRepo/schema-map.json with the 3GPP schemas it maps. They
+	// are read and compiled once, on start. Empty, or a directory that
+	// does not exist, leaves the emulator with its built-in header rules
+	// (and says so through Logf); a directory with a missing or broken
+	// schema file is an error.
+	SchemaDir string
+	// StrictJSON refuses any body that is not strict JSON (RFC 8259, no
+	// duplicate keys) with 400 SVC0002 "Incorrect JSON payload". The zero
+	// value parses as the collector does (org.json: lenient, and a 500
+	// for what it throws on).
+	StrictJSON bool
+	// Streams is the collector's collector.dmaap.streamid setting
+	// ("domain=stream|domain=stream|..."; a stndDefined event's domain is
+	// its stndDefinedNamespace). An event whose domain has no stream gets
+	// 400 SVC2000. Empty means DefaultStreams.
+	Streams string
 	// MaxBodyBytes is the largest accepted request body (default
 	// DefaultMaxBodyBytes); larger bodies get 413.
 	MaxBodyBytes int
@@ -120,12 +142,25 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
+// DefaultStreams is collector.dmaap.streamid of the collector's deployed
+// default configuration (etc/ves_application_config.yaml), which routes
+// every domain of CommonEventFormat 30.2.1 but perf3gpp.
+const DefaultStreams = "fault=ves-fault|syslog=ves-syslog|heartbeat=ves-heartbeat|measurement=ves-measurement|" +
+	"measurementsForVfScaling=ves-measurement|mobileFlow=ves-mobileflow|other=ves-other|stateChange=ves-statechange|" +
+	"thresholdCrossingAlert=ves-thresholdCrossingAlert|voiceQuality=ves-voicequality|sipSignaling=ves-sipsignaling|" +
+	"notification=ves-notification|pnfRegistration=ves-pnfRegistration|3GPP-FaultSupervision=ves-3gpp-fault-supervision|" +
+	"3GPP-Heartbeat=ves-3gpp-heartbeat|3GPP-Provisioning=ves-3gpp-provisioning|" +
+	"3GPP-PerformanceAssurance=ves-3gpp-performance-assurance"
+
 // settings are Options after defaults and checks.
 type settings struct {
 	Options
 	legacy   bool
 	user     string
 	password string
+	schemas  *schemaSet          // nil: built-in header rules
+	streams  map[string]struct{} // domains (and namespaces) with a stream
+	notice   string              // what validation does, logged on start
 }
 
 // normalise applies defaults and rejects inconsistent options.
@@ -154,7 +189,56 @@ func (o Options) normalise() (settings, error) {
 	if !(s.ErrorRate >= 0 && s.ErrorRate <= 1) {
 		return s, fmt.Errorf("error rate %v: want a fraction between 0 and 1", o.ErrorRate)
 	}
+	if err := s.validation(); err != nil {
+		return s, err
+	}
 	return s, s.backendDefaults()
+}
+
+// validation parses the stream setting and loads the schema directory.
+func (s *settings) validation() error {
+	var err error
+	if s.streams, err = parseStreams(s.Streams); err != nil {
+		return err
+	}
+	if s.SchemaDir == "" {
+		s.notice = "validation: no schema directory: commonEventHeader checked with built-in rules only (no full schema, format or stndDefined data checks)"
+		return nil
+	}
+	if st, err := os.Stat(s.SchemaDir); err != nil || !st.IsDir() {
+		s.notice = "validation: schema directory " + s.SchemaDir + " not found: commonEventHeader checked with built-in rules only (no full schema, format or stndDefined data checks)"
+		return nil
+	}
+	if s.schemas, err = loadSchemas(s.SchemaDir); err != nil {
+		return err
+	}
+	s.notice = s.schemas.describe()
+	return nil
+}
+
+// CheckStreams reports whether v is a valid Options.Streams value, so
+// that a command can refuse a bad flag before starting anything.
+func CheckStreams(v string) error {
+	_, err := parseStreams(v)
+	return err
+}
+
+// parseStreams reads collector.dmaap.streamid: "domain=stream" pairs
+// separated by '|' (a stream list after '=' may hold several, comma
+// separated). Only the domains matter to the emulator.
+func parseStreams(v string) (map[string]struct{}, error) {
+	if v == "" {
+		v = DefaultStreams
+	}
+	m := map[string]struct{}{}
+	for _, pair := range strings.Split(v, "|") {
+		domain, stream, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(domain) == "" || strings.TrimSpace(stream) == "" {
+			return nil, fmt.Errorf("%q is not DOMAIN=STREAM", pair)
+		}
+		m[domain] = struct{}{}
+	}
+	return m, nil
 }
 
 func (s *settings) parseAuth() error {

@@ -32,6 +32,8 @@ type replies struct {
 	success, badJSON, schema, missingNS, emptyNS reply
 	mixedDomains, mixedNS, unauthorized          reply
 	publishFailed, queueFull, tooLarge           reply
+	stndInvalid, noLocalSchema, badInternalRef   reply
+	unrouted                                     reply
 }
 
 // newReplies builds the canned responses for a compatibility mode. In
@@ -49,6 +51,13 @@ func newReplies(legacy bool) replies {
 		mixedNS:      apiError(400, svcExceptionKey, "SVC0001", "Value of stndDefinedNamespace fields have to be same when domain is stndDefined"),
 		unauthorized: apiError(401, polExceptionKey, "POL2000", "Unauthorized user"),
 		tooLarge:     apiError(413, svcExceptionKey, "SVC2000", publishFailText, "Request Entity Too Large", "413"),
+		stndInvalid: apiError(400, svcExceptionKey, "SVC2000", publishFailText,
+			"event.stndDefinedFields.data invalid against event.stndDefinedFields.schemaReference", "400"),
+		noLocalSchema: apiError(400, svcExceptionKey, "SVC2004", "Invalid input value for %1 %2: %3",
+			"attribute", "event.stndDefinedFields.schemaReference", "Referred external schema not present in schema repository"),
+		badInternalRef: apiError(400, svcExceptionKey, "SVC2000", publishFailText,
+			"event.stndDefinedFields.schemaReference value does not correspond to any external event schema file in externalSchema repo", "400"),
+		unrouted: apiError(400, svcExceptionKey, "SVC2000", publishFailText, "No domain defined for stream id", "400"),
 	}
 	r.publishFailed = apiError(500, svcExceptionKey, "SVC2000", publishFailText, "Internal Server Error", "500")
 	r.queueFull = r.publishFailed
@@ -73,6 +82,14 @@ func (r *replies) forOutcome(o outcome) reply {
 		return r.mixedDomains
 	case outcomeMixedNamespaces:
 		return r.mixedNS
+	case outcomeStndInvalid:
+		return r.stndInvalid
+	case outcomeNoLocalSchema:
+		return r.noLocalSchema
+	case outcomeBadInternalRef:
+		return r.badInternalRef
+	case outcomeUnrouted:
+		return r.unrouted
 	}
 	return r.schema
 }

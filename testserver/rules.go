@@ -1,11 +1,11 @@
 package testserver
 
-// This file holds the parts of ONAP's VES JSON schemas that the emulator
-// checks: the commonEventHeader of CommonEventFormat_28.4.1 (API v5, also
-// used for v1–v4, whose 27.2 schema is not checked separately) and of
+// This file holds the built-in rules the emulator falls back to when it
+// has no schema directory (Options.SchemaDir): the commonEventHeader of
+// CommonEventFormat_28.4.1 (API v5, also used for v1–v4) and of
 // CommonEventFormat_30.2.1_ONAP (API v7), plus the set of keys allowed
-// in a v7 event object. Everything else in an event is only checked for
-// JSON syntax: the emulator does not do full schema validation.
+// in a v7 event object. With the schema files the whole event is
+// validated against the collector's own schemas instead (schemas.go).
 
 // fieldKind is the JSON type a header field must have.
 type fieldKind uint8

@@ -81,6 +81,9 @@ func start(opts Options, h hooks) (*Server, error) {
 	}
 	s := newServer(st, h)
 	s.auth = auth
+	if st.Logf != nil {
+		st.Logf("%s", st.notice)
+	}
 	if err := s.listen(tlsConfig); err != nil {
 		return nil, err
 	}

@@ -59,7 +59,8 @@ func TestRoutes(t *testing.T) {
 		{name: "charset in content type", method: "POST", path: "/eventListener/v7", body: event7("r6"), header: map[string]string{"Content-Type": "application/json; charset=UTF-8"}, status: 202},
 		{name: "healthcheck", method: "GET", path: "/healthcheck", status: 200, bodyHas: healthBody, contentType: contentText},
 		{name: "root", method: "GET", path: "/", status: 200, bodyHas: welcomeBody},
-		{name: "invalid JSON", method: "POST", path: "/eventListener/v7", body: `{"event":`, status: 400, messageID: "ServiceException SVC0002", bodyHas: "Incorrect JSON payload", contentType: contentText},
+		{name: "no event", method: "POST", path: "/eventListener/v7", body: `{"evnt":{}}`, status: 400, messageID: "ServiceException SVC0002", bodyHas: "Incorrect JSON payload", contentType: contentText},
+		{name: "truncated JSON", method: "POST", path: "/eventListener/v7", body: `{"event":`, status: 500, bodyHas: `"error":"Internal Server Error","path":"/eventListener/v7"`, contentType: contentJSON},
 		{name: "JSON error when accepted", method: "POST", path: "/eventListener/v7", body: `{}`, header: map[string]string{"Accept": "application/json"}, status: 400, messageID: "ServiceException SVC0002", contentType: contentJSON},
 		{name: "missing event", method: "POST", path: "/eventListener/v7", body: `{"foo":{}}`, status: 400, messageID: "ServiceException SVC0002", bodyHas: "Incorrect JSON payload"},
 		{name: "schema failure", method: "POST", path: "/eventListener/v7", body: strings.Replace(event7("x"), `"priority":"High",`, "", 1), status: 400, messageID: "ServiceException SVC0002", bodyHas: "does not conform to schema"},
@@ -108,7 +109,7 @@ func TestStatsCountRequests(t *testing.T) {
 	s := startServer(t, Options{})
 	post(t, s, "/eventListener/v7", event7("s1"))
 	post(t, s, "/eventListener/v7/eventBatch", batch7("fault", "s2", "s3", "s1"))
-	post(t, s, "/eventListener/v7", `{"event":1`)
+	post(t, s, "/eventListener/v7", `{"evnt":1}`)
 	do(t, testClient(), "GET", s.URL()+"/healthcheck", "", nil)
 	do(t, testClient(), "GET", s.URL()+"/stats", "", nil) // not counted
 

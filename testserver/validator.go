@@ -16,6 +16,14 @@ const (
 	outcomeEmptyNamespace           // 400 SVC2006: stndDefined event with an empty stndDefinedNamespace
 	outcomeMixedDomains             // 400 SVC0001: events of a request differ in domain (or there are none)
 	outcomeMixedNamespaces          // 400 SVC0001: stndDefined events differ in stndDefinedNamespace
+
+	// Answers of the request path beyond the single-pass checker.
+	outcomeEmptyBody      // 400 Spring error page: no body at all (@RequestBody is required)
+	outcomeParseCrash     // 500 Spring error page: org.json threw (or another uncaught exception)
+	outcomeStndInvalid    // 400 SVC2000: stndDefinedFields.data does not conform to its 3GPP schema
+	outcomeNoLocalSchema  // 400 SVC2004: schemaReference's URL is not in the schema map
+	outcomeBadInternalRef // 400 SVC2000: schemaReference's part after '#' names nothing in the file
+	outcomeUnrouted       // 400 SVC2000: no stream is configured for the domain (or namespace)
 )
 
 // verdict is the result of checking one request body. problem and field
@@ -94,8 +102,8 @@ func (c *checker) check(body []byte, batch bool) verdict {
 }
 
 // decide turns what the scan saw into a verdict, in the order the
-// collector checks: JSON syntax, event/eventList presence, schema,
-// stndDefined namespace, then batch consistency.
+// collector checks: JSON syntax, event/eventList presence, schema, then
+// batch consistency and stndDefined namespaces.
 func (c *checker) decide(found bool, want string) verdict {
 	if !c.sc.end() {
 		return verdict{outcome: outcomeBadJSON, problem: "invalid JSON"}
@@ -104,19 +112,22 @@ func (c *checker) decide(found bool, want string) verdict {
 		return verdict{outcome: outcomeBadJSON, problem: "missing " + want}
 	}
 	n := c.v.events
+	// The collector's batch check: one domain for all events; when all
+	// are stndDefined, a namespace on each and the same one. An empty
+	// namespace is refused later, when the event is routed.
 	switch {
 	case c.v.outcome != outcomeOK:
 		return c.v
-	case c.missingNS:
-		return verdict{outcome: outcomeMissingNamespace, events: n, field: "commonEventHeader.stndDefinedNamespace", problem: "missing"}
-	case c.emptyNS:
-		return verdict{outcome: outcomeEmptyNamespace, events: n, field: "commonEventHeader.stndDefinedNamespace", problem: "empty"}
 	case n == 0:
 		return verdict{outcome: outcomeMixedDomains, problem: "no events"}
 	case c.mixedDomains:
 		return verdict{outcome: outcomeMixedDomains, events: n, field: "commonEventHeader.domain", problem: "differs between events"}
+	case c.allStnd && c.missingNS:
+		return verdict{outcome: outcomeMissingNamespace, events: n, field: "commonEventHeader.stndDefinedNamespace", problem: "missing"}
 	case c.allStnd && c.mixedNS:
 		return verdict{outcome: outcomeMixedNamespaces, events: n, field: "commonEventHeader.stndDefinedNamespace", problem: "differs between events"}
+	case c.allStnd && c.emptyNS:
+		return verdict{outcome: outcomeEmptyNamespace, events: n, field: "commonEventHeader.stndDefinedNamespace", problem: "empty"}
 	}
 	return verdict{outcome: outcomeOK, events: n}
 }

@@ -66,6 +66,9 @@ func TestCheck(t *testing.T) {
 		{name: "stndDefined with empty namespace", version: "v7", body: `{"event":` + stnd(`,"stndDefinedNamespace":""`) + `}`, want: outcomeEmptyNamespace, events: 1},
 		{name: "stndDefined batch, same namespace", version: "v7", batch: true, body: `{"eventList":[` + stnd(`,"stndDefinedNamespace":"3GPP-Heartbeat"`) + `,` + stnd(`,"stndDefinedNamespace":"3GPP-Heartbeat"`) + `]}`, want: outcomeOK, events: 2},
 		{name: "stndDefined batch, mixed namespaces", version: "v7", batch: true, body: `{"eventList":[` + stnd(`,"stndDefinedNamespace":"3GPP-Heartbeat"`) + `,` + stnd(`,"stndDefinedNamespace":"3GPP-FaultSupervision"`) + `]}`, want: outcomeMixedNamespaces, events: 2},
+		{name: "mixed domains before a missing namespace", version: "v7", batch: true, body: `{"eventList":[{"commonEventHeader":` + header7("a", "fault", "") + `},` + stnd("") + `]}`, want: outcomeMixedDomains, events: 2},
+		{name: "missing namespace before mixed namespaces", version: "v7", batch: true, body: `{"eventList":[` + stnd(`,"stndDefinedNamespace":"3GPP-Heartbeat"`) + `,` + stnd("") + `]}`, want: outcomeMissingNamespace, events: 2},
+		{name: "empty and set namespaces differ", version: "v7", batch: true, body: `{"eventList":[` + stnd(`,"stndDefinedNamespace":""`) + `,` + stnd(`,"stndDefinedNamespace":"3GPP-Heartbeat"`) + `]}`, want: outcomeMixedNamespaces, events: 2},
 		{name: "schema error wins over batch error", version: "v7", batch: true, body: `{"eventList":[{"commonEventHeader":` + header7("a", "fault", "") + `},{"commonEventHeader":{}}]}`, want: outcomeSchema, events: 2},
 	}
 	for _, tc := range tests {

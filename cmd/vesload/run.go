@@ -48,6 +48,7 @@ type runOptions struct {
 	eventSize int
 	batch     int
 	bodyFile  string
+	rawBody   bool
 	dataFile  string
 	dataPer   string
 	vars      []string
@@ -93,6 +94,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each request body to about this many bytes, shared among the events of a --batch (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
 	fs.StringVar(&o.bodyFile, "body-file", "", "body template file (see loadgen/ves/TEMPLATES.md)")
+	fs.BoolVar(&o.rawBody, "raw-body", false, "send body templates as written even when they do not render to JSON (with a warning); profile key raw_body")
 	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
 	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
@@ -250,6 +252,10 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, usageError{err}
 	}
 	s.plan.RunConfig.Digest = digest
+	for _, w := range s.plan.Warnings {
+		s.notes = append(s.notes, w)
+		fmt.Fprintln(stderr, "vesload: warning: "+w)
+	}
 	if err := sp.apply(s.plan); err != nil {
 		return nil, err
 	}

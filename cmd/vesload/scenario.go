@@ -36,6 +36,11 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 		}
 		p.Requests = []profiles.Request{r}
 	}
+	if o.rawBody {
+		for i := range p.Requests {
+			p.Requests[i].RawBody = p.Requests[i].Body != "" || p.Requests[i].BodyFile != ""
+		}
+	}
 	if changed("data-file") || changed("data-per") {
 		if p.Data == nil {
 			p.Data = &profiles.Data{}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -41,6 +42,18 @@ type serveFlags struct {
 	arrivals                                               bool
 	sink                                                   string
 	child                                                  childFlags
+	schemaDir, streams                                     string
+	strictJSON                                             bool
+}
+
+// defaultSchemaDir is where the collector's schemas are looked for when
+// --schema-dir is not given: $VESLOAD_SHARED/ves when set, else
+// ../shared/ves, the reference material's place beside the repository.
+func defaultSchemaDir() string {
+	if root := os.Getenv("VESLOAD_SHARED"); root != "" {
+		return filepath.Join(root, "ves")
+	}
+	return filepath.Join("..", "shared", "ves")
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -65,7 +78,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&f.errorRate, "error-rate", 0, "fraction (0..1) of valid requests answered with a publish failure")
 	fs.StringVar(&f.stall, "stall", "", "freeze every answer for `D` starting `T` after start, written D@T (e.g. 2s@10s)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate, --jitter and --publish-drop, to repeat a run exactly (0: a random one, named in the start lines)")
-	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the commonEventHeader checks (JSON syntax and batch checks stay)")
+	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the schema checks (the collector's collector.schema.checkflag=-1; JSON syntax, batch and routing checks stay)")
+	fs.StringVar(&f.schemaDir, "schema-dir", defaultSchemaDir(), "`DIR` laid out as the collector's etc/: CommonEventFormat_27.2.json, _28.4.1.json, _30.2.1_ONAP.json and externalRepo/schema-map.json; when it does not exist, only the built-in header rules apply (said on start)")
+	fs.BoolVar(&f.strictJSON, "strict-json", false, "answer any body that is not strict JSON with 400 SVC0002, instead of parsing as the collector's org.json does (lenient; 500 for what it throws on)")
+	fs.StringVar(&f.streams, "streams", testserver.DefaultStreams, "the collector's collector.dmaap.streamid (`DOMAIN=STREAM|...`): an event whose domain, or stndDefined namespace, is not listed gets 400 SVC2000")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 	addPublishFlags(fs, &f.pub)
 	hvf := addHVServeFlags(fs)
@@ -176,13 +192,16 @@ func (f *serveFlags) options(queueSet bool, log *lineWriter) (testserver.Options
 		Addr: f.listen, Compat: f.compat, TLSCertFile: f.tlsCert, TLSKeyFile: f.tlsKey,
 		BackendPool: f.pool, BackendQueue: f.queue, PublishTime: f.publishTime,
 		Latency: f.latency, Jitter: f.jitter, ErrorRate: f.errorRate, Seed: f.seed,
-		NoValidate: f.noValidate, Logf: log.printf, ClientCAFile: f.clientCA, HTTPAddr: f.httpListen,
+		NoValidate: f.noValidate, SchemaDir: f.schemaDir, StrictJSON: f.strictJSON, Streams: f.streams, Logf: log.printf, ClientCAFile: f.clientCA, HTTPAddr: f.httpListen,
 		RecordArrivals: f.arrivals,
 	}
 	switch strings.ToLower(f.compat) {
 	case testserver.CompatV72, testserver.CompatLegacy, "none":
 	default:
 		return o, fmt.Errorf("--compat: want v7.2, legacy or kafka, got %q", f.compat)
+	}
+	if err := testserver.CheckStreams(f.streams); err != nil {
+		return o, fmt.Errorf("--streams: %w", err)
 	}
 	if !(f.errorRate >= 0 && f.errorRate <= 1) {
 		return o, fmt.Errorf("--error-rate: want a fraction between 0 and 1, got %v", f.errorRate)

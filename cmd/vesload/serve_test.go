@@ -86,6 +86,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--auth", "a:b", "--auth-cost", "17"}, "--auth-cost"},
 		{[]string{"--auth", "a:b", "--client-ca", "ca.pem"}, "--client-ca"},
 		{[]string{"--http-listen", "127.0.0.1:0"}, "--http-listen"},
+		{[]string{"--streams", "fault"}, "--streams"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

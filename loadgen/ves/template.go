@@ -23,7 +23,8 @@ type TemplateOptions struct {
 	Vars map[string]string
 	// AllowInvalidJSON skips the compile-time check that a rendered body is
 	// valid JSON, for runs that deliberately send malformed bodies (to
-	// exercise the collector's 400 path).
+	// exercise the collector's error answers). The problem the check would
+	// have reported stays available as Template.NotJSON, for a warning.
 	AllowInvalidJSON bool
 	// Data binds ${NAME} of its columns per request: request seq takes row
 	// seq mod rows (values verbatim, as Vars). A column wins over a Vars
@@ -41,7 +42,8 @@ type Template struct {
 	prog      program
 	runID     string
 	batch     bool
-	perWorker bool // data rows go to workers, not requests
+	perWorker bool   // data rows go to workers, not requests
+	notJSON   string // why the sample body is not JSON (AllowInvalidJSON only)
 }
 
 // sampleDue is the due time of the render that checks a compiled body.
@@ -101,9 +103,11 @@ func CompileTemplate(src []byte, opts TemplateOptions) (*Template, error) {
 	}
 	sample, starts := t.prog.traceRender(0, sampleDue())
 	if off, msg, bad := jsonSyntaxError(sample); bad {
+		te := templateError(src, sourceOffset(segs, starts, off, len(sample), len(src)), "rendered body is not valid JSON: "+msg)
 		if !opts.AllowInvalidJSON {
-			return nil, templateError(src, sourceOffset(segs, starts, off, len(sample), len(src)), "rendered body is not valid JSON: "+msg)
+			return nil, te
 		}
+		t.notJSON = te.Error()
 		t.batch = bytes.Contains(sample, []byte(`"eventList"`))
 	} else {
 		t.batch = hasTopLevelKey(sample, "eventList")
@@ -180,6 +184,11 @@ func (t *Template) AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) 
 	}
 	return t.prog.appendToRow(dst, seq, row, due)
 }
+
+// NotJSON says why the rendered body is not valid JSON (line, column and
+// problem), for a template compiled with AllowInvalidJSON; it is empty for
+// a body that is JSON.
+func (t *Template) NotJSON() string { return t.notJSON }
 
 // IsBatch reports whether the body's top-level object has an eventList,
 // so the engine can post it to the eventBatch endpoint.

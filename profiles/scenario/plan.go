@@ -24,6 +24,9 @@ type Plan struct {
 	// Label names the request in per-request outputs (the JTL label):
 	// the request kind's name, or "mix".
 	Label string
+	// Warnings are problems the run goes on with, such as a raw_body
+	// template that is not JSON; the caller shows them.
+	Warnings []string
 }
 
 // Options are the parts of a compilation that do not come from the

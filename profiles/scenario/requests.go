@@ -28,6 +28,9 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 		if err != nil {
 			return err
 		}
+		if t, ok := body.(*ves.Template); ok && t.NotJSON() != "" {
+			pl.Warnings = append(pl.Warnings, fmt.Sprintf("request %s: body is not valid JSON (%s): sent as written (raw_body)", r.Name, t.NotJSON()))
+		}
 		u := *base
 		if r.Path != "" {
 			u.Path = r.Path
@@ -52,7 +55,7 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 // requestBody returns the body source of one request kind and whether it
 // is a batch.
 func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, perWorker bool, runID string) (loadgen.Body, bool, error) {
-	opts := ves.TemplateOptions{RunID: runID, Vars: vars, Data: data, DataPerWorker: perWorker}
+	opts := ves.TemplateOptions{RunID: runID, Vars: vars, Data: data, DataPerWorker: perWorker, AllowInvalidJSON: r.RawBody}
 	switch {
 	case r.BodyFile != "":
 		t, err := ves.LoadTemplate(r.BodyFile, opts)
