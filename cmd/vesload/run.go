@@ -73,6 +73,7 @@ type runOptions struct {
 	shard    shardOptions
 	dash     dashboardOptions
 	baseline baselineOptions
+	dry      dryRunOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -117,6 +118,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addShardFlags(fs, &o.shard)
 	addDashboardFlags(fs, &o.dash)
 	addBaselineFlags(fs, &o.baseline)
+	addDryRunFlags(fs, &o.dry)
 	return fs
 }
 
@@ -159,6 +161,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 // execute runs the test described by o and returns the exit code.
 func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
+	if o.dry.on {
+		return dryRun(o, changed, "", defaultSchemaDir(), stdout)
+	}
 	set, err := setUp(o, changed, stderr)
 	if err != nil {
 		return 0, err
