@@ -239,7 +239,7 @@ func restTransport(cfg *Config, kinds []Request) (*rest.Transport, error) {
 		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
 		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,
 		Pool: cfg.Pool, Timeout: cfg.Timeout, KeepAlive: cfg.KeepAlive, Dial: cfg.Dial,
-		Expect: cfg.Expect,
+		Expect: cfg.Expect, LogFailure: cfg.LogFailure,
 	}
 	for _, k := range kinds {
 		o.Kinds = append(o.Kinds, rest.Kind{URL: k.URL, Headers: k.Headers})
