@@ -74,6 +74,11 @@ type Config struct {
 	// seconds; 0: never).
 	CheckpointEvery time.Duration
 
+	// LogFailure, when set, is handed the first failing exchange of each
+	// error class, request and response, credentials hidden (-v). Only
+	// a failing request is looked at, and only the first of its class is
+	// formatted: the path of a successful request does not change.
+	LogFailure func(string)
 	// UserAgent names the generator in requests.
 	UserAgent string
 

@@ -88,3 +88,15 @@ func pickTable(reqs []Request) []uint8 {
 	}
 	return table
 }
+
+// MixOrder returns the kind (an index into reqs) of each request of one
+// cycle of a weighted mix, as the engine picks them: request seq is of
+// kind order[seq % len(order)]. A dry run shows with it what would be sent.
+func MixOrder(reqs []Request) []int {
+	table := pickTable(reqs)
+	order := make([]int, len(table))
+	for i, k := range table {
+		order[i] = int(k)
+	}
+	return order
+}

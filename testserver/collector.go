@@ -71,6 +71,12 @@ func (s *Server) schemaCheck(tree map[string]any, want, version string) verdict 
 			return verdict{outcome: outcomeSchema, field: want, problem: "does not conform to the schema"}
 		}
 	}
+	return set.stndCheck(tree, want)
+}
+
+// stndCheck is step 3 of judge: the data of every stndDefined event
+// against the schema its schemaReference names in externalRepo.
+func (set *schemaSet) stndCheck(tree map[string]any, want string) verdict {
 	if set.stnd == nil {
 		return verdict{}
 	}

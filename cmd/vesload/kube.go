@@ -77,6 +77,8 @@ var kubeRefused = map[string]string{
 	"gate":             "goes with --baseline: judge the merged result with vesload compare --gate",
 	"alpha":            "goes with --baseline: judge the merged result with vesload compare --alpha",
 	"gate-undecided":   "goes with --baseline: judge the merged result with vesload compare --gate-undecided",
+	"dry-run":          "run 'vesload --dry-run' with the same flags here: the manifests are the dry run of a Kubernetes run",
+	"dry-run-requests": "goes with --dry-run: run 'vesload --dry-run' with the same flags here",
 	// A delivery follower is one process beside the shards, not one per
 	// shard; it is not rendered yet.
 	"consume":                      "not available on Kubernetes yet: run 'vesload --consume' in a single generator to follow delivery",
@@ -386,6 +388,9 @@ func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
 	}
 	if o.quiet {
 		a = append(a, "--quiet")
+	}
+	if o.verbose {
+		a = append(a, "--verbose")
 	}
 	if o.rawBody {
 		a = append(a, "--raw-body")

@@ -57,6 +57,7 @@ type runOptions struct {
 
 	reportFiles
 	quiet      bool
+	verbose    bool
 	checkpoint time.Duration
 	thresholds []string
 	abortOn    []string
@@ -73,6 +74,7 @@ type runOptions struct {
 	shard    shardOptions
 	dash     dashboardOptions
 	baseline baselineOptions
+	dry      dryRunOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -104,6 +106,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	o.reportFiles.addFlags(fs)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log the first failing request and response of each error class to stderr (credentials hidden, bodies cut to 2 KiB)")
 	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
@@ -117,6 +120,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addShardFlags(fs, &o.shard)
 	addDashboardFlags(fs, &o.dash)
 	addBaselineFlags(fs, &o.baseline)
+	addDryRunFlags(fs, &o.dry)
 	return fs
 }
 
@@ -159,6 +163,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 // execute runs the test described by o and returns the exit code.
 func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
+	if o.dry.on {
+		return dryRun(o, changed, "", defaultSchemaDir(), stdout)
+	}
 	set, err := setUp(o, changed, stderr)
 	if err != nil {
 		return 0, err
@@ -308,6 +315,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	o, cfg := s.o, &s.plan.Config
 	cfg.Observers = append(cfg.Observers, s.prog)
+	if o.verbose {
+		cfg.LogFailure = s.prog.note
+	}
 	var err error
 	if cfg.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
 		return err

@@ -15,7 +15,7 @@ func restTransport(cfg *loadgen.Config) (*rest.Transport, error) {
 		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
 		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,
 		Pool: cfg.Pool, Timeout: cfg.Timeout, KeepAlive: cfg.KeepAlive, Dial: cfg.Dial,
-		Expect: cfg.Expect,
+		Expect: cfg.Expect, LogFailure: cfg.LogFailure,
 	}
 	if len(cfg.Mix) == 0 {
 		o.Kinds = []rest.Kind{{URL: cfg.URL}}

@@ -53,7 +53,7 @@ func (c Config) Opts() ([]kgo.Opt, error) {
 		if err != nil {
 			return nil, fmt.Errorf("kafka TLS: %w", err)
 		}
-		opts = append(opts, kgo.DialTLSConfig(tc))
+		opts = append(opts, kgo.Dialer(tlsDialer{cfg: tc, stall: handshakeStall}.dial))
 	}
 	m, err := c.mechanism()
 	if err != nil {

@@ -190,3 +190,36 @@ func TestKafkaOverTLS(t *testing.T) {
 		})
 	}
 }
+
+// TestKafkaTLSToPlaintext checks that a TLS client of a plaintext broker
+// learns so within about a second, in words that name plaintext, rather
+// than waiting out the dial timeout for a handshake that never ends.
+func TestKafkaTLSToPlaintext(t *testing.T) {
+	t.Parallel()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, faultTopic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	opts, err := kafkaconf.Config{Brokers: c.ListenAddrs(), ForceTLS: true}.Opts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := NewKafka(opts, faultTopic, "g-tls-plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	err = k.Preflight(ctx)
+	took := time.Since(start)
+	t.Logf("after %v: %v", took, err)
+	if err == nil || !strings.Contains(err.Error(), "plaintext") {
+		t.Fatalf("preflight error %v, want one naming plaintext", err)
+	}
+	if took > 2*time.Second {
+		t.Errorf("preflight took %v to find a plaintext broker, want about a second", took)
+	}
+}

@@ -39,6 +39,10 @@ type Options struct {
 	// Dial, when set, opens connections instead of TCP to the URL's host
 	// (in-memory listeners in benchmarks, Unix sockets).
 	Dial func(addr string) (net.Conn, error)
+	// LogFailure, when set, is handed the first failing exchange of each
+	// error class (each status for http): request and response with
+	// credentials hidden and bodies cut to 2 KiB.
+	LogFailure func(string)
 }
 
 // Kind is one request of the mix: its URL and extra headers.
@@ -55,6 +59,7 @@ type Transport struct {
 	client *fasthttp.HostClient
 	warm   *warmDialer
 	header []transport.Header // Options.Headers plus the Authorization header
+	fails  *failureLog        // nil without Options.LogFailure
 }
 
 var _ transport.Transport = (*Transport)(nil)
@@ -110,6 +115,9 @@ func New(o Options) (*Transport, error) {
 	if o.User != "" || o.Password != "" {
 		token := base64.StdEncoding.EncodeToString([]byte(o.User + ":" + o.Password))
 		tr.header = append(tr.header, transport.Header{Name: "Authorization", Value: "Basic " + token})
+	}
+	if o.LogFailure != nil {
+		tr.fails = &failureLog{log: o.LogFailure}
 	}
 	return tr, nil
 }
@@ -213,6 +221,9 @@ func (s *sender) Send(r *transport.Request, o *transport.Outcome) {
 				o.MessageID = string(id)
 			}
 		}
+	}
+	if o.Class != transport.OK && s.t.fails != nil {
+		s.t.fails.observe(o, req, s.resp, err)
 	}
 	s.resp.Reset()
 }

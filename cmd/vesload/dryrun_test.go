@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/internal/shareddata"
+)
+
+// dryTemplate is a body template whose header names a variable, so that
+// --set and --data-file show in the rendered bodies.
+const dryTemplate = `{"event":{"commonEventHeader":{"version":"4.1","vesEventListenerVersion":"7.2.1","domain":"fault",
+"eventName":"Fault_dry","eventId":"{{.EventID}}","sequence":{{.Seq}},"priority":"High","reportingEntityName":"dry",
+"sourceName":"${SOURCE}","startEpochMicrosec":{{.EpochMicros}},"lastEpochMicrosec":{{.EpochMicros}}},
+"faultFields":{"faultFieldsVersion":"4.0","alarmCondition":"c","eventSourceType":"other","specificProblem":"p",
+"eventSeverity":"CRITICAL","vfStatus":"Active"}}}`
+
+func TestDryRun(t *testing.T) {
+	t.Parallel()
+	schemas := shareddata.Dir(t, "ves")
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tmpl := write("t.json", dryTemplate)
+	bad := write("bad.json", `{"event":{"commonEventHeader":{"domain":"fault","eventId":"{{.EventID}}"}}}`)
+	rows := write("rows.csv", "SOURCE\nnf-a\nnf-b\n")
+	pw := write("pw", "Pa55-dry\n")
+	tests := []struct {
+		name      string
+		args      []string
+		schemaDir string
+		code      int
+		want      []string // each must appear
+		count     map[string]int
+		never     []string
+	}{
+		{name: "built-in event", args: []string{"--rps", "5", "--duration", "2s"}, code: exitOK,
+			want:  []string{"dry run: nothing is sent", "schedule: 10 requests in 2s (mean 5/s), shape constant 5/s for 2s", "pool:     64 connections", "(the built-in emulator, not started by a dry run)", "Content-Type: application/json", "User-Agent: vesload/"},
+			count: map[string]int{"valid against the v7 schema": 3, "--- request ": 3, `"eventId":"dry-`: 3}},
+		{name: "secrets redacted", args: []string{"--url", "https://127.0.0.1:8443/eventListener/v7", "--user", "ves", "--password-file", pw, "-H", "X-Auth-Token: tok-Secr3t", "-H", "X-Site: lab"}, code: exitOK,
+			want:  []string{"Authorization: Basic <redacted>", "X-Auth-Token: <redacted>", "X-Site: lab", "POST https://127.0.0.1:8443/eventListener/v7"},
+			never: []string{"Pa55-dry", "tok-Secr3t"}},
+		{name: "batch", args: []string{"--batch", "3", "--url", "http://127.0.0.1:9/eventListener/v7", "--dry-run-requests", "1"}, code: exitOK,
+			want:  []string{"POST http://127.0.0.1:9/eventListener/v7/eventBatch", `{"eventList":[`},
+			count: map[string]int{"valid against the v7 schema": 1, "--- request ": 1}},
+		{name: "set", args: []string{"--body-file", tmpl, "--set", "SOURCE=nf-set"}, code: exitOK,
+			count: map[string]int{`"sourceName":"nf-set"`: 3, "valid against the v7 schema": 3}},
+		{name: "data file", args: []string{"--body-file", tmpl, "--data-file", rows, "--dry-run-requests", "2"}, code: exitOK,
+			count: map[string]int{`"sourceName":"nf-a"`: 1, `"sourceName":"nf-b"`: 1, "valid against the v7 schema": 2}},
+		{name: "profile", args: []string{"--profile", "ves-50rps-10m", "--dry-run-requests", "2"}, code: exitOK,
+			want:  []string{"schedule: 30000 requests in 10m0s (mean 50/s)"},
+			count: map[string]int{"valid against the v7 schema": 2}},
+		{name: "invalid body", args: []string{"--body-file", bad, "--dry-run-requests", "2"}, code: exitUsage,
+			want:  []string{"INVALID against the v7 schema", "2 of 2 rendered requests are invalid"},
+			count: map[string]int{"valid against the v7 schema": 0}},
+		// The built-in events are VES 7: the v5 schema refuses them.
+		{name: "v5 path", args: []string{"--url", "http://127.0.0.1:9/eventListener/v5", "--dry-run-requests", "1"}, code: exitUsage,
+			want:  []string{"/event/commonEventHeader/version': got string, want number"},
+			count: map[string]int{"INVALID against the v5 schema": 1}},
+		{name: "fewer scheduled than asked", args: []string{"--rps", "1", "--duration", "2s", "--dry-run-requests", "5"}, code: exitOK,
+			count: map[string]int{"--- request ": 2}},
+		{name: "no schemas", args: []string{"--body-file", bad}, schemaDir: filepath.Join(dir, "none"), code: exitOK,
+			count: map[string]int{"not validated: schemas not found at " + filepath.Join(dir, "none"): 1, "--- request ": 3, "INVALID": 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var o runOptions
+			fs := runFlags(&o)
+			if err := fs.Parse(append([]string{"--dry-run"}, tt.args...)); err != nil {
+				t.Fatal(err)
+			}
+			sd := schemas
+			if tt.schemaDir != "" {
+				sd = tt.schemaDir
+			}
+			var out bytes.Buffer
+			code, err := dryRun(&o, fs.Changed, "dry", sd, &out)
+			got := out.String()
+			if err != nil || code != tt.code {
+				t.Fatalf("dryRun = %d, %v; want %d\n%s", code, err, tt.code, got)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("output lacks %q\n%s", w, got)
+				}
+			}
+			for w, n := range tt.count {
+				if c := strings.Count(got, w); c != n {
+					t.Errorf("output has %q %d times, want %d\n%s", w, c, n, got)
+				}
+			}
+			for _, w := range tt.never {
+				if strings.Contains(got, w) {
+					t.Errorf("output shows the secret %q\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func TestApiVersion(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		url   string
+		ver   string
+		batch bool
+	}{
+		{"http://h:1/eventListener/v7", "v7", false},
+		{"http://h:1/eventListener/v5/eventBatch", "v5", true},
+		{"http://h:1/eventListener/v3/?x=1", "v3", false},
+		{"http://h:1/other", "v7", false},
+		{"http://h:1/other/eventBatch", "v7", true},
+	} {
+		if v, b := apiVersion(tt.url); v != tt.ver || b != tt.batch {
+			t.Errorf("apiVersion(%q) = %s, %v; want %s, %v", tt.url, v, b, tt.ver, tt.batch)
+		}
+	}
+}
+
+// TestDryRunSendsNothing runs the binary against a server that counts
+// what it gets: a dry run connects to nothing.
+func TestDryRunSendsNothing(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	var conns atomic.Int64
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	o := vesload(t, time.Minute, "--dry-run", "--url", srv.URL+"/eventListener/v7", "--rps", "100", "--duration", "2s", "--dry-run-requests", "2")
+	if o.code != exitOK || strings.Count(o.stdout, "--- request ") != 2 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", o.code, o.stdout, o.stderr)
+	}
+	if n, c := hits.Load(), conns.Load(); n != 0 || c != 0 {
+		t.Errorf("a dry run sent %d requests over %d connections, want none", n, c)
+	}
+}

@@ -1,0 +1,66 @@
+package testserver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Schemas checks request bodies as the emulator does with a schema
+// directory, without a server: what a client would send can be judged
+// before it is sent.
+type Schemas struct{ set *schemaSet }
+
+// LoadSchemas compiles the schemas of dir, laid out as Options.SchemaDir
+// says. A missing or broken schema file is an error.
+func LoadSchemas(dir string) (*Schemas, error) {
+	set, err := loadSchemas(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Schemas{set: set}, nil
+}
+
+// Dir is the schema directory, made absolute.
+func (s *Schemas) Dir() string { return s.set.dir }
+
+// maxSchemaDetail bounds the schema validator's explanation in Check's
+// error: it lists every failing keyword and can run to pages.
+const maxSchemaDetail = 600
+
+// Check judges body as a request to API version (such as "v7") would be
+// judged: parsed as the collector parses it, an "event" (or with batch an
+// "eventList") valid against the version's CommonEventFormat schema, and
+// stndDefined data against externalRepo. It returns nil for a body the
+// emulator would accept on these grounds, else what is wrong.
+func (s *Schemas) Check(body []byte, version string, batch bool) error {
+	if len(body) == 0 {
+		return errors.New("no body")
+	}
+	tree, err := parseOrgJSON(body)
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	want := "event"
+	if batch {
+		want = "eventList"
+	}
+	if _, ok := tree[want]; !ok {
+		return errors.New("missing " + want)
+	}
+	sch := s.set.byVersion[version]
+	if sch == nil {
+		return fmt.Errorf("no schema for API version %q", version)
+	}
+	if err := sch.Validate(any(tree)); err != nil {
+		detail := strings.TrimSpace(err.Error())
+		if len(detail) > maxSchemaDetail {
+			detail = detail[:maxSchemaDetail] + " …"
+		}
+		return fmt.Errorf("%s does not conform to the %s schema: %s", want, version, detail)
+	}
+	if v := s.set.stndCheck(tree, want); v.outcome != outcomeOK {
+		return fmt.Errorf("%s %s", v.field, v.problem)
+	}
+	return nil
+}
