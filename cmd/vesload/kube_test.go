@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/internal/kubeschema"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -602,14 +604,22 @@ func TestKubeThresholdOnce(t *testing.T) {
 // TestKubeManifestVariants renders the manifests with every optional
 // part (a password Secret, a client certificate Secret, the probe,
 // target metrics and Prometheus queries, InfluxDB, PodMonitor on and
-// off, a wall-clock start) and decodes every object strictly into the
-// Kubernetes API's types: an unknown, misspelt or misplaced field fails.
+// off, a wall-clock start) and checks every object as kubeconform
+// -strict does, against the OpenAPI schemas of the Kubernetes release
+// that go.mod's k8s.io/api matches (internal/kubeschema): an unknown,
+// misspelt or misplaced field, a missing required field or a wrong type
+// fails. It also decodes them strictly into the Kubernetes API's types;
+// the PodMonitor, a custom resource whose schema no module in go.mod
+// carries, strictly into the Prometheus Operator's type.
 func TestKubeManifestVariants(t *testing.T) {
 	t.Parallel()
+	schemas := kubeschema.ForTest(t)
 	url := "https://ves:8443/eventListener/v7"
 	variants := [][]string{
+		{},
 		{"--user", "sample1", "--password-secret", "ves-auth"},
 		{"--cert-secret", "ves-client", "--cert-secret-format", "pem", "--probe"},
+		{"--cert-secret", "ves-client", "--probe", "--user", "sample1", "--password-secret", "ves-auth"},
 		{"--probe", "--insecure"},
 		{"--target-metrics", "http://ves:8443/actuator/prometheus", "--prom-url", "http://prom:9090", "--prom-query", "cpu=rate(x[1m])"},
 		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
@@ -623,11 +633,60 @@ func TestKubeManifestVariants(t *testing.T) {
 			continue
 		}
 		kubeObjects(t, out)
+		n, err := schemas.ValidateStream([]byte(out), func(kind string) bool { return kind == "PodMonitor" })
+		if err != nil {
+			t.Errorf("%v: %v", v, err)
+		}
+		if n < 3 {
+			t.Errorf("%v: checked %d objects against the schemas", v, n)
+		}
+		kubePodMonitor(t, out)
 		if hasPM := strings.Contains(out, "kind: PodMonitor"); hasPM != slices.Contains(v, "--pod-monitor") {
 			t.Errorf("%v: PodMonitor %v", v, hasPM)
 		}
 		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") {
 			t.Errorf("%v: target metrics not in the pods' profile", v)
+		}
+	}
+}
+
+// kubePodMonitor decodes the manifests' PodMonitor, if any, strictly
+// into the Prometheus Operator's type.
+func kubePodMonitor(t *testing.T, manifests string) {
+	t.Helper()
+	for _, d := range strings.Split(manifests, "\n---\n") {
+		if strings.Contains(d, "\nkind: PodMonitor\n") {
+			if err := yaml.UnmarshalStrict([]byte(d), &monitoringv1.PodMonitor{}); err != nil {
+				t.Errorf("PodMonitor does not decode strictly: %v", err)
+			}
+		}
+	}
+}
+
+// TestKubeSchemaRefuses: the schema check of TestKubeManifestVariants
+// refuses rendered manifests with one mistake in them.
+func TestKubeSchemaRefuses(t *testing.T) {
+	t.Parallel()
+	schemas := kubeschema.ForTest(t)
+	code, out, errs := kubeRender(t, kubeNow, "--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--probe")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := schemas.ValidateStream([]byte(out), nil); err != nil {
+		t.Fatalf("unbroken: %v", err)
+	}
+	for _, c := range []struct{ name, old, new, want string }{
+		{"unknown field", "  completionMode: Indexed\n", "  completionMode: Indexed\n  completionModes: Indexed\n", "completionModes"},
+		{"misplaced field", "      restartPolicy: Never\n", "      restartPolicy: Never\n      backoffLimit: 0\n", "backoffLimit"},
+		{"wrong type", "  clusterIP: None\n", "  clusterIP: [None]\n", "clusterIP"},
+		{"missing required", "            - name: metrics\n              containerPort: 9464\n", "            - name: metrics\n", "containerPort"},
+	} {
+		broken := strings.Replace(out, c.old, c.new, 1)
+		if broken == out {
+			t.Fatalf("%s: %q is not in the manifests", c.name, c.old)
+		}
+		if _, err := schemas.ValidateStream([]byte(broken), nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
 		}
 	}
 }
