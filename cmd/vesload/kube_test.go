@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,7 +169,7 @@ func TestKubeRefuses(t *testing.T) {
 // container arguments as a process with JOB_COMPLETION_INDEX and the
 // Secret's password in its environment, as the kubelet would. Shard 0's
 // name in the headless Service maps to a loopback port, and every shard's
-// metrics to a port of its own.
+// metrics and live page to ports of their own.
 type jobHarness struct {
 	args   []string
 	shards int
@@ -194,6 +197,7 @@ func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
 	for _, a := range c.Args {
 		a = strings.ReplaceAll(a, kube.ConfigDir, mount)
 		a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
+		a = strings.Replace(a, kubeDashboard, "127.0.0.1:0", 1)
 		h.args = append(h.args, strings.ReplaceAll(a, service, loopback))
 	}
 	if !slices.Contains(h.args, loopback) {
@@ -536,6 +540,7 @@ func TestKubeEveryFlag(t *testing.T) {
 		"cert":               "client.p12",
 		"shard":              "1/2",
 		"rendezvous":         "h:1",
+		"dashboard":          kubeDashboard,
 	}
 	base := []string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--run-id", "walk"}
 	code, plain, errs := kubeRender(t, kubeNow, base...)
@@ -623,7 +628,7 @@ func TestKubeManifestVariants(t *testing.T) {
 		{"--probe", "--insecure"},
 		{"--target-metrics", "http://ves:8443/actuator/prometheus", "--prom-url", "http://prom:9090", "--prom-query", "cpu=rate(x[1m])"},
 		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
-		{"--pod-monitor"},
+		{"--pod-monitor", "--dashboard", "--dashboard-linger", "5m"},
 		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
 	}
 	for _, v := range variants {
@@ -688,5 +693,85 @@ func TestKubeSchemaRefuses(t *testing.T) {
 		if _, err := schemas.ValidateStream([]byte(broken), nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
 		}
+	}
+}
+
+// TestKubeDashboard: with --dashboard every shard serves its live page on
+// the pod's port 5665 (all addresses), named in the container and the
+// headless Service, and the Job's deadline grows by --dashboard-linger.
+// The rendered Job of two shards, run locally with the pages' addresses
+// mapped to loopback ports: shard 0 serves its page during its run, and
+// both exit 0 after the linger. It sets shard 0's index in the
+// environment, so it does not run in parallel.
+func TestKubeDashboard(t *testing.T) {
+	base, stop := startServe(t)
+	defer stop()
+	args := []string{"--shards", "2", "-url", base + "/eventListener/v7", "-rps", "10", "-duration", "3s",
+		"--metrics-linger", "0s", "--ready-timeout", "20s", "--run-id", "live1"}
+	_, plain, _ := kubeRender(t, kubeNow, args...)
+	_, plainJob := kubeObjects(t, plain)
+	code, out, errs := kubeRender(t, kubeNow, append(args, "--dashboard", "--dashboard-linger", "1s")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, job := kubeObjects(t, out)
+	c := job.Spec.Template.Spec.Containers[0]
+	if i := slices.Index(c.Args, "--dashboard"); i < 0 || i+1 >= len(c.Args) || c.Args[i+1] != "0.0.0.0:5665" || !slices.Contains(c.Args, "--dashboard-linger") {
+		t.Errorf("shard arguments %q: want --dashboard 0.0.0.0:5665 and --dashboard-linger", c.Args)
+	}
+	if !slices.ContainsFunc(c.Ports, func(p corev1.ContainerPort) bool { return p.Name == "dashboard" && p.ContainerPort == 5665 }) {
+		t.Errorf("container ports %+v: no dashboard 5665", c.Ports)
+	}
+	if !strings.Contains(out, "    - name: dashboard\n      port: 5665\n      targetPort: dashboard\n") {
+		t.Errorf("the Service exposes no dashboard port:\n%s", out)
+	}
+	if d := *job.Spec.ActiveDeadlineSeconds - *plainJob.Spec.ActiveDeadlineSeconds; d != 1 {
+		t.Errorf("deadline grew by %ds, want the linger's 1s", d)
+	}
+	for _, bad := range [][]string{{"--dashboard=127.0.0.1:5665"}, {"--dashboard=:0"}, {"--dashboard-linger", "1m"}} {
+		code, out, errs := kubeRender(t, kubeNow, append(args, bad...)...)
+		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %d bytes of manifests, stderr %q: want one line and exit 2", bad, code, len(out), errs)
+		}
+	}
+
+	h := newJobHarness(t, out)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var log1 bytes.Buffer
+	shard1 := shardProc(ctx, 1, h.args, &log1)
+	if err := shard1.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(jobIndexEnv, "0")
+	u, exited, log := dashboardRun(t, h.args...)
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `new EventSource("events")`) {
+		t.Errorf("GET %s: %d, %v, %d bytes, live %v", u, resp.StatusCode, err, len(page), strings.Contains(string(page), "EventSource"))
+	}
+	resp, err = http.Get(u + "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	update, err := bufio.NewReader(resp.Body).ReadString('\n')
+	resp.Body.Close()
+	if err != nil || !strings.Contains(update, "requests sent") {
+		t.Errorf("first update of %sevents: %.200q, %v", u, update, err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("the shard: %v\n%s", err, log)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the shard did not end:\n%s", log)
+	}
+	if err := shard1.Wait(); err != nil {
+		t.Errorf("shard 1: %v\n%s", err, log1.String())
 	}
 }
