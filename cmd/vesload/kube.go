@@ -48,8 +48,18 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 	fs.StringVar(&k.certSecret, "cert-secret", "", "Secret holding the client certificate, mounted into the run and the probe (kubectl create secret generic NAME --from-file=client.p12=STORE --from-file=client.pass=PASSFILE)")
 	fs.StringVar(&k.certFormat, "cert-secret-format", "p12", "what --cert-secret holds: p12 (client.p12 and client.pass) or pem (tls.crt and tls.key, a kubernetes.io/tls Secret)")
 	fs.BoolVar(&k.probe, "probe", false, "measure each shard's link to the target (vesload probe) in an init container before the run")
+	// Each shard serves its live page on the pod's fixed port: the flag
+	// needs no address here.
+	if f := fs.Lookup("dashboard"); f != nil {
+		f.NoOptDefVal = kubeDashboard
+		f.Usage = fmt.Sprintf("each shard serves its live report page on port %d of its pod, through the headless Service (kubectl port-forward pod/POD %d to look at one)", kube.DashboardPort, kube.DashboardPort)
+	}
 	fs.BoolVar(&k.podMonitor, "pod-monitor", false, "add a PodMonitor for the Prometheus Operator (its CRDs must be installed); the pods carry prometheus.io scrape annotations either way")
 }
+
+// kubeDashboard is where every shard serves its live page: all of the
+// pod's addresses, the one port the Service exposes.
+var kubeDashboard = fmt.Sprintf("0.0.0.0:%d", kube.DashboardPort)
 
 // kubeRefused are run flags that mean nothing in a pod, with what to do
 // instead.
@@ -71,8 +81,6 @@ var kubeRefused = map[string]string{
 	"target-process":   "the target is not a process in the shard's pod: use --target-metrics",
 	"metrics-addr":     "every shard serves its metrics on port 9464",
 	"rendezvous":       "the shards agree on their start through shard 0 of the Job; give --start-at for a wall-clock start instead",
-	"dashboard":        "not available on Kubernetes yet: watch a shard with --metrics-addr's series, or run one generator with --dashboard",
-	"dashboard-linger": "goes with --dashboard, not available on Kubernetes yet",
 	"baseline":         "judge the merged result instead: vesload compare BASE.json --vs merged.json --gate EXPR",
 	"gate":             "goes with --baseline: judge the merged result with vesload compare --gate",
 	"alpha":            "goes with --baseline: judge the merged result with vesload compare --alpha",
@@ -241,10 +249,32 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if sc.Target.Auth != nil && sc.Target.Auth.PasswordEnv != "" {
 		s.PasswordSecret, s.PasswordKey = k.passwordSecret, k.passwordKey
 	}
+	if err := podDashboard(s, &o.dash, changed); err != nil {
+		return nil, err
+	}
 	if err := s.Validate(); err != nil {
 		return nil, usagef("%v", err)
 	}
 	return s, nil
+}
+
+// podDashboard has each shard serve its live page on the pod's fixed
+// port when --dashboard asks for it.
+func podDashboard(s *kube.Spec, d *dashboardOptions, changed func(string) bool) error {
+	if !changed("dashboard") {
+		if changed("dashboard-linger") {
+			return usagef("--dashboard-linger goes with --dashboard")
+		}
+		return nil
+	}
+	if d.addr != kubeDashboard && d.addr != fmt.Sprintf(":%d", kube.DashboardPort) {
+		return usagef("--dashboard %s: each shard serves its page on %s in its pod: give --dashboard alone", d.addr, kubeDashboard)
+	}
+	if d.linger < 0 {
+		return usagef("--dashboard-linger %v: want 0 or a positive duration", d.linger)
+	}
+	s.Dashboard, s.DashboardLinger = true, d.linger
+	return nil
 }
 
 // podScenario rewrites the scenario for the pods: the password comes

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -24,6 +28,7 @@ import (
 
 	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/internal/kubeschema"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -164,7 +169,7 @@ func TestKubeRefuses(t *testing.T) {
 // container arguments as a process with JOB_COMPLETION_INDEX and the
 // Secret's password in its environment, as the kubelet would. Shard 0's
 // name in the headless Service maps to a loopback port, and every shard's
-// metrics to a port of its own.
+// metrics and live page to ports of their own.
 type jobHarness struct {
 	args   []string
 	shards int
@@ -192,6 +197,7 @@ func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
 	for _, a := range c.Args {
 		a = strings.ReplaceAll(a, kube.ConfigDir, mount)
 		a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
+		a = strings.Replace(a, kubeDashboard, "127.0.0.1:0", 1)
 		h.args = append(h.args, strings.ReplaceAll(a, service, loopback))
 	}
 	if !slices.Contains(h.args, loopback) {
@@ -534,6 +540,7 @@ func TestKubeEveryFlag(t *testing.T) {
 		"cert":               "client.p12",
 		"shard":              "1/2",
 		"rendezvous":         "h:1",
+		"dashboard":          kubeDashboard,
 	}
 	base := []string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--run-id", "walk"}
 	code, plain, errs := kubeRender(t, kubeNow, base...)
@@ -602,18 +609,26 @@ func TestKubeThresholdOnce(t *testing.T) {
 // TestKubeManifestVariants renders the manifests with every optional
 // part (a password Secret, a client certificate Secret, the probe,
 // target metrics and Prometheus queries, InfluxDB, PodMonitor on and
-// off, a wall-clock start) and decodes every object strictly into the
-// Kubernetes API's types: an unknown, misspelt or misplaced field fails.
+// off, a wall-clock start) and checks every object as kubeconform
+// -strict does, against the OpenAPI schemas of the Kubernetes release
+// that go.mod's k8s.io/api matches (internal/kubeschema): an unknown,
+// misspelt or misplaced field, a missing required field or a wrong type
+// fails. It also decodes them strictly into the Kubernetes API's types;
+// the PodMonitor, a custom resource whose schema no module in go.mod
+// carries, strictly into the Prometheus Operator's type.
 func TestKubeManifestVariants(t *testing.T) {
 	t.Parallel()
+	schemas := kubeschema.ForTest(t)
 	url := "https://ves:8443/eventListener/v7"
 	variants := [][]string{
+		{},
 		{"--user", "sample1", "--password-secret", "ves-auth"},
 		{"--cert-secret", "ves-client", "--cert-secret-format", "pem", "--probe"},
+		{"--cert-secret", "ves-client", "--probe", "--user", "sample1", "--password-secret", "ves-auth"},
 		{"--probe", "--insecure"},
 		{"--target-metrics", "http://ves:8443/actuator/prometheus", "--prom-url", "http://prom:9090", "--prom-query", "cpu=rate(x[1m])"},
 		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
-		{"--pod-monitor"},
+		{"--pod-monitor", "--dashboard", "--dashboard-linger", "5m"},
 		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
 	}
 	for _, v := range variants {
@@ -623,11 +638,140 @@ func TestKubeManifestVariants(t *testing.T) {
 			continue
 		}
 		kubeObjects(t, out)
+		n, err := schemas.ValidateStream([]byte(out), func(kind string) bool { return kind == "PodMonitor" })
+		if err != nil {
+			t.Errorf("%v: %v", v, err)
+		}
+		if n < 3 {
+			t.Errorf("%v: checked %d objects against the schemas", v, n)
+		}
+		kubePodMonitor(t, out)
 		if hasPM := strings.Contains(out, "kind: PodMonitor"); hasPM != slices.Contains(v, "--pod-monitor") {
 			t.Errorf("%v: PodMonitor %v", v, hasPM)
 		}
 		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") {
 			t.Errorf("%v: target metrics not in the pods' profile", v)
 		}
+	}
+}
+
+// kubePodMonitor decodes the manifests' PodMonitor, if any, strictly
+// into the Prometheus Operator's type.
+func kubePodMonitor(t *testing.T, manifests string) {
+	t.Helper()
+	for _, d := range strings.Split(manifests, "\n---\n") {
+		if strings.Contains(d, "\nkind: PodMonitor\n") {
+			if err := yaml.UnmarshalStrict([]byte(d), &monitoringv1.PodMonitor{}); err != nil {
+				t.Errorf("PodMonitor does not decode strictly: %v", err)
+			}
+		}
+	}
+}
+
+// TestKubeSchemaRefuses: the schema check of TestKubeManifestVariants
+// refuses rendered manifests with one mistake in them.
+func TestKubeSchemaRefuses(t *testing.T) {
+	t.Parallel()
+	schemas := kubeschema.ForTest(t)
+	code, out, errs := kubeRender(t, kubeNow, "--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--probe")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := schemas.ValidateStream([]byte(out), nil); err != nil {
+		t.Fatalf("unbroken: %v", err)
+	}
+	for _, c := range []struct{ name, old, new, want string }{
+		{"unknown field", "  completionMode: Indexed\n", "  completionMode: Indexed\n  completionModes: Indexed\n", "completionModes"},
+		{"misplaced field", "      restartPolicy: Never\n", "      restartPolicy: Never\n      backoffLimit: 0\n", "backoffLimit"},
+		{"wrong type", "  clusterIP: None\n", "  clusterIP: [None]\n", "clusterIP"},
+		{"missing required", "            - name: metrics\n              containerPort: 9464\n", "            - name: metrics\n", "containerPort"},
+	} {
+		broken := strings.Replace(out, c.old, c.new, 1)
+		if broken == out {
+			t.Fatalf("%s: %q is not in the manifests", c.name, c.old)
+		}
+		if _, err := schemas.ValidateStream([]byte(broken), nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
+		}
+	}
+}
+
+// TestKubeDashboard: with --dashboard every shard serves its live page on
+// the pod's port 5665 (all addresses), named in the container and the
+// headless Service, and the Job's deadline grows by --dashboard-linger.
+// The rendered Job of two shards, run locally with the pages' addresses
+// mapped to loopback ports: shard 0 serves its page during its run, and
+// both exit 0 after the linger. It sets shard 0's index in the
+// environment, so it does not run in parallel.
+func TestKubeDashboard(t *testing.T) {
+	base, stop := startServe(t)
+	defer stop()
+	args := []string{"--shards", "2", "-url", base + "/eventListener/v7", "-rps", "10", "-duration", "3s",
+		"--metrics-linger", "0s", "--ready-timeout", "20s", "--run-id", "live1"}
+	_, plain, _ := kubeRender(t, kubeNow, args...)
+	_, plainJob := kubeObjects(t, plain)
+	code, out, errs := kubeRender(t, kubeNow, append(args, "--dashboard", "--dashboard-linger", "1s")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, job := kubeObjects(t, out)
+	c := job.Spec.Template.Spec.Containers[0]
+	if i := slices.Index(c.Args, "--dashboard"); i < 0 || i+1 >= len(c.Args) || c.Args[i+1] != "0.0.0.0:5665" || !slices.Contains(c.Args, "--dashboard-linger") {
+		t.Errorf("shard arguments %q: want --dashboard 0.0.0.0:5665 and --dashboard-linger", c.Args)
+	}
+	if !slices.ContainsFunc(c.Ports, func(p corev1.ContainerPort) bool { return p.Name == "dashboard" && p.ContainerPort == 5665 }) {
+		t.Errorf("container ports %+v: no dashboard 5665", c.Ports)
+	}
+	if !strings.Contains(out, "    - name: dashboard\n      port: 5665\n      targetPort: dashboard\n") {
+		t.Errorf("the Service exposes no dashboard port:\n%s", out)
+	}
+	if d := *job.Spec.ActiveDeadlineSeconds - *plainJob.Spec.ActiveDeadlineSeconds; d != 1 {
+		t.Errorf("deadline grew by %ds, want the linger's 1s", d)
+	}
+	for _, bad := range [][]string{{"--dashboard=127.0.0.1:5665"}, {"--dashboard=:0"}, {"--dashboard-linger", "1m"}} {
+		code, out, errs := kubeRender(t, kubeNow, append(args, bad...)...)
+		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %d bytes of manifests, stderr %q: want one line and exit 2", bad, code, len(out), errs)
+		}
+	}
+
+	h := newJobHarness(t, out)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var log1 bytes.Buffer
+	shard1 := shardProc(ctx, 1, h.args, &log1)
+	if err := shard1.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(jobIndexEnv, "0")
+	u, exited, log := dashboardRun(t, h.args...)
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(page), `new EventSource("events")`) {
+		t.Errorf("GET %s: %d, %v, %d bytes, live %v", u, resp.StatusCode, err, len(page), strings.Contains(string(page), "EventSource"))
+	}
+	resp, err = http.Get(u + "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	update, err := bufio.NewReader(resp.Body).ReadString('\n')
+	resp.Body.Close()
+	if err != nil || !strings.Contains(update, "requests sent") {
+		t.Errorf("first update of %sevents: %.200q, %v", u, update, err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("the shard: %v\n%s", err, log)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the shard did not end:\n%s", log)
+	}
+	if err := shard1.Wait(); err != nil {
+		t.Errorf("shard 1: %v\n%s", err, log1.String())
 	}
 }

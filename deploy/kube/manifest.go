@@ -1,9 +1,10 @@
 package kube
 
 // The types below are the few fields of the Kubernetes and Prometheus
-// Operator objects that the manifests use, with the API's field names. A
-// test decodes the rendered YAML strictly into k8s.io/api types, so a
-// misspelt or misplaced field fails there; the binary does not carry the
+// Operator objects that the manifests use, with the API's field names.
+// Tests decode the rendered YAML strictly into k8s.io/api types and check
+// it against Kubernetes' own schemas (internal/kubeschema), so a misspelt,
+// misplaced or missing field fails there; the binary does not carry the
 // Kubernetes API packages for them.
 
 type meta struct {

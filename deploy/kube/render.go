@@ -30,6 +30,10 @@ const (
 	// RendezvousPort is where shard 0 gathers the shards' ready signals
 	// and hands out the start instant (vesload --rendezvous).
 	RendezvousPort = 9465
+	// DashboardPort is where each shard serves its live report page
+	// (vesload --dashboard) when the Spec asks for it, on every address
+	// of the pod: kubectl port-forward and the headless Service reach it.
+	DashboardPort = 5665
 	// containerName is the shard's container, named in the pod failure
 	// policy.
 	containerName = "vesload"
@@ -93,6 +97,12 @@ type Spec struct {
 	// password (client.p12, client.pass).
 	CertSecret string
 	CertPEM    bool
+	// Dashboard has each shard serve its live report page on
+	// DashboardPort, named "dashboard" in the pod and the Service;
+	// DashboardLinger keeps it serving that long after the shard's run
+	// (and lengthens the Job's deadline as much).
+	Dashboard       bool
+	DashboardLinger time.Duration
 }
 
 // CertFiles are the paths, under CertDir, of the client certificate
@@ -163,6 +173,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("cert secret %q: want the name of a Secret", s.CertSecret)
 	case s.Probe && s.Target == "":
 		return fmt.Errorf("probe: no target")
+	case s.DashboardLinger < 0 || (s.DashboardLinger > 0 && !s.Dashboard):
+		return fmt.Errorf("dashboard linger %v: want 0, or a positive duration with the dashboard", s.DashboardLinger)
 	}
 	for k := range s.Files {
 		if !fileKey().MatchString(k) || k == ProfileKey {
@@ -259,7 +271,7 @@ func (s *Spec) configMap() configMap {
 // service is headless: it gives the shards DNS names (the Job's pods use
 // it as their subdomain) and a port Prometheus' service discovery sees.
 func (s *Spec) service() service {
-	return service{
+	svc := service{
 		object: object{APIVersion: "v1", Kind: "Service", Metadata: s.meta()},
 		Spec: serviceSpec{ClusterIP: "None", Selector: s.selector(),
 			// Shard 0 must be reachable by name before it is ready: the
@@ -270,6 +282,10 @@ func (s *Spec) service() service {
 				{Name: "rendezvous", Port: RendezvousPort, TargetPort: "rendezvous"},
 			}},
 	}
+	if s.Dashboard {
+		svc.Spec.Ports = append(svc.Spec.Ports, servicePort{Name: "dashboard", Port: DashboardPort, TargetPort: "dashboard"})
+	}
+	return svc
 }
 
 // podMonitor has the Prometheus Operator scrape every shard, with the
@@ -309,6 +325,14 @@ func (s *Spec) args() []string {
 		"--metrics-linger", s.MetricsLinger.String(),
 		"-o", "-",
 	)
+	if s.Dashboard {
+		// An explicit address: the page is served beyond loopback only
+		// when asked to, and the pod's network is what reaches it.
+		a = append(a, "--dashboard", fmt.Sprintf("0.0.0.0:%d", DashboardPort))
+		if s.DashboardLinger > 0 {
+			a = append(a, "--dashboard-linger", s.DashboardLinger.String())
+		}
+	}
 	return append(a, s.Args...)
 }
 
@@ -321,7 +345,7 @@ func (s *Spec) wait() time.Duration {
 }
 
 func (s *Spec) job() job {
-	deadline := s.wait() + s.Span + s.Timeout + s.MetricsLinger + slack
+	deadline := s.wait() + s.Span + s.Timeout + s.MetricsLinger + s.DashboardLinger + slack
 	return job{
 		object: object{APIVersion: "batch/v1", Kind: "Job", Metadata: s.meta()},
 		Spec: jobSpec{
@@ -357,6 +381,9 @@ func (s *Spec) podTemplate() podTemplate {
 		},
 		VolumeMounts:    []volumeMount{{Name: "scenario", MountPath: ConfigDir, ReadOnly: true}},
 		SecurityContext: containerSecurity{ReadOnlyRootFilesystem: true, Capabilities: capabilities{Drop: []string{"ALL"}}},
+	}
+	if s.Dashboard {
+		c.Ports = append(c.Ports, containerPort{Name: "dashboard", ContainerPort: DashboardPort, Protocol: "TCP"})
 	}
 	if s.PasswordSecret != "" {
 		c.Env = []envVar{{Name: PasswordEnv, ValueFrom: &envSource{SecretKeyRef: secretKeyRef{Name: s.PasswordSecret, Key: s.PasswordKey}}}}
