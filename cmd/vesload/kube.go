@@ -73,11 +73,11 @@ var kubeRefused = map[string]string{
 	"rendezvous":     "the shards agree on their start through shard 0 of the Job; give --start-at for a wall-clock start instead",
 	// --consume is rendered as one more pod (vesload consume); files on
 	// this machine cannot follow it there.
-	"kafka-user":          "the password would have to reach the consumer's pod: not available on Kubernetes yet",
-	"kafka-password-file": "the file is on this machine: not available on Kubernetes yet",
-	"kafka-cacert":        "the file is on this machine: not available on Kubernetes yet (--kafka-insecure, or a broker without TLS)",
-	"kafka-cert":          "the file is on this machine and holds a key: not available on Kubernetes yet",
-	"kafka-key":           "the file is on this machine and holds a key: not available on Kubernetes yet",
+	"kafka-user":                   "the password would have to reach the consumer's pod: not available on Kubernetes yet",
+	"kafka-password-file":          "the file is on this machine: not available on Kubernetes yet",
+	"kafka-cacert":                 "the file is on this machine: not available on Kubernetes yet (--kafka-insecure, or a broker without TLS)",
+	"kafka-cert":                   "the file is on this machine and holds a key: not available on Kubernetes yet",
+	"kafka-key":                    "the file is on this machine and holds a key: not available on Kubernetes yet",
 	"target-metrics-user":          "the password would have to reach the pods: not available on Kubernetes yet (scrape an endpoint without auth, or use --prom-url)",
 	"target-metrics-password-file": "the file is on this machine: not available on Kubernetes yet",
 }
