@@ -213,6 +213,8 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 			service: out.Done.Sub(out.Written).Nanoseconds(),
 			sent:    out.BytesSent,
 			recv:    out.BytesRecv,
+			connect: out.Connect.Nanoseconds(),
+			ttfb:    firstByte(&out),
 			code:    out.Code,
 			class:   out.Class,
 			msgID:   out.MessageID,
@@ -220,6 +222,15 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 		e.d.slots <- struct{}{}
 		e.rec.record(&r)
 	}
+}
+
+// firstByte is the time from the hand-over of a request to the first byte
+// of its answer, 0 when none arrived.
+func firstByte(o *transport.Outcome) int64 {
+	if o.FirstByte.IsZero() {
+		return 0
+	}
+	return max(o.FirstByte.Sub(o.Written).Nanoseconds(), 0)
 }
 
 // restTransport is the VES REST transport for cfg's target and mix.

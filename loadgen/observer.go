@@ -79,6 +79,13 @@ type RequestEvent struct {
 	// grpThreads/allThreads, from which JMeter draws its active-threads
 	// chart.
 	InFlight int64
+	// Connect is how long opening the request's connection took when the
+	// request opened one (TLS included), 0 on a reused connection: the
+	// JTL's Connect.
+	Connect time.Duration
+	// FirstByte is the time from the hand-over to the first byte of the
+	// answer, 0 when none arrived: the JTL's Latency.
+	FirstByte time.Duration
 }
 
 // Progress is the live view of a run, once a second.
@@ -93,9 +100,12 @@ type Progress struct {
 	InFlight      int64
 	// RPS is the rate sent during the last second.
 	RPS float64
-	// TargetRPS is the scheduled rate during the last second.
+	// TargetRPS is the schedule's own rate now (of a closed model, the
+	// requests due in the last second).
 	TargetRPS float64
-	P50, P99  time.Duration // of the requests finished in the last second
+	// P50 and P99 are the latencies of the requests finished in the last
+	// LiveWindow seconds: a stall stays visible for that long.
+	P50, P99 time.Duration
 	// LagMax is the largest dispatch lag during the last second; LagP50
 	// and LagP99 summarise the last whole second of dispatches.
 	LagMax, LagP50, LagP99 time.Duration

@@ -21,8 +21,10 @@ type record struct {
 	dueNs   int64 // due time, from the start of the run
 	latency int64 // ns from due time to response
 	service int64 // ns from hand-over to response
-	sent    int64 // body bytes out
-	recv    int64 // body bytes in
+	sent    int64 // bytes out on the wire, headers included
+	recv    int64 // bytes in on the wire, headers included
+	connect int64 // ns to open the connection, when this request opened it
+	ttfb    int64 // ns from hand-over to the answer's first byte; 0 without one
 	code    int32
 	class   transport.Class
 	msgID   string // messageId of a VES error body
@@ -112,6 +114,8 @@ func (r *recorder) add(rec *record) {
 		BytesRecv: rec.recv,
 		MessageID: rec.msgID,
 		InFlight:  rec.flight,
+		Connect:   time.Duration(rec.connect),
+		FirstByte: time.Duration(rec.ttfb),
 	}
 	r.obs.request(&r.ev)
 }

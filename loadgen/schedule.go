@@ -103,6 +103,24 @@ func (s *Schedule) Segments() []Segment { return append([]Segment(nil), s.segs..
 // MeanRate is the average arrival rate over the whole schedule.
 func (s *Schedule) MeanRate() float64 { return float64(s.total) / s.span.Seconds() }
 
+// RateAt is the schedule's own arrival rate at offset at from the start
+// (of a shard view, the shard's share): what the live view shows as the
+// target, steady on a constant schedule where a count of the requests due
+// in the last second wobbles with the tick. It is 0 outside the schedule.
+func (s *Schedule) RateAt(at time.Duration) float64 {
+	if at < 0 || at >= s.span {
+		return 0
+	}
+	i := sort.Search(len(s.start), func(i int) bool { return s.start[i] > at }) - 1
+	g := s.segs[i]
+	frac := float64(at-s.start[i]) / float64(g.Duration)
+	rate := g.From + (g.To-g.From)*frac
+	if !s.shard.Whole() {
+		rate /= float64(s.shard.Count)
+	}
+	return rate
+}
+
 // Due returns when request n (0-based) is due, as an offset from the start
 // of the run; ok is false when n is past the end of the schedule. Of a
 // shard view, n counts the shard's own requests and the offset is that of

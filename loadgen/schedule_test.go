@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -157,5 +158,32 @@ func TestArrivalsIsTheSchedulesTotal(t *testing.T) {
 				t.Errorf("schedule total %d, want %d (one flooring rule)", s.Total(), tc.want)
 			}
 		})
+	}
+}
+
+// The schedule's own rate is what the live view shows as the target:
+// steady on a constant schedule, the line of a ramp, a shard's share.
+func TestScheduleRateAt(t *testing.T) {
+	t.Parallel()
+	s, err := NewSchedule(Segment{From: 100, To: 100, Duration: 10 * time.Second}, Segment{From: 100, To: 300, Duration: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := *s
+	half.shard = Shard{Index: 1, Count: 2}
+	tests := []struct {
+		s    *Schedule
+		at   time.Duration
+		want float64
+	}{
+		{s, 0, 100}, {s, 999 * time.Millisecond, 100}, {s, 9 * time.Second, 100},
+		{s, 10 * time.Second, 100}, {s, 15 * time.Second, 200}, {s, 19500 * time.Millisecond, 290},
+		{s, 20 * time.Second, 0}, {s, -time.Second, 0},
+		{&half, 15 * time.Second, 100},
+	}
+	for _, tc := range tests {
+		if got := tc.s.RateAt(tc.at); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("RateAt(%v) of shard %+v = %g, want %g", tc.at, tc.s.shard, got, tc.want)
+		}
 	}
 }

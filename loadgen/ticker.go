@@ -6,6 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report/result"
 )
@@ -25,6 +27,11 @@ type ticker struct {
 
 	last struct{ sent, attempted int64 }
 	prog Progress // reused every second
+	// win keeps the latencies of the last LiveWindow seconds, one
+	// histogram a second, and winSum their sum: the live percentiles,
+	// over which a stall stays visible for as long as the window.
+	win    [LiveWindow]*hdrhistogram.Histogram
+	winSum *hdrhistogram.Histogram
 
 	ckpt     chan checkpoint // to the checkpoint writer; nil without checkpoints
 	ckptDone chan struct{}
@@ -58,6 +65,7 @@ func (e *Engine) selfSampler() Sampler {
 
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
 	t := &ticker{e: e, started: start, self: self, quit: make(chan struct{}), done: make(chan struct{})}
+	t.initWindow()
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
 	}
@@ -150,17 +158,53 @@ func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading) {
 		Elapsed: now.Sub(t.started), Total: t.e.cfg.Load.Span(),
 		Scheduled: att, Sent: sent, OK: r.run.OK, Errors: r.run.Errors,
 		PoolExhausted: c.exhausted.Load(), InFlight: c.inFlight.Load(),
-		RPS: float64(sent - t.last.sent), TargetRPS: float64(att - t.last.attempted),
+		RPS: float64(sent - t.last.sent), TargetRPS: t.targetRate(now, att),
 		LagMax:       time.Duration(lag.maxUs.Swap(0)) * time.Microsecond,
 		LagP50:       time.Duration(lag.p50Us.Load()) * time.Microsecond,
 		LagP99:       time.Duration(lag.p99Us.Load()) * time.Microsecond,
 		GeneratorCPU: cpu, Target: tgt, Generator: gen,
 	}
-	if r.live.TotalCount() > 0 {
-		p.P50 = time.Duration(r.live.ValueAtQuantile(50)) * time.Microsecond
-		p.P99 = time.Duration(r.live.ValueAtQuantile(99)) * time.Microsecond
+	t.slide(r.live)
+	if t.winSum.TotalCount() > 0 {
+		p.P50 = time.Duration(t.winSum.ValueAtQuantile(50)) * time.Microsecond
+		p.P99 = time.Duration(t.winSum.ValueAtQuantile(99)) * time.Microsecond
 	}
 	t.last.sent, t.last.attempted = sent, att
+}
+
+// LiveWindow is how many seconds the live percentiles cover: long enough
+// that a stall of a few seconds stays in view after it ends, short enough
+// to follow a change of the target.
+const LiveWindow = 10
+
+// initWindow makes the histograms of the live window.
+func (t *ticker) initWindow() {
+	for i := range t.win {
+		t.win[i] = result.NewHistogram()
+	}
+	t.winSum = result.NewHistogram()
+}
+
+// slide moves the live window on by one second whose latencies are sec.
+func (t *ticker) slide(sec *hdrhistogram.Histogram) {
+	oldest := t.win[t.sec%LiveWindow]
+	oldest.Reset()
+	oldest.Merge(sec)
+	t.winSum.Reset()
+	for _, h := range t.win {
+		t.winSum.Merge(h)
+	}
+}
+
+// targetRate is the rate the live view names as the target: the open
+// model's schedule's own rate now, steady where it is constant; a closed
+// model, which has no rate, shows the requests that became due in the
+// last second.
+func (t *ticker) targetRate(now time.Time, attempted int64) float64 {
+	if s, ok := t.e.cfg.Load.(*Schedule); ok {
+		return s.RateAt(min(now.Sub(t.started), s.Span()-1))
+	}
+	return float64(attempted - t.last.attempted)
 }
 
 // writeCheckpoints is the one checkpoint writer: it builds each snapshot's

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/vesload/vesload/report/result"
 )
@@ -145,16 +147,60 @@ func writeAtomic(path string, render func(io.Writer) error) error {
 	return nil
 }
 
+// Bounds on writing through a named pipe or a device, so that one nobody
+// reads never holds the end of a run: the open waits at most
+// throughOpenWait for a reader, and each write at most throughWriteIdle
+// for the reader to take bytes. A write that fails on them falls back as
+// any other failed write does (the temporary folder).
+const (
+	throughOpenWait  = 2 * time.Second
+	throughWriteIdle = 10 * time.Second
+	throughOpenRetry = 50 * time.Millisecond
+)
+
+// openThrough opens path for writing without blocking: a named pipe
+// without a reader is retried until throughOpenWait, then refused.
+func openThrough(path string) (*os.File, error) {
+	deadline := time.Now().Add(throughOpenWait)
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.ENXIO) {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no reader on the named pipe %s after %v", path, throughOpenWait)
+		}
+		time.Sleep(throughOpenRetry)
+	}
+}
+
+// idleWriter gives each write to f throughWriteIdle to complete, where f
+// supports deadlines (pipes, most devices); elsewhere it writes as is.
+type idleWriter struct{ f *os.File }
+
+func (w idleWriter) Write(b []byte) (int, error) {
+	_ = w.f.SetWriteDeadline(time.Now().Add(throughWriteIdle))
+	n, err := w.f.Write(b)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("nothing read from %s for %v: %w", w.f.Name(), throughWriteIdle, err)
+	}
+	return n, err
+}
+
 // writeThrough renders into path opened as it is: a pipe's reader or a
 // device gets the bytes, nothing is created, renamed or truncated (a
 // regular file behind /dev/stdout is appended to, as the shell's ">>" and
-// ">" both expect).
+// ">" both expect). Opening and writing are bounded (throughOpenWait,
+// throughWriteIdle).
 func writeThrough(path string, render func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openThrough(path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(f)
+	bw := bufio.NewWriter(idleWriter{f})
 	err = render(bw)
 	if err == nil {
 		err = bw.Flush()

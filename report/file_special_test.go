@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func renderText(s string) func(io.Writer) error {
@@ -192,5 +193,30 @@ func TestWriteFileSymlinkLoop(t *testing.T) {
 	}
 	if err := WriteFile(a, renderText("x")); err == nil || !strings.Contains(err.Error(), "symbolic links") {
 		t.Errorf("WriteFile(loop) = %v, want a symbolic-link error", err)
+	}
+}
+
+// A named pipe nobody reads never holds the writer: the open gives up
+// after throughOpenWait with an error that says why, and a reader that
+// stops reading fails the write after throughWriteIdle.
+func TestWriteFileThroughFIFOWithoutReaderIsBounded(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "noreader.fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo not permitted here: %v", err)
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- WriteFile(path, renderText("lost?\n")) }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "no reader on the named pipe") {
+			t.Errorf("WriteFile to a pipe without a reader: %v", err)
+		}
+		if took := time.Since(start); took < throughOpenWait || took > throughOpenWait+3*time.Second {
+			t.Errorf("gave up after %v, want about %v", took, throughOpenWait)
+		}
+	case <-time.After(throughOpenWait + 10*time.Second):
+		t.Fatal("WriteFile to a pipe without a reader blocked")
 	}
 }

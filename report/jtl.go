@@ -12,17 +12,26 @@ import (
 // dashboard generator and the tools around it expect.
 const JTLHeader = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n"
 
-// JTLSample is one request as a JTL row.
+// JTLSample is one request as a JTL row. Its columns follow JMeter's own
+// definitions (its user manual's glossary): bytes and sentBytes count the
+// answer and the request on the wire, headers included; Connect is the
+// time to open the connection, TLS handshake included, on the request that
+// opened it and 0 on a reused one; Latency runs from just before sending
+// to the first byte of the answer, Connect included. elapsed alone differs:
+// it runs from the request's due time (the open model's latency), not from
+// its sending.
 type JTLSample struct {
 	Start     time.Time     // when the request was due
 	Elapsed   time.Duration // latency from the due time
-	Service   time.Duration // from the hand-over to a connection (JMeter's Latency column is the nearest)
+	Service   time.Duration // from the hand-over to a connection to the answer's last byte
 	Label     string
 	Code      int    // HTTP status; 0 when there was no response
 	Outcome   string // "ok" or the error class
-	BytesRecv int64
-	BytesSent int64
+	BytesRecv int64  // the answer's bytes, headers included
+	BytesSent int64  // the request's bytes, headers included
 	InFlight  int64
+	Connect   time.Duration // opening the connection, when this request opened it
+	FirstByte time.Duration // from the hand-over to the answer's first byte; 0 without one
 }
 
 // JTLWriter streams JTL rows. It buffers and formats with strconv, so a row
@@ -89,8 +98,10 @@ func (j *JTLWriter) Write(s JTLSample) error {
 	b = append(b, ',')
 	b = append(b, j.url...)
 	b = append(b, ',')
-	b = strconv.AppendInt(b, s.Service.Milliseconds(), 10)
-	b = append(b, ",0,0\n"...)
+	b = strconv.AppendInt(b, s.FirstByte.Milliseconds(), 10)
+	b = append(b, ",0,"...)
+	b = strconv.AppendInt(b, s.Connect.Milliseconds(), 10)
+	b = append(b, '\n')
 	j.buf = b
 	_, err := j.w.Write(b)
 	return err

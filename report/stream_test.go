@@ -21,7 +21,7 @@ func TestJTLWriter(t *testing.T) {
 	}
 	start := time.UnixMilli(1700000000123)
 	rows := []JTLSample{
-		{Start: start, Elapsed: 12 * time.Millisecond, Service: 3 * time.Millisecond, Label: "fault", Code: 202, Outcome: "ok", BytesRecv: 8, BytesSent: 1024, InFlight: 3},
+		{Start: start, Elapsed: 12 * time.Millisecond, Service: 3 * time.Millisecond, Label: "fault", Code: 202, Outcome: "ok", BytesRecv: 8, BytesSent: 1024, InFlight: 3, Connect: time.Millisecond, FirstByte: 2 * time.Millisecond},
 		{Start: start, Elapsed: 5 * time.Millisecond, Label: "fault", Code: 503, Outcome: "http_503"},
 		{Start: start, Label: "fault", Outcome: "pool_exhausted"},
 	}
@@ -41,7 +41,7 @@ func TestJTLWriter(t *testing.T) {
 		t.Fatalf("got %d rows, header %v", len(recs), recs[0])
 	}
 	want := [][]string{
-		{"1700000000123", "12", "fault", "202", "Accepted", "vesload 1-1", "text", "true", "", "8", "1024", "3", "3", "http://127.0.0.1:8080/eventListener/v7", "3", "0", "0"},
+		{"1700000000123", "12", "fault", "202", "Accepted", "vesload 1-1", "text", "true", "", "8", "1024", "3", "3", "http://127.0.0.1:8080/eventListener/v7", "2", "0", "1"},
 		{"1700000000123", "5", "fault", "503", "Service Unavailable", "vesload 1-1", "text", "false", "http_503", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
 		{"1700000000123", "0", "fault", "pool_exhausted", "pool_exhausted", "vesload 1-1", "text", "false", "pool_exhausted", "0", "0", "0", "0", "http://127.0.0.1:8080/eventListener/v7", "0", "0", "0"},
 	}

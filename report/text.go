@@ -204,8 +204,10 @@ func textSeed(t *textWriter, r *result.Result) {
 
 // textRequests prints the request accounting so that both sums read off
 // the block: scheduled = sent + pool_exhausted + not_sent, and
-// sent = ok + errors (+ in flight, in a checkpoint), where errors are those
-// of sent requests; pool_exhausted requests were never sent.
+// sent = ok + failed (+ in flight, in a checkpoint), where failed are the
+// sent requests that did not succeed; pool_exhausted requests were never
+// sent. It prints one error rate, the result's: errors (failed and
+// pool_exhausted) of the attempted requests, as error_rate gates it.
 func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
 	// pe counts the errors never sent: pool_exhausted, or for HV-VES the
@@ -216,17 +218,13 @@ func textRequests(t *textWriter, r *result.Result) {
 		unsent, unsentNote = result.ClassDisconnected, "due while the connection was down (errors, never sent)"
 		pe += dc
 	}
-	sentErrs := q.Errors - pe
+	failed := q.Errors - pe
 	t.section("Requests")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
 	tb.Add("scheduled", fmtInt(q.Scheduled))
 	tb.Add("sent", fmtInt(q.Sent))
 	tb.Add("  ok", fmtInt(q.OK))
-	errNote := ""
-	if q.Sent > 0 {
-		errNote = fmtPct(100*float64(sentErrs)/float64(q.Sent)) + "% of sent"
-	}
-	tb.Add("  errors", fmtInt(sentErrs), errNote)
+	tb.Add("  failed", fmtInt(failed), "sent, not ok (errors)")
 	if q.InFlight > 0 {
 		tb.Add("  in flight", fmtInt(q.InFlight), "no answer yet when this checkpoint was taken")
 	}
@@ -240,13 +238,14 @@ func textRequests(t *textWriter, r *result.Result) {
 			unsent, fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
 	}
 	if q.InFlight > 0 {
-		t.printf("              sent = ok + errors + in_flight (%s = %s + %s + %s)\n",
-			fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs), fmtInt(q.InFlight))
+		t.printf("              sent = ok + failed + in_flight (%s = %s + %s + %s)\n",
+			fmtInt(q.Sent), fmtInt(q.OK), fmtInt(failed), fmtInt(q.InFlight))
 	} else {
-		t.printf("              sent = ok + errors (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(sentErrs))
+		t.printf("              sent = ok + failed (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(failed))
 	}
-	if pct, ok := r.ErrorRatePct(); ok && pe > 0 {
-		t.printf("  error rate %s%% of %s attempted, %s included\n", fmtPct(pct), fmtInt(r.Attempted()), unsent)
+	if pct, ok := r.ErrorRatePct(); ok {
+		t.printf("  error rate %s%% = errors / attempted = (failed + %s) / (scheduled - not_sent) = (%s + %s) / %s\n",
+			fmtPct(pct), unsent, fmtInt(failed), fmtInt(pe), fmtInt(r.Attempted()))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))

@@ -10,7 +10,8 @@ import (
 )
 
 // The Requests block reads as two sums: scheduled = sent + pool_exhausted
-// + not_sent and sent = ok + errors (errors of sent requests only).
+// + not_sent and sent = ok + failed; it states one error rate, the
+// result's (pool_exhausted among the errors), and no other percentage.
 func TestTextRequestsAddUp(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -24,10 +25,11 @@ func TestTextRequestsAddUp(t *testing.T) {
 				Errors:   map[string]int64{"pool_exhausted": 8},
 			},
 			lines: []string{
-				`^  scheduled\s+10\b`, `^  sent\s+2\b`, `^    ok\s+2\b`, `^    errors\s+0\s+0\.00% of sent`,
+				`^  scheduled\s+10\b`, `^  sent\s+2\b`, `^    ok\s+2\b`, `^    failed\s+0\b`,
 				`^  pool_exhausted\s+8\b`, `^  not sent\s+0\b`,
 				`scheduled = sent \+ pool_exhausted \+ not_sent holds \(10 = 2 \+ 8 \+ 0\)`,
-				`sent = ok \+ errors \(2 = 2 \+ 0\)`,
+				`sent = ok \+ failed \(2 = 2 \+ 0\)`,
+				`^  error rate 80\.00% = errors / attempted = \(failed \+ pool_exhausted\) / \(scheduled - not_sent\) = \(0 \+ 8\) / 10$`,
 			},
 		},
 		{
@@ -37,8 +39,8 @@ func TestTextRequestsAddUp(t *testing.T) {
 				Errors:   map[string]int64{"pool_exhausted": 1, "http_503": 4},
 			},
 			lines: []string{
-				`^  sent\s+10\b`, `^    ok\s+6\b`, `^    errors\s+4\s+40\.00% of sent`, `^  pool_exhausted\s+1\b`, `^  not sent\s+1\b`,
-				`\(12 = 10 \+ 1 \+ 1\)`, `\(10 = 6 \+ 4\)`,
+				`^  sent\s+10\b`, `^    ok\s+6\b`, `^    failed\s+4\b`, `^  pool_exhausted\s+1\b`, `^  not sent\s+1\b`,
+				`\(12 = 10 \+ 1 \+ 1\)`, `\(10 = 6 \+ 4\)`, `^  error rate 45\.45% = .* = \(4 \+ 1\) / 11$`,
 			},
 		},
 		{
@@ -47,7 +49,7 @@ func TestTextRequestsAddUp(t *testing.T) {
 				Requests: result.Requests{Scheduled: 11, Sent: 11, OK: 0, Errors: 0, InFlight: 11},
 				Errors:   map[string]int64{},
 			},
-			lines: []string{`^    in flight\s+11\b`, `sent = ok \+ errors \+ in_flight \(11 = 0 \+ 0 \+ 11\)`},
+			lines: []string{`^    in flight\s+11\b`, `sent = ok \+ failed \+ in_flight \(11 = 0 \+ 0 \+ 11\)`},
 		},
 	}
 	for _, tt := range tests {
@@ -59,6 +61,9 @@ func TestTextRequestsAddUp(t *testing.T) {
 				if !regexp.MustCompile(`(?m)` + want).MatchString(out) {
 					t.Errorf("no line matching %q in:\n%s", want, out)
 				}
+			}
+			if n := strings.Count(out, "%"); n != 1 {
+				t.Errorf("%d percentages, want the one error rate:\n%s", n, out)
 			}
 			if strings.Contains(out, "does not add up") {
 				t.Errorf("accounting warning:\n%s", out)

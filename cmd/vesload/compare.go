@@ -13,7 +13,7 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE] [--html FILE]"
+const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE] [--html FILE] [--gate EXPR ... [--alpha P] [--gate-undecided fail|pass] [--junit FILE]]"
 
 // compareOptions holds the flags of `vesload compare`.
 type compareOptions struct {
@@ -22,6 +22,10 @@ type compareOptions struct {
 	nameA, nameB   string
 	test, center   string
 	force          bool
+	gates          []string
+	alpha          float64
+	undecided      string
+	junit          string
 }
 
 func compareFlags(o *compareOptions) *pflag.FlagSet {
@@ -34,6 +38,10 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.html, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
+	fs.StringArrayVar(&o.gates, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%' (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
+	fs.Float64Var(&o.alpha, "alpha", compare.DefaultAlpha, "significance level of the verdicts and gates")
+	fs.StringVar(&o.undecided, "gate-undecided", string(compare.UndecidedFail), "what a gate too few runs cannot decide means: fail or pass")
+	fs.StringVar(&o.junit, "junit", "", "also write the gate verdicts as JUnit XML to FILE, one test case per gate")
 	return fs
 }
 
@@ -70,7 +78,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 		*half.files = fs.Args()
 	}
-	code, err := executeCompare(&o, filesA, filesB, stdout)
+	code, err := executeCompare(&o, filesA, filesB, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: compare: %v\n", err)
 	}
@@ -117,7 +125,7 @@ func compareRenderers() map[string]func(io.Writer, *compare.Comparison, []*resul
 
 // executeCompare checks the flags, reads both sides and renders the
 // comparison; it returns the exit code with the error to print.
-func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) (int, error) {
+func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.Writer) (int, error) {
 	render, ok := compareRenderers()[o.format]
 	if !ok {
 		return exitUsage, fmt.Errorf("--format: unknown format %q (want %s)", o.format, formatList(compareRenderers()))
@@ -127,6 +135,10 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 	}
 	if o.center != string(compare.Mean) && o.center != string(compare.Median) {
 		return exitUsage, fmt.Errorf("--center: unknown centre %q (want mean or median)", o.center)
+	}
+	gates, err := checkGateFlags(o)
+	if err != nil {
+		return exitUsage, err
 	}
 	filesA, err := expandGlobs(argsA)
 	if err != nil {
@@ -152,6 +164,7 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 		Test: compare.Test(o.test), Center: compare.Center(o.center),
 		Force:   o.force,
 		LabelsA: filesA, LabelsB: filesB,
+		Alpha: o.alpha, Gates: gates, Undecided: compare.Undecided(o.undecided),
 	})
 	var mismatch *compare.MismatchError
 	if errors.As(err, &mismatch) {
@@ -167,6 +180,54 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 		if err := report.WriteFile(o.html, func(w io.Writer) error { return html.Comparison(w, cmp, a, b) }); err != nil {
 			return exitRun, fmt.Errorf("write HTML %s: %w", o.html, err)
 		}
+	}
+	return finishGates(o, cmp, stderr)
+}
+
+// checkGateFlags parses the --gate expressions and checks the flags
+// that only mean something with them.
+func checkGateFlags(o *compareOptions) ([]compare.Gate, error) {
+	if !(o.alpha > 0 && o.alpha < 1) {
+		return nil, fmt.Errorf("--alpha: %g is not between 0 and 1 (e.g. 0.05)", o.alpha)
+	}
+	if o.undecided != string(compare.UndecidedFail) && o.undecided != string(compare.UndecidedPass) {
+		return nil, fmt.Errorf("--gate-undecided: unknown policy %q (want fail or pass)", o.undecided)
+	}
+	gates, err := compare.ParseGates(o.gates)
+	if err != nil {
+		return nil, fmt.Errorf("--gate: %w", err)
+	}
+	if o.junit != "" && len(gates) == 0 {
+		return nil, errors.New("--junit reports gates: give at least one --gate")
+	}
+	if o.junit != "" {
+		if err := checkOutputPaths([]flagPath{{"--junit", o.junit}}); err != nil {
+			return nil, err
+		}
+	}
+	return gates, nil
+}
+
+// finishGates writes the JUnit report, tells stderr what the gates
+// decided when the text rendering is not on stdout, and returns exit 3
+// when a gate failed.
+func finishGates(o *compareOptions, cmp *compare.Comparison, stderr io.Writer) (int, error) {
+	if cmp.Gates == nil {
+		return exitOK, nil
+	}
+	if o.junit != "" {
+		if err := report.WriteFile(o.junit, func(w io.Writer) error { return compare.JUnit(w, cmp) }); err != nil {
+			return exitRun, fmt.Errorf("write JUnit %s: %w", o.junit, err)
+		}
+	}
+	if o.format != "text" || (o.output != "" && o.output != "-") {
+		if cmp.Gates.Limit != "" {
+			fmt.Fprintln(stderr, "vesload: compare: cannot decide: "+cmp.Gates.Limit)
+		}
+		fmt.Fprintln(stderr, "vesload: compare: "+cmp.Gates.Headline())
+	}
+	if !cmp.Gates.Passed() {
+		return exitThreshold, nil
 	}
 	return exitOK, nil
 }

@@ -137,8 +137,8 @@ func TestCompareCLIBadInput(t *testing.T) {
 		{"bad format", []string{a1, "--vs", b1, "--format", "pdf"}, `--format: unknown format "pdf"`},
 		{"bad test", []string{a1, "--vs", b1, "--test", "ks"}, `--test: unknown test "ks"`},
 		{"bad centre", []string{a1, "--vs", b1, "--center", "mode"}, `--center: unknown centre "mode"`},
-		{"bad flag", []string{a1, "--vs", b1, "--alpha", "0.1"}, "unknown flag: --alpha"},
-		{"bad flag without --vs", []string{a1, "--alpha", "0.1"}, "unknown flag: --alpha"},
+		{"bad flag", []string{a1, "--vs", b1, "--beta", "0.1"}, "unknown flag: --beta"},
+		{"bad flag without --vs", []string{a1, "--beta", "0.1"}, "unknown flag: --beta"},
 	}
 	for _, tc := range tests {
 		code, out, errs := cliRun(runCompare, tc.args...)

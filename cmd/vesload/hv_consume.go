@@ -39,7 +39,7 @@ func startHVFollow(c *consumeOptions, cfg *hv.Config, kafka *kafkaSide) (*follow
 	}
 	sched := *cfg // the schedule is fixed by now
 	producers := uint64(max(sched.Producers, 1))
-	fl, err := newFollow(c, delivery.Config{RunID: cfg.RunID, Events: producers * uint64(max(sched.Messages, 0)), NoAnswers: true},
+	fl, err := newFollow(c, delivery.Config{RunID: cfg.RunID, Events: producers * uint64(max(sched.Messages, 0)), NoAnswers: true, Sources: producers},
 		func(n uint64) time.Duration { return sched.Due(int(n%producers), int(n/producers)) })
 	if err != nil {
 		return nil, err

@@ -43,6 +43,9 @@ func (f *reportFiles) paths() []flagPath {
 // found in a second, not after a long test whose report would then be
 // lost.
 func checkOutputPaths(outs []flagPath) error {
+	if err := checkDistinctPaths(outs); err != nil {
+		return err
+	}
 	for _, out := range outs {
 		if out.path == "" || (out.flag == "-o" && out.path == "-") {
 			continue
@@ -55,6 +58,67 @@ func checkOutputPaths(outs []flagPath) error {
 		}
 	}
 	return nil
+}
+
+// checkDistinctPaths refuses two outputs that name one file, however it
+// is spelled (a relative and an absolute path, a symlink, a hard link):
+// the one written last would replace the other. The null device may take
+// any number of them.
+func checkDistinctPaths(outs []flagPath) error {
+	seen := make([]flagPath, 0, len(outs))
+	for _, out := range outs {
+		if out.path == "" || (out.flag == "-o" && out.path == "-") {
+			continue
+		}
+		if abs, err := filepath.Abs(out.path); err == nil && abs == os.DevNull {
+			continue
+		}
+		for _, prev := range seen {
+			if sameFile(prev.path, out.path) {
+				return usagef("%s %s and %s %s name the same file: give each output its own", prev.flag, prev.path, out.flag, out.path)
+			}
+		}
+		seen = append(seen, out)
+	}
+	return nil
+}
+
+// sameFile reports whether paths a and b name one file, existing or not.
+func sameFile(a, b string) bool {
+	if sa, err := os.Stat(a); err == nil {
+		if sb, err := os.Stat(b); err == nil {
+			return os.SameFile(sa, sb)
+		}
+	}
+	return canonicalPath(a) == canonicalPath(b)
+}
+
+// canonicalPath is path made absolute with its links resolved, for a file
+// that may not exist yet: a dangling link names the file it will create.
+func canonicalPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	for range 40 { // the kernel's limit of links in a chain
+		st, err := os.Lstat(abs)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		dest, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(abs), dest)
+		}
+		abs = dest
+	}
+	dir, base := filepath.Split(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.Join(real, base)
+	}
+	return abs
 }
 
 // write writes the result and every rendering asked for. A file that
@@ -74,19 +138,19 @@ func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error 
 		}
 	}
 	renders := []struct {
-		path, what string
-		render     func(io.Writer, *result.Result) error
+		path, what, ext string
+		render          func(io.Writer, *result.Result) error
 	}{
-		{f.junit, "JUnit", report.JUnit},
-		{f.html, "HTML", html.Report},
-		{f.markdown, "Markdown", report.Markdown},
-		{f.csv, "CSV", report.CSV},
+		{f.junit, "JUnit", ".xml", report.JUnit},
+		{f.html, "HTML", ".html", html.Report},
+		{f.markdown, "Markdown", ".md", report.Markdown},
+		{f.csv, "CSV", ".csv", report.CSV},
 	}
 	for _, r := range renders {
 		if r.path == "" {
 			continue
 		}
-		if err := saveRendering(r.path, r.what, res, r.render); err != nil {
+		if err := saveRendering(r.path, r.what, r.ext, res, r.render); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -96,18 +160,15 @@ func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error 
 // saveRendering writes one rendering of the result (HTML, JUnit, …) to
 // path. When that fails after the run, the rendering is written to the
 // temporary folder instead, as the result document is, and the error says
-// where it went.
-func saveRendering(path, what string, res *result.Result, render func(io.Writer, *result.Result) error) error {
+// where it went: vesload-<kind>-<run id><ext>, ext being the format's own
+// extension (.html, .xml, .md, .csv), whatever path was called.
+func saveRendering(path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
 	write := func(p string) error { return report.WriteFile(p, func(w io.Writer) error { return render(w, res) }) }
 	err := write(path)
 	if err == nil {
 		return nil
 	}
 	err = fmt.Errorf("write %s %s: %w", what, path, err)
-	ext := filepath.Ext(path)
-	if ext == "" {
-		ext = ".txt"
-	}
 	name := strings.TrimSuffix(strings.TrimPrefix(fallbackName(res), "vesload-result-"), ".json")
 	fallback := filepath.Join(os.TempDir(), "vesload-"+strings.ToLower(what)+"-"+name+ext)
 	if ferr := write(fallback); ferr != nil {

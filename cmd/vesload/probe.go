@@ -14,7 +14,7 @@ import (
 	"github.com/vesload/vesload/loadgen/probe"
 )
 
-const probeSynopsis = "vesload probe URL|HOST:PORT [--sink URL] [--bulk-mib N] [--cacert F] [--cert F (--key F | --cert-pass-file F)] [--json]"
+const probeSynopsis = "vesload probe URL|tls://HOST:PORT|HOST:PORT [--sink URL] [--bulk-mib N] [--cacert F] [--cert F (--key F | --cert-pass-file F)] [--json]"
 
 // runProbe measures the link to a target before a load test.
 func runProbe(args []string, stdout, stderr io.Writer) int {
@@ -48,8 +48,15 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	o.TLS = cfg
+	// A CA or client certificate only means something over TLS: a bare
+	// HOST:PORT given one is probed as a TLS listener.
+	o.UseTLS = t.CAFile != "" || t.CertFile != ""
 	r, err := probe.Run(ctx, o)
 	if err != nil {
+		// What was measured before the failing step is still printed.
+		if r != nil && !asJSON {
+			printProbe(stdout, r)
+		}
 		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
 		return exitRun
 	}
@@ -90,6 +97,9 @@ func probeArgs(args []string, o *probe.Options, bulkMiB int) error {
 
 func printProbe(w io.Writer, r *probe.Report) {
 	fmt.Fprintf(w, "probe %s (%s)\n", r.Target, r.Address)
+	if len(r.ConnectMs) == 0 {
+		return
+	}
 	fmt.Fprintf(w, "  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
 	if r.TLSVersion != "" {
 		fmt.Fprintf(w, "  tls handshake  %.3f ms (%s)\n", r.TLSHandshakeMs, r.TLSVersion)

@@ -57,9 +57,9 @@ func (p *progress) Second(s *loadgen.Progress) {
 }
 
 func formatProgress(s *loadgen.Progress) string {
-	line := fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %s  p99 %s  errors %d  pool exhausted %d",
+	line := fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %s  p99 %s (last %ds)  errors %d  pool exhausted %d",
 		roundDur(s.Elapsed), roundDur(s.Total), s.RPS, s.TargetRPS, s.InFlight,
-		fmtMs(s.P50), fmtMs(s.P99), s.Errors, s.PoolExhausted)
+		fmtMs(s.P50), fmtMs(s.P99), loadgen.LiveWindow, s.Errors, s.PoolExhausted)
 	if s.Target != nil {
 		line += fmt.Sprintf("  target cpu %.0f%%", s.Target.CPUPct)
 	}

@@ -67,11 +67,12 @@ type runOptions struct {
 	jtl          string
 	hdrLog       string
 
-	watch   watchOptions
-	consume consumeOptions
-	influx  influxOptions
-	shard   shardOptions
-	dash    dashboardOptions
+	watch    watchOptions
+	consume  consumeOptions
+	influx   influxOptions
+	shard    shardOptions
+	dash     dashboardOptions
+	baseline baselineOptions
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -115,6 +116,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	addInfluxFlags(fs, &o.influx)
 	addShardFlags(fs, &o.shard)
 	addDashboardFlags(fs, &o.dash)
+	addBaselineFlags(fs, &o.baseline)
 	return fs
 }
 
@@ -188,12 +190,13 @@ type runSetup struct {
 	fillMeta func(*result.Result)
 	// shard and coord are the run's shard plan and, on shard 0 of a run
 	// that agrees on its start (--rendezvous), the coordinator.
-	shard  *shardPlan
-	coord  *rendezvous.Coordinator
-	notes  []string // warnings about the set-up, for the result
-	follow *follow
-	influx *influxHook
-	dash   *dashboard.Server // nil without --dashboard
+	shard    *shardPlan
+	coord    *rendezvous.Coordinator
+	notes    []string // warnings about the set-up, for the result
+	follow   *follow
+	influx   *influxHook
+	dash     *dashboard.Server // nil without --dashboard
+	baseline *baselineJudge    // nil without --baseline
 
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
@@ -248,6 +251,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	}
 	abortGates, err := parseAbortGates(o.abortOn)
 	if err != nil {
+		return nil, err
+	}
+	if s.baseline, err = o.baseline.load(); err != nil {
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
@@ -400,6 +406,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
+	warnUngatedErrors(res, len(s.gates)+len(s.abortGates))
 	if s.guard != nil {
 		if why, gate, aborted := s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)
@@ -421,10 +428,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
+	baselinePassed, err := s.baseline.judge(res, summaryOut)
+	if err != nil {
+		return 0, err
+	}
 	if outErr != nil {
 		return 0, outErr
 	}
-	return exitCode(res, s.prog.note), nil
+	code := exitCode(res, s.prog.note)
+	if code == exitOK && !baselinePassed {
+		return exitThreshold, nil
+	}
+	return code, nil
 }
 
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {

@@ -253,6 +253,11 @@ func (f *serveFlags) checkDurations() error {
 			return fmt.Errorf("%s: must not be negative, got %v", d.flag, d.v)
 		}
 	}
+	if f.jitter > f.latency {
+		// latency ± jitter would ask for negative delays, which the
+		// emulator could only clamp to 0 and so skew the spread.
+		return fmt.Errorf("--jitter %v: must not exceed --latency %v (the delay is latency ± jitter)", f.jitter, f.latency)
+	}
 	return nil
 }
 

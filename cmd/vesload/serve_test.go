@@ -65,6 +65,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--backend-queue", "-1"}, "--backend-queue"},
 		{[]string{"--publish-time", "-1s"}, "--publish-time"},
 		{[]string{"--jitter", "-1s"}, "--jitter"},
+		{[]string{"--latency", "1ms", "--jitter", "5ms"}, "--jitter"},
 		{[]string{"--stall", "2s"}, "--stall"},
 		{[]string{"--auth", "secretonly"}, "--auth"},
 		{[]string{"--auth", "a:b", "--auth-file", emptyAuth}, "--auth-file"},

@@ -65,8 +65,50 @@ func (o Options) Client(serverName string) (*tls.Config, error) {
 	}
 	if ok {
 		cfg.Certificates = []tls.Certificate{cert}
+		// The certificate is always offered, even when the server names
+		// other CAs it accepts: otherwise the client sends none and the
+		// server's refusal reads "certificate required", hiding that it
+		// got one it does not trust (see Explain).
+		cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &cert, nil }
 	}
 	return cfg, nil
+}
+
+// Explain names what a TLS failure means for the user of a client
+// certificate or a CA file, or returns "" when err is no TLS failure it
+// knows. The server's alerts say little on their own ("bad certificate",
+// "certificate required"); these say which side refused what, and what to
+// check.
+func Explain(err error) string {
+	var unknown x509.UnknownAuthorityError
+	var verify *tls.CertificateVerificationError
+	var host x509.HostnameError
+	var rec tls.RecordHeaderError
+	switch {
+	case errors.As(err, &unknown), errors.As(err, &verify) && errors.As(verify.Err, &unknown):
+		return "the server's certificate is signed by an unknown authority: give its CA with --cacert (or --insecure)"
+	case errors.As(err, &host):
+		return "the server's certificate does not name this host: " + host.Error()
+	case errors.As(err, &rec):
+		return "the server does not speak TLS (a plaintext listener?)"
+	}
+	// The server's alert reaches the client as "remote error: tls: …"
+	// (crypto/tls keeps the alert's type to itself).
+	msg := err.Error()
+	if !strings.Contains(msg, "remote error: tls: ") {
+		return ""
+	}
+	switch {
+	case strings.Contains(msg, "unknown certificate authority"):
+		return "the server refused the client certificate: unknown certificate authority (the server does not trust its CA)"
+	case strings.Contains(msg, "bad certificate"), strings.Contains(msg, "unsupported certificate"):
+		return "the server refused the client certificate (bad certificate: most often signed by a CA the server does not trust)"
+	case strings.Contains(msg, "revoked certificate"), strings.Contains(msg, "expired certificate"):
+		return "the server refused the client certificate: " + msg[strings.Index(msg, "tls: ")+5:]
+	case strings.Contains(msg, "certificate required"):
+		return "the server requires a client certificate and got none: give one with --cert"
+	}
+	return ""
 }
 
 // LoadCAFile reads a PEM bundle of certificate authorities.

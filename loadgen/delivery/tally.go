@@ -54,6 +54,11 @@ type Config struct {
 	// NoAnswers says the protocol never answers (HV-VES): nothing is
 	// accepted, so the accepted-based counts are left at zero.
 	NoAnswers bool
+	// Sources is how many producers the events come from, event n from
+	// source n mod Sources (HV-VES producers); 0 or 1 is one source.
+	// Order is judged per source within a partition, as Kafka keys by
+	// source would keep it: the producers of a run interleave freely.
+	Sources uint64
 	// Due returns when event n was due. It must be a pure function: it is
 	// called once per delivered event. Nil when the due times are not
 	// known (a consumer given no rate): events are then counted but no
@@ -72,7 +77,7 @@ type Tally struct {
 	mu                                          sync.Mutex
 	delivered, dups, outOfOrder, foreign, total int64
 	skewed                                      int64
-	last                                        map[int32]uint64 // per partition: highest event number + 1
+	last                                        map[orderKey]uint64 // per partition and source: highest event number + 1
 	e2e, consumed, second                       *hdrhistogram.Histogram
 	tsTypes                                     [len(timestampNames)]int64
 	sec, secCount, lag, lagMax                  int64
@@ -81,6 +86,13 @@ type Tally struct {
 	reached                                     chan struct{}
 	srcErrors                                   int64
 	lastErr                                     string
+}
+
+// orderKey is what delivery order is judged within: a partition, and the
+// event's source when there are several.
+type orderKey struct {
+	partition int32
+	source    uint64
 }
 
 // NewTally prepares the bitmaps for cfg.Events events.
@@ -92,7 +104,7 @@ func NewTally(cfg Config) (*Tally, error) {
 	return &Tally{
 		cfg: cfg, runID: []byte(cfg.RunID),
 		seen: newBitset(cfg.Events), accepted: newBitset(cfg.Events),
-		last: map[int32]uint64{},
+		last: map[orderKey]uint64{},
 		e2e:  result.NewHistogram(), consumed: result.NewHistogram(), second: result.NewHistogram(),
 		sec: -1, lagMax: -1, target: -1, reached: make(chan struct{}),
 	}, nil
@@ -129,10 +141,14 @@ func (t *Tally) Add(r Record, now time.Time) {
 		return
 	}
 	t.delivered++
-	if last, ok := t.last[r.Partition]; ok && n < last {
+	key := orderKey{partition: r.Partition}
+	if t.cfg.Sources > 1 {
+		key.source = n % t.cfg.Sources
+	}
+	if last, ok := t.last[key]; ok && n < last {
 		t.outOfOrder++
 	}
-	t.last[r.Partition] = max(t.last[r.Partition], n+1)
+	t.last[key] = max(t.last[key], n+1)
 	t.record(n, r, now)
 	if t.target >= 0 && t.delivered >= t.target {
 		t.reach()

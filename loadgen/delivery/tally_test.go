@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,5 +232,40 @@ func TestTallyNoTimestamps(t *testing.T) {
 	}
 	if d.TimestampType != "none" || d.TimestampResolutionMs != 0 || d.E2E.Count != 0 || d.Consumed.Count != 1 {
 		t.Errorf("type %q resolution %v e2e %d consumed %d", d.TimestampType, d.TimestampResolutionMs, d.E2E.Count, d.Consumed.Count)
+	}
+}
+
+// Several producers interleave freely on one partition: order is judged
+// per producer (event n is producer n mod Sources's), as Kafka keys by
+// source would keep it.
+func TestTallyOrderPerSource(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		sources uint64
+		order   []int
+		want    int64
+	}{
+		{"two producers interleaved, each in order", 2, []int{1, 3, 0, 2, 5, 4}, 0},
+		{"one producer late on itself", 2, []int{0, 4, 2, 1, 3, 5}, 1},
+		{"one source: the same arrivals are out of order", 1, []int{1, 3, 0, 2, 5, 4}, 3},
+		{"no sources given: one source", 0, []int{1, 3, 0, 2, 5, 4}, 3},
+	}
+	for _, tc := range tests {
+		tl, err := NewTally(Config{RunID: "run-ab12", Events: 6, Start: t0, Due: dueEvery10ms, NoAnswers: true, Sources: tc.sources})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, n := range tc.order {
+			at := dueEvery10ms(uint64(n)).Add(5 * time.Millisecond)
+			tl.Add(jsonRecord("run-ab12-"+strconv.Itoa(n), 0, at), at.Add(time.Duration(i)*time.Millisecond))
+		}
+		d, err := tl.Result("kafka://k:9092/t", 6, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.OutOfOrder != tc.want || d.Delivered != 6 {
+			t.Errorf("%s: out of order %d of %d delivered, want %d of 6", tc.name, d.OutOfOrder, d.Delivered, tc.want)
+		}
 	}
 }

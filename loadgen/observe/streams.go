@@ -26,7 +26,7 @@ func NewJTL(w *report.JTLWriter, label, name string) *JTL {
 		return w.Write(report.JTLSample{
 			Start: ev.Due, Elapsed: ev.Latency, Service: ev.Service, Label: label,
 			Code: ev.Code, Outcome: ev.Outcome, BytesRecv: ev.BytesRecv, BytesSent: ev.BytesSent,
-			InFlight: ev.InFlight,
+			InFlight: ev.InFlight, Connect: ev.Connect, FirstByte: ev.FirstByte,
 		})
 	}
 	return &JTL{q: newQueue(name, QueueSize, write, w.Flush)}

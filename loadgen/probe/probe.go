@@ -21,13 +21,20 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 // Options say what to probe and how much.
 type Options struct {
-	// Target is an http(s) URL, or a bare HOST:PORT for the TCP connect
-	// time alone.
+	// Target is an http(s) URL, tls://HOST:PORT for the TCP connect and
+	// TLS handshake times (an HV-VES TLS listener, which speaks no HTTP),
+	// or a bare HOST:PORT for the TCP connect time alone (with the
+	// handshake too when UseTLS is set).
 	Target string
+	// UseTLS makes a bare HOST:PORT a TLS target, as tls:// does: the
+	// command line sets it when a CA or client certificate is given.
+	UseTLS bool
 	// Connects is how many TCP connections are timed (default 5).
 	Connects int
 	// TLS configures https targets and sinks; nil uses the system roots.
@@ -88,7 +95,8 @@ func (o *Options) defaults() {
 
 // Run probes the target. An error means a step could not be done (the
 // target refused connections, the handshake failed, …); its message
-// names the step.
+// names the step, and the report beside it holds what the steps before
+// measured (nil only when the target does not parse).
 func Run(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
 	u, addr, err := ParseTarget(o.Target)
@@ -97,36 +105,81 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	r := &Report{Target: o.Target, Address: addr}
 	if err := r.connects(ctx, addr, o); err != nil {
-		return nil, err
+		return r, err
 	}
-	if u != nil {
+	switch {
+	case u != nil && u.Scheme == "tls", u == nil && o.UseTLS:
+		if err := r.tlsOnly(ctx, addr, o); err != nil {
+			return r, err
+		}
+	case u != nil:
 		if err := r.roundTrip(ctx, u, addr, o); err != nil {
-			return nil, err
+			return r, err
 		}
 	}
 	if o.Sink != "" {
 		b, err := bulk(ctx, o)
 		if err != nil {
-			return nil, err
+			return r, err
 		}
 		r.Bulk = b
 	}
 	return r, nil
 }
 
-// ParseTarget reads an http(s) URL or HOST:PORT and returns the URL (nil
-// for HOST:PORT) and the address to dial.
+// tlsOnly times a TLS handshake with addr, for a listener that speaks
+// TLS but not HTTP.
+func (r *Report) tlsOnly(ctx context.Context, addr string, o Options) error {
+	d := net.Dialer{Timeout: o.Timeout}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("tcp connect to %s: %w", addr, err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(o.Timeout))
+	host, _, _ := net.SplitHostPort(addr)
+	_, err = r.handshake(ctx, conn, host, addr, o)
+	return err
+}
+
+// handshake completes a TLS handshake on conn and records its time and
+// version.
+func (r *Report) handshake(ctx context.Context, conn net.Conn, host, addr string, o Options) (*tls.Conn, error) {
+	cfg := o.TLS
+	if cfg == nil {
+		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	cfg = cfg.Clone()
+	if cfg.ServerName == "" {
+		cfg.ServerName = host
+	}
+	tc := tls.Client(conn, cfg)
+	start := time.Now()
+	if err := tc.HandshakeContext(ctx); err != nil {
+		if why := tlsconf.Explain(err); why != "" {
+			return nil, fmt.Errorf("tls handshake with %s: %s (%w)", addr, why, err)
+		}
+		return nil, fmt.Errorf("tls handshake with %s: %w", addr, err)
+	}
+	r.TLSHandshakeMs = ms(time.Since(start))
+	r.TLSVersion = tls.VersionName(tc.ConnectionState().Version)
+	return tc, nil
+}
+
+// ParseTarget reads an http(s) URL, tls://HOST:PORT or HOST:PORT and
+// returns the URL (nil for HOST:PORT) and the address to dial.
 func ParseTarget(target string) (*url.URL, string, error) {
 	if !strings.Contains(target, "://") {
 		host, port, err := net.SplitHostPort(target)
 		if err != nil || host == "" || port == "" {
-			return nil, "", fmt.Errorf("target %q: want an http(s) URL or HOST:PORT", target)
+			return nil, "", fmt.Errorf("target %q: want an http(s) URL, tls://HOST:PORT or HOST:PORT", target)
 		}
 		return nil, target, nil
 	}
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return nil, "", fmt.Errorf("target %q: want an http(s) URL or HOST:PORT", target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tls") || u.Hostname() == "" ||
+		(u.Scheme == "tls" && (u.Port() == "" || (u.Path != "" && u.Path != "/"))) {
+		return nil, "", fmt.Errorf("target %q: want an http(s) URL, tls://HOST:PORT or HOST:PORT", target)
 	}
 	port := u.Port()
 	if port == "" {
@@ -169,21 +222,10 @@ func (r *Report) roundTrip(ctx context.Context, u *url.URL, addr string, o Optio
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(2 * o.Timeout))
 	if u.Scheme == "https" {
-		cfg := o.TLS
-		if cfg == nil {
-			cfg = &tls.Config{MinVersion: tls.VersionTLS12}
+		tc, err := r.handshake(ctx, conn, u.Hostname(), addr, o)
+		if err != nil {
+			return err
 		}
-		cfg = cfg.Clone()
-		if cfg.ServerName == "" {
-			cfg.ServerName = u.Hostname()
-		}
-		tc := tls.Client(conn, cfg)
-		start := time.Now()
-		if err := tc.HandshakeContext(ctx); err != nil {
-			return fmt.Errorf("tls handshake with %s: %w", addr, err)
-		}
-		r.TLSHandshakeMs = ms(time.Since(start))
-		r.TLSVersion = tls.VersionName(tc.ConnectionState().Version)
 		conn = tc
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)

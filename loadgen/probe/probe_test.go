@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,8 +82,8 @@ func TestProbeFailures(t *testing.T) {
 		{Options{Target: closed}, "tcp connect to " + closed},
 		{Options{Target: "http://" + closed + "/"}, "tcp connect to " + closed},
 		{Options{Target: emu.URL(), Sink: emu.URL() + "/eventListener/v7", BulkBytes: 1 << 10}, "not a vesload sink"},
-		{Options{Target: "ftp://x"}, "want an http(s) URL or HOST:PORT"},
-		{Options{Target: "nohost"}, "want an http(s) URL or HOST:PORT"},
+		{Options{Target: "ftp://x"}, "want an http(s) URL, tls://HOST:PORT or HOST:PORT"},
+		{Options{Target: "nohost"}, "want an http(s) URL, tls://HOST:PORT or HOST:PORT"},
 	}
 	for _, tt := range tests {
 		tt.o.Timeout = 2 * time.Second
@@ -104,8 +106,69 @@ func FuzzParseTarget(f *testing.F) {
 		if _, _, err := net.SplitHostPort(addr); err != nil {
 			t.Fatalf("%q gave address %q: %v", s, addr, err)
 		}
-		if u != nil && u.Scheme != "http" && u.Scheme != "https" {
+		if u != nil && u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "tls" {
 			t.Fatalf("%q accepted with scheme %q", s, u.Scheme)
 		}
 	})
+}
+
+// A TLS listener that speaks no HTTP (HV-VES over TLS) is probed as
+// tls://HOST:PORT, or as HOST:PORT with UseTLS (a CA or certificate
+// given): the handshake is timed and no HTTP request is sent.
+func TestProbeTLSListener(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { requests.Add(1) }))
+	defer srv.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	cfg := &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12, ServerName: "example.com"}
+	addr := strings.TrimPrefix(srv.URL, "https://")
+	for _, o := range []Options{
+		{Target: "tls://" + addr, Connects: 2, TLS: cfg},
+		{Target: addr, Connects: 2, TLS: cfg, UseTLS: true},
+	} {
+		r, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatalf("%s: %v", o.Target, err)
+		}
+		if len(r.ConnectMs) != 2 || r.TLSHandshakeMs <= 0 || !strings.HasPrefix(r.TLSVersion, "TLS 1.") || r.HTTPStatus != 0 {
+			t.Errorf("%s: report %+v, want a handshake and no HTTP", o.Target, r)
+		}
+	}
+	if n := requests.Load(); n != 0 {
+		t.Errorf("the listener got %d HTTP requests", n)
+	}
+}
+
+// A failing step still returns what the steps before it measured.
+func TestProbeFailureKeepsWhatWasMeasured(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // accepts and hangs up: a plaintext peer for a TLS client
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	defer wg.Wait()
+	defer ln.Close()
+	for _, target := range []string{"tls://" + ln.Addr().String(), "https://" + ln.Addr().String() + "/"} {
+		r, err := Run(context.Background(), Options{Target: target, Connects: 3, Timeout: 2 * time.Second})
+		if err == nil || !strings.Contains(err.Error(), "tls handshake") {
+			t.Errorf("%s: error %v, want the handshake's", target, err)
+		}
+		if r == nil || len(r.ConnectMs) != 3 || r.ConnectMedianMs <= 0 {
+			t.Errorf("%s: report %+v, want the 3 connects measured", target, r)
+		}
+	}
 }

@@ -55,11 +55,21 @@ type Outcome struct {
 	Class     Class
 	Code      int32  // protocol status (HTTP status), 0 when there was none
 	MessageID string // the messageId of a VES error body
+	// BytesSent and BytesRecv are the bytes of the request and of its
+	// answer on the wire, headers included, as JMeter's sentBytes and
+	// bytes count them (0 for what never reached a connection).
 	BytesSent int64
 	BytesRecv int64
 	// Written is when the request was handed to the connection and Done
 	// when its outcome was known: the service time is Done - Written.
 	Written, Done time.Time
+	// Connect is how long opening the request's connection took (TLS
+	// handshake included) when the request opened it; 0 on a reused
+	// connection. It is part of Done - Written.
+	Connect time.Duration
+	// FirstByte is when the first byte of the answer arrived; zero when
+	// none did. FirstByte - Written is JMeter's Latency.
+	FirstByte time.Time
 }
 
 // Header is one request header.

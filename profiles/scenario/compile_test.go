@@ -243,6 +243,8 @@ func TestCompileErrors(t *testing.T) {
 			return p
 		}(), want: []string{"schedules no request"}},
 		{name: "URL of another scheme", profile: commandLine("ftp://u:pw@host/x"), want: []string{"the command line: target.url", `"ftp://u:xxxxx@host/x"`}},
+		{name: "port out of range", profile: commandLine("http://u:pw@127.0.0.1:99999/x"), want: []string{"port 99999 out of range", `"http://u:xxxxx@127.0.0.1:99999/x"`}},
+		{name: "port zero", profile: commandLine("http://127.0.0.1:0/x"), want: []string{"port 0 out of range"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/vesload/vesload/internal/redact"
@@ -27,6 +28,11 @@ func parseTarget(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("%q: want an http:// or https:// URL", redact.URL(raw))
 	case u.Host == "" || u.Hostname() == "":
 		return nil, fmt.Errorf("%q: no host", redact.URL(raw))
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%q: port %s out of range (want 1 to 65535)", redact.URL(raw), p)
+		}
 	}
 	return u, nil
 }

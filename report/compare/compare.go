@@ -54,6 +54,12 @@ type Options struct {
 	// LabelsA and LabelsB name the individual runs (usually their file
 	// names) in errors and notes; without them runs are "A run 1", ….
 	LabelsA, LabelsB []string
+	// Gates are the regression gates to decide (vesload compare --gate);
+	// none leaves Comparison.Gates nil.
+	Gates []Gate
+	// Undecided is what a gate too few runs cannot decide means (default
+	// fail).
+	Undecided Undecided
 }
 
 // Comparison is the outcome of Compare: what the renderers print.
@@ -74,6 +80,8 @@ type Comparison struct {
 	Distributions []Distribution
 	// Notes are the caveats a reader must see with the table.
 	Notes []string
+	// Gates are the verdicts of Options.Gates, nil without gates.
+	Gates *GateSet
 }
 
 // Direction says which way a metric improves.
@@ -179,6 +187,10 @@ func Compare(a, b []*result.Result, opts Options) (*Comparison, error) {
 		c.Distributions = dists
 		c.Notes = append(c.Notes, notes...)
 	}
+	if len(opts.Gates) > 0 {
+		o := judgeOptions{test: opts.Test, alpha: opts.Alpha, center: opts.Center, undecided: opts.Undecided}
+		c.Gates = judgeRuns(a, b, opts.Gates, o, opts.NameA, opts.NameB)
+	}
 	return c, nil
 }
 
@@ -205,6 +217,13 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Alpha == 0 {
 		o.Alpha = DefaultAlpha
+	}
+	switch o.Undecided {
+	case "":
+		o.Undecided = UndecidedFail
+	case UndecidedFail, UndecidedPass:
+	default:
+		return o, fmt.Errorf("compare: unknown undecided policy %q (want fail or pass)", o.Undecided)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return o, fmt.Errorf("compare: alpha %g is not between 0 and 1", o.Alpha)

@@ -16,6 +16,15 @@
 // refuses runs whose rate, duration, body or target path differ unless
 // forced, and names the field.
 //
+// Regression gates (Gate, ParseGate) turn a comparison into a CI
+// decision: "p99<+10%" fails when B is worse than A by more than the
+// tolerance and the difference is significant at alpha with the chosen
+// test; too few runs to decide make a gate undecided, which a policy
+// turns into pass or fail. The metric names are the threshold grammar's
+// (report/threshold), read through threshold.Measure so that a name
+// means one figure everywhere. JudgeBaseline decides the same gates for
+// one run against one stored run on their per-second figures.
+//
 // The package owns the statistics and the text, Markdown and JSON
 // renderings of a comparison; the HTML rendering lives in report/html,
 // which draws charts. It reads finished results only: it never runs load,

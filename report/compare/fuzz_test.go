@@ -34,7 +34,7 @@ func FuzzCompare(f *testing.F) {
 			{{r}, {&other}},
 		} {
 			for _, test := range []Test{Welch, UTest} {
-				c, err := Compare(sides[0], sides[1], Options{Test: test})
+				c, err := Compare(sides[0], sides[1], Options{Test: test, Gates: mustGates(t, "p99<+10%", "rps>-5%", "error_rate<+1pp", "target_cpu_avg<+5pp")})
 				if err != nil {
 					t.Fatalf("same config refused: %v", err)
 				}
@@ -55,6 +55,17 @@ func FuzzCompare(f *testing.F) {
 				}
 				if err := JSON(&out, c); err != nil {
 					t.Fatal(err)
+				}
+				if err := JUnit(&out, c); err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range c.Gates.Verdicts {
+					if v.Tested && !(v.P >= 0 && v.P <= 1) {
+						t.Fatalf("%s: p = %v", v.Gate.Expr, v.P)
+					}
+				}
+				if set, err := JudgeBaseline(sides[0][0], sides[1][0], c.Gates.gates(), BaselineOptions{}); err != nil || len(set.Verdicts) != 4 {
+					t.Fatalf("baseline: %v", err)
 				}
 				if strings.Contains(out.String(), "NaN") {
 					t.Fatalf("NaN in output:\n%s", out.String())

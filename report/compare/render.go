@@ -58,6 +58,21 @@ func Text(w io.Writer, c *Comparison) error {
 			writeWrapped(p, "  - ", n)
 		}
 	}
+	if c.Gates != nil {
+		p.println("")
+		lines := c.Gates.Lines(c.NameA, c.NameB, c.Alpha)
+		writeWrapped(p, "", lines[0])
+		for _, l := range lines[1 : len(lines)-1] {
+			for i, wl := range report.Wrap(l, 96) {
+				if i == 0 {
+					p.println("  " + wl)
+				} else {
+					p.println("      " + wl)
+				}
+			}
+		}
+		p.println(lines[len(lines)-1])
+	}
 	if p.err != nil {
 		return fmt.Errorf("comparison text: %w", p.err)
 	}
@@ -85,6 +100,17 @@ func Markdown(w io.Writer, c *Comparison) error {
 	for _, n := range c.Notes {
 		p.println("- " + table.EscapeCell(n))
 	}
+	if c.Gates != nil {
+		lines := c.Gates.Lines(c.NameA, c.NameB, c.Alpha)
+		p.println("")
+		p.println(table.EscapeCell(lines[0]))
+		p.println("")
+		for _, l := range lines[1 : len(lines)-1] {
+			p.println("- " + table.EscapeCell(l))
+		}
+		p.println("")
+		p.println("**" + table.EscapeCell(lines[len(lines)-1]) + "**")
+	}
 	if p.err != nil {
 		return fmt.Errorf("comparison markdown: %w", p.err)
 	}
@@ -105,6 +131,34 @@ type jsonDoc struct {
 	Rows          []jsonRow  `json:"rows"`
 	Distributions []jsonDist `json:"distributions,omitempty"`
 	Notes         []string   `json:"notes,omitempty"`
+	Gates         *jsonGates `json:"gates,omitempty"`
+}
+
+// jsonGates carries the gate verdicts: passed is the whole decision
+// (after the undecided policy), each gate its own.
+type jsonGates struct {
+	Passed    bool       `json:"passed"`
+	Failed    int        `json:"failed"`
+	Basis     string     `json:"basis"`
+	Undecided Undecided  `json:"undecided"`
+	Limit     string     `json:"cannot_decide,omitempty"`
+	Gates     []jsonGate `json:"gates"`
+}
+
+type jsonGate struct {
+	Expr      string   `json:"expr"`
+	Metric    string   `json:"metric"`
+	Outcome   Outcome  `json:"outcome"`
+	Pass      bool     `json:"pass"`
+	A         float64  `json:"a"`
+	B         float64  `json:"b"`
+	Unit      string   `json:"unit,omitempty"`
+	Change    *float64 `json:"change"`
+	ChangeIn  string   `json:"change_unit"`
+	Tolerance string   `json:"tolerance"`
+	PValue    *float64 `json:"p_value"`
+	Note      string   `json:"note,omitempty"`
+	Summary   string   `json:"summary"`
 }
 
 type jsonRow struct {
@@ -165,6 +219,9 @@ func JSON(w io.Writer, c *Comparison) error {
 			Metric: d.Metric, NA: d.NA, NB: d.NB, D: d.D, PValue: d.P, Significant: d.Significant,
 		})
 	}
+	if c.Gates != nil {
+		doc.Gates = jsonGateSet(c)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -207,4 +264,28 @@ func writeWrapped(p *printer, prefix, text string) {
 			p.println(indent + l)
 		}
 	}
+}
+
+func jsonGateSet(c *Comparison) *jsonGates {
+	g := &jsonGates{
+		Passed: c.Gates.Passed(), Failed: c.Gates.Failed(), Basis: c.Gates.Basis,
+		Undecided: c.Gates.Undecided, Limit: c.Gates.Limit, Gates: []jsonGate{},
+	}
+	for _, v := range c.Gates.Verdicts {
+		jg := jsonGate{
+			Expr: v.Gate.Expr, Metric: v.Gate.Metric, Outcome: v.Outcome, Pass: v.Pass,
+			A: v.A, B: v.B, Unit: v.Gate.Unit, ChangeIn: v.Gate.kindUnit(), Tolerance: v.Gate.Tolerance(),
+			Note: v.Note, Summary: v.Sentence(c.NameA, c.NameB, c.Alpha),
+		}
+		if !math.IsInf(v.Change, 0) && !math.IsNaN(v.Change) {
+			ch := v.Change
+			jg.Change = &ch
+		}
+		if v.Tested {
+			p := v.P
+			jg.PValue = &p
+		}
+		g.Gates = append(g.Gates, jg)
+	}
+	return g
 }

@@ -49,6 +49,11 @@ func TestGolden(t *testing.T) {
 		}},
 		{"text_single.golden", func(b *bytes.Buffer) error { return Text(b, singleRuns(t)) }},
 		{"markdown.golden", func(b *bytes.Buffer) error { return Markdown(b, slowerB(t, named)) }},
+		{"text_gates.golden", func(b *bytes.Buffer) error { return Text(b, slowerB(t, gated(t, named))) }},
+		{"text_gates_single.golden", func(b *bytes.Buffer) error { return Text(b, singleGated(t, Options{})) }},
+		{"markdown_gates.golden", func(b *bytes.Buffer) error { return Markdown(b, slowerB(t, gated(t, named))) }},
+		{"junit_gates.golden", func(b *bytes.Buffer) error { return JUnit(b, slowerB(t, gated(t, named))) }},
+		{"junit_gates_single.golden", func(b *bytes.Buffer) error { return JUnit(b, singleGated(t, Options{Undecided: UndecidedPass})) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

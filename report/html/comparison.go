@@ -45,6 +45,7 @@ func Comparison(w io.Writer, cmp *compare.Comparison, a, b []*result.Result) err
 		},
 		runsSection(cmp, a, b),
 	}
+	p.Sections = append(p.Sections[:1], append(gateSections(cmp), p.Sections[1:]...)...)
 	return render(w, p)
 }
 

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 // target is the parsed request URL split the way fasthttp wants it.
@@ -77,12 +79,29 @@ func preflight(ctx context.Context, t target, tc *tls.Config, timeout time.Durat
 	defer conn.Close()
 	if t.isTLS {
 		tconn := tls.Client(conn, tc)
-		if err := tconn.HandshakeContext(ctx); err != nil {
+		err := tconn.HandshakeContext(ctx)
+		if err == nil {
+			// TLS 1.3 refuses a client certificate after the client's
+			// side of the handshake: the alert is the first thing read.
+			_ = tconn.SetReadDeadline(time.Now().Add(preflightAlertWait))
+			var b [1]byte
+			if _, rerr := tconn.Read(b[:]); tlsconf.Explain(rerr) != "" {
+				err = rerr
+			}
+		}
+		if err != nil {
+			if why := tlsconf.Explain(err); why != "" {
+				return fmt.Errorf("preflight: TLS handshake with %s: %s (%w)", t.addr, why, err)
+			}
 			return fmt.Errorf("preflight: TLS handshake with %s: %w", t.addr, err)
 		}
 	}
 	return nil
 }
+
+// preflightAlertWait is how long the preflight listens after a TLS
+// handshake for the server's refusal of the client certificate.
+const preflightAlertWait = 200 * time.Millisecond
 
 // warmDialer hands out connections opened before the run's clock starts,
 // then dials as usual. Without it every request of the first milliseconds

@@ -80,13 +80,23 @@ func New(o Options) (*Transport, error) {
 	}
 	// Every TCP connection of the pool, however it was opened, reads and
 	// writes through raw system calls (docs/ARCHITECTURE.md, "CPU per
-	// request"); Wrap leaves other connections as they are.
+	// request"); Wrap leaves other connections as they are. An https
+	// connection completes its handshake here, so that the time to open
+	// it includes TLS, as JMeter's Connect does, and its metered bytes
+	// are those of HTTP, headers included.
 	dial := func(addr string) (net.Conn, error) {
+		start := time.Now()
 		c, err := open(addr)
 		if err != nil {
 			return nil, err
 		}
-		return rawconn.Wrap(c), nil
+		c = rawconn.Wrap(c)
+		if t.isTLS {
+			if c, err = handshake(c, tc, min(o.Timeout, 10*time.Second)); err != nil {
+				return nil, err
+			}
+		}
+		return newMeteredConn(c, time.Since(start)), nil
 	}
 	warm := newWarmDialer(dial, o.Pool)
 	tr := &Transport{o: o, target: t, tls: tc, warm: warm, client: newHostClient(t, tc, &o, warm.Dial)}
@@ -110,6 +120,19 @@ func (t *Transport) Warm(n int) { t.warm.warm(t.target.addr, n) }
 func (t *Transport) Close() {
 	t.warm.close()
 	t.client.CloseIdleConnections()
+}
+
+// handshake completes the TLS handshake of a new connection within
+// timeout.
+func handshake(c net.Conn, tc *tls.Config, timeout time.Duration) (net.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	tconn := tls.Client(c, tc)
+	if err := tconn.HandshakeContext(ctx); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	return tconn, nil
 }
 
 // Addr is the target's host:port, for messages.
@@ -165,13 +188,19 @@ func (s *sender) Send(r *transport.Request, o *transport.Outcome) {
 	o.Written = time.Now()
 	err := s.t.client.Do(req, s.resp)
 	o.Done = time.Now()
-	o.Class, o.Code, o.MessageID, o.BytesSent, o.BytesRecv = transport.OK, 0, "", int64(len(r.Body)), 0
+	o.Class, o.Code, o.MessageID, o.BytesSent, o.BytesRecv = transport.OK, 0, "", 0, 0
+	o.Connect, o.FirstByte = 0, time.Time{}
+	// The bytes on the wire, headers included, and the connection's
+	// times, as the connection counted them for this exchange.
+	var x exchangeFigures
+	if figures(s.resp.LocalAddr(), &x) {
+		o.BytesSent, o.BytesRecv, o.Connect, o.FirstByte = x.sent, x.recv, x.connect, x.firstByte
+	}
 	if err != nil {
 		o.Class = classifyError(err)
 	} else {
 		o.Code = int32(s.resp.StatusCode())
 		body := s.resp.Body()
-		o.BytesRecv = int64(len(body))
 		if !s.t.o.Expect.OK(int(o.Code)) {
 			o.Class = transport.HTTP
 			if id := messageID(body); id != nil {
