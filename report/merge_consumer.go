@@ -78,6 +78,9 @@ func joinConsumer(m, c *result.Result, label string) error {
 	if m.Merged != nil {
 		m.Merged.Inputs++
 	}
+	if c.Interrupted {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%s was stopped before the run's end and its grace: lost may count events still on their way", label))
+	}
 	if d.LostThoughAccepted > 0 {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%d events answered 2xx never reached %s within %gs", d.LostThoughAccepted, d.Source, d.GraceS))
 	}

@@ -61,6 +61,36 @@ func TestMergeJoinsTheConsumer(t *testing.T) {
 				t.Fatalf("merged requests %+v inputs %+v, delivery %+v: want expected %d, accepted %d, delivered %d",
 					m.Requests, m.Merged, d, sent, ok, ok-7)
 			}
+			if !containsWarning(m.Warnings, "never reached") {
+				t.Errorf("warnings %q: want the events lost though accepted", m.Warnings)
+			}
 		})
+	}
+}
+
+func containsWarning(ws []string, part string) bool {
+	for _, w := range ws {
+		if strings.Contains(w, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMergeWarnsOfAnInterruptedConsumer: a consumer stopped early (a
+// signal) leaves lost counting events that may still arrive; the merged
+// result says so.
+func TestMergeWarnsOfAnInterruptedConsumer(t *testing.T) {
+	t.Parallel()
+	g := generator(t, 0, 1)
+	g.Config.RunID = "r1"
+	c := consumerResult(t, "r1", 10)
+	c.Interrupted = true
+	m, err := MergeShards([]*result.Result{g, c}, []string{"g.json", "delivery.json"}, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !containsWarning(m.Warnings, "delivery.json was stopped before the run's end") {
+		t.Errorf("warnings %q: want the consumer's early stop", m.Warnings)
 	}
 }
