@@ -48,7 +48,7 @@ func BenchmarkRequestPath(b *testing.B) {
 		// per-request path too.
 		Observers: []Observer{liveObserver{exp: metrics.New()}},
 	}
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestClosedModelSteps(t *testing.T) {
 	defer srv.Close()
 	cfg := Config{URL: srv.URL, Body: seqBody{}, Pool: 8, Timeout: 2 * time.Second, KeepAlive: true,
 		Load: &Closed{Concurrency: []int{2, 6}, Step: 600 * time.Millisecond}}
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestClosedModelRejects(t *testing.T) {
 	t.Parallel()
 	for _, c := range []*Closed{{}, {Concurrency: []int{0}, Step: time.Second}, {Concurrency: []int{9}, Step: time.Second}, {Concurrency: []int{1}}} {
 		cfg := Config{URL: "http://127.0.0.1:1", Body: seqBody{}, Pool: 8, Timeout: time.Second, Load: c}
-		if _, err := New(cfg); err == nil {
+		if _, err := newREST(cfg); err == nil {
 			t.Errorf("closed %+v accepted", c)
 		}
 	}

@@ -3,7 +3,6 @@ package loadgen
 import (
 	"fmt"
 	"net"
-	"net/url"
 	"time"
 
 	"github.com/vesload/vesload/internal/expect"
@@ -83,8 +82,12 @@ type Config struct {
 	// uses it too.
 	Dial func(addr string) (net.Conn, error)
 
-	// Transport, when set, sends the requests instead of the VES REST
-	// transport built from URL, TLS and the rest (see package transport).
+	// Transport sends the requests and is required: the engine links no
+	// protocol, so the caller builds it for the target (the VES REST one
+	// with rest.New from URL, Method, Headers, User, Password, TLS, Mix,
+	// Expect, Pool, Timeout, KeepAlive, UserAgent and Dial, which the
+	// engine itself reads only to name the target and check the mix) and
+	// sets it here. See package transport.
 	Transport transport.Transport
 
 	// Observers watch the run, called in this order for every event;
@@ -99,12 +102,9 @@ type Config struct {
 }
 
 func (c *Config) validate() error {
-	if c.Transport == nil { // the REST transport is built from the URL
-		if err := validateHTTPURL(c.URL); err != nil {
-			return err
-		}
-	}
 	switch {
+	case c.Transport == nil:
+		return fmt.Errorf("no transport: the caller builds one for the target (the VES REST one is rest.New) and sets Config.Transport")
 	case c.Load == nil:
 		return fmt.Errorf("want a load: an open-model schedule or a closed-model ramp")
 	case c.Body == nil && len(c.Mix) == 0:
@@ -117,20 +117,4 @@ func (c *Config) validate() error {
 		return fmt.Errorf("timeout %v: must be positive", c.Timeout)
 	}
 	return c.Load.validate(c.Pool)
-}
-
-// validateHTTPURL checks the URL the REST transport sends to. A plugged-in
-// Transport takes its own address, and URL then only names the target
-// (tcp://host:port for HV-VES).
-func validateHTTPURL(raw string) error {
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil:
-		return fmt.Errorf("url %q: %w", raw, err)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("url %q: scheme must be http or https", raw)
-	case u.Host == "":
-		return fmt.Errorf("url %q: no host", raw)
-	}
-	return nil
 }

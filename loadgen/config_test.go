@@ -9,7 +9,11 @@ import (
 	"github.com/vesload/vesload/loadgen/transport"
 )
 
-func TestValidateURL(t *testing.T) {
+// TestValidateTransport: the engine builds no transport of its own, so a
+// Config without one is an error that says so, and a plugged-in Transport
+// takes its own address (the http/https check is the REST transport's,
+// see package rest's TestNewTarget).
+func TestValidateTransport(t *testing.T) {
 	t.Parallel()
 	sched, err := Constant(10, time.Second)
 	if err != nil {
@@ -20,11 +24,9 @@ func TestValidateURL(t *testing.T) {
 		plugged  bool
 		errMatch string
 	}{
-		{url: "http://127.0.0.1:8080/eventListener/v7"},
-		{url: "https://collector:8443/eventListener/v7"},
-		{url: "ftp://collector/x", errMatch: "scheme must be http or https"},
-		{url: "http:///eventListener/v7", errMatch: "no host"},
-		{url: "tcp://127.0.0.1:6061", errMatch: "scheme must be http or https"},
+		{url: "http://127.0.0.1:8080/eventListener/v7", errMatch: "no transport"},
+		{url: "tcp://127.0.0.1:6061", errMatch: "no transport"},
+		{url: "http://127.0.0.1:8080/eventListener/v7", plugged: true},
 		{url: "tcp://127.0.0.1:6061", plugged: true}, // a Transport takes its own address
 	}
 	for _, tt := range tests {
@@ -32,9 +34,12 @@ func TestValidateURL(t *testing.T) {
 		if tt.plugged {
 			c.Transport = stubTransport{}
 		}
-		err := c.validate()
+		e, err := New(c)
 		if (err == nil) != (tt.errMatch == "") || (err != nil && !strings.Contains(err.Error(), tt.errMatch)) {
 			t.Errorf("%s (transport plugged in: %v): error %v, want %q", tt.url, tt.plugged, err, tt.errMatch)
+		}
+		if err != nil && e != nil {
+			t.Errorf("%s: an engine beside error %v", tt.url, err)
 		}
 	}
 }

@@ -18,6 +18,8 @@
 //
 // The engine never formats output and never writes files: it returns a
 // result.Result and calls its observers; the command line renders both.
-// It does not import any protocol's client: the VES REST transport lives
-// in loadgen/transport/rest.
+// It does not import any protocol's client nor build a transport: the
+// caller builds one (the VES REST transport of loadgen/transport/rest, the
+// HV-VES one of loadgen/hv) and hands it over in Config.Transport; New
+// refuses a Config without one.
 package loadgen

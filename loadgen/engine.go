@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/transport"
-	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -40,9 +39,6 @@ type Engine struct {
 // New checks the configuration and prepares the client. It does not touch
 // the network.
 func New(cfg Config) (*Engine, error) {
-	if cfg.UserAgent == "" {
-		cfg.UserAgent = "vesload"
-	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -56,11 +52,6 @@ func New(cfg Config) (*Engine, error) {
 	var err error
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
 		return nil, err
-	}
-	if e.tr == nil {
-		if e.tr, err = restTransport(&e.cfg, e.kinds); err != nil {
-			return nil, err
-		}
 	}
 	e.tl = newTimeline(e.facts.perSecond, e.facts.concurrency)
 	e.rec = newRecorder(cfg.Observers, len(e.kinds), e.facts.steps, e.tl)
@@ -231,20 +222,6 @@ func firstByte(o *transport.Outcome) int64 {
 		return 0
 	}
 	return max(o.FirstByte.Sub(o.Written).Nanoseconds(), 0)
-}
-
-// restTransport is the VES REST transport for cfg's target and mix.
-func restTransport(cfg *Config, kinds []Request) (*rest.Transport, error) {
-	o := rest.Options{
-		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
-		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,
-		Pool: cfg.Pool, Timeout: cfg.Timeout, KeepAlive: cfg.KeepAlive, Dial: cfg.Dial,
-		Expect: cfg.Expect,
-	}
-	for _, k := range kinds {
-		o.Kinds = append(o.Kinds, rest.Kind{URL: k.URL, Headers: k.Headers})
-	}
-	return rest.New(o)
 }
 
 // String describes the engine for logs, without credentials.

@@ -34,7 +34,7 @@ func testConfig(t *testing.T, url string, rps float64, d time.Duration) Config {
 
 func run(t *testing.T, cfg Config) *result.Result {
 	t.Helper()
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestPreflightFailsFast(t *testing.T) {
 	}
 	url := "http://" + l.Addr().String()
 	l.Close()
-	e, err := New(testConfig(t, url, 10, time.Second))
+	e, err := newREST(testConfig(t, url, 10, time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestCancelCountsNotSent(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	e, err := New(testConfig(t, srv.URL, 100, 10*time.Second))
+	e, err := newREST(testConfig(t, srv.URL, 100, 10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestAbortCountsInFlight(t *testing.T) {
 	defer close(release)
 	cfg := testConfig(t, srv.URL, 20, 10*time.Second)
 	cfg.Timeout = 30 * time.Second
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestCancelWhileBehindSchedule(t *testing.T) {
 	// never sleeps, it is always behind. A stop must still stop it.
 	cfg := testConfig(t, srv.URL, 1e6, 10*time.Second)
 	cfg.Pool = 1
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestMixRejects(t *testing.T) {
 	for _, tt := range tests {
 		cfg := testConfig(t, base, 1, time.Second)
 		cfg.Mix = tt.mix
-		if _, err := New(cfg); err == nil {
+		if _, err := newREST(cfg); err == nil {
 			t.Errorf("%s: accepted", tt.name)
 		}
 	}
@@ -76,7 +76,7 @@ func TestMixRun(t *testing.T) {
 		{Name: "single", URL: srv.URL + "/eventListener/v7", Body: seqBody{}, Weight: 3},
 		{Name: "batch", URL: srv.URL + "/eventListener/v7/eventBatch", Body: seqBody{}, Weight: 1, Headers: []Header{{Name: "X-Kind", Value: "batch"}}},
 	}
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -274,7 +274,7 @@ func TestShardedRun(t *testing.T) {
 			}
 			cfg.Load = v
 			cfg.Start = &StartGate{At: at, Tolerance: 5 * time.Second}
-			e, err := New(cfg)
+			e, err := newREST(cfg)
 			if err != nil {
 				t.Error(err)
 				return
@@ -312,7 +312,7 @@ func TestLateShardDoesNotRun(t *testing.T) {
 	cfg := testConfig(t, srv.URL+"/eventListener/v7", 10, time.Second)
 	cfg.NoPreflight = true
 	cfg.Start = &StartGate{At: time.Unix(1e9, 0), Tolerance: time.Second}
-	e, err := New(cfg)
+	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

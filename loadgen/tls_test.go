@@ -44,7 +44,7 @@ func TestTLSVerification(t *testing.T) {
 			cfg := testConfig(t, srv.URL, 10, 500*time.Millisecond)
 			cfg.TLS = tt.tls
 			cfg.NoPreflight = !tt.preflight
-			e, err := New(cfg)
+			e, err := newREST(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

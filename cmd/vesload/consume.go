@@ -327,7 +327,7 @@ func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
 		return nil
 	}
 	if _, open := s.plan.Config.Load.(*loadgen.Schedule); c.url == "" && emu != nil && open {
-		c.url = autoConsumeURL(emu.kafka.brokers, sc)
+		c.url = autoConsumeURL(emu.Brokers(), sc)
 	}
 	fl, err := startFollow(c, sc, s.plan)
 	if err != nil || fl == nil {

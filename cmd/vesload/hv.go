@@ -19,7 +19,6 @@ import (
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/verdict"
-	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
 const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M] [--size B] [--interval D | --rate R] [flags]"
@@ -208,8 +207,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if err := probe.Check(); err != nil {
 		return 0, usageError{err}
 	}
-	var emu *hvemu.Server
-	var kafka *kafkaSide
+	var emu *emulator
 	if cfg.Addr == "" {
 		if o.target.metrics != "" || len(o.target.pids) > 0 || len(o.target.procs) > 0 {
 			return 0, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
@@ -217,13 +215,12 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 		if o.tls.Enabled() {
 			return 0, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 		}
-		if emu, kafka, err = startHVEmulator(); err != nil {
+		if emu, err = startEmulator(stderr); err != nil {
 			return 0, err
 		}
-		defer kafka.close()
 		defer emu.Close()
-		cfg.Addr = emu.Addr()
-		fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\n", cfg.Addr)
+		cfg.Addr = emu.HVAddr()
+		fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.describe())
 	}
 	if o.tls.Enabled() {
 		if cfg.TLS, err = o.tls.Client(""); err != nil {
@@ -233,7 +230,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	var fl *follow
 	switch {
 	case cfg.Shard.Whole():
-		fl, err = startHVFollow(&o.consume, &cfg, kafka)
+		fl, err = startHVFollow(&o.consume, &cfg, emu)
 	case o.consume.url != "":
 		// A shard's messages share the run id with the other shards':
 		// its tally would count theirs as its own.
@@ -281,7 +278,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
 	res.Config.Digest = hvDigest(cfg)
 	if emu != nil {
-		res.HV.Receiver = emulatorView(emu, out.Totals().Written, o.settle)
+		res.HV.Receiver = emu.hvView(out.Totals().Written, o.settle)
 	}
 	note := func(s string) {
 		if !o.quiet {
@@ -294,21 +291,6 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	res.Config.AllowErrors = o.allowErrors
 	verdict.Judge(res, verdict.Options{Gates: gates, AllowErrors: o.allowErrors})
 	return hvFinish(o, res, stdout, stderr)
-}
-
-// emulatorView waits (up to settle) until the emulator has read every
-// frame written, then reads its counters.
-func emulatorView(emu *hvemu.Server, written int64, settle time.Duration) *result.HVReceiver {
-	deadline := time.Now().Add(settle)
-	st := emu.Stats()
-	for st.Received < written && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		st = emu.Stats()
-	}
-	dup := st.DuplicateEventIDs
-	return &result.HVReceiver{Source: "emulator", Received: st.Received, Accepted: st.Accepted,
-		Dropped: st.Dropped, Lost: written - st.Received, Duplicates: &dup, TravelAvgMs: st.TravelMs.Avg,
-		TravelP50Ms: st.TravelMs.P50, TravelP99Ms: st.TravelMs.P99, TravelMaxMs: st.TravelMs.Max}
 }
 
 // hvFinish writes the outputs, prints the summary and picks the exit code.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/vesload/vesload/loadgen/delivery"
@@ -9,29 +8,13 @@ import (
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
-// startHVEmulator starts the built-in HV-VES emulator, routing accepted
-// messages to an embedded Kafka broker as the collector routes them to
-// its topics.
-func startHVEmulator() (*hvemu.Server, *kafkaSide, error) {
-	kafka, err := (&publishFlags{embedded: "127.0.0.1:0", beforeAck: true}).start()
-	if err != nil {
-		return nil, nil, fmt.Errorf("start the built-in HV-VES emulator's Kafka broker: %w", err)
-	}
-	emu, err := hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0", OnMessage: kafka.publishHV})
-	if err != nil {
-		kafka.close()
-		return nil, nil, fmt.Errorf("start the built-in HV-VES emulator: %w", err)
-	}
-	return emu, kafka, nil
-}
-
 // startHVFollow follows the HV-VES messages onto the --consume topic (or,
 // with the built-in emulator, onto its broker's route for the domain).
 // HV-VES answers nothing: every message written is expected.
-func startHVFollow(c *consumeOptions, cfg *hv.Config, kafka *kafkaSide) (*follow, error) {
-	if c.url == "" && kafka != nil {
+func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *emulator) (*follow, error) {
+	if c.url == "" && emu != nil {
 		if topic := hvemu.DefaultRoutes()[hvDomain(cfg)]; topic != "" {
-			c.url = "kafka://" + kafka.brokers + "/" + topic
+			c.url = "kafka://" + emu.Brokers() + "/" + topic
 		}
 	}
 	if c.url == "" {

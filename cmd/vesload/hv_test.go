@@ -218,7 +218,8 @@ func TestHVBadInput(t *testing.T) {
 func TestHVInterruptAccountsForEveryMessage(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "hv.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// long enough for the built-in emulator, a child process, to start under -race
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	code := hvMain(ctx, []string{"--producers", "3", "--messages", "100000", "--interval", "1ms", "--size", "1000", "-o", out, "-q"}, &stdout, &stderr)

@@ -25,6 +25,7 @@ type publishFlags struct {
 	buffer          int
 	beforeAck       bool
 	seed            uint64
+	bounded         bool // the embedded broker keeps a bounded backlog
 }
 
 func addPublishFlags(fs *pflag.FlagSet, p *publishFlags) {
@@ -86,7 +87,7 @@ func (p *publishFlags) start() (*kafkaSide, error) {
 	}
 	k := &kafkaSide{}
 	if p.embedded != "" {
-		b, err := publish.StartBroker(p.embedded)
+		b, err := publish.StartBrokerWith(p.embedded, publish.BrokerOptions{Bounded: p.bounded})
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +131,7 @@ func (k *kafkaSide) describe(p *publishFlags) string {
 	}
 	parts := []string{"publishing to " + where, mode}
 	if p.drop > 0 {
-		parts = append(parts, fmt.Sprintf("drop %g", p.drop))
+		parts = append(parts, fmt.Sprintf("drop %g (seed %d)", p.drop, k.pub.Seed()))
 	}
 	if p.delay > 0 {
 		parts = append(parts, fmt.Sprintf("delay %v", p.delay))

@@ -259,7 +259,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	emulated := sc.Target.URL == ""
 	var emu *emulator
 	if emulated {
-		emu, err = startEmulator()
+		emu, err = startEmulator(stderr)
 		if err != nil {
 			return nil, err
 		}
@@ -283,7 +283,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	}
 	if emulated {
 		s.plan.RunConfig.Emulator = true
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\n", s.plan.URL)
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
 	}
 	if limit, ok := openFileLimit(); ok {
 		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
@@ -359,7 +359,12 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 // run drives the engine: a first signal stops the schedule and drains, a
 // second aborts at once.
 func (s *runSetup) run() (*result.Result, error) {
-	eng, err := loadgen.New(s.plan.Config)
+	var eng *loadgen.Engine
+	tr, err := restTransport(&s.plan.Config)
+	if err == nil {
+		s.plan.Config.Transport = tr
+		eng, err = loadgen.New(s.plan.Config)
+	}
 	if err != nil {
 		s.outs.close()
 		return nil, usageError{err}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -40,6 +41,7 @@ type serveFlags struct {
 	pub                                                    publishFlags
 	arrivals                                               bool
 	sink                                                   string
+	child                                                  childFlags
 	schemaDir, streams                                     string
 	strictJSON                                             bool
 }
@@ -75,7 +77,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&f.jitter, "jitter", 0, "spread the delay uniformly over latency ± jitter")
 	fs.Float64Var(&f.errorRate, "error-rate", 0, "fraction (0..1) of valid requests answered with a publish failure")
 	fs.StringVar(&f.stall, "stall", "", "freeze every answer for `D` starting `T` after start, written D@T (e.g. 2s@10s)")
-	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate and --jitter, to repeat a run exactly (0: random)")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed for --error-rate, --jitter and --publish-drop, to repeat a run exactly (0: a random one, named in the start lines)")
 	fs.BoolVar(&f.noValidate, "no-validate", false, "skip the schema checks (the collector's collector.schema.checkflag=-1; JSON syntax, batch and routing checks stay)")
 	fs.StringVar(&f.schemaDir, "schema-dir", defaultSchemaDir(), "`DIR` laid out as the collector's etc/: CommonEventFormat_27.2.json, _28.4.1.json, _30.2.1_ONAP.json and externalRepo/schema-map.json; when it does not exist, only the built-in header rules apply (said on start)")
 	fs.BoolVar(&f.strictJSON, "strict-json", false, "answer any body that is not strict JSON with 400 SVC0002, instead of parsing as the collector's org.json does (lenient; 500 for what it throws on)")
@@ -85,6 +87,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	hvf := addHVServeFlags(fs)
 	fs.BoolVar(&f.arrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
 	fs.StringVar(&f.sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
+	addChildFlags(fs, &f.child)
 	if code, done := parseCommand(fs, args, serveSynopsis, stdout, stderr); done {
 		return code
 	}
@@ -96,7 +99,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if strings.EqualFold(f.compat, compatKafka) {
 		f.compat, f.pub.beforeAck = testserver.CompatV72, true
 	}
+	for f.seed == 0 { // 0 means random: pick one here, so the start lines can name it
+		f.seed = rand.Uint64()
+	}
 	f.pub.seed = f.seed
+	f.pub.bounded = f.child.bounded
+	ctx, stopWatch := f.child.watchStdin(ctx)
+	defer stopWatch()
 	opts, err := f.options(fs.Changed("backend-queue"), log)
 	if err == nil {
 		err = f.pub.check()
@@ -118,7 +127,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if kafka != nil {
 		hvOpts.OnMessage = kafka.publishHV
 	}
-	stopHV, err := hvf.start(hvOpts, log)
+	stopHV, hvAddrs, err := hvf.start(hvOpts, log)
 	if err != nil {
 		if kafka != nil {
 			kafka.close()
@@ -136,12 +145,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer sink.Close()
 		log.printf("throughput sink on %s (vesload probe --sink)", sink.URL())
 	}
-	return runEmulator(ctx, opts, kafka, &f.pub, log, stderr)
+	announce := func(url string) { f.child.announce(stdout, url, hvAddrs, kafka) }
+	return runEmulator(ctx, opts, kafka, &f.pub, log, stderr, announce)
 }
 
 // runEmulator serves until ctx ends and prints the summary; kafka, when
 // not nil, is where accepted events are published (closed on return).
-func runEmulator(ctx context.Context, opts testserver.Options, kafka *kafkaSide, pub *publishFlags, log *lineWriter, stderr io.Writer) int {
+func runEmulator(ctx context.Context, opts testserver.Options, kafka *kafkaSide, pub *publishFlags, log *lineWriter, stderr io.Writer, announce func(url string)) int {
 	if kafka != nil {
 		opts.Publish = kafka.pub.Publish
 	}
@@ -158,6 +168,7 @@ func runEmulator(ctx context.Context, opts testserver.Options, kafka *kafkaSide,
 	if kafka != nil {
 		log.printf("%s", kafka.describe(pub))
 	}
+	announce(srv.URL())
 	<-ctx.Done()
 	closeErr := srv.Close()
 	log.printf("%s", summary(srv.Stats(), time.Since(start)))
@@ -346,6 +357,9 @@ func describe(o testserver.Options) string {
 	}
 	if o.ErrorRate > 0 {
 		parts = append(parts, fmt.Sprintf("error rate %g", o.ErrorRate))
+	}
+	if o.ErrorRate > 0 || o.Jitter > 0 {
+		parts = append(parts, fmt.Sprintf("seed %d", o.Seed))
 	}
 	if o.Stall > 0 {
 		parts = append(parts, fmt.Sprintf("stall %v at %v", o.Stall, o.StallAt))

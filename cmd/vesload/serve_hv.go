@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -29,7 +28,7 @@ func addHVServeFlags(fs *pflag.FlagSet) *hvServeFlags {
 	fs.StringVar(&f.clientCA, "hv-client-ca", "", "require HV-VES client certificates signed by this PEM CA `FILE`")
 	fs.DurationVar(&f.idle, "hv-idle-timeout", hvemu.DefaultIdleTimeout, "close HV-VES connections idle this long")
 	fs.Int64Var(&f.readRate, "hv-read-rate", 0, "read each HV-VES connection at most this many `BYTES` a second (0: no limit), to create back-pressure")
-	fs.IntVar(&f.maxPayload, "hv-max-payload", wtp.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
+	fs.IntVar(&f.maxPayload, "hv-max-payload", hvemu.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
 	return f
 }
 
@@ -48,26 +47,29 @@ func (f *hvServeFlags) options(log *lineWriter) (hvemu.Options, error) {
 		return o, fmt.Errorf("--hv-idle-timeout: want a positive duration, got %v", f.idle)
 	case f.readRate < 0:
 		return o, fmt.Errorf("--hv-read-rate: must not be negative, got %d", f.readRate)
-	case f.maxPayload < 1 || f.maxPayload > wtp.MaxPayload:
-		return o, fmt.Errorf("--hv-max-payload: want 1 to %d, got %d", wtp.MaxPayload, f.maxPayload)
+	case f.maxPayload < 1 || f.maxPayload > hvemu.MaxPayload:
+		return o, fmt.Errorf("--hv-max-payload: want 1 to %d, got %d", hvemu.MaxPayload, f.maxPayload)
 	}
 	return o, nil
 }
 
+// hvAddrs are where a running HV-VES emulator listens.
+type hvAddrs struct{ listen, monitor string }
+
 // start runs the HV-VES emulator and its monitoring endpoints when
 // --hv-listen is given; the returned func stops them and logs a summary.
-func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), error) {
+func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), hvAddrs, error) {
 	if f.listen == "" {
-		return func() {}, nil
+		return func() {}, hvAddrs{}, nil
 	}
 	srv, err := hvemu.Start(o)
 	if err != nil {
-		return nil, err
+		return nil, hvAddrs{}, err
 	}
 	mon, monAddr, err := srv.ServeHTTP(f.monitor)
 	if err != nil {
 		srv.Close()
-		return nil, fmt.Errorf("--hv-monitor: %w", err)
+		return nil, hvAddrs{}, fmt.Errorf("--hv-monitor: %w", err)
 	}
 	proto := "TCP"
 	if srv.TLS() {
@@ -83,5 +85,5 @@ func (f *hvServeFlags) start(o hvemu.Options, log *lineWriter) (func(), error) {
 		st := srv.Stats()
 		log.printf("HV-VES: %d connections, %d messages received (%d accepted, %d dropped), %d duplicate event ids, %d clients rejected",
 			st.ConnectionsTotal, st.Received, st.Accepted, st.DroppedTotal(), st.DuplicateEventIDs, st.RejectedTotal())
-	}, nil
+	}, hvAddrs{srv.Addr(), monAddr}, nil
 }

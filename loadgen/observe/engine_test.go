@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
@@ -40,8 +41,13 @@ func TestStalledJTLDoesNotStallTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := loadgen.New(loadgen.Config{URL: srv.URL + "/eventListener/v7", Load: s, Body: fixedBody{}, Pool: 32, PoolWait: 10 * time.Second,
-		Timeout: 5 * time.Second, KeepAlive: true, Observers: []loadgen.Observer{j}})
+	target := srv.URL + "/eventListener/v7"
+	tr, err := rest.New(rest.Options{URL: target, Kinds: []rest.Kind{{URL: target}}, Pool: 32, Timeout: 5 * time.Second, KeepAlive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := loadgen.New(loadgen.Config{URL: target, Load: s, Body: fixedBody{}, Pool: 32, PoolWait: 10 * time.Second,
+		Timeout: 5 * time.Second, KeepAlive: true, Observers: []loadgen.Observer{j}, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net"
 	"time"
-
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
 
 // conn is one client connection being read.
@@ -14,9 +12,9 @@ type conn struct {
 	s      *Server
 	c      net.Conn
 	client string
-	dec    *wtp.Decoder
+	reader frameReader
+	dec    decoder
 	msg    Message
-	hdr    wtp.EventHeader
 	// rate limiting: bytes read since start, and when reading began.
 	read  int64
 	begin time.Time
@@ -27,7 +25,7 @@ func (s *Server) serve(c net.Conn) {
 	defer s.wg.Done()
 	defer s.untrack(c)
 	defer c.Close()
-	k := &conn{s: s, c: c, client: c.RemoteAddr().String(), dec: wtp.NewDecoder(s.opts.MaxPayload)}
+	k := &conn{s: s, c: c, client: c.RemoteAddr().String(), reader: frameReader{max: s.opts.MaxPayload}}
 	k.msg.Client = k.client
 	s.st.connected()
 	cause := k.run()
@@ -57,7 +55,7 @@ func (k *conn) run() string {
 		n, err := k.c.Read(buf)
 		if n > 0 {
 			k.s.st.bytes(n)
-			k.dec.Write(buf[:n])
+			k.reader.write(buf[:n])
 			if cause := k.frames(); cause != "" {
 				return cause
 			}
@@ -96,12 +94,12 @@ func (k *conn) throttle(n int) {
 // to disconnect for.
 func (k *conn) frames() string {
 	for {
-		f, ok, err := k.dec.Next()
+		f, ok, err := k.reader.next()
 		switch {
-		case errors.Is(err, wtp.ErrBadMagic):
+		case errors.Is(err, errMarker):
 			k.s.st.rejected(RejectMarker)
 			return RejectMarker
-		case errors.Is(err, wtp.ErrTooBig):
+		case errors.Is(err, errTooBig):
 			k.s.st.rejected(RejectTooBig)
 			return RejectTooBig
 		case !ok:
@@ -111,34 +109,40 @@ func (k *conn) frames() string {
 	}
 }
 
-// handle counts one frame and passes it on when it is valid and routed.
-func (k *conn) handle(f wtp.Frame) {
+// handle counts one frame and passes it on when it is valid and routed,
+// in the collector's order: frame checks, protobuf decoding (travel time
+// recorded for every decoded message), header validation, routing.
+func (k *conn) handle(f frame) {
 	st := k.s.st
-	st.received(len(f.Payload))
-	if f.Skip != "" {
+	st.received(len(f.payload))
+	if !f.usable() {
 		st.dropped(DropInvalid)
 		return
 	}
-	h, _, err := wtp.DecodeEvent(f.Payload)
-	if err != nil || !validHeader(&h) {
+	h, ok := k.dec.decode(f.payload)
+	if !ok {
 		st.dropped(DropInvalid)
 		return
 	}
-	key := h.Domain
-	if string(key) == "stndDefined" {
-		key = h.StndDefinedNamespace
+	now := k.s.opts.Now()
+	st.travelled(h.lastEpochMicrosec, now)
+	if !validHeader(h) {
+		st.dropped(DropInvalid)
+		return
 	}
-	topic, ok := k.s.opts.Routes[string(key)]
+	key := h.domain
+	if key == "stndDefined" {
+		key = h.stndDefinedNamespace
+	}
+	topic, ok := k.s.opts.Routes[key]
 	if !ok {
 		st.dropped(DropRouteNotFound)
 		return
 	}
-	now := k.s.opts.Now()
-	st.accepted(k.client, &h, topic, now)
+	st.accepted(k.client, h.sourceName, h.eventID, topic)
 	if fn := k.s.opts.OnMessage; fn != nil {
-		k.hdr = h
-		k.msg.Domain, k.msg.Topic = string(h.Domain), topic
-		k.msg.Header, k.msg.Payload, k.msg.Received = &k.hdr, f.Payload, now
+		k.msg.Domain, k.msg.Topic, k.msg.EventID, k.msg.SourceName = h.domain, topic, h.eventID, h.sourceName
+		k.msg.Payload, k.msg.Received = f.payload, now
 		fn(&k.msg)
 	}
 }

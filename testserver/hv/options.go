@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
 
 // DefaultIdleTimeout is the collector's server.idleTimeoutSec default.
@@ -41,7 +39,7 @@ type Options struct {
 	// ReadRate limits how many bytes a second are read from each
 	// connection (0: no limit), to make clients feel back-pressure.
 	ReadRate int64
-	// MaxPayload is the largest payload accepted (wtp.MaxPayload when 0).
+	// MaxPayload is the largest payload accepted (MaxPayload when 0).
 	MaxPayload int
 	// Routes maps a domain (for domain stndDefined: the
 	// stndDefinedNamespace) to its output topic (DefaultRoutes when nil).
@@ -67,10 +65,10 @@ func (o Options) normalise() (Options, error) {
 		o.IdleTimeout = DefaultIdleTimeout
 	}
 	if o.MaxPayload == 0 {
-		o.MaxPayload = wtp.MaxPayload
+		o.MaxPayload = MaxPayload
 	}
-	if o.MaxPayload < 0 || o.MaxPayload > wtp.MaxPayload {
-		return o, fmt.Errorf("max payload %d: want 1 to %d bytes", o.MaxPayload, wtp.MaxPayload)
+	if o.MaxPayload < 0 || o.MaxPayload > MaxPayload {
+		return o, fmt.Errorf("max payload %d: want 1 to %d bytes", o.MaxPayload, MaxPayload)
 	}
 	if o.ReadRate < 0 {
 		return o, fmt.Errorf("read rate %d: must not be negative", o.ReadRate)

@@ -9,18 +9,17 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
 
 // Message is one accepted VesEvent, handed to Options.OnMessage.
 type Message struct {
-	Client   string // remote address of the connection
-	Domain   string
-	Topic    string // the route's output topic
-	Header   *wtp.EventHeader
-	Payload  []byte // the whole VesEvent, as received
-	Received time.Time
+	Client     string // remote address of the connection
+	Domain     string
+	Topic      string // the route's output topic
+	EventID    string
+	SourceName string
+	Payload    []byte // the whole VesEvent, as received
+	Received   time.Time
 }
 
 // Server is a running HV-VES emulator. Its methods are safe for

@@ -15,33 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
-
 	"github.com/vesload/vesload/internal/testcert"
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
-
-const epoch = 1_764_590_000_000_000 // µs
-
-// frame encodes one message of src.
-func frame(t *testing.T, src wtp.Source, size int, seq uint64) []byte {
-	t.Helper()
-	enc, err := wtp.NewEncoder(src, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := enc.Frame(wtp.Message{GlobalSeq: seq, Sequence: uint32(seq), EpochMicros: epoch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append([]byte(nil), f...)
-}
-
-func rawFrame(major byte, id uint16, payload []byte) []byte {
-	b := []byte{wtp.Magic, major, 0, 0, 0, 0, byte(id >> 8), byte(id)}
-	n := len(payload)
-	return append(append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n)), payload...)
-}
 
 // waitFor polls the stats until cond holds (the emulator reads on its own
 // goroutines); it fails after two seconds.
@@ -78,24 +53,21 @@ func TestCountsAndSkips(t *testing.T) {
 		Now: func() time.Time { return now },
 		OnMessage: func(m *Message) {
 			mu.Lock()
-			seen = append(seen, m.Domain+"/"+m.Topic+"/"+string(m.Header.EventID))
+			seen = append(seen, m.Domain+"/"+m.Topic+"/"+m.EventID)
 			mu.Unlock()
 		},
 	})
-	a := wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p0"}
-	b := wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p1"}
-	noSource := wtp.Source{RunID: "r", ReportingEntityName: "re"}
-	fault := wtp.Source{RunID: "r", Domain: "fault", ReportingEntityName: "re", SourceName: "p0"}
+	fault := with(headerFields(6, "p0"), 2, "fault")
 	stream := bytes.Join([][]byte{
-		frame(t, a, 8192, 1),
-		frame(t, b, 500, 2),
-		frame(t, a, 600, 1), // duplicate eventId r-1
-		rawFrame(2, 1, frame(t, a, 400, 3)[wtp.HeaderLen:]), // major version 2
-		rawFrame(1, 7, frame(t, a, 400, 4)[wtp.HeaderLen:]), // unknown payload id
-		rawFrame(1, 1, []byte{0x0a, 0x05, 1}),               // undecodable protobuf
-		frame(t, noSource, 400, 5),                          // header without sourceName
-		frame(t, fault, 400, 6),                             // domain without a route
-		frame(t, b, 300, 7),
+		message(1, "p0", 8192),
+		message(2, "p1", 500),
+		message(1, "p0", 600), // duplicate eventId r-1
+		rawFrame(2, payloadVesEvent, message(3, "p0", 400)[frameHeaderLen:]), // major version 2
+		rawFrame(1, 7, message(4, "p0", 400)[frameHeaderLen:]),               // unknown payload type
+		rawFrame(1, 1, []byte{0x0a, 0x05, 1}),                                // undecodable protobuf
+		eventFrame(with(headerFields(5, "p0"), 16, nil), 400),                // header without sourceName
+		eventFrame(fault, 400),                                               // domain without a route
+		message(7, "p1", 300),
 	}, nil)
 	c, err := net.Dial("tcp", s.Addr())
 	if err != nil {
@@ -120,8 +92,8 @@ func TestCountsAndSkips(t *testing.T) {
 	if len(st.ByClient) != 1 || st.ByClient[c.LocalAddr().String()] != 4 {
 		t.Errorf("by client %v, want 4 from %s", st.ByClient, c.LocalAddr())
 	}
-	if st.TravelMs.Count != 4 || st.TravelMs.P50 != 1.5 || st.TravelMs.Max != 1.5 {
-		t.Errorf("travel %+v, want 4 × 1.5 ms", st.TravelMs)
+	if st.TravelMs.Count != 6 || st.TravelMs.P50 != 1.5 || st.TravelMs.Max != 1.5 {
+		t.Errorf("travel %+v, want 6 × 1.5 ms (every decoded message)", st.TravelMs)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -131,15 +103,14 @@ func TestCountsAndSkips(t *testing.T) {
 }
 
 func TestDisconnects(t *testing.T) {
-	tooBig := []byte{wtp.Magic, 1, 0, 0, 0, 0, 0, 1, 0, 0x10, 0, 1}
-	src := wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p0"}
+	tooBig := []byte{frameMarker, 1, 0, 0, 0, 0, 0, 1, 0, 0x10, 0, 1}
 	for _, c := range []struct {
 		name   string
 		stream []byte
 		cause  string
 		frames int64
 	}{
-		{"bad marker", append(frame(t, src, 300, 1), 0x55, 1, 0), RejectMarker, 1},
+		{"bad marker", append(message(1, "p0", 300), 0x55, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0), RejectMarker, 1},
 		{"payload over 1 MiB", tooBig, RejectTooBig, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -200,7 +171,7 @@ func TestTLSNeedsAClientCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Write(frame(t, wtp.Source{RunID: "t", ReportingEntityName: "re", SourceName: "p"}, 8192, 1)); err != nil {
+	if _, err := c.Write(message(1, "p", 8192)); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
@@ -214,7 +185,7 @@ func TestReadRateSlowsTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	f := frame(t, wtp.Source{RunID: "r", ReportingEntityName: "re", SourceName: "p"}, 20_000-wtp.HeaderLen, 1)
+	f := message(1, "p", 20_000-frameHeaderLen)
 	begin := time.Now()
 	for range 4 { // 80 kB at 200 kB/s: ≥ 0.4 s to read, minus what the socket buffers hold
 		if _, err := conn.Write(f); err != nil {
@@ -238,8 +209,7 @@ func TestMonitoringEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := wtp.Source{RunID: "m", ReportingEntityName: "re", SourceName: "p"}
-	conn.Write(append(frame(t, src, 1000, 1), frame(t, src, 1000, 2)...))
+	conn.Write(append(message(1, "p", 1000), message(2, "p", 1000)...))
 	conn.Close()
 	waitFor(t, s, "two messages", func(st Stats) bool { return st.Accepted == 2 })
 	body := get(t, "http://"+addr+"/metrics")
@@ -286,7 +256,7 @@ func TestBadOptions(t *testing.T) {
 		{TLSCertFile: "x.pem"},
 		{ClientCAFile: "ca.pem"},
 		{ReadRate: -1},
-		{MaxPayload: wtp.MaxPayload + 1},
+		{MaxPayload: MaxPayload + 1},
 		{Addr: "256.0.0.1:1"},
 	} {
 		if s, err := Start(o); err == nil {
@@ -297,90 +267,77 @@ func TestBadOptions(t *testing.T) {
 }
 
 // FuzzFrames feeds arbitrary streams through a connection's frame
-// handling: it must never panic, and every byte is either framed,
-// buffered, or the cause of a disconnection.
+// handling: it must never panic, and every framed message is accepted or
+// dropped.
 func FuzzFrames(f *testing.F) {
-	src := wtp.Source{RunID: "f", ReportingEntityName: "re", SourceName: "p"}
-	enc, _ := wtp.NewEncoder(src, 300)
-	fr, _ := enc.Frame(wtp.Message{GlobalSeq: 1, Sequence: 1, EpochMicros: epoch})
-	f.Add(append([]byte(nil), fr...))
+	f.Add(message(1, "p", 300))
 	f.Add(rawFrame(1, 1, []byte{0x0a, 0x02, 0x08, 0x00}))
-	f.Add([]byte{wtp.Magic, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 0x0a, 0x01, 0x12})
+	f.Add([]byte{frameMarker, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 0x0a, 0x01, 0x12})
+	f.Add(eventFrame(with(headerFields(1, "p"), 7, uint64(5)), 100))
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		o, _ := Options{MaxPayload: 4096}.normalise()
 		s := &Server{opts: o, st: newState(100)}
-		k := &conn{s: s, dec: wtp.NewDecoder(o.MaxPayload)}
-		k.dec.Write(stream)
+		k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+		k.reader.write(stream)
 		cause := k.frames()
 		st := s.Stats()
 		if cause == "" && st.Received != st.Accepted+st.DroppedTotal() {
 			t.Fatalf("received %d != accepted %d + dropped %d", st.Received, st.Accepted, st.DroppedTotal())
 		}
+		if st.TravelMs.Max > float64(maxTravelUs)/1000 {
+			t.Fatalf("travel max %v above the cap", st.TravelMs.Max)
+		}
 	})
 }
 
 func TestValidHeader(t *testing.T) {
-	ok := func() wtp.EventHeader {
-		return wtp.EventHeader{Version: []byte("1.0"), Domain: []byte("perf3gpp"), Priority: wtp.PriorityNormal,
-			EventID: []byte("r-1"), EventName: []byte("n"), LastEpochMicrosec: 1, StartEpochMicrosec: 1,
-			ReportingEntityName: []byte("re"), SourceName: []byte("s"), ListenerVersion: []byte("7.2")}
+	ok := func() *header {
+		return &header{version: "1.0", domain: "perf3gpp", priority: 3, eventID: "r-1", eventName: "n",
+			lastEpochMicrosec: 1, startEpochMicrosec: 1, reportingEntityName: "re", sourceName: "s", listenerVersion: "7.2"}
 	}
+	type h = header
 	for _, c := range []struct {
 		name   string
-		change func(*wtp.EventHeader)
+		change func(*h)
 		valid  bool
 	}{
-		{"complete", func(*wtp.EventHeader) {}, true},
-		{"sequence 0 is fine", func(h *wtp.EventHeader) { h.Sequence = 0 }, true},
-		{"7.2.1", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.2.1") }, true},
-		{"7.1-anything", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.1-x") }, true},
-		{"7.", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.") }, false},
-		{"7.x", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("7.x") }, false},
-		{"6.0", func(h *wtp.EventHeader) { h.ListenerVersion = []byte("6.0") }, false},
-		{"no priority", func(h *wtp.EventHeader) { h.Priority = 0 }, false},
-		{"no lastEpochMicrosec", func(h *wtp.EventHeader) { h.LastEpochMicrosec = 0 }, false},
-		{"no startEpochMicrosec", func(h *wtp.EventHeader) { h.StartEpochMicrosec = 0 }, false},
-		{"no version", func(h *wtp.EventHeader) { h.Version = nil }, false},
-		{"no domain", func(h *wtp.EventHeader) { h.Domain = nil }, false},
-		{"no eventId", func(h *wtp.EventHeader) { h.EventID = nil }, false},
-		{"no eventName", func(h *wtp.EventHeader) { h.EventName = nil }, false},
-		{"no reportingEntityName", func(h *wtp.EventHeader) { h.ReportingEntityName = nil }, false},
-		{"no sourceName", func(h *wtp.EventHeader) { h.SourceName = nil }, false},
+		{"complete", func(*h) {}, true},
+		{"7.2.1", func(h *h) { h.listenerVersion = "7.2.1" }, true},
+		{"7.1-anything", func(h *h) { h.listenerVersion = "7.1-x" }, true},
+		{"7.0 then a tab", func(h *h) { h.listenerVersion = "7.0\tx" }, true},
+		{"7.0 newline x", func(h *h) { h.listenerVersion = "7.0\nx" }, false},
+		{"7.0 carriage return", func(h *h) { h.listenerVersion = "7.0\r" }, false},
+		{"7.0 next line U+0085", func(h *h) { h.listenerVersion = "7.0\u0085" }, false},
+		{"7.0 line separator U+2028", func(h *h) { h.listenerVersion = "7.0\u2028" }, false},
+		{"7.0 paragraph separator U+2029", func(h *h) { h.listenerVersion = "7.0\u2029" }, false},
+		{"7.", func(h *h) { h.listenerVersion = "7." }, false},
+		{"7.x", func(h *h) { h.listenerVersion = "7.x" }, false},
+		{"6.0", func(h *h) { h.listenerVersion = "6.0" }, false},
+		{"no listener version", func(h *h) { h.listenerVersion = "" }, false},
+		{"no priority", func(h *h) { h.priority = 0 }, false},
+		{"an unknown priority is set", func(h *h) { h.priority = 9 }, true},
+		{"no lastEpochMicrosec", func(h *h) { h.lastEpochMicrosec = 0 }, false},
+		{"no startEpochMicrosec", func(h *h) { h.startEpochMicrosec = 0 }, false},
+		{"no version", func(h *h) { h.version = "" }, false},
+		{"no domain", func(h *h) { h.domain = "" }, false},
+		{"no eventId", func(h *h) { h.eventID = "" }, false},
+		{"no eventName", func(h *h) { h.eventName = "" }, false},
+		{"no reportingEntityName", func(h *h) { h.reportingEntityName = "" }, false},
+		{"no sourceName", func(h *h) { h.sourceName = "" }, false},
 	} {
-		h := ok()
-		c.change(&h)
-		if got := validHeader(&h); got != c.valid {
+		hd := ok()
+		c.change(hd)
+		if got := validHeader(hd); got != c.valid {
 			t.Errorf("%s: valid %v, want %v", c.name, got, c.valid)
 		}
 	}
 }
 
 // stndDefinedFrame is a minimal valid VesEvent of domain stndDefined with
-// the given namespace, encoded by hand (the producers send perf3gpp).
+// the given namespace (the producers send perf3gpp).
 func stndDefinedFrame(namespace string) []byte {
-	var h []byte
-	str := func(n protowire.Number, v string) {
-		h = protowire.AppendTag(h, n, protowire.BytesType)
-		h = protowire.AppendString(h, v)
-	}
-	num := func(n protowire.Number, v uint64) {
-		h = protowire.AppendTag(h, n, protowire.VarintType)
-		h = protowire.AppendVarint(h, v)
-	}
-	str(1, "1.0")
-	str(2, "stndDefined")
-	num(4, 1)
-	str(5, "ns-"+namespace)
-	str(6, "n")
-	num(8, epoch)
-	num(9, epoch)
-	str(14, "re")
-	str(16, "s")
-	str(18, "7.2")
-	str(19, namespace)
-	ev := protowire.AppendTag(nil, 1, protowire.BytesType)
-	ev = protowire.AppendBytes(ev, h)
-	return rawFrame(1, 1, ev)
+	h := with(with(headerFields(1, "s"), 2, "stndDefined"), 19, namespace)
+	return eventFrame(with(h, 5, "ns-"+namespace), 0)
 }
 
 func TestStndDefinedRoutesByNamespace(t *testing.T) {

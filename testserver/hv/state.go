@@ -6,8 +6,6 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/vesload/vesload/loadgen/hv/wtp"
 )
 
 // maxTravelUs is the longest travel time recorded (a day, in µs): a
@@ -88,25 +86,36 @@ func (s *state) count(m map[string]int64, key string) {
 	s.mu.Unlock()
 }
 
-// accepted records a valid, routed message from client received at now.
-func (s *state) accepted(client string, h *wtp.EventHeader, topic string, now time.Time) {
+// accepted records a valid, routed message from client.
+func (s *state) accepted(client, source, eventID, topic string) {
 	s.nSent.Add(1)
-	travel := now.UnixMicro() - int64(h.LastEpochMicrosec)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.byTopic[topic]++
-	bounded(s.bySource, string(h.SourceName))
+	bounded(s.bySource, source)
 	bounded(s.byClient, client)
-	switch _, seen := s.ids[string(h.EventID)]; {
+	switch _, seen := s.ids[eventID]; {
 	case seen:
 		s.duplicates++
 	case len(s.ids) < s.maxIDs:
-		s.ids[string(h.EventID)] = struct{}{}
+		s.ids[eventID] = struct{}{}
 	default:
 		s.untracked++
 	}
+}
+
+// travelled records the travel time of a decoded message stamped
+// lastEpochMicrosec and received at now. The collector reads the stamp as
+// a signed number and its timer ignores negative durations, so a message
+// stamped in the future is counted apart, not recorded; one older than
+// maxTravelUs is recorded at the cap.
+func (s *state) travelled(lastEpochMicrosec uint64, now time.Time) {
+	travel := now.UnixMicro() - int64(lastEpochMicrosec)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if travel < 0 {
 		s.negative++
+		return
 	}
 	travel = min(max(travel, 1), maxTravelUs)
 	s.travelSumUs += float64(travel)

@@ -70,7 +70,9 @@ func (s *Server) Stats() Stats {
 	out.ByClient = maps.Clone(st.byClient)
 	out.DuplicateEventIDs, out.UntrackedEventIDs, out.NegativeTravels = st.duplicates, st.untracked, st.negative
 	if n := st.travel.TotalCount(); n > 0 {
-		ms := func(us int64) float64 { return float64(us) / 1000 }
+		// A histogram bucket's highest value may lie past the cap: a
+		// figure is never reported above it.
+		ms := func(us int64) float64 { return float64(min(us, maxTravelUs)) / 1000 }
 		out.TravelMs = Travel{Count: n, Avg: st.travelSumUs / float64(n) / 1000,
 			P50: ms(st.travel.ValueAtQuantile(50)), P99: ms(st.travel.ValueAtQuantile(99)), Max: ms(st.travel.Max())}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 )
@@ -11,18 +12,40 @@ import (
 // Broker is an in-process Kafka broker (franz-go's kfake) for the
 // emulator and tests: one broker, the collector's output topics created
 // up front with Partitions partitions each, other topics created on
-// first use. It keeps everything in memory.
+// first use. It keeps everything in memory: every record, unless it was
+// started with BrokerOptions.Bounded.
 type Broker struct {
 	cluster *kfake.Cluster
 	addr    string
+	retain  *retainer
+}
+
+// boundedSegment is the segment size of a bounded broker.
+const boundedSegment = 2 << 20
+
+// BrokerOptions configure an embedded broker.
+type BrokerOptions struct {
+	// Bounded deletes records Retention after they were produced, read
+	// or not, so that the broker's memory follows the rate and stays flat
+	// over a long run. The built-in emulator of a run, whose one consumer
+	// is the run's delivery follower reading records as they arrive, sets
+	// it; a consumer lagging by more than the retention misses records.
+	Bounded bool
+	// Retention is how long a bounded broker keeps a record
+	// (DefaultRetention when 0).
+	Retention time.Duration
 }
 
 // Partitions is the partition count of the embedded broker's topics:
 // more than one, so that per-partition ordering is exercised.
 const Partitions = 3
 
-// StartBroker listens on addr (HOST:PORT; port 0 picks a free one).
-func StartBroker(addr string) (*Broker, error) {
+// StartBroker listens on addr (HOST:PORT; port 0 picks a free one) and
+// keeps every record.
+func StartBroker(addr string) (*Broker, error) { return StartBrokerWith(addr, BrokerOptions{}) }
+
+// StartBrokerWith is StartBroker with options.
+func StartBrokerWith(addr string, o BrokerOptions) (*Broker, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("embedded Kafka address %q: want HOST:PORT", addr)
@@ -34,11 +57,17 @@ func StartBroker(addr string) (*Broker, error) {
 	listen := func(network, _ string) (net.Listener, error) {
 		return net.Listen(network, net.JoinHostPort(host, strconv.Itoa(port)))
 	}
-	c, err := kfake.NewCluster(
+	opts := []kfake.Opt{
 		kfake.NumBrokers(1), kfake.Ports(port), kfake.ListenFn(listen),
 		kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(Partitions),
 		kfake.SeedTopics(Partitions, Topics()...),
-	)
+	}
+	if o.Bounded {
+		// A segment is freed once all of it expired: small segments make
+		// the memory follow the retention closely.
+		opts = append(opts, kfake.BrokerConfigs(map[string]string{"log.segment.bytes": strconv.Itoa(boundedSegment)}))
+	}
+	c, err := kfake.NewCluster(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("start embedded Kafka on %s: %w", addr, err)
 	}
@@ -47,11 +76,26 @@ func StartBroker(addr string) (*Broker, error) {
 		c.Close()
 		return nil, fmt.Errorf("start embedded Kafka on %s: no listener", addr)
 	}
-	return &Broker{cluster: c, addr: addrs[0]}, nil
+	b := &Broker{cluster: c, addr: addrs[0]}
+	if o.Bounded {
+		if o.Retention <= 0 {
+			o.Retention = DefaultRetention
+		}
+		if b.retain, err = startRetainer(b.addr, o.Retention); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("start embedded Kafka on %s: %w", addr, err)
+		}
+	}
+	return b, nil
 }
 
 // Addr is the broker's HOST:PORT, with the real port.
 func (b *Broker) Addr() string { return b.addr }
 
 // Close stops the broker and drops its data.
-func (b *Broker) Close() { b.cluster.Close() }
+func (b *Broker) Close() {
+	if b.retain != nil {
+		b.retain.stop()
+	}
+	b.cluster.Close()
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,7 +60,8 @@ type Options struct {
 	// up to MaxBlock (default DefaultMaxBlock), then fails.
 	Buffer   int
 	MaxBlock time.Duration
-	// Seed makes the drop choices reproducible; zero is a fixed seed.
+	// Seed makes the drop choices reproducible; zero picks a random one,
+	// which Publisher.Seed reports so that a run can be repeated.
 	Seed uint64
 }
 
@@ -82,6 +84,11 @@ type Publisher struct {
 	pending sync.WaitGroup
 	draws   atomic.Uint64
 
+	// held are the events waiting out Delay before they are produced;
+	// Close counts those still waiting as failed.
+	heldMu sync.Mutex
+	held   map[*time.Timer]struct{}
+
 	published, dropped, unrouted, failed, stalled atomic.Int64
 
 	closeOnce sync.Once
@@ -102,6 +109,9 @@ func New(o Options) (*Publisher, error) {
 	}
 	if o.MaxBlock == 0 {
 		o.MaxBlock = DefaultMaxBlock
+	}
+	for o.Seed == 0 {
+		o.Seed = rand.Uint64()
 	}
 	opts := append([]kgo.Opt{
 		kgo.AllowAutoTopicCreation(),
@@ -179,6 +189,10 @@ func (p *Publisher) PublishRecord(topic string, value []byte, quit <-chan struct
 	return acks.wait(quit)
 }
 
+// Seed is the seed of the drop choices: the one given, or the random one
+// picked for a zero seed.
+func (p *Publisher) Seed() uint64 { return p.opts.Seed }
+
 // drop decides, reproducibly from the seed, whether the next routed
 // event is lost.
 func (p *Publisher) drop() bool {
@@ -225,7 +239,33 @@ func (p *Publisher) later(rec *kgo.Record) {
 		p.send(rec, nil)
 		return
 	}
-	time.AfterFunc(p.opts.Delay, func() { p.send(rec, nil) })
+	p.heldMu.Lock()
+	defer p.heldMu.Unlock()
+	var t *time.Timer
+	t = time.AfterFunc(p.opts.Delay, func() {
+		p.heldMu.Lock()
+		delete(p.held, t)
+		p.heldMu.Unlock()
+		p.send(rec, nil)
+	})
+	if p.held == nil {
+		p.held = map[*time.Timer]struct{}{}
+	}
+	p.held[t] = struct{}{}
+}
+
+// release fails every event still waiting out Delay.
+func (p *Publisher) release() {
+	p.heldMu.Lock()
+	defer p.heldMu.Unlock()
+	for t := range p.held {
+		if t.Stop() {
+			p.failed.Add(1)
+			<-p.slots
+			p.pending.Done()
+		}
+		delete(p.held, t)
+	}
 }
 
 // send produces rec; its slot is freed when the broker answers.
@@ -269,7 +309,9 @@ func (p *Publisher) close(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("kafka producer: %d events still buffered at close", len(p.slots))
 	}
+	p.release()
 	p.client.Close()
+	<-drained // a closed client fails what it still holds, so every slot comes back
 	return err
 }
 

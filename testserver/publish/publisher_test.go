@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,6 +143,34 @@ func TestPublishDropsAFraction(t *testing.T) {
 		t.Fatalf("stats %+v: want about 5 %% of %d dropped and the rest published", st, n)
 	}
 	readTopic(t, b, "unauthenticated.SEC_HEARTBEAT_OUTPUT", int(st.Published))
+}
+
+// TestSeedZeroIsRandom: seed 0 picks a different seed, hence different
+// drop choices, in every publisher and reports it; a given seed repeats
+// the same choices.
+func TestSeedZeroIsRandom(t *testing.T) {
+	t.Parallel()
+	choices := func(seed uint64) (uint64, string) {
+		p, err := New(Options{Drop: 0.5, Seed: seed, Kafka: []kgo.Opt{kgo.SeedBrokers("127.0.0.1:1")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close(context.Background())
+		var b strings.Builder
+		for range 64 {
+			fmt.Fprint(&b, map[bool]int{false: 0, true: 1}[p.drop()])
+		}
+		return p.Seed(), b.String()
+	}
+	s1, c1 := choices(0)
+	s2, c2 := choices(0)
+	if s1 == 0 || s2 == 0 || s1 == s2 || c1 == c2 {
+		t.Errorf("seed 0 twice: seeds %d and %d, choices %s and %s; want two random seeds", s1, s2, c1, c2)
+	}
+	r1, d1 := choices(s1)
+	if r1 != s1 || d1 != c1 {
+		t.Errorf("seed %d again: %d, %s; want the choices %s", s1, r1, d1, c1)
+	}
 }
 
 func TestPublishStallsWhenTheBufferIsFull(t *testing.T) {

@@ -26,6 +26,12 @@ func parseTarget(raw string) (target, error) {
 	if err != nil {
 		return target{}, fmt.Errorf("url %q: %w", raw, err)
 	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return target{}, fmt.Errorf("url %q: scheme must be http or https", raw)
+	case u.Host == "":
+		return target{}, fmt.Errorf("url %q: no host", raw)
+	}
 	t := target{host: u.Hostname(), isTLS: u.Scheme == "https"}
 	port := u.Port()
 	if port == "" {

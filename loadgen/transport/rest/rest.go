@@ -59,11 +59,17 @@ type Transport struct {
 
 var _ transport.Transport = (*Transport)(nil)
 
-// New checks the target and prepares the client; it does not touch the
-// network.
+// New checks the target (an http or https URL with a host) and prepares
+// the client; it does not touch the network. An empty Method is POST, an
+// empty UserAgent "vesload". The engine never calls it: the command that
+// runs the engine builds the transport and hands it over in
+// loadgen.Config.Transport.
 func New(o Options) (*Transport, error) {
 	if o.Method == "" {
 		o.Method = fasthttp.MethodPost
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "vesload"
 	}
 	t, err := parseTarget(o.URL)
 	if err != nil {

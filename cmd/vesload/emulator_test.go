@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var emulatorLine = regexp.MustCompile(`built-in emulator: process (\d+) \(vesload serve\), REST (http://127\.0\.0\.1:\d+), HV-VES (127\.0\.0\.1:\d+), Kafka (127\.0\.0\.1:\d+)`)
+
+// parentOf reads the parent pid of pid from /proc (Linux), or -1 once the
+// process is gone (a zombie counts as gone: it runs nothing).
+func parentOf(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(fields) < 2 || fields[0] == "Z" || fields[0] == "X" {
+		return -1
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+
+// waitGone polls until pid no longer runs, for up to 10 s.
+func waitGone(t *testing.T, pid int, after string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for parentOf(pid) != -1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("emulator process %d still runs %s", pid, after)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// startRun starts the binary with args and returns the emulator's pid
+// from its announcement line.
+func startRun(t *testing.T, args ...string) (*exec.Cmd, int, chan error) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	pids := make(chan int, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := emulatorLine.FindStringSubmatch(sc.Text()); m != nil {
+				pid, _ := strconv.Atoi(m[1])
+				pids <- pid
+				break
+			}
+		}
+		// Wait closes stderr once vesload exits, even if an emulator
+		// left behind still holds the other end.
+		done <- cmd.Wait()
+	}()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	select {
+	case pid := <-pids:
+		t.Cleanup(func() { // a failed test leaves no emulator behind either
+			if parentOf(pid) != -1 {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
+		return cmd, pid, done
+	case err := <-done:
+		t.Fatalf("vesload %v ended (%v) without announcing its emulator", args, err)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("vesload %v did not announce its emulator", args)
+	}
+	return nil, 0, nil
+}
+
+// TestEmulatorIsAChildProcess: with no target, the process tree shows
+// the emulator as vesload's child, and it is gone when the run ends, or
+// when vesload is killed with SIGKILL and cannot clean up.
+func TestEmulatorIsAChildProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the process tree from /proc")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"run", []string{"run", "--rps", "20", "--duration", "2s", "--quiet"}},
+		{"hv", []string{"hv", "--producers", "1", "--messages", "150", "--quiet"}},
+	} {
+		t.Run(c.name+" ends", func(t *testing.T) {
+			t.Parallel()
+			cmd, pid, done := startRun(t, append(c.args, "-o", t.TempDir()+"/r.json")...)
+			if ppid := parentOf(pid); ppid != cmd.Process.Pid {
+				t.Errorf("emulator %d has parent %d, want vesload %d", pid, ppid, cmd.Process.Pid)
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("run: %v", err)
+				}
+			case <-time.After(60 * time.Second):
+				t.Fatal("the run did not end")
+			}
+			waitGone(t, pid, "after the run")
+		})
+		t.Run(c.name+" killed", func(t *testing.T) {
+			t.Parallel()
+			long := []string{"hv", "--producers", "1", "--messages", "100000", "--quiet"}
+			if c.name == "run" {
+				long = []string{"run", "--rps", "20", "--duration", "10m", "--quiet"}
+			}
+			cmd, pid, done := startRun(t, long...)
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			var ee *exec.ExitError
+			if err := <-done; !errors.As(err, &ee) {
+				t.Fatalf("killed vesload: %v", err)
+			}
+			waitGone(t, pid, "after vesload was killed with SIGKILL")
+		})
+	}
+}
+
+// TestServeNamesItsRandomSeed: --seed 0 (the default) is a new random
+// seed in every `vesload serve`, named in the start lines so that a run
+// can be repeated with it.
+func TestServeNamesItsRandomSeed(t *testing.T) {
+	t.Parallel()
+	seedLine := regexp.MustCompile(`drop 0\.5 \(seed (\d+)\)`)
+	restLine := regexp.MustCompile(`emulator on http://\S+/eventListener/v7 \(.*error rate 0\.1, seed (\d+)`)
+	args := []string{"serve", "--listen", "127.0.0.1:0", "--kafka-embedded", "127.0.0.1:0", "--publish-drop", "0.5", "--error-rate", "0.1"}
+	seed1, rest1 := startServeLines(t, args, seedLine, restLine)
+	seed2, rest2 := startServeLines(t, args, seedLine, restLine)
+	if seed1 == seed2 || seed1 == "0" || seed2 == "0" || rest1 != seed1 || rest2 != seed2 {
+		t.Errorf("two serves with --seed 0 used seeds %s and %s (REST side %s and %s)", seed1, seed2, rest1, rest2)
+	}
+	again, _ := startServeLines(t, append(args, "--seed", seed1), seedLine, restLine)
+	if again != seed1 {
+		t.Errorf("--seed %s announced seed %s", seed1, again)
+	}
+}
