@@ -49,6 +49,10 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 			return nil, fmt.Errorf("merge: %s is missing", label(i))
 		}
 	}
+	rs, names, consumer, consumerName, err := splitConsumer(rs, names, label)
+	if err != nil {
+		return nil, err
+	}
 	info, err := checkShards(rs, label, opts)
 	if err != nil {
 		return nil, err
@@ -58,6 +62,11 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 		return nil, err
 	}
 	m.Merged = info
+	if consumer != nil {
+		if err := joinConsumer(m, consumer, consumerName); err != nil {
+			return nil, err
+		}
+	}
 	if info.Count > 0 {
 		m.Config.Shape = shardsShape(rs[0].Config.Shape, info)
 	}

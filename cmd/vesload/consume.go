@@ -44,6 +44,12 @@ func addConsumeFlags(fs *pflag.FlagSet, c *consumeOptions) {
 	fs.StringVar(&c.url, "consume", "", "follow every event onto the output topic: kafka://HOST:PORT/TOPIC (kafkas:// for TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID")
 	fs.DurationVar(&c.grace, "consume-grace", defaultGrace, "how long after the last request an event may still arrive before it counts as lost")
 	fs.StringVar(&c.group, "consume-group", "", "Kafka consumer group (default vesload-<run id>, deleted after the run)")
+	addKafkaFlags(fs, c)
+}
+
+// addKafkaFlags adds the flags that reach the brokers, shared by run
+// --consume and the consume command.
+func addKafkaFlags(fs *pflag.FlagSet, c *consumeOptions) {
 	fs.StringVar(&c.user, "kafka-user", "", "SASL user for --consume (also DMaaP basic auth)")
 	fs.StringVar(&c.passFile, "kafka-password-file", "", "file holding the SASL password")
 	fs.StringVar(&c.mechanism, "kafka-mechanism", kafkaconf.SCRAMSHA512, "SASL mechanism: PLAIN, SCRAM-SHA-512 or SCRAM-SHA-256")
@@ -185,11 +191,14 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 	return fl, nil
 }
 
-// newFollow prepares the tally (event n due at the start plus offset(n)),
+// newFollow prepares the tally (event n due at the start plus offset(n);
+// no latency is measured when offset is nil),
 // connects the source and starts reading.
 func newFollow(c *consumeOptions, cfg delivery.Config, offset func(n uint64) time.Duration) (*follow, error) {
 	fl := &follow{batch: max(cfg.Batch, 1), grace: c.grace}
-	cfg.Due = func(n uint64) time.Time { return time.Unix(0, fl.start.Load()).Add(offset(n)) }
+	if offset != nil {
+		cfg.Due = func(n uint64) time.Time { return time.Unix(0, fl.start.Load()).Add(offset(n)) }
+	}
 	cfg.Start = time.Now()
 	var err error
 	if fl.tally, err = delivery.NewTally(cfg); err != nil {

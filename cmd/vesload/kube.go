@@ -87,18 +87,13 @@ var kubeRefused = map[string]string{
 	"gate-undecided":   "goes with --baseline: judge the merged result with vesload compare --gate-undecided",
 	"dry-run":          "run 'vesload --dry-run' with the same flags here: the manifests are the dry run of a Kubernetes run",
 	"dry-run-requests": "goes with --dry-run: run 'vesload --dry-run' with the same flags here",
-	// A delivery follower is one process beside the shards, not one per
-	// shard; it is not rendered yet.
-	"consume":                      "not available on Kubernetes yet: run 'vesload --consume' in a single generator to follow delivery",
-	"consume-grace":                "goes with --consume, not available on Kubernetes yet",
-	"consume-group":                "goes with --consume, not available on Kubernetes yet",
-	"kafka-user":                   "goes with --consume, not available on Kubernetes yet",
-	"kafka-password-file":          "goes with --consume, not available on Kubernetes yet",
-	"kafka-mechanism":              "goes with --consume, not available on Kubernetes yet",
-	"kafka-cacert":                 "goes with --consume, not available on Kubernetes yet",
-	"kafka-cert":                   "goes with --consume, not available on Kubernetes yet",
-	"kafka-key":                    "goes with --consume, not available on Kubernetes yet",
-	"kafka-insecure":               "goes with --consume, not available on Kubernetes yet",
+	// --consume is rendered as one more pod (vesload consume); files on
+	// this machine cannot follow it there.
+	"kafka-user":                   "the password would have to reach the consumer's pod: not available on Kubernetes yet",
+	"kafka-password-file":          "the file is on this machine: not available on Kubernetes yet",
+	"kafka-cacert":                 "the file is on this machine: not available on Kubernetes yet (--kafka-insecure, or a broker without TLS)",
+	"kafka-cert":                   "the file is on this machine and holds a key: not available on Kubernetes yet",
+	"kafka-key":                    "the file is on this machine and holds a key: not available on Kubernetes yet",
 	"target-metrics-user":          "the password would have to reach the pods: not available on Kubernetes yet (scrape an endpoint without auth, or use --prom-url)",
 	"target-metrics-password-file": "the file is on this machine: not available on Kubernetes yet",
 }
@@ -250,6 +245,9 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 		s.PasswordSecret, s.PasswordKey = k.passwordSecret, k.passwordKey
 	}
 	if err := podDashboard(s, &o.dash, changed); err != nil {
+		return nil, err
+	}
+	if s.Consume, err = kubeConsumer(o, sc, !start.IsZero(), changed); err != nil {
 		return nil, err
 	}
 	if err := s.Validate(); err != nil {

@@ -62,7 +62,7 @@ func kubeObjects(t *testing.T, manifests string) (corev1.ConfigMap, batchv1.Job)
 		case "Service":
 			target = &corev1.Service{}
 		case "Job":
-			target = &job
+			target = &batchv1.Job{}
 		case "PodMonitor":
 			continue // deploy/kube's tests decode it
 		default:
@@ -70,6 +70,10 @@ func kubeObjects(t *testing.T, manifests string) (corev1.ConfigMap, batchv1.Job)
 		}
 		if err := yaml.UnmarshalStrict([]byte(d), target); err != nil {
 			t.Fatalf("document %d does not decode strictly: %v", i+1, err)
+		}
+		// The shards' Job is the Indexed one; the consumer's is another.
+		if j, ok := target.(*batchv1.Job); ok && j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == batchv1.IndexedCompletion {
+			job = *j
 		}
 	}
 	if cm.Name == "" || job.Name == "" {
@@ -630,6 +634,8 @@ func TestKubeManifestVariants(t *testing.T) {
 		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
 		{"--pod-monitor", "--dashboard", "--dashboard-linger", "5m"},
 		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
+		{"--consume", "kafka://kafka:9092/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "10s", "--pod-monitor"},
+		{"--consume", "kafkas://kafka:9093/t", "--kafka-insecure", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
 	}
 	for _, v := range variants {
 		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "3", "-url", url}, v...)...)
@@ -773,5 +779,56 @@ func TestKubeDashboard(t *testing.T) {
 	}
 	if err := shard1.Wait(); err != nil {
 		t.Errorf("shard 1: %v\n%s", err, log1.String())
+	}
+}
+
+// TestKubeConsumer renders --consume as one more pod: a Job of its own
+// running vesload consume on the run's id, for as long as the shards may
+// run, its result on stdout; the merge line takes both Jobs' logs.
+func TestKubeConsumer(t *testing.T) {
+	t.Parallel()
+	url := "https://ves:8443/eventListener/v7"
+	topic := "kafka://kafka:9092/unauthenticated.SEC_FAULT_OUTPUT"
+	at := kubeNow.Add(time.Hour).Format(time.RFC3339)
+	tests := []struct {
+		name string
+		args []string
+		want string // the consumer's arguments after its URL
+	}{
+		{"agreed start", []string{"-rps", "50", "-duration", "1m", "--consume", topic, "--consume-grace", "10s"},
+			"--run-id c1 --duration 6m10s --grace 10s --batch 1 -o -"},
+		{"wall clock", []string{"-rps", "50", "-duration", "1m", "--start-at", at, "--consume", topic, "--consume-group", "g1", "--kafka-insecure"},
+			"--run-id c1 --start-at " + at + " --duration 1m10s --grace 30s --batch 1 --rps 50 --group g1 --kafka-insecure -o -"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "3", "-url", url, "--run-id", "c1"}, tt.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			var consumer batchv1.Job
+			for _, d := range strings.Split(out, "\n---\n")[1:] {
+				var j batchv1.Job
+				if err := yaml.UnmarshalStrict([]byte(d), &j); err == nil && j.Name == "vesload-c1-consume" {
+					consumer = j
+				}
+			}
+			_, shards := kubeObjects(t, out)
+			if consumer.Name == "" || shards.Name != "vesload-c1" {
+				t.Fatalf("jobs %q and %q: want vesload-c1 and vesload-c1-consume\n%s", shards.Name, consumer.Name, out)
+			}
+			pod := consumer.Spec.Template
+			c := pod.Spec.Containers[0]
+			if got := strings.Join(c.Args, " "); got != "consume "+topic+" "+tt.want {
+				t.Errorf("consumer args %q, want %q", got, "consume "+topic+" "+tt.want)
+			}
+			if *consumer.Spec.Completions != 1 || pod.Labels["app.kubernetes.io/name"] == "vesload" || pod.Labels["vesload/run-id"] != "c1" {
+				t.Errorf("consumer completions %d, labels %v: want one pod outside the shards' selector, of run c1", *consumer.Spec.Completions, pod.Labels)
+			}
+			if !strings.Contains(out, "kubectl logs -l vesload/run-id=c1 --tail=-1 --prefix | vesload merge -") {
+				t.Errorf("the merge line does not take the consumer's log:\n%s", out[:strings.Index(out, "---")])
+			}
+		})
 	}
 }

@@ -54,6 +54,7 @@ func commands() []command {
 		{"import-jmx", "convert a JMeter plan (.jmx) into a profile", runImportJMX},
 		{"report", "re-render a saved result (text, json, html, junit, csv, markdown)", runReport},
 		{"compare", "compare runs of two builds with statistics (A/B)", runCompare},
+		{"consume", "follow one run's events on the output topic, beside its generators, for merge", runConsume},
 		{"merge", "merge the results of generators that ran in parallel", runMerge},
 		{"kube", "render the Kubernetes manifests that run a test as N shards", runKube},
 		{"probe", "measure the link to a target: connect, TLS, round trip, bulk throughput", runProbe},

@@ -87,18 +87,18 @@ type podTemplate struct {
 
 type podMeta struct {
 	Labels      map[string]string `yaml:"labels"`
-	Annotations map[string]string `yaml:"annotations"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
 }
 
 type podSpec struct {
 	RestartPolicy                 string         `yaml:"restartPolicy"`
 	TerminationGracePeriodSeconds int            `yaml:"terminationGracePeriodSeconds"`
-	Subdomain                     string         `yaml:"subdomain"`
+	Subdomain                     string         `yaml:"subdomain,omitempty"`
 	SecurityContext               podSecurity    `yaml:"securityContext"`
-	Affinity                      affinity       `yaml:"affinity"`
+	Affinity                      *affinity      `yaml:"affinity,omitempty"`
 	InitContainers                []container    `yaml:"initContainers,omitempty"`
 	Containers                    []container    `yaml:"containers"`
-	Volumes                       []configVolume `yaml:"volumes"`
+	Volumes                       []configVolume `yaml:"volumes,omitempty"`
 	AutomountServiceAccountToken  *bool          `yaml:"automountServiceAccountToken"`
 	EnableServiceLinks            *bool          `yaml:"enableServiceLinks"`
 }
@@ -142,7 +142,7 @@ type container struct {
 	Env             []envVar          `yaml:"env,omitempty"`
 	Ports           []containerPort   `yaml:"ports,omitempty"`
 	Resources       resources         `yaml:"resources"`
-	VolumeMounts    []volumeMount     `yaml:"volumeMounts"`
+	VolumeMounts    []volumeMount     `yaml:"volumeMounts,omitempty"`
 	SecurityContext containerSecurity `yaml:"securityContext"`
 }
 

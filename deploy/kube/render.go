@@ -103,6 +103,20 @@ type Spec struct {
 	// (and lengthens the Job's deadline as much).
 	Dashboard       bool
 	DashboardLinger time.Duration
+	// Consume adds one more pod to the run, a Job of its own beside the
+	// shards' that follows the run's events on the output topic (vesload
+	// consume) and prints a delivery result for merge; nil for none.
+	Consume *Consumer
+}
+
+// Consumer is the delivery follower of a run on Kubernetes.
+type Consumer struct {
+	// URL is the output topic (kafka://, kafkas:// or dmaap://), without
+	// credentials.
+	URL string
+	// Args are more flags of vesload consume (--grace, --group, --rps,
+	// --batch, --kafka-mechanism, --kafka-insecure).
+	Args []string
 }
 
 // CertFiles are the paths, under CertDir, of the client certificate
@@ -175,6 +189,8 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("probe: no target")
 	case s.DashboardLinger < 0 || (s.DashboardLinger > 0 && !s.Dashboard):
 		return fmt.Errorf("dashboard linger %v: want 0, or a positive duration with the dashboard", s.DashboardLinger)
+	case s.Consume != nil && s.Consume.URL == "":
+		return fmt.Errorf("consume: no URL")
 	}
 	for k := range s.Files {
 		if !fileKey().MatchString(k) || k == ProfileKey {
@@ -220,6 +236,9 @@ func Render(w io.Writer, s Spec) error {
 		docs = append(docs, s.podMonitor())
 	}
 	docs = append(docs, s.job())
+	if s.Consume != nil {
+		docs = append(docs, s.consumerJob())
+	}
 	var buf bytes.Buffer
 	if s.StartAt.IsZero() {
 		fmt.Fprintf(&buf, "# vesload run %s: %d shards, started together once all are running (within %v).\n", s.RunID, s.Shards, s.ReadyTimeout)
@@ -229,7 +248,12 @@ func Render(w io.Writer, s Spec) error {
 		fmt.Fprintf(&buf, "# Apply before %s (the shards refuse to start later than %v after it), then merge:\n",
 			stamp(s.StartAt), s.StartTolerance)
 	}
-	fmt.Fprintf(&buf, "#   kubectl logs -l job-name=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.Name(), s.Name())
+	if s.Consume != nil {
+		// The shards' and the consumer's logs, each holding one result.
+		fmt.Fprintf(&buf, "#   kubectl logs -l vesload/run-id=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.RunID, s.Name())
+	} else {
+		fmt.Fprintf(&buf, "#   kubectl logs -l job-name=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.Name(), s.Name())
+	}
 	for _, d := range docs {
 		out, err := yaml.MarshalWithOptions(d, yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
 		if err != nil {
@@ -393,7 +417,7 @@ func (s *Spec) podTemplate() podTemplate {
 		TerminationGracePeriodSeconds: int(s.Timeout/time.Second) + 5,
 		Subdomain:                     s.Name(),
 		SecurityContext:               podSecurity{RunAsNonRoot: true, RunAsUser: 65532, SeccompProfile: seccompProfile{Type: "RuntimeDefault"}},
-		Affinity: affinity{PodAntiAffinity: podAntiAffinity{Preferred: []weightedTerm{{
+		Affinity: &affinity{PodAntiAffinity: podAntiAffinity{Preferred: []weightedTerm{{
 			// Spread the shards over nodes: a node's network, not its
 			// CPU, is what usually limits a generator.
 			Weight: 100,
@@ -431,3 +455,51 @@ func (s *Spec) podTemplate() podTemplate {
 // FileKeys lists the Spec's extra ConfigMap entries in order (for
 // messages and tests).
 func (s *Spec) FileKeys() []string { return slices.Sorted(maps.Keys(s.Files)) }
+
+// ConsumerName names the consumer's Job.
+func (s *Spec) ConsumerName() string { return s.Name() + "-consume" }
+
+// consumerArgs are the consumer's command line: the run to follow, how
+// long (the run's span after its start, or, when the shards agree on
+// their start at run time, after the longest wait for them too), and
+// the delivery result on stdout for merge.
+func (s *Spec) consumerArgs() []string {
+	a := []string{"consume", s.Consume.URL, "--run-id", s.RunID}
+	if s.StartAt.IsZero() {
+		// The start is agreed among the shards, which the consumer does
+		// not hear: it starts following at once, for as long as the
+		// shards may wait for each other and run.
+		a = append(a, "--duration", (s.ReadyTimeout + s.Span + s.Timeout).String())
+	} else {
+		a = append(a, "--start-at", stamp(s.StartAt), "--duration", (s.Span + s.Timeout).String())
+	}
+	a = append(a, s.Consume.Args...)
+	return append(a, "-o", "-")
+}
+
+// consumerJob is one pod beside the shards: it must be running before
+// they start (its consumer group begins at the topic's end), so it is
+// created with them; it has no ports and is not selected by the shards'
+// Service, anti-affinity or PodMonitor.
+func (s *Spec) consumerJob() job {
+	deadline := s.wait() + s.Span + s.Timeout + slack
+	j := s.job()
+	j.Metadata.Name = s.ConsumerName()
+	j.Spec.CompletionMode, j.Spec.Completions, j.Spec.Parallelism = "NonIndexed", 1, 1
+	j.Spec.ActiveDeadlineSeconds = int64(deadline.Round(time.Second) / time.Second)
+	labels := s.labels()
+	labels["app.kubernetes.io/name"] = "vesload-consume"
+	j.Metadata.Labels = labels
+	pod := &j.Spec.Template
+	pod.Metadata = podMeta{Labels: maps.Clone(labels)}
+	spec := &pod.Spec
+	c := spec.Containers[0]
+	c.Args, c.Ports, c.Env = s.consumerArgs(), nil, nil
+	c.VolumeMounts = nil
+	spec.Containers = []container{c}
+	spec.InitContainers = nil
+	spec.Volumes = nil
+	spec.Subdomain = ""
+	spec.Affinity = nil
+	return j
+}

@@ -35,11 +35,29 @@ func Follow(src Source, t *Tally, name string, now func() time.Time) *Follower {
 func (f *Follower) Finish(ctx context.Context, expected int64, grace time.Duration) (*result.Delivery, error) {
 	timer := time.NewTimer(grace)
 	defer timer.Stop()
+	f.Wait(ctx, expected, timer.C)
+	return f.Close(expected, grace)
+}
+
+// Wait returns once target distinct events were delivered, deadline
+// fires or ctx ends, whichever comes first. A target below zero waits
+// for the deadline or ctx alone: a consumer that follows a run on its
+// own may not know how many events are coming.
+func (f *Follower) Wait(ctx context.Context, target int64, deadline <-chan time.Time) {
+	var reached <-chan struct{} // nil: never ready
+	if target >= 0 {
+		reached = f.tally.Expect(target)
+	}
 	select {
-	case <-f.tally.Expect(expected):
-	case <-timer.C:
+	case <-reached:
+	case <-deadline:
 	case <-ctx.Done():
 	}
+}
+
+// Close stops reading and returns the figures, given the events expected
+// (0 when the caller cannot know them) and the grace that was allowed.
+func (f *Follower) Close(expected int64, grace time.Duration) (*result.Delivery, error) {
 	err := f.stop()
 	d, rerr := f.tally.Result(f.name, expected, grace)
 	if err == nil {

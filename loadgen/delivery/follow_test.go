@@ -68,3 +68,44 @@ func TestFollowerStopsWhenAllArrivedOrAfterTheGrace(t *testing.T) {
 		}
 	})
 }
+
+// TestFollowerWaitsForTheDeadlineWithoutATarget follows as `vesload
+// consume` does when it is given no --expect: the events delivered do
+// not end the wait, only the deadline does; with no due times the
+// events are counted and no latency is made up.
+func TestFollowerWaitsForTheDeadlineWithoutATarget(t *testing.T) {
+	t.Parallel()
+	src := &chanSource{recs: make(chan Record, 8)}
+	tl, err := NewTally(Config{RunID: "run-ab12", Events: 10, Batch: 1, Start: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Follow(src, tl, "test", func() time.Time { return t0 })
+	for i := range 3 {
+		src.recs <- jsonRecord("run-ab12-"+string(rune('0'+i)), 0, t0)
+	}
+	deadline := make(chan time.Time)
+	waited := make(chan struct{})
+	go func() {
+		f.Wait(context.Background(), -1, deadline)
+		close(waited)
+	}()
+	for tl.Delivered() < 3 {
+		time.Sleep(time.Millisecond) // the source's goroutine adds them
+	}
+	select {
+	case <-waited:
+		t.Fatal("Wait returned before its deadline with no target")
+	default:
+	}
+	deadline <- t0
+	<-waited
+	d, err := f.Close(0, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Delivered != 3 || d.Lost != 0 || d.E2E.Count != 0 || d.Consumed.Count != 0 || d.GraceS != 1 {
+		t.Errorf("delivered %d, lost %d, e2e %d, consumed %d, grace %v: want 3 delivered and no latency",
+			d.Delivered, d.Lost, d.E2E.Count, d.Consumed.Count, d.GraceS)
+	}
+}

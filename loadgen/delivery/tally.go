@@ -60,7 +60,9 @@ type Config struct {
 	// source would keep it: the producers of a run interleave freely.
 	Sources uint64
 	// Due returns when event n was due. It must be a pure function: it is
-	// called once per delivered event.
+	// called once per delivered event. Nil when the due times are not
+	// known (a consumer given no rate): events are then counted but no
+	// latency is recorded.
 	Due func(n uint64) time.Time
 }
 
@@ -95,8 +97,8 @@ type orderKey struct {
 
 // NewTally prepares the bitmaps for cfg.Events events.
 func NewTally(cfg Config) (*Tally, error) {
-	if cfg.RunID == "" || cfg.Due == nil {
-		return nil, errors.New("delivery: a run id and a due-time function are needed")
+	if cfg.RunID == "" {
+		return nil, errors.New("delivery: a run id is needed")
 	}
 	cfg.Batch = max(1, cfg.Batch)
 	return &Tally{
@@ -155,8 +157,12 @@ func (t *Tally) Add(r Record, now time.Time) {
 
 // record adds the event's end-to-end latencies.
 func (t *Tally) record(n uint64, r Record, now time.Time) {
-	due := t.cfg.Due(n)
 	t.tsTypes[r.TSType]++
+	if t.cfg.Due == nil {
+		t.secCount++
+		return
+	}
+	due := t.cfg.Due(n)
 	consumed := micros(now.Sub(due))
 	_ = t.consumed.RecordValue(consumed)
 	lat := consumed

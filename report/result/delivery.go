@@ -29,6 +29,11 @@ type Delivery struct {
 	// NoAnswers is set for protocols that answer nothing (HV-VES):
 	// Expected is then every event written and Accepted is 0.
 	NoAnswers bool `json:"no_answers,omitempty"`
+	// Consumer marks the delivery result of `vesload consume`, which
+	// follows a run beside its generators: its own Expected and Accepted
+	// are not the run's, and merge takes them (and Lost) from the
+	// generators' results it is merged with.
+	Consumer bool `json:"consumer,omitempty"`
 	// Delivered counts distinct events of the run read from the source.
 	Delivered int64 `json:"delivered"`
 	// Lost is Expected − Delivered: sent, not seen within the grace.

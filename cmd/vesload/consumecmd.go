@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
+)
+
+const consumeSynopsis = "vesload consume URL --run-id R --duration D [--start-at T] [--rps R] [--grace D] [--expect N] [-o delivery.json]"
+
+// defaultConsumeEvents sizes the consumer's bitmap when neither --expect
+// nor --rps tells how many events the run sends: 16 Mi events, 2 MiB.
+const defaultConsumeEvents = 1 << 24
+
+// consumeCmd holds the consume command's own flags.
+type consumeCmd struct {
+	kafka    consumeOptions
+	runID    string
+	startAt  string
+	duration time.Duration
+	rps      float64
+	batch    int
+	expect   int64
+	events   uint64
+	output   string
+}
+
+// runConsume follows one run's events on the output topic on its own,
+// beside the run's shards or beside any generator, and writes a delivery
+// result that `vesload merge` joins with the generators' results
+// (docs/ARCHITECTURE.md, "Delivery"). It stops at the run's end (the
+// start plus --duration) plus --grace, once --expect events arrived, or
+// at SIGINT/SIGTERM, and writes the result in every case.
+func runConsume(args []string, stdout, stderr io.Writer) int {
+	var c consumeCmd
+	fs := newFlagSet("consume")
+	fs.StringVar(&c.runID, "run-id", "", "the run to follow: its eventIds are <run id>-<n> (required)")
+	fs.StringVar(&c.startAt, "start-at", "", "the run's start: the shards' RFC 3339 instant, or +D from now (default: now)")
+	fs.DurationVar(&c.duration, "duration", 0, "the run's duration: the consumer stops --grace after start + duration (required)")
+	fs.Float64Var(&c.rps, "rps", 0, "the run's constant request rate, for due times: without it delivery is counted but no end-to-end time is measured")
+	fs.IntVar(&c.batch, "batch", 1, "events per request, as the run's profile sends them")
+	fs.Int64Var(&c.expect, "expect", -1, "stop as soon as this many distinct events were delivered (default: wait for the end and the grace)")
+	fs.Uint64Var(&c.events, "events", 0, "the highest event number followed, plus one (default from --expect or --rps × --duration × --batch, else 16Mi)")
+	fs.DurationVar(&c.kafka.grace, "grace", defaultGrace, "how long after the run's end an event may still arrive before it counts as lost")
+	fs.StringVar(&c.kafka.group, "group", "", "Kafka consumer group (default vesload-<run id>-consume)")
+	fs.StringVarP(&c.output, "output", "o", "-", "write the delivery result to FILE (atomically); '-' for stdout")
+	addKafkaFlags(fs, &c.kafka)
+	if code, done := parseCommand(fs, args, consumeSynopsis, stdout, stderr); done {
+		return code
+	}
+	start, err := c.check(fs.Args(), time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
+		return exitUsage
+	}
+	res, err := c.follow(start, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
+		if errors.As(err, new(usageError)) {
+			return exitUsage
+		}
+		return exitRun
+	}
+	if c.output == "-" {
+		err = report.Encode(stdout, res)
+	} else {
+		err = report.Write(c.output, res)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
+		return exitRun
+	}
+	d := res.Delivery
+	fmt.Fprintf(stderr, "vesload: consume: %d events of run %s delivered to %s (%d duplicates, %d foreign records)\n",
+		d.Delivered, c.runID, d.Source, d.Duplicates, d.Foreign)
+	return exitOK
+}
+
+// check validates the flags (every error names its flag, exit 2) and
+// returns the run's start.
+func (c *consumeCmd) check(args []string, now time.Time) (time.Time, error) {
+	if len(args) != 1 {
+		return time.Time{}, usagef("want one URL: kafka://HOST:PORT/TOPIC or dmaap://HOST:PORT/events/TOPIC/GROUP/ID (usage: %s)", consumeSynopsis)
+	}
+	c.kafka.url = args[0]
+	switch {
+	case c.runID == "":
+		return time.Time{}, usagef("--run-id: required: the run whose events are followed")
+	case c.duration <= 0:
+		return time.Time{}, usagef("--duration: required and positive: the consumer stops --grace after the run's end")
+	case c.rps < 0:
+		return time.Time{}, usagef("--rps: must not be negative, got %g", c.rps)
+	case c.batch < 1:
+		return time.Time{}, usagef("--batch: at least 1, got %d", c.batch)
+	case c.expect < -1:
+		return time.Time{}, usagef("--expect: must not be negative, got %d", c.expect)
+	}
+	if c.kafka.grace < 0 {
+		return time.Time{}, usagef("--grace: must not be negative, got %v", c.kafka.grace)
+	}
+	if err := c.kafka.check(); err != nil {
+		return time.Time{}, err
+	}
+	start := now
+	if c.startAt != "" {
+		var err error
+		if start, err = parseStartAt(c.startAt, now); err != nil {
+			return time.Time{}, err
+		}
+	}
+	if c.kafka.group == "" {
+		// Its own group: a run --consume of the same run id never shares
+		// the partitions with it.
+		c.kafka.group = "vesload-" + c.runID + "-consume"
+	}
+	if c.events == 0 {
+		switch {
+		case c.expect > 0:
+			c.events = uint64(c.expect)
+		case c.rps > 0:
+			c.events = uint64(c.rps*c.duration.Seconds()+1) * uint64(c.batch)
+		default:
+			c.events = defaultConsumeEvents
+		}
+	}
+	return start, nil
+}
+
+// follow connects (a failure is exit 1), reads until the run's end plus
+// the grace, --expect events or a signal, and builds the result.
+func (c *consumeCmd) follow(start time.Time, stderr io.Writer) (*result.Result, error) {
+	cfg := delivery.Config{RunID: c.runID, Events: c.events, Batch: c.batch}
+	var offset func(uint64) time.Duration
+	if c.rps > 0 {
+		// A constant schedule: request r is due r/rps after the start.
+		offset = func(n uint64) time.Duration {
+			return time.Duration(float64(n/uint64(c.batch)) / c.rps * float64(time.Second))
+		}
+	}
+	fl, err := newFollow(&c.kafka, cfg, offset)
+	if err != nil {
+		return nil, err
+	}
+	fl.started(start)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	end := start.Add(c.duration + c.kafka.grace)
+	fmt.Fprintf(stderr, "vesload: consume: following run %s on %s until %s (the run's end plus %v; SIGTERM stops)\n",
+		c.runID, c.kafka.url, end.UTC().Format(time.RFC3339), c.kafka.grace)
+	timer := time.NewTimer(time.Until(end))
+	defer timer.Stop()
+	fl.f.Wait(ctx, c.expect, timer.C)
+	interrupted := ctx.Err() != nil
+	ended := time.Now()
+	d, err := fl.f.Close(max(c.expect, 0), c.kafka.grace)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.kafka.url, err)
+	}
+	d.Consumer = true
+	res := &result.Result{
+		Schema: result.Schema, Tool: result.Tool{Name: "vesload", Version: version},
+		Config:  result.RunConfig{RunID: c.runID, RPS: c.rps, DurationS: c.duration.Seconds(), Batch: c.batch},
+		Started: start, Ended: ended, DurationS: ended.Sub(start).Seconds(), Interrupted: interrupted,
+		Errors: map[string]int64{}, Timeline: []result.Second{}, Delivery: d,
+	}
+	return res, nil
+}
