@@ -255,7 +255,10 @@ func TestRunBaselineEndToEnd(t *testing.T) {
 	url12, stop12 := startServe(t, "--latency", "12ms")
 	defer stop12()
 	base := filepath.Join(t.TempDir(), "base.json")
-	load := []string{"-rps", "100", "-duration", "4s", "-q"}
+	// Eight whole seconds a side: with four, the U test's smallest p-value
+	// (two-sided, no ties) is 2/70, so a single overlapping second leaves
+	// a real 2 ms shift undecided.
+	load := []string{"-rps", "100", "-duration", "8s", "-q"}
 	attempts(t, func() (bool, bool, string) {
 		o := vesload(t, 60*time.Second, append([]string{"-url", url10 + "/eventListener/v7", "-o", base}, load...)...)
 		if o.code != exitOK {
