@@ -270,9 +270,18 @@ type browser struct {
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	// The profile folder is removed here, after the browser's whole process
+	// group is gone: its helper processes outlive the main one for a moment
+	// and would still be writing there when t.TempDir's clean-up ran.
+	profile, err := os.MkdirTemp("", "vesload-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.CommandContext(ctx, chromiumPath, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-		"--user-data-dir="+t.TempDir(), "--remote-debugging-pipe", "about:blank")
+		"--user-data-dir="+profile, "--remote-debugging-pipe", "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	toBrowser, ours, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -323,6 +332,16 @@ func startBrowser(t *testing.T) *browser {
 		ours.Close()
 		<-done
 		theirs.Close()
+		for i := 0; ; i++ {
+			err := os.RemoveAll(profile)
+			if err == nil || i == 50 {
+				if err != nil {
+					t.Logf("browser profile %s: %v", profile, err)
+				}
+				return
+			}
+			time.Sleep(100 * time.Millisecond) // the group's last processes are still exiting
+		}
 	})
 	return b
 }
