@@ -22,22 +22,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/chromiumtest"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 )
 
-// chromiumPath is where Debian's chromium package installs the browser.
-const chromiumPath = "/usr/bin/chromium"
+// chromiumPath is the browser the tests render pages in.
+const chromiumPath = chromiumtest.Path
 
+// needChromium skips the test when Chromium is not installed, unless CI
+// requires it (internal/chromiumtest).
 func needChromium(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("VESLOAD_REQUIRE_CHROMIUM") == "1" {
-			t.Fatalf("VESLOAD_REQUIRE_CHROMIUM=1 but %s is missing: install Debian's chromium package", chromiumPath)
-		}
-		t.Skipf("%s not found: install Debian's chromium package to watch the live page in a real browser", chromiumPath)
-	}
+	chromiumtest.Need(t, "watch the live page in a real browser")
 }
 
 // dashboardRun starts vesload with args and returns the URL its

@@ -20,22 +20,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/chromiumtest"
 	"github.com/vesload/vesload/report/compare"
 )
 
-// chromiumPath is where Debian's chromium package installs the browser.
-const chromiumPath = "/usr/bin/chromium"
+// chromiumPath is the browser the tests render pages in.
+const chromiumPath = chromiumtest.Path
 
-// needChromium skips the test when Chromium is not installed, unless
-// VESLOAD_REQUIRE_CHROMIUM=1 (CI) makes its absence a failure.
+// needChromium skips the test when Chromium is not installed, unless CI
+// requires it (internal/chromiumtest).
 func needChromium(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("VESLOAD_REQUIRE_CHROMIUM") == "1" {
-			t.Fatalf("VESLOAD_REQUIRE_CHROMIUM=1 but %s is missing: install Debian's chromium package", chromiumPath)
-		}
-		t.Skipf("%s not found: install Debian's chromium package to render the HTML report in a real browser", chromiumPath)
-	}
+	chromiumtest.Need(t, "render the HTML report in a real browser")
 }
 
 // chromium runs headless Chromium on page with extra arguments, isolated
