@@ -97,7 +97,7 @@ func (r *recorder) add(rec *record) {
 		r.steps[rec.step].Add(o)
 	}
 	r.tl.add(rec.dueNs/int64(time.Second), o)
-	if rec.class != transport.PoolExhausted {
+	if !rec.class.Unsent() {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
 		done := rec.dueNs + rec.latency

@@ -66,6 +66,12 @@ type Outcome struct {
 	BytesSent, BytesReceived int64
 }
 
+// Unsent reports whether class is that of a due request that failed
+// without being sent: pool_exhausted, or an HV-VES message whose
+// producer's connection was down (disconnected). Such a request counts
+// as scheduled and as an error, never as sent, and has no latency.
+func Unsent(class string) bool { return class == ClassPoolExhausted || class == ClassDisconnected }
+
 // Tally is the accounting of a set of requests: a whole run, one step, one
 // request kind, one second of the timeline, a checkpoint, a merge of runs
 // or the abort window. It is one value type so that all of these count the
@@ -113,7 +119,7 @@ func NewTally() Tally {
 // outcome's keys it allocates nothing.
 func (t *Tally) Add(o Outcome) {
 	t.Scheduled++
-	if o.Class != ClassPoolExhausted {
+	if !Unsent(o.Class) {
 		t.Sent++
 		t.BytesSent += o.BytesSent
 		t.BytesReceived += o.BytesReceived
@@ -233,15 +239,22 @@ func (t *Tally) Requests() Requests {
 // AccountingError checks the Tally's invariants and describes the first
 // one broken, or returns nil:
 //
-//	scheduled = sent + pool_exhausted + not_sent   (no request lost)
+//	scheduled = sent + unsent + not_sent   (no request lost)
 //	errors    = the sum of the classes
-//	sent      = ok + errors − pool_exhausted + in_flight (every sent request has one outcome or none yet)
+//	sent      = ok + errors − unsent + in_flight (every sent request has one outcome or none yet)
+//
+// where unsent counts the errors never sent: pool_exhausted and
+// disconnected (Unsent).
 //	sent      ≥ the number of latency values      (aborted ones have none)
 func (t *Tally) AccountingError() error {
-	pe := t.Classes[ClassPoolExhausted]
+	pe := t.Classes[ClassPoolExhausted] + t.Classes[ClassDisconnected]
+	unsent := ClassPoolExhausted
+	if t.Classes[ClassDisconnected] > 0 {
+		unsent += " + " + ClassDisconnected
+	}
 	if t.Scheduled != t.Sent+pe+t.NotSent {
-		return fmt.Errorf("scheduled %d != sent %d + pool_exhausted %d + not_sent %d (%+d unaccounted)",
-			t.Scheduled, t.Sent, pe, t.NotSent, t.Scheduled-(t.Sent+pe+t.NotSent))
+		return fmt.Errorf("scheduled %d != sent %d + %s %d + not_sent %d (%+d unaccounted)",
+			t.Scheduled, t.Sent, unsent, pe, t.NotSent, t.Scheduled-(t.Sent+pe+t.NotSent))
 	}
 	var sum int64
 	for _, n := range t.Classes {
@@ -251,7 +264,7 @@ func (t *Tally) AccountingError() error {
 		return fmt.Errorf("errors %d != %d, the sum of the error classes", t.Errors, sum)
 	}
 	if t.Sent != t.OK+t.Errors-pe+t.InFlight {
-		return fmt.Errorf("sent %d != ok %d + errors %d - pool_exhausted %d + in_flight %d", t.Sent, t.OK, t.Errors, pe, t.InFlight)
+		return fmt.Errorf("sent %d != ok %d + errors %d - %s %d + in_flight %d", t.Sent, t.OK, t.Errors, unsent, pe, t.InFlight)
 	}
 	var n int64
 	if t.Latency != nil {

@@ -1,0 +1,69 @@
+package hv
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/vesload/vesload/loadgen"
+)
+
+// WorkersPerProducer is how many of the engine's workers each producer
+// may keep: one writes, the others wait in its lock with the next due
+// messages, so a producer behind schedule still has its messages taken
+// in order while the other producers' workers stay free.
+const WorkersPerProducer = 4
+
+// frames is the engine's Body of an HV-VES run: the transport encodes
+// each frame itself, from the request's number and due time.
+type frames struct{}
+
+// AppendBody implements loadgen.Body.
+func (frames) AppendBody(dst []byte, _ uint64, _ time.Time) []byte { return dst }
+
+// EngineConfig is the engine's configuration of an HV-VES run, with its
+// Transport (docs/ARCHITECTURE.md, "HV-VES through the engine"):
+//
+//   - Load is the constant rate of Producers / Interval messages a second
+//     for Messages intervals, so that request n is due at n·Interval /
+//     Producers, which is Config.Due of message n / Producers of producer
+//     n mod Producers; a shard's view holds exactly its producers'
+//     messages (loadgen.Shard with Cycle = Producers).
+//   - The pool is WorkersPerProducer workers per producer and the pool
+//     wait is the write timeout: a producer behind schedule (a collector
+//     that reads slowly) holds its workers in its write lock and the next
+//     messages wait for a worker, so back-pressure shows as latency (due
+//     → written), as it does for a producer writing in a loop; only a
+//     message that waited longer than a write may block is pool_exhausted.
+//   - Timeout, the drain bound at the end, is the write timeout.
+//
+// The caller adds the observers and samplers.
+func EngineConfig(cfg Config) (loadgen.Config, *Transport, error) {
+	tr, err := NewTransport(cfg)
+	if err != nil {
+		return loadgen.Config{}, nil, err
+	}
+	cfg = tr.cfg
+	rate := float64(cfg.Producers) / cfg.Interval.Seconds()
+	sched, err := loadgen.Constant(rate, time.Duration(cfg.Messages)*cfg.Interval)
+	if err != nil {
+		return loadgen.Config{}, nil, fmt.Errorf("--interval %v with %d producers: %w", cfg.Interval, cfg.Producers, err)
+	}
+	if sched.Total() != int64(cfg.Producers)*int64(cfg.Messages) {
+		return loadgen.Config{}, nil, fmt.Errorf("schedule of %d producers × %d every %v holds %d messages", cfg.Producers,
+			cfg.Messages, cfg.Interval, sched.Total())
+	}
+	var load loadgen.Model = sched
+	if !cfg.Shard.Whole() {
+		sh := cfg.Shard
+		sh.Cycle = cfg.Producers
+		if load, err = sched.Shard(sh); err != nil {
+			return loadgen.Config{}, nil, err
+		}
+	}
+	pool := WorkersPerProducer * max(len(tr.mine), 1)
+	return loadgen.Config{
+		URL: cfg.RunConfig().URL, Load: load, Body: frames{}, Transport: tr,
+		Pool: pool, PoolWait: cfg.WriteTimeout, Timeout: cfg.WriteTimeout, KeepAlive: true,
+		Start: cfg.Start,
+	}, tr, nil
+}
