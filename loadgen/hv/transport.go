@@ -52,6 +52,11 @@ type Transport struct {
 	conns  []*producerConn // by run-wide producer number; nil for other shards'
 	closed atomic.Bool
 
+	// logFailure, when set (-v), is given the first failure of each
+	// error class, once.
+	logFailure func(string)
+	logged     [transport.NumClasses]atomic.Bool
+
 	mu         sync.Mutex // guards what follows: rare events (dials, drops)
 	connect    *hdrhistogram.Histogram
 	handshake  *hdrhistogram.Histogram
@@ -194,6 +199,18 @@ func (t *Transport) closeConns() {
 	}
 }
 
+// LogFailures has the first failed write or dial of each error class
+// described to log (-v); call it before the run.
+func (t *Transport) LogFailures(log func(string)) { t.logFailure = log }
+
+// failure logs err, the first of its class, for producer p.
+func (t *Transport) failure(class transport.Class, p uint64, what string, err error) {
+	if t.logFailure == nil || class >= transport.NumClasses || t.logged[class].Swap(true) {
+		return
+	}
+	t.logFailure(fmt.Sprintf("first %s: producer %d (%s): %s: %v", class.Name(0), p, t.cfg.Source(int(p)).SourceName, what, err))
+}
+
 // connected makes c producer pc's connection; the caller holds pc.mu.
 func (t *Transport) connected(pc *producerConn, c *conn) {
 	pc.c, pc.up, pc.redial = c, t.cfg.Clock.Now(), minRedial
@@ -223,12 +240,13 @@ func (t *Transport) dropped(pc *producerConn, cause transport.Class) {
 
 // redial tries to re-make producer pc's connection, unless the back-off
 // after the last failure still runs; the caller holds pc.mu.
-func (t *Transport) redial(pc *producerConn, now time.Time) bool {
+func (t *Transport) redial(pc *producerConn, p uint64, now time.Time) bool {
 	if now.Before(pc.nextDial) || t.closed.Load() {
 		return false
 	}
 	c, err := dial(context.Background(), &t.cfg)
 	if err != nil {
+		t.failure(transport.ClassifyNet(err), p, "connect to "+t.cfg.Addr, err)
 		pc.nextDial = t.cfg.Clock.Now().Add(pc.redial)
 		pc.redial = min(2*pc.redial, maxRedial)
 		t.mu.Lock()
@@ -252,12 +270,13 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	t := s.t
 	cfg := &t.cfg
 	n := uint64(r.Seq)
-	pc := t.conns[n%uint64(cfg.Producers)]
+	p := n % uint64(cfg.Producers)
+	pc := t.conns[p]
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	now := cfg.Clock.Now()
 	o.Written, o.Done, o.BytesSent, o.Connect = now, now, 0, 0
-	if pc.c == nil && !t.redial(pc, now) || r.Due.Before(pc.up) {
+	if pc.c == nil && !t.redial(pc, p, now) || r.Due.Before(pc.up) {
 		o.Class, o.Done = transport.Disconnected, cfg.Clock.Now()
 		if t.closed.Load() { // cut off by an abort, not by the collector
 			o.Class = transport.Aborted
@@ -282,6 +301,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 			o.Class = transport.Aborted
 		}
 		pc.failed.Add(1)
+		t.failure(o.Class, p, fmt.Sprintf("write of message %d", n/uint64(cfg.Producers)), err)
 		t.dropped(pc, o.Class)
 		return
 	}
