@@ -140,7 +140,7 @@ func TestMarkdownTableNameCount(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "different columns") {
 		t.Errorf("MarkdownTable of a REST and an HV-VES run = %v", err)
 	}
-		err = MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), nil}, nil)
+	err = MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), nil}, nil)
 	if err == nil || !strings.Contains(err.Error(), "result 2 is missing") {
 		t.Errorf("MarkdownTable with a nil result = %v", err)
 	}

@@ -242,10 +242,10 @@ func (t *Tally) Requests() Requests {
 //	scheduled = sent + unsent + not_sent   (no request lost)
 //	errors    = the sum of the classes
 //	sent      = ok + errors − unsent + in_flight (every sent request has one outcome or none yet)
+//	sent      ≥ the number of latency values      (aborted ones have none)
 //
 // where unsent counts the errors never sent: pool_exhausted and
 // disconnected (Unsent).
-//	sent      ≥ the number of latency values      (aborted ones have none)
 func (t *Tally) AccountingError() error {
 	pe := t.Classes[ClassPoolExhausted] + t.Classes[ClassDisconnected]
 	unsent := ClassPoolExhausted
