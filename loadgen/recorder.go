@@ -101,7 +101,9 @@ func (r *recorder) add(rec *record) {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
 		done := rec.dueNs + rec.latency
-		r.silence.note(done-rec.service, done, rec.code > 0)
+		// An answer, or a write the target took (HV-VES answers nothing:
+		// a completed write is the collector reading), shows it alive.
+		r.silence.note(done-rec.service, done, rec.code > 0 || rec.class == transport.OK)
 	}
 	r.ev = RequestEvent{
 		Seq:       rec.seq,

@@ -37,7 +37,7 @@ func jtlRows(t *testing.T, path string) [][]string {
 }
 
 // TestHVBackPressureThroughTheEngine: the collector (vesload serve)
-// reads each connection at 1.5 MB/s, far below the 6.5 MB/s each
+// reads each connection at 1 MB/s, far below the 6.5 MB/s each
 // producer writes for a second: once the sockets' buffers are full the
 // writes block, and the messages are written late. Every
 // second with messages has a latency p99 (due → written), nothing is
@@ -45,7 +45,7 @@ func jtlRows(t *testing.T, path string) [][]string {
 // producer, and --markdown writes the HV-VES table.
 func TestHVBackPressureThroughTheEngine(t *testing.T) {
 	t.Parallel()
-	addr, _ := startServeHV(t, "--hv-read-rate", "1500000")
+	addr, _ := startServeHV(t, "--hv-read-rate", "1000000")
 	dir := t.TempDir()
 	out, jtl, md, hdr := filepath.Join(dir, "hv.json"), filepath.Join(dir, "hv.jtl"), filepath.Join(dir, "hv.md"), filepath.Join(dir, "hv.hlog")
 	o := vesload(t, 90*time.Second, "hv", "--addr", addr, "--producers", "2", "--messages", "100", "--size", "65536",

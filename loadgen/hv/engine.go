@@ -2,6 +2,7 @@ package hv
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -12,6 +13,10 @@ import (
 // messages, so a producer behind schedule still has its messages taken
 // in order while the other producers' workers stay free.
 const WorkersPerProducer = 4
+
+// waitForever is the pool wait of an HV-VES run: a message waits for its
+// producer however far behind it is.
+const waitForever = time.Duration(math.MaxInt64)
 
 // frames is the engine's Body of an HV-VES run: the transport encodes
 // each frame itself, from the request's number and due time.
@@ -28,13 +33,18 @@ func (frames) AppendBody(dst []byte, _ uint64, _ time.Time) []byte { return dst 
 //     Producers, which is Config.Due of message n / Producers of producer
 //     n mod Producers; a shard's view holds exactly its producers'
 //     messages (loadgen.Shard with Cycle = Producers).
-//   - The pool is WorkersPerProducer workers per producer and the pool
-//     wait is the write timeout: a producer behind schedule (a collector
-//     that reads slowly) holds its workers in its write lock and the next
-//     messages wait for a worker, so back-pressure shows as latency (due
-//     → written), as it does for a producer writing in a loop; only a
-//     message that waited longer than a write may block is pool_exhausted.
-//   - Timeout, the drain bound at the end, is the write timeout.
+//   - The pool is WorkersPerProducer workers per producer, and a due
+//     message may wait for a worker as long as it takes (the pool wait
+//     is unbounded): a producer behind schedule (a collector that reads
+//     slowly) holds its workers in its write lock, the next messages wait
+//     for a worker, oldest first, and are written late. Back-pressure is
+//     latency (due → written), as for a producer writing its messages in
+//     a loop, never pool_exhausted. The run ends once the backlog is
+//     written (each write is bounded by the write timeout, after which the
+//     connection drops and the messages due before it is re-made are
+//     disconnected at once), or at a stop: what still waits is not sent.
+//   - Timeout, the drain bound of the writes in progress at the end, is
+//     the write timeout.
 //
 // The caller adds the observers and samplers.
 func EngineConfig(cfg Config) (loadgen.Config, *Transport, error) {
@@ -63,7 +73,7 @@ func EngineConfig(cfg Config) (loadgen.Config, *Transport, error) {
 	pool := WorkersPerProducer * max(len(tr.mine), 1)
 	return loadgen.Config{
 		URL: cfg.RunConfig().URL, Load: load, Body: frames{}, Transport: tr,
-		Pool: pool, PoolWait: cfg.WriteTimeout, Timeout: cfg.WriteTimeout, KeepAlive: true,
+		Pool: pool, PoolWait: waitForever, Timeout: cfg.WriteTimeout, KeepAlive: true,
 		Start: cfg.Start,
 	}, tr, nil
 }
