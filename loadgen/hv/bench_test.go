@@ -43,8 +43,11 @@ func benchProducer(b *testing.B, addr string) {
 	b.SetBytes(8192 + 12)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPU()
 	r, err := run(context.Background(), cfg)
+	cpu = processCPU() - cpu
 	b.StopTimer()
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	if err != nil {
 		b.Fatal(err)
 	}
