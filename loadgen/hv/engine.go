@@ -53,6 +53,10 @@ func EngineConfig(cfg Config) (loadgen.Config, *Transport, error) {
 		return loadgen.Config{}, nil, err
 	}
 	cfg = tr.cfg
+	if len(tr.mine) == 0 {
+		return loadgen.Config{}, nil, fmt.Errorf("--shard %s: this shard gets none of the %d producers (fewer producers than shards)",
+			cfg.Shard, cfg.Producers)
+	}
 	rate := float64(cfg.Producers) / cfg.Interval.Seconds()
 	sched, err := loadgen.Constant(rate, time.Duration(cfg.Messages)*cfg.Interval)
 	if err != nil {
