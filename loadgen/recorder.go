@@ -217,6 +217,12 @@ func (r *recorder) finish() tallies {
 // latency runs to the end of the run; it has no service time, since its
 // outcome never came.
 func (r *recorder) abortHeld(now time.Time) {
+	var held int64
+	for i := range r.tickets {
+		if r.tickets[i].held.Load() {
+			held++
+		}
+	}
 	for i := range r.tickets {
 		t := &r.tickets[i]
 		if !t.held.Load() {
@@ -228,6 +234,8 @@ func (r *recorder) abortHeld(now time.Time) {
 			Due:     due,
 			Latency: max(now.Sub(due), 0),
 			Outcome: result.ClassAborted,
+			// They were all in flight together when the run ended.
+			InFlight: held,
 		}
 		r.obs.request(&r.ev)
 	}

@@ -115,7 +115,7 @@ func NewTally() Tally {
 // outcome's keys it allocates nothing.
 func (t *Tally) Add(o Outcome) {
 	t.Scheduled++
-	if o.Class != ClassPoolExhausted {
+	if !NeverSent(o.Class) {
 		t.Sent++
 		t.BytesSent += o.BytesSent
 		t.BytesReceived += o.BytesReceived
@@ -138,6 +138,14 @@ func (t *Tally) Add(o Outcome) {
 		}
 		t.MessageIDs[o.MessageID]++
 	}
+}
+
+// NeverSent reports whether class is an error of a due request that was
+// never sent (pool_exhausted; disconnected for HV-VES): it is counted
+// among the errors but not among the sent, and has no latency. The one
+// definition the tallies, the accounting and the live metrics use.
+func NeverSent(class string) bool {
+	return class == ClassPoolExhausted || class == ClassDisconnected
 }
 
 // AddAborted counts n sent requests that a stop cut off before their
