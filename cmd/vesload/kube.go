@@ -1,14 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -54,9 +52,8 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 	fs.BoolVar(&k.podMonitor, "pod-monitor", false, "add a PodMonitor for the Prometheus Operator (its CRDs must be installed); the pods carry prometheus.io scrape annotations either way")
 }
 
-// kubeDashboard is where every shard serves its live page: all of the
-// pod's addresses, the one port the Service exposes.
-var kubeDashboard = fmt.Sprintf("0.0.0.0:%d", kube.DashboardPort)
+// kubeDashboard is where every shard serves its live page.
+var kubeDashboard = kubespec.DashboardAddr()
 
 // kubeRefused are run flags that mean nothing in a pod, with what to do
 // instead.
@@ -194,8 +191,14 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if s.Args, err = podArgs(o, changed); err != nil {
 		return nil, err
 	}
-	if err := podDashboard(s, &o.dash, changed); err != nil {
-		return nil, err
+	switch {
+	case changed("dashboard"):
+		err = kubespec.ServeDashboard(s, o.dash.addr, o.dash.linger)
+	case changed("dashboard-linger"):
+		err = errors.New("--dashboard-linger goes with --dashboard")
+	}
+	if err != nil {
+		return nil, usageError{err}
 	}
 	if s.Consume, err = kubeConsumer(o, sc, !ko.StartAt.IsZero(), changed); err != nil {
 		return nil, err
@@ -206,65 +209,24 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	return s, nil
 }
 
-// podDashboard has each shard serve its live page on the pod's fixed
-// port when --dashboard asks for it.
-func podDashboard(s *kube.Spec, d *dashboardOptions, changed func(string) bool) error {
-	if !changed("dashboard") {
-		if changed("dashboard-linger") {
-			return usagef("--dashboard-linger goes with --dashboard")
-		}
-		return nil
-	}
-	if d.addr != kubeDashboard && d.addr != fmt.Sprintf(":%d", kube.DashboardPort) {
-		return usagef("--dashboard %s: each shard serves its page on %s in its pod: give --dashboard alone", d.addr, kubeDashboard)
-	}
-	if d.linger < 0 {
-		return usagef("--dashboard-linger %v: want 0 or a positive duration", d.linger)
-	}
-	s.Dashboard, s.DashboardLinger = true, d.linger
-	return nil
-}
-
 // podArgs are the run flags that reach the pods as flags, not through
-// the profile: what decides the exit code, and the InfluxDB output.
+// the profile (kubespec.RunFlags).
 func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
-	var a []string
-	if o.allowErrors {
-		a = append(a, "--allow-errors")
+	in := o.influx
+	f := kubespec.RunFlags{AllowErrors: o.allowErrors, NoPreflight: o.noPreflight, Quiet: o.quiet, Verbose: o.verbose,
+		RawBody: o.rawBody, AbortOnFail: o.abortOn,
+		InfluxURL: in.url, InfluxApplication: in.application, InfluxMeasurement: in.measurement}
+	if changed("influx-percentiles") {
+		f.InfluxPercentiles = in.percentiles
 	}
-	if o.noPreflight {
-		a = append(a, "--no-preflight")
-	}
-	if o.quiet {
-		a = append(a, "--quiet")
-	}
-	if o.verbose {
-		a = append(a, "--verbose")
-	}
-	if o.rawBody {
-		a = append(a, "--raw-body")
-	}
-	for _, g := range o.abortOn {
-		a = append(a, "--abort-on-fail", g)
-	}
-	if in := o.influx; in.url != "" {
-		if u, err := url.Parse(in.url); err != nil || u.User != nil || u.Query().Has("p") {
-			return nil, usagef("--influx-url: credentials in the URL would be written into the manifests: not available on Kubernetes yet")
+	for _, name := range []string{"influx-application", "influx-measurement", "influx-percentiles"} {
+		if in.url == "" && changed(name) {
+			return nil, usagef("--%s goes with --influx-url", name)
 		}
-		a = append(a, "--influx-url", in.url, "--influx-application", in.application, "--influx-measurement", in.measurement)
-		if changed("influx-percentiles") {
-			p := make([]string, len(in.percentiles))
-			for i, v := range in.percentiles {
-				p[i] = strconv.FormatFloat(v, 'g', -1, 64)
-			}
-			a = append(a, "--influx-percentiles", strings.Join(p, ","))
-		}
-	} else {
-		for _, name := range []string{"influx-application", "influx-measurement", "influx-percentiles"} {
-			if changed(name) {
-				return nil, usagef("--%s goes with --influx-url", name)
-			}
-		}
+	}
+	a, err := f.Args()
+	if err != nil {
+		return nil, usageError{err}
 	}
 	return a, nil
 }
