@@ -83,32 +83,19 @@ func checkProfiles(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, path := range args {
-		p, err := profiles.Load(path)
-		if err != nil {
-			var pe *profiles.Error
-			if errors.As(err, &pe) {
-				fmt.Fprintln(stderr, cliLine(err.Error()))
-			} else {
-				fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
-			}
-			code = exitUsage
+		line, err := scenario.CheckFile(path)
+		var pe *profiles.Error
+		var fe *scenario.FileError
+		switch {
+		case err == nil:
+			fmt.Fprintln(stdout, line)
 			continue
+		case errors.As(err, &pe) && !errors.As(err, &fe):
+			fmt.Fprintln(stderr, cliLine(err.Error())) // file:line:column first
+		default:
+			fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
 		}
-		if err := p.ScanBodyFiles(); err != nil {
-			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
-			code = exitUsage
-			continue
-		}
-		line := "ok  " + path
-		if advice := p.MissingAdvice(); advice != "" {
-			line += " (before a run, " + advice + ")"
-		}
-		if err := scenario.CheckBodies(p); err != nil {
-			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
-			code = exitUsage
-			continue
-		}
-		fmt.Fprintln(stdout, line)
+		code = exitUsage
 	}
 	return code
 }
