@@ -211,6 +211,12 @@ type runSetup struct {
 	// signalled is set by the first SIGINT/SIGTERM: only a signal marks
 	// a run interrupted, not a stop by --abort-on-fail.
 	signalled atomic.Bool
+	// ended is set once the engine has returned; a signal after it ends
+	// outputs (a write stuck on a pipe gives up and falls back) and the
+	// exit code is 130.
+	ended       atomic.Bool
+	outputs     context.Context
+	stopOutputs context.CancelCauseFunc
 }
 
 func (s *runSetup) tearDown() {
@@ -379,13 +385,22 @@ func (s *runSetup) run() (*result.Result, error) {
 		s.outs.close()
 		return nil, usageError{err}
 	}
+	// Signals are caught until the command returns (tearDown), so that
+	// one that comes while the outputs are written still ends with the
+	// summary, the result and exit 130, not the default action's 143.
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	s.outputs, s.stopOutputs = context.WithCancelCause(context.Background())
+	s.closers = append(s.closers, func() { signal.Stop(sigs); s.stopOutputs(nil) })
 	go func() {
 		n := 0
 		for range sigs {
 			n++
+			if s.ended.Load() {
+				s.signalled.Store(true)
+				s.stopOutputs(errors.New("interrupted"))
+				continue
+			}
 			if n == 1 {
 				s.signalled.Store(true)
 				s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
@@ -396,6 +411,7 @@ func (s *runSetup) run() (*result.Result, error) {
 		}
 	}()
 	res, err := eng.Run(s.ctx)
+	s.ended.Store(true)
 	s.prog.done()
 	// A stream that failed cost only itself: the result says so.
 	if warnings := s.outs.close(); res != nil {
@@ -435,7 +451,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.finishDashboard(res)
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
-	outErr := s.o.reportFiles.write(res, stdout, stderr)
+	outErr := s.o.reportFiles.write(s.outputs, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
@@ -448,11 +464,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	if outErr != nil {
+		if s.signalled.Load() { // the fallbacks are named; the signal decides the code
+			fmt.Fprintf(stderr, "vesload: %v\n", outErr)
+			return exitInterrupted, nil
+		}
 		return 0, outErr
 	}
 	code := exitCode(res, s.prog.note)
 	if code == exitOK && !baselinePassed {
-		return exitThreshold, nil
+		code = exitThreshold
+	}
+	if code == exitOK && s.signalled.Load() {
+		code = exitInterrupted // a signal while the outputs were written
 	}
 	return code, nil
 }

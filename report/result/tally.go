@@ -62,7 +62,8 @@ type Outcome struct {
 	// hand-over to a connection to the response. Neither is recorded for a
 	// request that was never sent (pool_exhausted).
 	Latency, Service time.Duration
-	// BytesSent and BytesReceived are the payload bytes of the exchange.
+	// BytesSent and BytesReceived are the bytes of the exchange on the
+	// wire, headers included (see result.Bytes).
 	BytesSent, BytesReceived int64
 }
 
@@ -91,7 +92,8 @@ type Tally struct {
 	Classes map[string]int64
 	// MessageIDs counts the messageId of VES error bodies.
 	MessageIDs map[string]int64
-	// BytesSent and BytesReceived sum the payloads of sent requests.
+	// BytesSent and BytesReceived sum the bytes on the wire of sent
+	// requests, headers included.
 	BytesSent, BytesReceived int64
 	// Latency and Service hold the distributions of sent requests in
 	// microseconds, in the standard geometry (NewHistogram).
