@@ -237,11 +237,15 @@ func TestAbortCountsInFlight(t *testing.T) {
 	for _, answered := range []int64{0, 3} {
 		t.Run(strconv.FormatInt(answered, 10)+" answered", func(t *testing.T) {
 			t.Parallel()
-			release := make(chan struct{})
+			release, held := make(chan struct{}), make(chan struct{})
 			var seen atomic.Int64
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				io.Copy(io.Discard, r.Body)
-				if seen.Add(1) > answered {
+				n := seen.Add(1)
+				if n == answered+2 {
+					close(held) // two requests wait unanswered: time to stop
+				}
+				if n > answered {
 					<-release
 				}
 			}))
@@ -256,7 +260,12 @@ func TestAbortCountsInFlight(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(400*time.Millisecond, func() { cancel(); time.Sleep(100 * time.Millisecond); e.Abort() })
+			go func() {
+				<-held
+				cancel()
+				time.Sleep(100 * time.Millisecond)
+				e.Abort()
+			}()
 			start := time.Now()
 			res, err := e.Run(ctx)
 			if err != nil {

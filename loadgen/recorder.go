@@ -107,7 +107,7 @@ func (r *recorder) add(rec *record) {
 		r.steps[rec.step].Add(o)
 	}
 	r.tl.add(rec.dueNs/int64(time.Second), o)
-	if !rec.class.Unsent() {
+	if !rec.class.NeverSent() {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
 		done := rec.dueNs + rec.latency
@@ -219,6 +219,12 @@ func (r *recorder) finish() tallies {
 // latency runs to the end of the run; it has no service time, since its
 // outcome never came.
 func (r *recorder) abortHeld(now time.Time) {
+	var held int64
+	for i := range r.tickets {
+		if r.tickets[i].held.Load() {
+			held++
+		}
+	}
 	for i := range r.tickets {
 		t := &r.tickets[i]
 		if !t.held.Load() {
@@ -230,6 +236,8 @@ func (r *recorder) abortHeld(now time.Time) {
 			Due:     due,
 			Latency: max(now.Sub(due), 0),
 			Outcome: result.ClassAborted,
+			// They were all in flight together when the run ended.
+			InFlight: held,
 		}
 		r.obs.request(&r.ev)
 	}

@@ -227,13 +227,21 @@ type runSetup struct {
 	// signalled is set by the first SIGINT/SIGTERM: only a signal marks
 	// a run interrupted, not a stop by --abort-on-fail.
 	signalled atomic.Bool
-	// ended is set once the engine has returned; a signal after it ends
-	// outputs (a write stuck on a pipe gives up and falls back) and the
-	// exit code is 130.
-	ended       atomic.Bool
+	// phase says what a signal stops: the run (phaseRunning), nothing
+	// while the run settles (the delivery follower's grace wait answers
+	// Ctrl-C itself), or the outputs being written (phaseWriting: a write
+	// stuck on a pipe gives up and falls back, and the exit code is 130).
+	phase       atomic.Int32
 	outputs     context.Context
 	stopOutputs context.CancelCauseFunc
 }
+
+// The phases of a run, as a signal sees them (runSetup.phase).
+const (
+	phaseRunning int32 = iota
+	phaseSettling
+	phaseWriting
+)
 
 func (s *runSetup) tearDown() {
 	for i := len(s.closers) - 1; i >= 0; i-- {
@@ -421,7 +429,10 @@ func (s *runSetup) run() (*result.Result, error) {
 		n := 0
 		for range sigs {
 			n++
-			if s.ended.Load() {
+			switch s.phase.Load() {
+			case phaseSettling:
+				continue
+			case phaseWriting:
 				s.signalled.Store(true)
 				s.stopOutputs(errors.New("interrupted"))
 				continue
@@ -436,7 +447,7 @@ func (s *runSetup) run() (*result.Result, error) {
 		}
 	}()
 	res, err := eng.Run(s.ctx)
-	s.ended.Store(true)
+	s.phase.Store(phaseSettling)
 	s.prog.done()
 	// A stream that failed cost only itself: the result says so.
 	if warnings := s.outs.close(); res != nil {
@@ -481,6 +492,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.finishDashboard(res)
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
+	s.phase.Store(phaseWriting)
 	outErr := s.o.reportFiles.write(s.outputs, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {

@@ -119,11 +119,11 @@ var classNames = [NumClasses]string{
 	Disconnected:  result.ClassDisconnected,
 }
 
-// Unsent reports whether a request of class c failed without reaching
+// NeverSent reports whether a request of class c failed without reaching
 // the wire (pool_exhausted, disconnected): the engine counts it as not
 // sent, with no latency, as the accounting identity wants
 // (docs/ARCHITECTURE.md, "Accounting").
-func (c Class) Unsent() bool { return c == PoolExhausted || c == Disconnected }
+func (c Class) NeverSent() bool { return c == PoolExhausted || c == Disconnected }
 
 // httpNames caches "http_<code>" so that outcome names are not built per
 // request. It is built on first use, not at start-up: subcommands that

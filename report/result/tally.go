@@ -67,12 +67,6 @@ type Outcome struct {
 	BytesSent, BytesReceived int64
 }
 
-// Unsent reports whether class is that of a due request that failed
-// without being sent: pool_exhausted, or an HV-VES message whose
-// producer's connection was down (disconnected). Such a request counts
-// as scheduled and as an error, never as sent, and has no latency.
-func Unsent(class string) bool { return class == ClassPoolExhausted || class == ClassDisconnected }
-
 // Tally is the accounting of a set of requests: a whole run, one step, one
 // request kind, one second of the timeline, a checkpoint, a merge of runs
 // or the abort window. It is one value type so that all of these count the
@@ -121,7 +115,7 @@ func NewTally() Tally {
 // outcome's keys it allocates nothing.
 func (t *Tally) Add(o Outcome) {
 	t.Scheduled++
-	if !Unsent(o.Class) {
+	if !NeverSent(o.Class) {
 		t.Sent++
 		t.BytesSent += o.BytesSent
 		t.BytesReceived += o.BytesReceived
@@ -144,6 +138,14 @@ func (t *Tally) Add(o Outcome) {
 		}
 		t.MessageIDs[o.MessageID]++
 	}
+}
+
+// NeverSent reports whether class is an error of a due request that was
+// never sent (pool_exhausted; disconnected for HV-VES): it is counted
+// among the errors but not among the sent, and has no latency. The one
+// definition the tallies, the accounting and the live metrics use.
+func NeverSent(class string) bool {
+	return class == ClassPoolExhausted || class == ClassDisconnected
 }
 
 // AddAborted counts n sent requests that a stop cut off before their
@@ -247,7 +249,7 @@ func (t *Tally) Requests() Requests {
 //	sent      ≥ the number of latency values      (aborted ones have none)
 //
 // where unsent counts the errors never sent: pool_exhausted and
-// disconnected (Unsent).
+// disconnected (NeverSent).
 func (t *Tally) AccountingError() error {
 	pe := t.Classes[ClassPoolExhausted] + t.Classes[ClassDisconnected]
 	unsent := ClassPoolExhausted

@@ -241,10 +241,10 @@ func BenchmarkTallyAdd(b *testing.B) {
 	}
 }
 
-// TestTallyDisconnectedIsUnsent: an HV-VES message whose connection was
+// TestTallyDisconnectedIsNeverSent: an HV-VES message whose connection was
 // down is, like pool_exhausted, an error that was never sent, with no
 // latency, and the accounting holds.
-func TestTallyDisconnectedIsUnsent(t *testing.T) {
+func TestTallyDisconnectedIsNeverSent(t *testing.T) {
 	t.Parallel()
 	tl := NewTally()
 	tl.Add(Outcome{Class: OutcomeOK, Latency: time.Millisecond, Service: time.Millisecond, BytesSent: 10})
@@ -257,8 +257,8 @@ func TestTallyDisconnectedIsUnsent(t *testing.T) {
 		t.Error(err)
 	}
 	for class, want := range map[string]bool{ClassDisconnected: true, ClassPoolExhausted: true, ClassTimeout: false, OutcomeOK: false} {
-		if Unsent(class) != want {
-			t.Errorf("Unsent(%s) = %v", class, !want)
+		if NeverSent(class) != want {
+			t.Errorf("NeverSent(%s) = %v", class, !want)
 		}
 	}
 }
