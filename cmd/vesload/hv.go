@@ -265,12 +265,12 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	if err != nil {
 		return nil, err
 	}
-	s.closers = append(s.closers, counters.stop)
+	s.closers = append(s.closers, counters.Stop)
 	s.prog = newProgress(stderr, ro.quiet, cfg.Span()+cfg.Interval)
 	s.prog.messages = true
 	s.complete = func(res *result.Result) error {
 		written := res.HV.Sent.Written
-		res.Warnings = append(res.Warnings, counters.finish(res, written, o.settle)...)
+		res.Warnings = append(res.Warnings, counters.Finish(res, written, o.settle)...)
 		if emu != nil {
 			res.HV.Receiver = emu.hvView(written, o.settle)
 		}
