@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/fdlimit"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/observe"
@@ -315,12 +316,10 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.plan.RunConfig.Emulator = true
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
 	}
-	if limit, ok := openFileLimit(); ok {
-		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
-			s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
-			s.notes = append(s.notes, note)
-			fmt.Fprintln(stderr, "vesload: "+note)
-		}
+	if pool, note := fdlimit.FitPool(s.plan.Config.Pool, emulated); note != "" {
+		s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
+		s.notes = append(s.notes, note)
+		fmt.Fprintln(stderr, "vesload: "+note)
 	}
 	if err := s.startFollow(sc, emu); err != nil {
 		return nil, err
