@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -221,8 +222,8 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	if s.gates, err = parseThresholds(exprs); err != nil {
 		return nil, err
 	}
-	if s.abortGates, err = parseAbortGates(ro.abortOn); err != nil {
-		return nil, err
+	if s.abortGates, err = observe.ParseAbortGates(ro.abortOn); err != nil {
+		return nil, usageError{err}
 	}
 	probe := cfg
 	if probe.Addr == "" {

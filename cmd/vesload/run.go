@@ -281,8 +281,8 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if s.gates, err = parseThresholds(sc.Thresholds); err != nil {
 		return nil, err
 	}
-	if s.abortGates, err = parseAbortGates(o.abortOn); err != nil {
-		return nil, err
+	if s.abortGates, err = observe.ParseAbortGates(o.abortOn); err != nil {
+		return nil, usageError{err}
 	}
 	if s.baseline, err = o.baseline.load(); err != nil {
 		return nil, err
@@ -477,17 +477,8 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
-	warnUngatedErrors(res, len(s.gates)+len(s.abortGates))
-	if s.guard != nil {
-		if why, gate, aborted := s.guard.Failed(); aborted {
-			res.Thresholds = append(res.Thresholds, gate)
-			res.AbortedBy = s.guard.FailedGate()
-			res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+why)
-			if !s.signalled.Load() {
-				res.Interrupted = false
-			}
-		}
-	}
+	verdict.WarnUngatedErrors(res, len(s.gates)+len(s.abortGates))
+	s.guard.Complete(res, s.signalled.Load())
 	s.finishDashboard(res)
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.

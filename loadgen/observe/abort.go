@@ -2,6 +2,7 @@ package observe
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
@@ -88,6 +89,40 @@ func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool
 // FailedGate is the gate that stopped the run as it was written (for the
 // result's aborted_by), or "" when none did.
 func (g *AbortGuard) FailedGate() string { return g.expr }
+
+// Complete adds to res the gate that stopped the run, if one did: its
+// outcome among the thresholds, aborted_by and a warning. A run the guard
+// stopped is interrupted only when a signal came too (signalled):
+// interrupted is for signals. A nil guard does nothing.
+func (g *AbortGuard) Complete(res *result.Result, signalled bool) {
+	if g == nil || g.failed == "" {
+		return
+	}
+	res.Thresholds = append(res.Thresholds, g.gate)
+	res.AbortedBy = g.expr
+	res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+g.failed)
+	if !signalled {
+		res.Interrupted = false
+	}
+}
+
+// ParseAbortGates parses the --abort-on-fail gates and refuses those a
+// guard cannot watch: only figures known during a run (requests, errors,
+// rates, latency), not CPU, memory or consumer lag.
+func ParseAbortGates(exprs []string) ([]threshold.Threshold, error) {
+	gates := make([]threshold.Threshold, 0, len(exprs))
+	for _, e := range exprs {
+		t, err := threshold.Parse(e)
+		if err != nil {
+			return nil, fmt.Errorf("--abort-on-fail: %w", err)
+		}
+		if m := strings.ToLower(t.Metric); strings.Contains(m, "cpu") || strings.Contains(m, "rss") || strings.Contains(m, "lag") {
+			return nil, fmt.Errorf("--abort-on-fail %q: only request, error, rate and latency gates can be watched during a run", e)
+		}
+		gates = append(gates, t)
+	}
+	return gates, nil
+}
 
 // WindowResult is a result made of a window of seconds of the timeline,
 // so that the threshold grammar applies to a window as to a whole run.
