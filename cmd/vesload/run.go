@@ -479,7 +479,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
 	verdict.WarnUngatedErrors(res, len(s.gates)+len(s.abortGates))
 	s.guard.Complete(res, s.signalled.Load())
-	s.finishDashboard(res)
+	s.dash.Finish(res) // the live page shows the final result
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
 	s.phase.Store(phaseWriting)
