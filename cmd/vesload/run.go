@@ -518,14 +518,11 @@ type failureLogger interface {
 	LogFailures(log func(string))
 }
 
+// parseThresholds parses the --threshold gates (a profile's too).
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
-	gates := make([]threshold.Threshold, 0, len(exprs))
-	for _, e := range exprs {
-		t, err := threshold.Parse(e)
-		if err != nil {
-			return nil, usagef("--threshold: %v", err)
-		}
-		gates = append(gates, t)
+	gates, err := threshold.ParseAll(exprs)
+	if err != nil {
+		return nil, usagef("--threshold: %v", err)
 	}
 	return gates, nil
 }
