@@ -33,7 +33,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 	var tree map[string]any
 	if s.opts.schemas != nil {
 		var err error
-		if tree, err = parseOrgJSON(body); err != nil { // plain JSON: cannot fail
+		if tree, err = parseOrgJSONNames(body, &c.names); err != nil { // plain JSON: cannot fail
 			return verdict{outcome: outcomeParseCrash, problem: err.Error()}
 		}
 		if sv := s.schemaCheck(tree, want, version); sv.outcome != outcomeOK {
@@ -50,7 +50,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 		return v
 	}
 	if tree == nil {
-		tree, _ = parseOrgJSON(body) // plain JSON: cannot fail
+		tree, _ = parseOrgJSONNames(body, &c.names) // plain JSON: cannot fail
 	}
 	if _, ok := s.opts.streams[streamOf(tree, want)]; !ok {
 		return unrouted(v)
@@ -74,7 +74,7 @@ func (s *Server) judgeParsed(c *checker, body []byte, version string, batch bool
 	if len(body) == 0 {
 		return verdict{outcome: outcomeEmptyBody, problem: "no body"}
 	}
-	tree, err := parseOrgJSON(body)
+	tree, err := parseOrgJSONNames(body, &c.names)
 	if err != nil {
 		if s.opts.StrictJSON {
 			return verdict{outcome: outcomeBadJSON, problem: "invalid JSON"}

@@ -44,12 +44,43 @@ type orgParser struct {
 	s     []byte
 	i     int
 	depth int
+	names *keyNames // nil: every key is a new string
 }
 
 // parseOrgJSON parses body as the collector's `new JSONObject(body)`.
 func parseOrgJSON(body []byte) (map[string]any, error) {
-	p := &orgParser{s: body}
+	return parseOrgJSONNames(body, nil)
+}
+
+// parseOrgJSONNames is parseOrgJSON taking the quoted keys without
+// escapes from names (nil: none), so that the keys every event repeats
+// are not allocated again for each request.
+func parseOrgJSONNames(body []byte, names *keyNames) (map[string]any, error) {
+	p := &orgParser{s: body, names: names}
 	return p.object()
+}
+
+// maxKeyNames bounds a keyNames: the first keys seen are the vocabulary
+// of the events sent; later new ones are allocated as usual.
+const maxKeyNames = 1024
+
+// keyNames are the object keys a parser met before, kept as strings. One
+// is used by one request at a time (it lives in a pooled checker).
+type keyNames struct{ m map[string]string }
+
+// name returns the string of raw, from the table when it holds it.
+func (k *keyNames) name(raw []byte) string {
+	if s, ok := k.m[string(raw)]; ok {
+		return s
+	}
+	s := string(raw)
+	if k.m == nil {
+		k.m = make(map[string]string)
+	}
+	if len(k.m) < maxKeyNames {
+		k.m[s] = s
+	}
+	return s
 }
 
 func (p *orgParser) fail(format string, args ...any) error {
@@ -103,11 +134,10 @@ func (p *orgParser) object() (map[string]any, error) {
 			return m, nil
 		}
 		p.back()
-		k, err := p.value()
+		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		key := orgKey(k)
 		if p.nextClean() != ':' {
 			return nil, p.fail("Expected a ':' after a key")
 		}
@@ -172,6 +202,30 @@ func (p *orgParser) array() ([]any, error) {
 			return nil, p.fail("Expected a ',' or ']'")
 		}
 	}
+}
+
+// key reads an object key as `nextValue().toString()` does; a quoted
+// key without escapes comes from p.names.
+func (p *orgParser) key() (string, error) {
+	if q := p.nextClean(); p.names != nil && (q == '"' || q == '\'') {
+		start := p.i
+	scan:
+		for j := start; j < len(p.s); j++ {
+			switch p.s[j] {
+			case q:
+				p.i = j + 1
+				return p.names.name(p.s[start:j]), nil
+			case 0, '\n', '\r', '\\':
+				break scan // str's errors and escapes
+			}
+		}
+	}
+	p.back()
+	k, err := p.value()
+	if err != nil {
+		return "", err
+	}
+	return orgKey(k), nil
 }
 
 // value is JSONTokener.nextValue.
