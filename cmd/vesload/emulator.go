@@ -42,6 +42,7 @@ type emulatorAddrs struct {
 	HV        string `json:"hv"`         // HV-VES HOST:PORT
 	HVMonitor string `json:"hv_monitor"` // HV-VES /stats and /metrics HOST:PORT
 	Kafka     string `json:"kafka"`      // embedded broker HOST:PORT
+	Seed      uint64 `json:"seed"`       // of its random choices (serve --seed), drawn when not given
 }
 
 // emulatorStartTimeout bounds how long the child may take to announce
@@ -121,10 +122,14 @@ func (e *emulator) HVAddr() string { return e.addrs.HV }
 // Brokers is the embedded Kafka broker's HOST:PORT.
 func (e *emulator) Brokers() string { return e.addrs.Kafka }
 
+// Seed is the seed of the emulator's random choices (error rate, jitter,
+// publish drop), which `vesload serve --seed` repeats.
+func (e *emulator) Seed() uint64 { return e.addrs.Seed }
+
 // describe is the one line that announces the emulator.
 func (e *emulator) describe() string {
-	return fmt.Sprintf("built-in emulator: process %d (vesload serve), REST %s, HV-VES %s, Kafka %s",
-		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka)
+	return fmt.Sprintf("built-in emulator: process %d (vesload serve), REST %s, HV-VES %s, Kafka %s, seed %d",
+		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka, e.addrs.Seed)
 }
 
 // hvStats reads the HV-VES emulator's counters.

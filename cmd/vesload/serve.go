@@ -145,7 +145,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer sink.Close()
 		log.printf("throughput sink on %s (vesload probe --sink)", sink.URL())
 	}
-	announce := func(url string) { f.child.announce(stdout, url, hvAddrs, kafka) }
+	announce := func(url string) { f.child.announce(stdout, url, hvAddrs, kafka, f.seed) }
 	return runEmulator(ctx, opts, kafka, &f.pub, log, stderr, announce)
 }
 
