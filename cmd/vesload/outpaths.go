@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -123,8 +124,10 @@ func canonicalPath(path string) string {
 
 // write writes the result and every rendering asked for. A file that
 // cannot be written does not stop the others; each is saved in the
-// temporary folder instead, and the error says where.
-func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error {
+// temporary folder instead, and the error says where. When ctx ends (a
+// signal), a write stuck on a named pipe or a device gives up at once
+// and falls back the same way.
+func (f *reportFiles) write(ctx context.Context, res *result.Result, stdout, stderr io.Writer) error {
 	var errs []error
 	switch f.output {
 	case "":
@@ -133,7 +136,7 @@ func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error 
 			errs = append(errs, fmt.Errorf("write result: %w", err))
 		}
 	default:
-		if err := saveResult(f.output, res, stderr); err != nil {
+		if err := saveResult(ctx, f.output, res, stderr); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -150,7 +153,7 @@ func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error 
 		if r.path == "" {
 			continue
 		}
-		if err := saveRendering(r.path, r.what, r.ext, res, r.render); err != nil {
+		if err := saveRendering(ctx, r.path, r.what, r.ext, res, r.render); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -162,16 +165,18 @@ func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error 
 // temporary folder instead, as the result document is, and the error says
 // where it went: vesload-<kind>-<run id><ext>, ext being the format's own
 // extension (.html, .xml, .md, .csv), whatever path was called.
-func saveRendering(path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
-	write := func(p string) error { return report.WriteFile(p, func(w io.Writer) error { return render(w, res) }) }
-	err := write(path)
+func saveRendering(ctx context.Context, path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
+	write := func(ctx context.Context, p string) error {
+		return report.WriteFileContext(ctx, p, func(w io.Writer) error { return render(w, res) })
+	}
+	err := write(ctx, path)
 	if err == nil {
 		return nil
 	}
 	err = fmt.Errorf("write %s %s: %w", what, path, err)
 	name := strings.TrimSuffix(strings.TrimPrefix(fallbackName(res), "vesload-result-"), ".json")
 	fallback := filepath.Join(os.TempDir(), "vesload-"+strings.ToLower(what)+"-"+name+ext)
-	if ferr := write(fallback); ferr != nil {
+	if ferr := write(context.Background(), fallback); ferr != nil {
 		return errors.Join(err, fmt.Errorf("saving it to %s failed too: %w", fallback, ferr))
 	}
 	return fmt.Errorf("%w; it was saved to %s instead", err, fallback)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -76,7 +77,7 @@ func TestFailedRenderingKeepsItsFormatsExtension(t *testing.T) {
 	f := &reportFiles{html: "/nonexistent/report", junit: "/nonexistent/junit.txt", markdown: "/nonexistent/summary", csv: "/nonexistent/timeline"}
 	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r2"}}
 	var stdout, stderr bytes.Buffer
-	err := f.write(res, &stdout, &stderr)
+	err := f.write(context.Background(), res, &stdout, &stderr)
 	if err == nil {
 		t.Fatal("writing to a missing folder did not fail")
 	}

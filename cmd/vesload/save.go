@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +16,12 @@ import (
 // lost when that fails (a full disk, a missing folder): it is written to
 // the temporary directory instead, or, when that fails too, printed on
 // stderr; the error says where it went.
-func saveResult(path string, res *result.Result, stderr io.Writer) error {
-	err := report.Write(path, res)
+func saveResult(ctx context.Context, path string, res *result.Result, stderr io.Writer) error {
+	err := report.WriteFileContext(ctx, path, func(w io.Writer) error { return report.Encode(w, res) })
 	if err == nil {
 		return nil
 	}
+	err = fmt.Errorf("write result %s: %w", path, err)
 	fallback := filepath.Join(os.TempDir(), fallbackName(res))
 	if ferr := report.Write(fallback, res); ferr == nil {
 		return fmt.Errorf("%w; the result was saved to %s instead", err, fallback)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -18,7 +17,7 @@ import (
 // output go on, and the result says what the stream wrote.
 type streams struct {
 	jtlPath, hdrPath string
-	files            []*os.File
+	files            []*report.Stream
 	jtlw             *report.JTLWriter
 	hdr              *report.HdrLog
 	hdrBuf           *bufio.Writer
@@ -31,7 +30,7 @@ type streams struct {
 func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error) {
 	s := &streams{jtlPath: jtlPath, hdrPath: hdrPath}
 	if jtlPath != "" {
-		f, err := os.Create(jtlPath)
+		f, err := report.CreateStream(jtlPath)
 		if err != nil {
 			return nil, fmt.Errorf("--jtl: %w", err)
 		}
@@ -42,7 +41,7 @@ func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error
 		}
 	}
 	if hdrPath != "" {
-		f, err := os.Create(hdrPath)
+		f, err := report.CreateStream(hdrPath)
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("--hdr-log: %w", err)
