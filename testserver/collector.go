@@ -33,7 +33,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 	var tree map[string]any
 	if s.opts.schemas != nil {
 		var err error
-		if tree, err = parseOrgJSONNames(body, &c.names); err != nil { // plain JSON: cannot fail
+		if tree, err = parseOrgJSONSized(body, &c.names, c.sc.sizes); err != nil { // plain JSON: cannot fail
 			return verdict{outcome: outcomeParseCrash, problem: err.Error()}
 		}
 		if sv := s.schemaCheck(tree, want, version); sv.outcome != outcomeOK {
@@ -50,7 +50,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 		return v
 	}
 	if tree == nil {
-		tree, _ = parseOrgJSONNames(body, &c.names) // plain JSON: cannot fail
+		tree, _ = parseOrgJSONSized(body, &c.names, c.sc.sizes) // plain JSON: cannot fail
 	}
 	if _, ok := s.opts.streams[streamOf(tree, want)]; !ok {
 		return unrouted(v)

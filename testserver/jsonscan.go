@@ -10,6 +10,11 @@ import (
 // accepts; it matches encoding/json so that both agree on what is valid.
 const maxNesting = 10000
 
+// maxSizes is how many objects' key counts a scan records: the rest are
+// left out, so that a body of many small objects does not leave a long
+// table behind in a pooled checker.
+const maxSizes = 4096
+
 // maxOrgKeys is how many keys of one object the scanner compares for
 // duplicates; an object with more makes the scan unsure (see orgUnsure).
 const maxOrgKeys = 64
@@ -32,8 +37,13 @@ type scanner struct {
 	bad       bool
 	orgUnsure bool
 	keys      []keySpan // the keys of the open objects, innermost last
-	levels    []int32   // per open level: where its keys start in keys, -1 for an array
+	levels    []level   // the open objects and arrays, innermost last
+	sizes     []int32   // the first maxSizes objects' key counts, in the order they open
 }
+
+// level is an open object (where its keys start in keys, and its index
+// in sizes or -1) or array (both -1).
+type level struct{ keys, obj int32 }
 
 // keySpan is where a key's raw text lies in the input.
 type keySpan struct{ start, end int32 }
@@ -41,7 +51,7 @@ type keySpan struct{ start, end int32 }
 func (s *scanner) reset(buf []byte) {
 	s.buf, s.pos, s.depth, s.bad = buf, 0, 0, false
 	s.orgUnsure = len(buf) > math.MaxInt32 // beyond what a keySpan holds
-	s.keys, s.levels = s.keys[:0], s.levels[:0]
+	s.keys, s.levels, s.sizes = s.keys[:0], s.levels[:0], s.sizes[:0]
 }
 
 // fail marks the input as invalid JSON and returns false for chaining.
@@ -96,11 +106,15 @@ func (s *scanner) open(c byte) bool {
 	if s.depth > maxOrgDepth {
 		s.orgUnsure = true
 	}
-	level := int32(-1)
+	l := level{-1, -1}
 	if c == '{' {
-		level = int32(len(s.keys))
+		l = level{int32(len(s.keys)), -1}
+		if len(s.sizes) < maxSizes {
+			l.obj = int32(len(s.sizes))
+			s.sizes = append(s.sizes, 0)
+		}
 	}
-	s.levels = append(s.levels, level)
+	s.levels = append(s.levels, l)
 	return true
 }
 
@@ -111,8 +125,11 @@ func (s *scanner) close() {
 	if top < 0 {
 		return
 	}
-	if start := s.levels[top]; start >= 0 {
-		s.keys = s.keys[:start]
+	if l := s.levels[top]; l.keys >= 0 {
+		if l.obj >= 0 {
+			s.sizes[l.obj] = int32(len(s.keys)) - l.keys
+		}
+		s.keys = s.keys[:l.keys]
 	}
 	s.levels = s.levels[:top]
 }
@@ -121,10 +138,10 @@ func (s *scanner) close() {
 // unsure when it repeats one, has escapes or is one too many to compare.
 func (s *scanner) noteKey(start, end int, escaped bool) {
 	top := len(s.levels) - 1
-	if s.orgUnsure || top < 0 || s.levels[top] < 0 {
+	if s.orgUnsure || top < 0 || s.levels[top].keys < 0 {
 		return
 	}
-	own := s.keys[s.levels[top]:]
+	own := s.keys[s.levels[top].keys:]
 	if escaped || len(own) >= maxOrgKeys {
 		s.orgUnsure = true
 		return

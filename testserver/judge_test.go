@@ -102,8 +102,9 @@ func TestJudgePathsAgree(t *testing.T) {
 }
 
 // FuzzPlainJSON checks the checker's promise: a body it calls plain JSON
-// is one encoding/json accepts and org.json parses, and the stream id it
-// reads from the body is the one the parsed document gives.
+// is one encoding/json accepts and org.json parses (to the same document
+// with the scan's sizes), and the stream id it reads from the body is the
+// one the parsed document gives.
 func FuzzPlainJSON(f *testing.F) {
 	for _, seed := range []string{
 		event7("a"), batch7("fault", "a", "b"), `{"a":{"b":1,"b":2}}`, `{"a\u0062":1,"ab":2}`, `{"a":[{"x":1},{"x":2}]}`,
@@ -125,6 +126,9 @@ func FuzzPlainJSON(f *testing.F) {
 		tree, err := parseOrgJSON(body)
 		if err != nil {
 			t.Fatalf("plain JSON that org.json refuses: %q: %v", body, err)
+		}
+		if sized, err := parseOrgJSONSized(body, &keyNames{}, c.sc.sizes); err != nil || !reflect.DeepEqual(sized, tree) {
+			t.Fatalf("sized by the scan: %v, %v; else %v", sized, err, tree)
 		}
 		want := "event"
 		if batch {

@@ -45,6 +45,8 @@ type orgParser struct {
 	i     int
 	depth int
 	names *keyNames // nil: every key is a new string
+	sizes []int32   // the key counts of the objects in the order they open, to size their maps; may be short
+	nobj  int       // objects opened so far
 }
 
 // parseOrgJSON parses body as the collector's `new JSONObject(body)`.
@@ -56,7 +58,14 @@ func parseOrgJSON(body []byte) (map[string]any, error) {
 // escapes from names (nil: none), so that the keys every event repeats
 // are not allocated again for each request.
 func parseOrgJSONNames(body []byte, names *keyNames) (map[string]any, error) {
-	p := &orgParser{s: body, names: names}
+	return parseOrgJSONSized(body, names, nil)
+}
+
+// parseOrgJSONSized is parseOrgJSONNames making each object's map with
+// room for the number of keys sizes gives it (objects numbered in the
+// order they open), so that no map grows while it is filled.
+func parseOrgJSONSized(body []byte, names *keyNames, sizes []int32) (map[string]any, error) {
+	p := &orgParser{s: body, names: names, sizes: sizes}
 	return p.object()
 }
 
@@ -125,7 +134,12 @@ func (p *orgParser) object() (map[string]any, error) {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	m := map[string]any{}
+	var size int32
+	if p.nobj < len(p.sizes) {
+		size = p.sizes[p.nobj]
+	}
+	p.nobj++
+	m := make(map[string]any, size)
 	for {
 		switch p.nextClean() {
 		case 0:
