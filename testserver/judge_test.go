@@ -139,3 +139,26 @@ func FuzzPlainJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestJudgeAllocatesNothing: without schemas, judging a plain JSON event
+// or batch allocates nothing once the checker has grown its tables.
+func TestJudgeAllocatesNothing(t *testing.T) {
+	st, err := Options{}.normalise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(st, hooks{})
+	c := s.checkers.Get().(*checker)
+	c.rules = s.versions["v7"]
+	for _, b := range []struct {
+		body  []byte
+		batch bool
+	}{{benchEvent("one"), false}, {benchBatch(20), true}} {
+		if v := s.judge(c, b.body, "v7", b.batch); v.outcome != outcomeOK || len(c.ids) == 0 {
+			t.Fatalf("verdict %v, %d ids", v, len(c.ids))
+		}
+		if a := testing.AllocsPerRun(200, func() { s.judge(c, b.body, "v7", b.batch) }); a != 0 {
+			t.Errorf("batch %v: %v allocations per request, want 0", b.batch, a)
+		}
+	}
+}
