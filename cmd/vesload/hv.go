@@ -276,7 +276,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	watch.finish(res, out.Totals().Written, o.settle)
 	res.Tool = result.Tool{Name: "vesload", Version: version}
 	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
-	res.Config.Digest = hvDigest(cfg)
+	res.Config.Digest = cfg.Digest()
 	if emu != nil {
 		res.HV.Receiver = emu.hvView(out.Totals().Written, o.settle)
 	}

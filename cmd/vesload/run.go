@@ -249,7 +249,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err != nil {
 		return nil, err
 	}
-	digest, err := scenarioDigest(sc)
+	digest, err := sc.Digest()
 	if err != nil {
 		return nil, err
 	}
