@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -75,20 +74,7 @@ func (j *baselineJudge) judge(res *result.Result, w io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var b strings.Builder
-	b.WriteString("\nBaseline " + j.file + ":\n")
-	lines := set.Lines("baseline", "this run", j.opts.Alpha)
-	for _, l := range lines[:len(lines)-1] {
-		for i, wl := range report.Wrap(l, 98) {
-			if i == 0 {
-				b.WriteString("  " + wl + "\n")
-			} else {
-				b.WriteString("    " + wl + "\n")
-			}
-		}
-	}
-	b.WriteString(lines[len(lines)-1] + "\n")
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if err := set.BaselineText(w, j.file, j.opts.Alpha); err != nil {
 		return false, fmt.Errorf("print baseline gates: %w", err)
 	}
 	return set.Passed(), nil
