@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	"github.com/vesload/vesload/internal/child"
@@ -85,38 +83,10 @@ func (e *emulator) describe() string {
 		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka)
 }
 
-// hvStats reads the HV-VES emulator's counters.
-func (e *emulator) hvStats(ctx context.Context) (hvemu.Stats, error) {
-	var st hvemu.Stats
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+e.addrs.HVMonitor+"/stats", nil)
-	if err != nil {
-		return st, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return st, fmt.Errorf("built-in emulator /stats: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return st, fmt.Errorf("built-in emulator /stats: %s", resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-		return st, fmt.Errorf("built-in emulator /stats: %w", err)
-	}
-	return st, nil
-}
-
 // hvView waits (up to settle) until the emulator has read every frame
 // written, then reads its counters; nil when they cannot be read.
 func (e *emulator) hvView(written int64, settle time.Duration) *result.HVReceiver {
-	ctx, cancel := context.WithTimeout(context.Background(), settle+5*time.Second)
-	defer cancel()
-	deadline := time.Now().Add(settle)
-	st, err := e.hvStats(ctx)
-	for (err != nil || st.Received < written) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		st, err = e.hvStats(ctx)
-	}
+	st, err := hvemu.AwaitStats(e.addrs.HVMonitor, written, settle)
 	if err != nil {
 		return nil
 	}
