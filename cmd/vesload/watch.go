@@ -129,29 +129,7 @@ func startMetrics(w *watchOptions) (*liveMetrics, error) {
 }
 
 // observer feeds the exporter from the run.
-func (m *liveMetrics) observer() loadgen.Observer { return metricsObserver{exp: m.exp} }
-
-// metricsObserver publishes every request and the live figures.
-type metricsObserver struct {
-	loadgen.NopObserver
-	exp *metrics.Exporter
-}
-
-func (o metricsObserver) Request(ev *loadgen.RequestEvent) {
-	o.exp.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
-}
-
-func (o metricsObserver) Second(p *loadgen.Progress) {
-	o.exp.SetInFlight(p.InFlight)
-	o.exp.SetRates(p.TargetRPS, p.RPS)
-	o.exp.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
-	if p.Target != nil {
-		o.exp.SetTarget(*p.Target)
-	}
-	if p.Generator != nil {
-		o.exp.SetGenerator(*p.Generator)
-	}
-}
+func (m *liveMetrics) observer() loadgen.Observer { return metrics.Observer{Exporter: m.exp} }
 
 // close keeps serving for the linger time, then shuts the server down.
 func (m *liveMetrics) close(note func(string)) {
