@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -138,31 +139,14 @@ func parseStartAt(s string, now time.Time) (time.Time, error) {
 	return t, nil
 }
 
-// apply makes the plan the shard's: its part of the schedule (or of the
-// closed-model ramp), the start gate, and the shard's rate in the
-// result's configuration.
+// apply makes the plan the shard's (scenario.Plan.Shard).
 func (sp *shardPlan) apply(pl *scenario.Plan) error {
-	cfg := &pl.Config
-	cfg.Start = sp.start
-	if sp.shard.Whole() {
-		return nil
-	}
-	switch m := cfg.Load.(type) {
-	case *loadgen.Schedule:
-		v, err := m.Shard(sp.shard)
-		if err != nil {
-			return usagef("--shard: %v", err)
-		}
-		if v.Total() == 0 {
-			return usagef("--shard %s: this shard gets no request of the %s (fewer requests than shards)", sp.shard, pl.RunConfig.Shape)
-		}
-		cfg.Load, pl.RunConfig.RPS = v, v.MeanRate()
-	case *loadgen.Closed:
-		v, err := m.Shard(sp.shard)
-		if err != nil {
-			return usagef("--shard: %v", err)
-		}
-		cfg.Load = v
+	err := pl.Shard(sp.shard, sp.start)
+	switch {
+	case errors.Is(err, scenario.ErrEmptyShard):
+		return usagef("--shard %v", err)
+	case err != nil:
+		return usagef("--shard: %v", err)
 	}
 	return nil
 }
