@@ -17,10 +17,6 @@ import (
 
 const consumeSynopsis = "vesload consume URL --run-id R --duration D [--start-at T] [--rps R] [--grace D] [--expect N] [-o delivery.json]"
 
-// defaultConsumeEvents sizes the consumer's bitmap when neither --expect
-// nor --rps tells how many events the run sends: 16 Mi events, 2 MiB.
-const defaultConsumeEvents = 1 << 24
-
 // consumeCmd holds the consume command's own flags.
 type consumeCmd struct {
 	kafka    consumeOptions
@@ -129,50 +125,24 @@ func (c *consumeCmd) check(args []string, now time.Time) (time.Time, error) {
 		c.kafka.group = "vesload-" + c.runID + "-consume"
 	}
 	if c.events == 0 {
-		switch {
-		case c.expect > 0:
-			c.events = uint64(c.expect)
-		case c.rps > 0:
-			c.events = uint64(c.rps*c.duration.Seconds()+1) * uint64(c.batch)
-		default:
-			c.events = defaultConsumeEvents
-		}
+		c.events = delivery.AloneEvents(c.expect, c.rps, c.duration, c.batch)
 	}
 	return start, nil
 }
 
 // follow connects (a failure is exit 1), reads until the run's end plus
-// the grace, --expect events or a signal, and builds the result.
+// the grace, --expect events or a signal, and builds the result
+// (delivery.Alone).
 func (c *consumeCmd) follow(start time.Time, stderr io.Writer) (*result.Result, error) {
-	at := delivery.NewStart()
-	at.Set(start)
-	// With --rps, a constant schedule: request r is due r/rps after the start.
-	f, _, err := delivery.FollowPlan(delivery.Plan{RunID: c.runID, Events: c.events, Batch: c.batch, Rate: c.rps}, at, c.kafka.open)
-	if err != nil {
-		return nil, err
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	end := start.Add(c.duration + c.kafka.grace)
-	fmt.Fprintf(stderr, "vesload: consume: following run %s on %s until %s (the run's end plus %v; SIGTERM stops)\n",
-		c.runID, c.kafka.url, end.UTC().Format(time.RFC3339), c.kafka.grace)
-	timer := time.NewTimer(time.Until(end))
-	defer timer.Stop()
-	f.Wait(ctx, c.expect, timer.C)
-	interrupted := ctx.Err() != nil
-	ended := time.Now()
-	d, err := f.Close(max(c.expect, 0), c.kafka.grace)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.kafka.url, err)
-	}
-	d.Consumer = true
-	res := &result.Result{
-		Schema: result.Schema, Tool: result.Tool{Name: "vesload", Version: version},
-		Config:  result.RunConfig{RunID: c.runID, RPS: c.rps, DurationS: c.duration.Seconds(), Batch: c.batch},
-		Started: start, Ended: ended, DurationS: ended.Sub(start).Seconds(), Interrupted: interrupted,
-		Errors: map[string]int64{}, Timeline: []result.Second{}, Delivery: d,
-	}
-	return res, nil
+	// With --rps, a constant schedule: request r is due r/rps after the start.
+	a := delivery.Alone{Plan: delivery.Plan{RunID: c.runID, Events: c.events, Batch: c.batch, Rate: c.rps},
+		Start: start, Duration: c.duration, Grace: c.kafka.grace, Expect: c.expect, Tool: result.Tool{Name: "vesload", Version: version}}
+	return a.Follow(ctx, c.kafka.open, func(end time.Time) {
+		fmt.Fprintf(stderr, "vesload: consume: following run %s on %s until %s (the run's end plus %v; SIGTERM stops)\n",
+			c.runID, c.kafka.url, end.UTC().Format(time.RFC3339), c.kafka.grace)
+	})
 }
 
 // serveParent follows for the run or hv command that started this
