@@ -59,113 +59,35 @@ func addKafkaFlags(fs *pflag.FlagSet, c *consumeOptions) {
 	fs.BoolVar(&c.insecure, "kafka-insecure", false, "skip TLS verification of the brokers")
 }
 
+// options are the flags as delivery.Options.
+func (c *consumeOptions) options() delivery.Options {
+	return delivery.Options{URL: c.url, Group: c.group, User: c.user, PasswordFile: c.passFile, Mechanism: c.mechanism,
+		TLS: tlsconf.Options{CAFile: c.cacert, CertFile: c.cert, KeyFile: c.key, Insecure: c.insecure}}
+}
+
 // check validates the flags before anything starts; every error names
 // its flag (exit 2).
 func (c *consumeOptions) check() error {
 	if c.grace < 0 {
 		return usagef("--consume-grace: must not be negative, got %v", c.grace)
 	}
-	if err := kafkaconf.CheckMechanism(c.mechanism); err != nil {
-		return usagef("--kafka-mechanism: %v", err)
-	}
-	if c.url != "" {
-		if _, err := c.endpoint(); err != nil {
-			return err
-		}
-	}
-	if c.user != "" || c.passFile != "" {
-		if c.user == "" {
-			return usagef("--kafka-password-file: needs --kafka-user")
-		}
-		if _, err := kafkaconf.ReadPassword(c.passFile); err != nil {
-			return usagef("--kafka-password-file: %v", err)
-		}
-	}
-	for _, f := range []struct{ flag, path string }{{"--kafka-cacert", c.cacert}, {"--kafka-cert", c.cert}, {"--kafka-key", c.key}} {
-		if f.path == "" {
-			continue
-		}
-		if _, err := os.Stat(f.path); err != nil {
-			return usagef("%s: %v", f.flag, err)
-		}
-	}
-	return nil
+	return asUsage(c.options().Check())
 }
 
-// consumeEndpoint is a parsed --consume URL.
-type consumeEndpoint struct {
-	kafka kafkaconf.Endpoint
-	dmaap string // the HTTP endpoint, for dmaap:// URLs
-}
-
-func (c *consumeOptions) endpoint() (consumeEndpoint, error) {
-	if strings.HasPrefix(c.url, "dmaap") {
-		e, err := delivery.ParseDMaaPURL(c.url)
-		if err != nil {
-			return consumeEndpoint{}, usagef("--consume: %v", err)
-		}
-		return consumeEndpoint{dmaap: e}, nil
+// asUsage makes the options' errors bad usage (exit 2).
+func asUsage(err error) error {
+	if errors.As(err, new(*delivery.OptionError)) {
+		return usageError{err}
 	}
-	if scheme, _, _ := strings.Cut(c.url, "://"); scheme != "kafka" && scheme != "kafkas" {
-		return consumeEndpoint{}, usagef("--consume %q: want kafka://HOST:PORT/TOPIC, kafkas://HOST:PORT/TOPIC (TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID", c.url)
-	}
-	e, err := kafkaconf.ParseURL(c.url)
-	if err == nil && e.Topic == "" {
-		err = errors.New("want kafka://HOST:PORT/TOPIC: the topic is missing")
-	}
-	if err != nil {
-		return consumeEndpoint{}, usagef("--consume: %v", err)
-	}
-	return consumeEndpoint{kafka: e}, nil
-}
-
-func (c *consumeOptions) tls() tlsconf.Options {
-	return tlsconf.Options{CAFile: c.cacert, CertFile: c.cert, KeyFile: c.key, Insecure: c.insecure}
-}
-
-// source builds the consumer of the --consume URL.
-func (c *consumeOptions) source(runID string) (delivery.Source, error) {
-	e, err := c.endpoint()
-	if err != nil {
-		return nil, err
-	}
-	if e.dmaap != "" {
-		pass := ""
-		if c.user != "" {
-			if pass, err = kafkaconf.ReadPassword(c.passFile); err != nil {
-				return nil, usagef("--kafka-password-file: %v", err)
-			}
-		}
-		tc, err := c.tls().Client("")
-		if err != nil {
-			return nil, usagef("--kafka-cacert/--kafka-cert: %v", err)
-		}
-		return delivery.NewDMaaP(e.dmaap, c.user, pass, tc), nil
-	}
-	opts, err := kafkaconf.Config{Brokers: e.kafka.Brokers, User: c.user, PasswordFile: c.passFile,
-		Mechanism: c.mechanism, TLS: c.tls(), ForceTLS: e.kafka.TLS}.Opts()
-	if err != nil {
-		return nil, usagef("--consume: %v", err)
-	}
-	group := c.group
-	if group == "" {
-		group = "vesload-" + runID
-	}
-	return delivery.NewKafka(opts, e.kafka.Topic, group)
+	return err
 }
 
 // open connects the source of the --consume URL for a tally of cfg and
 // checks that it can be read (a failure is exit 1, before any load).
 func (c *consumeOptions) open(cfg delivery.Config) (delivery.Source, string, error) {
-	src, err := c.source(cfg.RunID)
+	src, err := c.options().Open(cfg.RunID, preflightTimeout)
 	if err != nil {
-		return nil, "", err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), preflightTimeout)
-	defer cancel()
-	if err := src.Preflight(ctx); err != nil {
-		src.Close()
-		return nil, "", fmt.Errorf("--consume %s: preflight: %w", c.url, err)
+		return nil, "", asUsage(err)
 	}
 	return src, c.url, nil
 }
