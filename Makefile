@@ -67,10 +67,10 @@ uplot:
 # Renders docs/report.png from a 30 s run against the emulator with
 # headless Chromium (needs chromium).
 screenshot: build
-	bash scripts/screenshot.sh
+	bash scripts/screenshot.sh report
 
 # Renders docs/dashboard.png, the live page (--dashboard) 20 s into a run
 # against the emulator, with headless Chromium.
 .PHONY: screenshot-live
 screenshot-live: build
-	bash scripts/screenshot-live.sh
+	bash scripts/screenshot.sh live

@@ -65,20 +65,20 @@ func (c *Closed) facts(pool int) modelFacts {
 // whenever a worker gives a token back. It reports whether it was
 // interrupted.
 func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool) {
-	held := 0
+	var held []token // tokens held back above the step's concurrency
 	var n int64
 	for step, conc := range c.Concurrency {
 		stepEnd := d.start.Add(time.Duration(step+1) * c.Step)
 		timer := time.NewTimer(time.Until(stepEnd))
-		for want := d.pool - conc; held != want; {
-			if held > want {
-				d.slots <- struct{}{}
-				held--
+		for want := d.pool - conc; len(held) != want; {
+			if len(held) > want {
+				d.slots <- held[len(held)-1]
+				held = held[:len(held)-1]
 				continue
 			}
 			select {
-			case <-d.slots:
-				held++
+			case t := <-d.slots:
+				held = append(held, t)
 			case <-ctx.Done():
 				timer.Stop()
 				return true
@@ -89,12 +89,12 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 		}
 		for stepOver := false; !stepOver; {
 			select {
-			case <-d.slots:
+			case t := <-d.slots:
 				now := time.Now()
 				seq := c.shard.Global(n)
 				j := job{seq: seq, due: now, kind: d.kind(seq), step: uint16(step)}
 				d.reached(j)
-				d.handOff(j)
+				d.handOff(j, t)
 				d.lag.dispatched(now, now)
 				n++
 			case <-timer.C:

@@ -13,10 +13,29 @@ import (
 
 // job is one due request handed from the dispatcher to a connection.
 type job struct {
-	seq  int64
-	due  time.Time
-	kind uint8  // index into the request kinds
-	step uint16 // closed-model step
+	seq   int64
+	due   time.Time
+	kind  uint8  // index into the request kinds
+	step  uint16 // closed-model step
+	token token  // the connection token it was handed off with
+}
+
+// token is one connection of the pool, taken by the dispatcher for each
+// request it sends and given back by the worker once the outcome is
+// recorded. Its ticket says which request holds it, so that the requests
+// an abort cuts off are known one by one (see tickets).
+type token uint32
+
+// ticket is the request holding a token, from its hand-off until its
+// outcome is recorded. The dispatcher (or the pool waiter) fills it
+// before the request counts as sent; the recorder clears it under its
+// lock, and reads the ones still held when the run ends.
+type ticket struct {
+	held  atomic.Bool
+	seq   atomic.Int64
+	dueNs atomic.Int64 // from the start of the run
+	kind  atomic.Uint32
+	step  atomic.Uint32
 }
 
 // counters are the figures the dispatcher, the pool waiter and the
@@ -37,11 +56,13 @@ type dispatcher struct {
 	pool  int
 	pick  []uint8 // request seq is of kind pick[seq % len(pick)]
 	// slots holds one token per free connection: the dispatcher takes one
-	// for each request it sends and the worker gives it back when the
-	// response is in. jobs is buffered to the pool size, so a send after
-	// taking a token never blocks.
-	slots chan struct{}
-	jobs  chan job
+	// for each request it sends and the worker gives it back once the
+	// outcome is recorded. jobs is buffered to the pool size, so a send
+	// after taking a token never blocks. tickets[t] is the request that
+	// holds token t.
+	slots   chan token
+	tickets []ticket
+	jobs    chan job
 	// waiting queues the requests that found no free connection, for the
 	// pool waiter; nil when they may not wait (pool wait 0).
 	waiting chan waitingJob
@@ -69,8 +90,8 @@ func (d *dispatcher) reached(j job) {
 func (d *dispatcher) send(ctx context.Context, j job, now time.Time) bool {
 	if d.waiting == nil || d.queued.Load() == 0 {
 		select {
-		case <-d.slots:
-			d.handOff(j)
+		case t := <-d.slots:
+			d.handOff(j, t)
 			return true
 		default:
 		}
@@ -97,10 +118,19 @@ func (d *dispatcher) send(ctx context.Context, j job, now time.Time) bool {
 	return false
 }
 
-// handOff gives j to a connection whose token the caller holds. It counts
-// j as sent before a worker can record its outcome, so that a snapshot
-// never sees more outcomes than requests sent.
-func (d *dispatcher) handOff(j job) {
+// handOff gives j to a connection whose token t the caller holds. It
+// marks t's ticket and counts j as sent before a worker can record its
+// outcome, so that a snapshot never sees more outcomes than requests
+// sent, and at the end every sent request without an outcome holds a
+// ticket.
+func (d *dispatcher) handOff(j job, t token) {
+	tk := &d.tickets[t]
+	tk.seq.Store(j.seq)
+	tk.dueNs.Store(j.due.Sub(d.start).Nanoseconds())
+	tk.kind.Store(uint32(j.kind))
+	tk.step.Store(uint32(j.step))
+	tk.held.Store(true)
+	j.token = t
 	d.c.sent.Add(1)
 	d.jobs <- j
 }
@@ -159,8 +189,8 @@ func (d *dispatcher) waitForConnections(ctx context.Context, wait time.Duration)
 // false when a stop came first.
 func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration, timer *time.Timer) bool {
 	select {
-	case <-d.slots:
-		d.handOff(w.job)
+	case t := <-d.slots:
+		d.handOff(w.job, t)
 		return true
 	default:
 	}
@@ -172,8 +202,8 @@ func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration
 	timer.Reset(left)
 	defer timer.Stop()
 	select {
-	case <-d.slots:
-		d.handOff(w.job)
+	case t := <-d.slots:
+		d.handOff(w.job, t)
 	case <-timer.C:
 		d.exhausted(w.job)
 	case <-ctx.Done():

@@ -16,7 +16,8 @@ func testDispatcher(n int) *dispatcher {
 		start:   time.Now(),
 		pool:    n,
 		pick:    []uint8{0},
-		slots:   make(chan struct{}, n),
+		slots:   make(chan token, n),
+		tickets: make([]ticket, n),
 		jobs:    make(chan job, n),
 		waiting: make(chan waitingJob, 16),
 		abort:   make(chan struct{}),
@@ -52,7 +53,7 @@ func TestDispatcherNeverWaitsForAConnection(t *testing.T) {
 		t.Errorf("sending 3 requests with no free connection took %v: the dispatcher waited", took)
 	}
 	// One connection frees up: the oldest waiting request gets it.
-	d.slots <- struct{}{}
+	d.slots <- 0
 	select {
 	case j := <-d.jobs:
 		if j.seq != 0 {
@@ -79,7 +80,7 @@ func TestDispatcherWithoutPoolWait(t *testing.T) {
 	d := testDispatcher(1)
 	d.waiting = nil
 	ctx := context.Background()
-	d.slots <- struct{}{}
+	d.slots <- 0
 	for n := range int64(2) {
 		j := job{seq: n, due: d.start}
 		d.reached(j)

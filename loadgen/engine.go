@@ -56,19 +56,21 @@ func New(cfg Config) (*Engine, error) {
 	e.tl = newTimeline(e.facts.perSecond, e.facts.concurrency)
 	e.rec = newRecorder(cfg.Observers, len(e.kinds), e.facts.steps, e.tl)
 	e.d = &dispatcher{
-		pool:  cfg.Pool,
-		pick:  pickTable(e.kinds),
-		slots: make(chan struct{}, cfg.Pool),
-		jobs:  make(chan job, cfg.Pool),
-		abort: e.abort,
-		c:     &e.c, tl: e.tl, rec: e.rec, lag: e.lag,
+		pool:    cfg.Pool,
+		pick:    pickTable(e.kinds),
+		slots:   make(chan token, cfg.Pool),
+		tickets: make([]ticket, cfg.Pool),
+		jobs:    make(chan job, cfg.Pool),
+		abort:   e.abort,
+		c:       &e.c, tl: e.tl, rec: e.rec, lag: e.lag,
 	}
 	if cfg.PoolWait > 0 {
 		e.d.waiting = make(chan waitingJob, waitQueue(e.facts.peak, cfg.PoolWait))
 	}
-	for range cfg.Pool {
-		e.d.slots <- struct{}{}
+	for t := range cfg.Pool {
+		e.d.slots <- token(t)
 	}
+	e.rec.tickets = e.d.tickets
 	return e, nil
 }
 
@@ -209,9 +211,13 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 			code:    out.Code,
 			class:   out.Class,
 			msgID:   out.MessageID,
+			token:   j.token,
+			held:    true,
 		}
-		e.d.slots <- struct{}{}
+		// Recorded before the token goes back: until then the ticket says
+		// the request is in flight, so an abort's count is exact.
 		e.rec.record(&r)
+		e.d.slots <- j.token
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -228,34 +229,90 @@ func TestCancelCountsNotSent(t *testing.T) {
 	}
 }
 
+// An abort counts the requests in flight as aborted, and shows each of
+// them to the observers as one aborted request: every request sent is one
+// event (one JTL row), whether it was answered before the abort or not.
 func TestAbortCountsInFlight(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		<-release
-	}))
-	defer srv.Close()
-	defer close(release)
-	cfg := testConfig(t, srv.URL, 20, 10*time.Second)
-	cfg.Timeout = 30 * time.Second
-	e, err := newREST(cfg)
-	if err != nil {
-		t.Fatal(err)
+	for _, answered := range []int64{0, 3} {
+		t.Run(strconv.FormatInt(answered, 10)+" answered", func(t *testing.T) {
+			t.Parallel()
+			release, held := make(chan struct{}), make(chan struct{})
+			var seen atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				n := seen.Add(1)
+				if n == answered+2 {
+					close(held) // two requests wait unanswered: time to stop
+				}
+				if n > answered {
+					<-release
+				}
+			}))
+			defer srv.Close()
+			defer close(release)
+			cfg := testConfig(t, srv.URL, 20, 10*time.Second)
+			cfg.Timeout = 30 * time.Second
+			events := &outcomeCounter{}
+			cfg.Observers = []Observer{events}
+			e, err := newREST(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				<-held
+				cancel()
+				time.Sleep(100 * time.Millisecond)
+				e.Abort()
+			}()
+			start := time.Now()
+			res, err := e.Run(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("abort took %v", time.Since(start))
+			}
+			checkAccounting(t, res)
+			aborted := res.Errors["aborted"]
+			if aborted == 0 || aborted != res.Requests.Sent-res.Requests.OK || res.Requests.OK != answered {
+				t.Fatalf("aborted %d, ok %d of %d sent; want %d answered", aborted, res.Requests.OK, res.Requests.Sent, answered)
+			}
+			events.mu.Lock()
+			defer events.mu.Unlock()
+			if events.total != res.Requests.Sent || events.by["aborted"] != aborted || events.by["ok"] != answered {
+				t.Errorf("observers saw %d requests %v; the result has %d sent, %d aborted", events.total, events.by, res.Requests.Sent, aborted)
+			}
+			if events.seqs != int(events.total) {
+				t.Errorf("%d distinct request numbers among %d events", events.seqs, events.total)
+			}
+		})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, func() { cancel(); time.Sleep(100 * time.Millisecond); e.Abort() })
-	start := time.Now()
-	res, err := e.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// outcomeCounter counts the requests the observers see, by outcome, and
+// their distinct numbers.
+type outcomeCounter struct {
+	NopObserver
+	mu    sync.Mutex
+	total int64
+	by    map[string]int64
+	seen  map[int64]bool
+	seqs  int
+}
+
+func (c *outcomeCounter) Request(ev *RequestEvent) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil {
+		c.by, c.seen = map[string]int64{}, map[int64]bool{}
 	}
-	if time.Since(start) > 5*time.Second {
-		t.Fatalf("abort took %v", time.Since(start))
-	}
-	checkAccounting(t, res)
-	if res.Errors["aborted"] == 0 || res.Errors["aborted"] != res.Requests.Sent {
-		t.Fatalf("aborted %d of %d sent", res.Errors["aborted"], res.Requests.Sent)
+	c.total++
+	c.by[ev.Outcome]++
+	if !c.seen[ev.Seq] {
+		c.seen[ev.Seq] = true
+		c.seqs++
 	}
 }
 

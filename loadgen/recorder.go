@@ -28,6 +28,10 @@ type record struct {
 	code    int32
 	class   transport.Class
 	msgID   string // messageId of a VES error body
+	// token is the connection token the request was sent with, when held
+	// says it was: recording the outcome frees the token's ticket.
+	token token
+	held  bool
 }
 
 // recorder counts every outcome into Tallies (the run, each request kind,
@@ -48,6 +52,9 @@ type recorder struct {
 
 	maxFlight int64
 	silence   silence
+	// tickets are the pool's tokens (the dispatcher's): which request
+	// holds each, for the requests an abort cuts off.
+	tickets []ticket
 
 	ev RequestEvent // reused for every request, so that fanning out allocates nothing
 }
@@ -77,6 +84,9 @@ func newTallies(n int) []result.Tally {
 func (r *recorder) record(rec *record) {
 	r.mu.Lock()
 	if !r.finished {
+		if rec.held {
+			r.tickets[rec.token].held.Store(false)
+		}
 		r.add(rec)
 	}
 	r.mu.Unlock()
@@ -195,8 +205,40 @@ func (r *recorder) finish() tallies {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.finished = true
+	r.abortHeld(time.Now())
 	r.closeSeconds(true)
 	return r.copyWith(handOver)
+}
+
+// abortHeld shows the observers every request still holding a ticket when
+// the run ends (an abort cut the drain short, or the drain ran out of
+// time) as an aborted request, as the result counts it (see assemble):
+// every request sent is then one event, so a JTL has a row for each. Its
+// latency runs to the end of the run; it has no service time, since its
+// outcome never came.
+func (r *recorder) abortHeld(now time.Time) {
+	var held int64
+	for i := range r.tickets {
+		if r.tickets[i].held.Load() {
+			held++
+		}
+	}
+	for i := range r.tickets {
+		t := &r.tickets[i]
+		if !t.held.Load() {
+			continue
+		}
+		due := r.started.Add(time.Duration(t.dueNs.Load()))
+		r.ev = RequestEvent{
+			Seq:     t.seq.Load(),
+			Due:     due,
+			Latency: max(now.Sub(due), 0),
+			Outcome: result.ClassAborted,
+			// They were all in flight together when the run ended.
+			InFlight: held,
+		}
+		r.obs.request(&r.ev)
+	}
 }
 
 // silence finds the longest time during which the target gave no answer

@@ -3,7 +3,9 @@
 // Markdown seed table, JUnit XML for CI and the per-second timeline as CSV.
 //
 // Everything here is a pure function from results to bytes: the package
-// never touches the network, never runs load and never imports loadgen.
+// never touches the network, never runs load and never imports the engine
+// (package loadgen); it renders loadgen/probe's Report, a plain value, for
+// `vesload probe` (WriteProbe).
 // Reading and writing result files is the only I/O it does, and writes are
 // atomic so that a crash never leaves half a document behind.
 //

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,8 +63,16 @@ func Write(path string, r *result.Result) error {
 // as /dev/null, /dev/stdout) is written through, since renaming over it
 // would destroy it; a directory is refused.
 func WriteFile(path string, render func(io.Writer) error) error {
+	return WriteFileContext(context.Background(), path, render)
+}
+
+// WriteFileContext is WriteFile whose wait on a named pipe or a device
+// (for a reader to open it, or to take bytes) ends when ctx is done, so
+// that a signal at the end of a run need not wait out the bounds: the
+// caller then saves the rendering elsewhere.
+func WriteFileContext(ctx context.Context, path string, render func(io.Writer) error) error {
 	if throughProcess(path) {
-		return writeThrough(path, render)
+		return writeThrough(ctx, path, render)
 	}
 	target, err := followLinks(path)
 	if err != nil {
@@ -80,7 +89,7 @@ func WriteFile(path string, render func(io.Writer) error) error {
 	case st.Mode().IsRegular():
 		return writeAtomic(target, render)
 	default:
-		return writeThrough(target, render)
+		return writeThrough(ctx, target, render)
 	}
 }
 
@@ -160,8 +169,10 @@ const (
 
 // openThrough opens path for writing without blocking: a named pipe
 // without a reader is retried until throughOpenWait, then refused.
-func openThrough(path string) (*os.File, error) {
+func openThrough(ctx context.Context, path string) (*os.File, error) {
 	deadline := time.Now().Add(throughOpenWait)
+	retry := time.NewTimer(throughOpenRetry)
+	defer retry.Stop()
 	for {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
 		if err == nil {
@@ -173,18 +184,41 @@ func openThrough(path string) (*os.File, error) {
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("no reader on the named pipe %s after %v", path, throughOpenWait)
 		}
-		time.Sleep(throughOpenRetry)
+		retry.Reset(throughOpenRetry)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("stopped while waiting for a reader on the named pipe %s: %w", path, context.Cause(ctx))
+		case <-retry.C:
+		}
 	}
 }
 
 // idleWriter gives each write to f throughWriteIdle to complete, where f
 // supports deadlines (pipes, most devices); elsewhere it writes as is.
-type idleWriter struct{ f *os.File }
+// When ctx ends, a write in progress fails at once (newIdleWriter sets a
+// past deadline then).
+type idleWriter struct {
+	ctx context.Context
+	f   *os.File
+}
+
+// newIdleWriter returns the writer and a function that releases ctx's
+// watch; call it once the writes are over.
+func newIdleWriter(ctx context.Context, f *os.File) (idleWriter, func() bool) {
+	stop := context.AfterFunc(ctx, func() { _ = f.SetWriteDeadline(time.Unix(1, 0)) })
+	return idleWriter{ctx: ctx, f: f}, stop
+}
 
 func (w idleWriter) Write(b []byte) (int, error) {
 	_ = w.f.SetWriteDeadline(time.Now().Add(throughWriteIdle))
+	if w.ctx.Err() != nil { // ended before the deadline above replaced the past one
+		return 0, fmt.Errorf("stopped while writing to %s: %w", w.f.Name(), context.Cause(w.ctx))
+	}
 	n, err := w.f.Write(b)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if w.ctx.Err() != nil {
+			return n, fmt.Errorf("stopped while writing to %s: %w", w.f.Name(), context.Cause(w.ctx))
+		}
 		err = fmt.Errorf("nothing read from %s for %v: %w", w.f.Name(), throughWriteIdle, err)
 	}
 	return n, err
@@ -195,12 +229,14 @@ func (w idleWriter) Write(b []byte) (int, error) {
 // regular file behind /dev/stdout is appended to, as the shell's ">>" and
 // ">" both expect). Opening and writing are bounded (throughOpenWait,
 // throughWriteIdle).
-func writeThrough(path string, render func(io.Writer) error) error {
-	f, err := openThrough(path)
+func writeThrough(ctx context.Context, path string, render func(io.Writer) error) error {
+	f, err := openThrough(ctx, path)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(idleWriter{f})
+	iw, release := newIdleWriter(ctx, f)
+	defer release()
+	bw := bufio.NewWriter(iw)
 	err = render(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -290,3 +326,54 @@ func Decode(rd io.Reader, name string) (*result.Result, error) {
 	}
 	return r, nil
 }
+
+// Stream is a file that a run writes while it goes on (the JTL, the
+// HdrHistogram log): opened before the load, so that a bad path fails at
+// once, and written by an output's own goroutine.
+type Stream struct {
+	f *os.File
+	w io.Writer
+}
+
+// CreateStream opens path for a stream. A regular file (or a new path) is
+// created or truncated as usual; a named pipe or a device is opened as it
+// is, with the bounds of every output written through (a named pipe with
+// no reader is refused after throughOpenWait, a write nobody reads fails
+// after throughWriteIdle), so that a stream nobody reads never holds the
+// start or the end of a run: it stops alone, as a full disk does.
+func CreateStream(path string) (*Stream, error) {
+	through := throughProcess(path)
+	if !through {
+		target, err := followLinks(path)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
+			if st.IsDir() {
+				return nil, errors.New("is a directory (want a file name)")
+			}
+			through, path = true, target
+		}
+	}
+	if through {
+		f, err := openThrough(context.Background(), path)
+		if err != nil {
+			return nil, err
+		}
+		return &Stream{f: f, w: idleWriter{ctx: context.Background(), f: f}}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Stream{f: f, w: f}, nil
+}
+
+// Write writes to the stream, bounded as CreateStream says.
+func (s *Stream) Write(b []byte) (int, error) { return s.w.Write(b) }
+
+// Name is the path the stream was opened at.
+func (s *Stream) Name() string { return s.f.Name() }
+
+// Close closes the stream's file.
+func (s *Stream) Close() error { return s.f.Close() }

@@ -220,3 +220,61 @@ func TestWriteFileThroughFIFOWithoutReaderIsBounded(t *testing.T) {
 		t.Fatal("WriteFile to a pipe without a reader blocked")
 	}
 }
+
+// A stream (the JTL, the HdrHistogram log) opened on a named pipe with no
+// reader is refused, not waited for: the run then fails before any load
+// instead of hanging in its set-up. With a reader it is written through,
+// and the pipe stays a pipe.
+func TestCreateStreamOnFIFO(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lonely, read := filepath.Join(dir, "noreader.fifo"), filepath.Join(dir, "read.fifo")
+	for _, p := range []string{lonely, read} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("mkfifo not permitted here: %v", err)
+		}
+	}
+	if s, err := CreateStream(lonely); err == nil || !strings.Contains(err.Error(), "no reader on the named pipe") {
+		if s != nil {
+			s.Close()
+		}
+		t.Errorf("CreateStream(pipe without a reader) = %v, want a refusal naming the missing reader", err)
+	}
+	rd, err := os.OpenFile(read, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	s, err := CreateStream(read)
+	if err != nil {
+		t.Fatalf("CreateStream(pipe with a reader): %v", err)
+	}
+	if _, err := io.WriteString(s, "row\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(rd); string(got) != "row\n" {
+		t.Errorf("reader got %q", got)
+	}
+	if st, err := os.Lstat(read); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("after the stream %s is %v (%v), want a named pipe", read, st.Mode(), err)
+	}
+	if _, err := CreateStream(dir); err == nil {
+		t.Error("CreateStream(directory) succeeded")
+	}
+	regular := filepath.Join(dir, "rows.jtl")
+	if err := os.WriteFile(regular, []byte("old contents\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = CreateStream(regular)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(s, "new\n")
+	s.Close()
+	if got, _ := os.ReadFile(regular); string(got) != "new\n" {
+		t.Errorf("a regular file is truncated and written: got %q", got)
+	}
+}

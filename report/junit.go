@@ -1,54 +1,15 @@
 package report
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/internal/redact"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
-)
-
-// JUnit XML layout, as Jenkins, GitLab and GitHub test reporters read it.
-type (
-	junitSuites struct {
-		XMLName  xml.Name     `xml:"testsuites"`
-		Name     string       `xml:"name,attr"`
-		Tests    int          `xml:"tests,attr"`
-		Failures int          `xml:"failures,attr"`
-		Time     string       `xml:"time,attr"`
-		Suites   []junitSuite `xml:"testsuite"`
-	}
-	junitSuite struct {
-		Name       string          `xml:"name,attr"`
-		Tests      int             `xml:"tests,attr"`
-		Failures   int             `xml:"failures,attr"`
-		Errors     int             `xml:"errors,attr"`
-		Skipped    int             `xml:"skipped,attr"`
-		Time       string          `xml:"time,attr"`
-		Timestamp  string          `xml:"timestamp,attr,omitempty"`
-		Properties []junitProperty `xml:"properties>property"`
-		Cases      []junitCase     `xml:"testcase"`
-		SystemOut  string          `xml:"system-out,omitempty"`
-	}
-	junitProperty struct {
-		Name  string `xml:"name,attr"`
-		Value string `xml:"value,attr"`
-	}
-	junitCase struct {
-		Name      string        `xml:"name,attr"`
-		Classname string        `xml:"classname,attr"`
-		Time      string        `xml:"time,attr"`
-		Failure   *junitFailure `xml:"failure,omitempty"`
-	}
-	junitFailure struct {
-		Message string `xml:"message,attr"`
-		Type    string `xml:"type,attr"`
-		Text    string `xml:",chardata"`
-	}
 )
 
 // JUnit writes r as a JUnit XML report so that CI shows each gate as a
@@ -65,7 +26,7 @@ func JUnit(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("junit report: no result")
 	}
-	suite := junitSuite{
+	suite := junit.Suite{
 		Name:       "vesload",
 		Time:       fmtFixed3(r.DurationS),
 		Properties: junitProperties(r),
@@ -75,40 +36,27 @@ func JUnit(w io.Writer, r *result.Result) error {
 	if !r.Started.IsZero() {
 		suite.Timestamp = r.Started.UTC().Format("2006-01-02T15:04:05")
 	}
-	suite.Tests = len(suite.Cases)
-	for _, c := range suite.Cases {
-		if c.Failure != nil {
-			suite.Failures++
-		}
-	}
-	doc := junitSuites{Name: "vesload", Tests: suite.Tests, Failures: suite.Failures, Time: suite.Time, Suites: []junitSuite{suite}}
-	out, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
+	if err := junit.Write(w, "vesload", suite); err != nil {
 		return fmt.Errorf("junit report: %w", err)
-	}
-	p := &printer{w: w}
-	p.printf("%s%s\n", xml.Header, out)
-	if p.err != nil {
-		return fmt.Errorf("junit report: %w", p.err)
 	}
 	return nil
 }
 
-func junitCases(r *result.Result) []junitCase {
+func junitCases(r *result.Result) []junit.Case {
 	if len(r.Thresholds) == 0 {
-		c := junitCase{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
+		c := junit.Case{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
 		if r.Interrupted {
 			msg := "the run was interrupted after " + fmtSeconds(r.DurationS)
 			if r.Config.DurationS > 0 {
 				msg += " of " + fmtSeconds(r.Config.DurationS)
 			}
-			c.Failure = &junitFailure{Message: msg, Type: "interrupted", Text: msg}
+			c.Failure = &junit.Failure{Message: msg, Type: "interrupted", Text: msg}
 		}
-		return []junitCase{c}
+		return []junit.Case{c}
 	}
-	cases := make([]junitCase, 0, len(r.Thresholds))
+	cases := make([]junit.Case, 0, len(r.Thresholds))
 	for _, th := range r.Thresholds {
-		c := junitCase{Name: th.Expr, Classname: "vesload.thresholds", Time: "0"}
+		c := junit.Case{Name: th.Expr, Classname: "vesload.thresholds", Time: "0"}
 		if !th.Pass {
 			value := thresholdValue(th)
 			msg := th.Expr + ": measured " + value
@@ -117,7 +65,7 @@ func junitCases(r *result.Result) []junitCase {
 				msg = th.Expr + ": " + th.Reason
 				text += "reason: " + th.Reason + "\n"
 			}
-			c.Failure = &junitFailure{Message: msg, Type: "threshold", Text: text}
+			c.Failure = &junit.Failure{Message: msg, Type: "threshold", Text: text}
 		}
 		cases = append(cases, c)
 	}
@@ -125,38 +73,38 @@ func junitCases(r *result.Result) []junitCase {
 }
 
 // junitProperties lists the run's headline figures in a fixed order.
-func junitProperties(r *result.Result) []junitProperty {
-	ps := []junitProperty{
-		{"vesload.version", r.Tool.Version},
-		{"url", redact.URL(r.Config.URL)},
-		{"emulator", strconv.FormatBool(r.Config.Emulator)},
-		{"shape", r.Config.Shape},
-		{"profile", r.Config.Profile},
-		{"rps.target", fmtNum(r.RPS.Target)},
-		{"rps.achieved", fmtRound(r.RPS.Achieved, 3)},
-		{"duration_s", fmtNum(r.DurationS)},
-		{"interrupted", strconv.FormatBool(r.Interrupted)},
-		{"requests.scheduled", fmtInt(r.Requests.Scheduled)},
-		{"requests.sent", fmtInt(r.Requests.Sent)},
-		{"requests.ok", fmtInt(r.Requests.OK)},
-		{"requests.errors", fmtInt(r.Requests.Errors)},
-		{"requests.not_sent", fmtInt(r.Requests.NotSent)},
+func junitProperties(r *result.Result) []junit.Property {
+	ps := []junit.Property{
+		{Name: "vesload.version", Value: r.Tool.Version},
+		{Name: "url", Value: redact.URL(r.Config.URL)},
+		{Name: "emulator", Value: strconv.FormatBool(r.Config.Emulator)},
+		{Name: "shape", Value: r.Config.Shape},
+		{Name: "profile", Value: r.Config.Profile},
+		{Name: "rps.target", Value: fmtNum(r.RPS.Target)},
+		{Name: "rps.achieved", Value: fmtRound(r.RPS.Achieved, 3)},
+		{Name: "duration_s", Value: fmtNum(r.DurationS)},
+		{Name: "interrupted", Value: strconv.FormatBool(r.Interrupted)},
+		{Name: "requests.scheduled", Value: fmtInt(r.Requests.Scheduled)},
+		{Name: "requests.sent", Value: fmtInt(r.Requests.Sent)},
+		{Name: "requests.ok", Value: fmtInt(r.Requests.OK)},
+		{Name: "requests.errors", Value: fmtInt(r.Requests.Errors)},
+		{Name: "requests.not_sent", Value: fmtInt(r.Requests.NotSent)},
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
-		ps = append(ps, junitProperty{"error_rate_pct", fmtRound(pct, 4)})
+		ps = append(ps, junit.Property{Name: "error_rate_pct", Value: fmtRound(pct, 4)})
 	}
 	if hasSummary(r.Latency) {
 		ps = append(ps,
-			junitProperty{"latency.avg_ms", fmtRound(r.Latency.Avg, 3)},
-			junitProperty{"latency.p50_ms", fmtRound(r.Latency.P50, 3)},
-			junitProperty{"latency.p95_ms", fmtRound(r.Latency.P95, 3)},
-			junitProperty{"latency.p99_ms", fmtRound(r.Latency.P99, 3)},
-			junitProperty{"latency.max_ms", fmtRound(r.Latency.Max, 3)})
+			junit.Property{Name: "latency.avg_ms", Value: fmtRound(r.Latency.Avg, 3)},
+			junit.Property{Name: "latency.p50_ms", Value: fmtRound(r.Latency.P50, 3)},
+			junit.Property{Name: "latency.p95_ms", Value: fmtRound(r.Latency.P95, 3)},
+			junit.Property{Name: "latency.p99_ms", Value: fmtRound(r.Latency.P99, 3)},
+			junit.Property{Name: "latency.max_ms", Value: fmtRound(r.Latency.Max, 3)})
 	}
 	if r.Target != nil {
-		ps = append(ps, junitProperty{"target.cpu_max_pct", fmtNum(r.Target.CPUMaxPct)})
+		ps = append(ps, junit.Property{Name: "target.cpu_max_pct", Value: fmtNum(r.Target.CPUMaxPct)})
 	}
-	ps = append(ps, junitProperty{"generator.saturated", strconv.FormatBool(r.Generator.Saturated)})
+	ps = append(ps, junit.Property{Name: "generator.saturated", Value: strconv.FormatBool(r.Generator.Saturated)})
 	out := ps[:0]
 	for _, p := range ps {
 		if p.Value != "" {

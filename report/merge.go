@@ -119,6 +119,9 @@ func mergeHeader(rs []*result.Result) *result.Result {
 		m.Config.Pool += r.Config.Pool
 		m.Config.DurationS = math.Max(m.Config.DurationS, r.Config.DurationS)
 		m.Interrupted = m.Interrupted || r.Interrupted
+		if m.AbortedBy == "" {
+			m.AbortedBy = r.AbortedBy // a generator stopped early stops the merged run's verdict too
+		}
 		if !r.Started.IsZero() && (m.Started.IsZero() || r.Started.Before(m.Started)) {
 			m.Started = r.Started
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -148,7 +149,9 @@ func TestJUnitParses(t *testing.T) {
 	if err := JUnit(&b, sampleResult(t)); err != nil {
 		t.Fatal(err)
 	}
-	var doc junitSuites
+	var doc struct {
+		Suites []junit.Suite `xml:"testsuite"`
+	}
 	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatalf("JUnit output is not XML: %v", err)
 	}
@@ -177,7 +180,9 @@ func TestJUnitWithoutThresholds(t *testing.T) {
 		if err := JUnit(&b, r); err != nil {
 			t.Fatal(err)
 		}
-		var doc junitSuites
+		var doc struct {
+			Suites []junit.Suite `xml:"testsuite"`
+		}
 		if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}

@@ -78,6 +78,10 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 		if r.Interrupted {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s%s was interrupted: the merged run is incomplete", label(i), shardName(r)))
 		}
+		if r.AbortedBy != "" {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s%s was stopped early by --abort-on-fail: %s: the merged run is incomplete and fails",
+				label(i), shardName(r), r.AbortedBy))
+		}
 	}
 	return m, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // shard returns the sample result as shard i of n of run id, recorded
@@ -109,6 +110,27 @@ func TestMergeShardsStartsWithinTolerance(t *testing.T) {
 	b.Shard.StartAt = b.Shard.StartAt.Add(300 * time.Millisecond)
 	if _, err := MergeShards([]*result.Result{a, b}, []string{"a", "b"}, MergeOptions{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A shard stopped early by --abort-on-fail stops the merged run too: the
+// merge carries aborted_by, names the shard, and the verdict fails.
+func TestMergeShardsCarriesAbortedBy(t *testing.T) {
+	t.Parallel()
+	rs := []*result.Result{shard(t, "r7", 0, 2), shard(t, "r7", 1, 2)}
+	rs[1].AbortedBy = "error_rate<5%"
+	m, err := MergeShards(rs, []string{"a", "b"}, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.AbortedBy != "error_rate<5%" {
+		t.Errorf("aborted_by %q", m.AbortedBy)
+	}
+	if w := strings.Join(m.Warnings, "\n"); !strings.Contains(w, "b (shard 1/2) was stopped early by --abort-on-fail: error_rate<5%") {
+		t.Errorf("warnings %q", w)
+	}
+	if v := verdict.Of(m); v != verdict.Failed {
+		t.Errorf("verdict %v, want failed", v)
 	}
 }
 

@@ -1,52 +1,81 @@
 #!/usr/bin/env bash
-# Renders docs/report.png, the picture of an HTML report the README shows:
-# a 30 s run against the VES collector emulator on 127.0.0.1 (`vesload
-# serve` with its downstream pool of 16 and a 40 ms publish time, so that
-# about 400 events/s saturate it), ramping from 50 to 550 events/s and
-# back to 200, with the emulator's process sampled; then headless
-# Chromium draws the page. Run it through `make screenshot`.
+# Renders the pictures the README shows, from a real run against the VES
+# collector emulator on 127.0.0.1 (`vesload serve` with its downstream
+# pool of 16 and a 40 ms publish time, so that about 400 events/s
+# saturate it), ramping from 50 to 550 events/s and then holding 200/s,
+# with the emulator's process sampled:
+#   screenshot.sh report  docs/report.png, the HTML report of a 30 s run
+#                         (`make screenshot`);
+#   screenshot.sh live    docs/dashboard.png, the live page (--dashboard)
+#                         of a 40 s run, loaded AT (20) seconds into it
+#                         (`make screenshot-live`).
+# Headless Chromium draws the page.
 set -euo pipefail
+mode=${1:-report}
+case "$mode" in
+report) out=${OUT:-docs/report.png} ramp=20s height=${HEIGHT:-2900} ;;
+live) out=${OUT:-docs/dashboard.png} ramp=30s height=${HEIGHT:-2200} ;;
+*) echo "usage: screenshot.sh report|live" >&2; exit 2 ;;
+esac
 bin=${VESLOAD:-bin/vesload}
-out=${OUT:-docs/report.png}
 chromium=${CHROMIUM:-chromium}
 command -v "$chromium" >/dev/null || { echo "screenshot: $chromium not found (apt-get install chromium)" >&2; exit 1; }
 
 work=$(mktemp -d)
-serve=
+serve= run=
 cleanup() {
-	if [ -n "$serve" ]; then kill "$serve" 2>/dev/null || true; wait "$serve" 2>/dev/null || true; fi
+	for p in $run $serve; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
+# wait_for FILE PATTERN: the first match of PATTERN in FILE, within 10 s.
+wait_for() {
+	local m=
+	for _ in $(seq 100); do
+		m=$(grep -o "$2" "$1" | head -1 || true)
+		[ -n "$m" ] && { echo "$m"; return; }
+		sleep 0.1
+	done
+	echo "screenshot: nothing matching $2 in $1" >&2; cat "$1" >&2; exit 1
+}
+
+# shoot URL: the picture of the page at URL, as served.
+shoot() {
+	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$work/profile" --hide-scrollbars "${@:2}" \
+		--window-size=1280,"$height" --screenshot="$out" "$1" 2>/dev/null
+}
+
 "$bin" serve --listen 127.0.0.1:0 --backend-pool 16 --publish-time 40ms 2>"$work/serve.log" &
 serve=$!
-url=
-for _ in $(seq 100); do
-	url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$work/serve.log" | head -1 || true)
-	[ -n "$url" ] && break
-	sleep 0.1
-done
-[ -n "$url" ] || { echo "screenshot: the emulator did not start" >&2; cat "$work/serve.log" >&2; exit 1; }
+url=$(wait_for "$work/serve.log" 'http://127\.0\.0\.1:[0-9]*')
 
-cat >"$work/profile.yaml" <<'YAML'
-name: report-screenshot
-description: a ramp past the emulator's capacity and back
+cat >"$work/profile.yaml" <<YAML
+name: screenshot
+description: a ramp past the emulator's capacity, then a rate it keeps up with
 load:
   stages:
-    - ramp: {from: 50, to: 550, over: 20s}
+    - ramp: {from: 50, to: 550, over: $ramp}
     - {rps: 200, duration: 10s}
 requests:
   - name: fault
     event: fault
 YAML
+args=(-profile "$work/profile.yaml" -url "$url/eventListener/v7" -pool 64
+	--target-pid "$serve" --threshold 'p99<200ms' --threshold 'error_rate<1%' -o "$work/result.json")
 
-"$bin" -profile "$work/profile.yaml" -url "$url/eventListener/v7" -pool 64 \
-	--target-pid "$serve" --threshold 'p99<200ms' --threshold 'error_rate<1%' \
-	-o "$work/result.json" --html "$work/report.html" -q >/dev/null || [ $? -eq 3 ]
-
-"$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-	--disable-background-networking --disable-component-update --disable-sync \
-	--user-data-dir="$work/profile" --hide-scrollbars --virtual-time-budget=5000 \
-	--window-size=1280,"${HEIGHT:-2900}" --screenshot="$out" "file://$work/report.html" 2>/dev/null
+if [ "$mode" = report ]; then
+	"$bin" "${args[@]}" --html "$work/report.html" -q >/dev/null || [ $? -eq 3 ]
+	shoot "file://$work/report.html" --virtual-time-budget=5000
+else
+	"$bin" "${args[@]}" --dashboard 127.0.0.1:0 >/dev/null 2>"$work/run.log" &
+	run=$!
+	page=$(wait_for "$work/run.log" 'http://127\.0\.0\.1:[0-9]*/')
+	sleep "${AT:-20}"
+	# --timeout stops the page's event stream (it never ends while the run
+	# goes on) and takes the picture of the page as served.
+	shoot "$page" --timeout=5000
+fi
 echo "screenshot: $out"

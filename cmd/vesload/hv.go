@@ -295,7 +295,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 
 // hvFinish writes the outputs, prints the summary and picks the exit code.
 func hvFinish(o *hvOptions, res *result.Result, stdout, stderr io.Writer) (int, error) {
-	if err := o.reportFiles.write(res, stdout, stderr); err != nil {
+	if err := o.reportFiles.write(context.Background(), res, stdout, stderr); err != nil {
 		return 0, err
 	}
 	summaryOut := stdout

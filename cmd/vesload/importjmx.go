@@ -3,13 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
-	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/jmx"
 	"github.com/vesload/vesload/report"
 )
@@ -53,25 +48,20 @@ func runImportJMX(args []string, stdout, stderr io.Writer) int {
 // importJMX does the work of runImportJMX and returns the exit code with
 // the error to print, if any.
 func importJMX(o *importJMXOptions, path string, stdout, stderr io.Writer) (int, error) {
-	p, warns, err := readPlan(path)
+	p, warns, err := jmx.ImportFile(path)
 	if err != nil {
 		return exitUsage, err
 	}
 	// --set errors first, so that bad usage is one line on stderr.
-	if err := applySets(p, o.sets); err != nil {
+	if err := p.SetAll(o.sets); err != nil {
 		return exitUsage, err
 	}
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "vesload import-jmx: warning: %s\n", w.String())
 	}
-	out, err := jmx.Render(p, filepath.Base(path), warns)
+	out, err := jmx.RenderLoadable(p, filepath.Base(path), warns)
 	if err != nil {
-		return exitRun, fmt.Errorf("render profile: %w", err)
-	}
-	// What is written must load: a profile that fails later, at run time,
-	// would leave the user with a file to debug that they did not write.
-	if _, err := profiles.Parse(out, p.Name+".yaml"); err != nil {
-		return exitRun, fmt.Errorf("the imported profile does not read back: %w", err)
+		return exitRun, err
 	}
 	dest := "stdout"
 	switch o.output {
@@ -89,79 +79,6 @@ func importJMX(o *importJMXOptions, path string, stdout, stderr io.Writer) (int,
 		}
 		dest = o.output
 	}
-	fmt.Fprintf(stderr, "vesload import-jmx: %s\n", importSummary(p, len(warns), dest))
+	fmt.Fprintf(stderr, "vesload import-jmx: %s\n", jmx.Summary(p, len(warns), dest))
 	return exitOK, nil
-}
-
-// readPlan opens and imports the plan; every error names the file, with
-// line:column when the plan itself is at fault.
-func readPlan(path string) (*profiles.Profile, []jmx.Warning, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open JMeter plan: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, nil, fmt.Errorf("JMeter plan %s: is a directory", path)
-	}
-	return jmx.Import(f, path)
-}
-
-// applySets gives the profile the --set values, and checks the target
-// they complete.
-func applySets(p *profiles.Profile, sets []string) error {
-	for _, s := range sets {
-		name, value, ok := strings.Cut(s, "=")
-		if !ok {
-			return fmt.Errorf("--set %q: want NAME=VALUE", s)
-		}
-		if err := p.Set(name, value); err != nil {
-			return err
-		}
-	}
-	if len(sets) > 0 && len(p.MissingVars()) == 0 {
-		if _, err := p.Resolve(); err != nil {
-			return fmt.Errorf("--set: %w", err)
-		}
-	}
-	return nil
-}
-
-// importSummary is the closing line: what the profile will send, where it
-// went and what is still to be given before a run.
-func importSummary(p *profiles.Profile, warnings int, dest string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s", p.Name, describeLoad(p.Load))
-	switch warnings {
-	case 0:
-	case 1:
-		b.WriteString("; 1 warning")
-	default:
-		fmt.Fprintf(&b, "; %d warnings", warnings)
-	}
-	fmt.Fprintf(&b, "; written to %s", dest)
-	if missing := p.MissingVars(); len(missing) > 0 {
-		b.WriteString("; before a run, " + setAdvice(p, missing))
-	}
-	return b.String()
-}
-
-// describeLoad sums a load shape up as requests, duration and mean rate.
-func describeLoad(s profiles.Shape) string {
-	d := s.TotalDuration()
-	switch s.Kind() {
-	case "":
-		return "no load shape (give --rps and --duration at run time)"
-	case profiles.KindClosed:
-		c := s.Closed
-		return fmt.Sprintf("closed model, %d concurrency steps of %s (%s in all)",
-			len(c.Concurrency), profiles.FormatDuration(c.Step), profiles.FormatDuration(d))
-	}
-	n := s.TotalRequests()
-	line := fmt.Sprintf("%d requests over %s", n, profiles.FormatDuration(d))
-	if d > 0 {
-		mean := math.Round(float64(n)/d.Seconds()*100) / 100
-		line += ", mean " + strconv.FormatFloat(mean, 'f', -1, 64) + " rps"
-	}
-	return line
 }

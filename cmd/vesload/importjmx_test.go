@@ -64,12 +64,12 @@ func TestImportJMXSharedPlans(t *testing.T) {
 					t.Errorf("warning %q not in the profile's comments", w)
 				}
 			}
-			want := describeLoad(p.Load)
+			want := p.Load.Describe()
 			if !strings.Contains(summary, ": "+want+";") || p.Load.TotalRequests() == 0 {
 				t.Errorf("summary %q does not give %q", summary, want)
 			}
 			if missing := p.MissingVars(); len(missing) > 0 {
-				if !strings.HasSuffix(summary, "; before a run, "+setAdvice(p, missing)) {
+				if !strings.HasSuffix(summary, "; before a run, "+p.MissingAdvice()) {
 					t.Errorf("summary %q does not say to set %v", summary, missing)
 				}
 			} else if strings.Contains(summary, "before a run") {
@@ -175,29 +175,6 @@ func TestImportJMXHelp(t *testing.T) {
 	code, out, errs := callCmd(dispatch, "import-jmx", "-help")
 	if code != exitOK || errs != "" || !strings.Contains(out, importJMXSynopsis) || !strings.Contains(out, "--set") {
 		t.Errorf("exit %d stdout %q stderr %q", code, out, errs)
-	}
-}
-
-func TestDescribeLoad(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		shape profiles.Shape
-		want  string
-	}{
-		{profiles.Shape{RPS: 100, Duration: 10 * time.Minute}, "60000 requests over 10m, mean 100 rps"},
-		{profiles.Shape{Requests: 1000, Duration: 150 * time.Second}, "1000 requests over 2m30s, mean 6.67 rps"},
-		{profiles.Shape{Stages: []profiles.Stage{{RPS: 10, Duration: 10 * time.Second}, {Duration: 5 * time.Second}}},
-			"100 requests over 15s, mean 6.67 rps"},
-		{profiles.Shape{Producers: &profiles.Producers{Count: 6, Messages: 100, Interval: 10 * time.Millisecond}},
-			"600 requests over 1s, mean 600 rps"},
-		{profiles.Shape{Closed: &profiles.Closed{Concurrency: []int{100, 200}, Step: 30 * time.Second}},
-			"closed model, 2 concurrency steps of 30s (1m in all)"},
-		{profiles.Shape{}, "no load shape (give --rps and --duration at run time)"},
-	}
-	for _, tt := range tests {
-		if got := describeLoad(tt.shape); got != tt.want {
-			t.Errorf("describeLoad(%+v) = %q, want %q", tt.shape, got, tt.want)
-		}
 	}
 }
 

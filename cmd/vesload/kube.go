@@ -1,24 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/deploy/kube"
-	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/deploy/kubespec"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/profiles/scenario"
 )
 
 const kubeSynopsis = "vesload kube --shards N [--image IMAGE] [--password-secret NAME] [run flags...] > job.yaml"
@@ -57,9 +52,8 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 	fs.BoolVar(&k.podMonitor, "pod-monitor", false, "add a PodMonitor for the Prometheus Operator (its CRDs must be installed); the pods carry prometheus.io scrape annotations either way")
 }
 
-// kubeDashboard is where every shard serves its live page: all of the
-// pod's addresses, the one port the Service exposes.
-var kubeDashboard = fmt.Sprintf("0.0.0.0:%d", kube.DashboardPort)
+// kubeDashboard is where every shard serves its live page.
+var kubeDashboard = kubespec.DashboardAddr()
 
 // kubeRefused are run flags that mean nothing in a pod, with what to do
 // instead.
@@ -172,82 +166,41 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if sc.Protocol == profiles.ProtocolHVVES {
 		return nil, usagef("-profile %s: an HV-VES profile: not available on Kubernetes yet (run 'vesload hv --shard I/N --run-id … --start-at …' on each host)", o.profile)
 	}
+	ko := kubespec.Options{
+		Shards: k.shards, Image: k.image, Namespace: k.namespace, CPU: k.cpu, Memory: k.memory,
+		Probe: k.probe, PodMonitor: k.podMonitor,
+		PasswordSecret: k.passwordSecret, PasswordKey: k.passwordKey, CertSecret: k.certSecret, CertFormat: k.certFormat,
+		TargetMetrics: o.watch.targetMetrics, PromURL: o.watch.promURL, PromQueries: o.watch.promQueries,
+		RunID: o.shard.runID, Now: now, StartTolerance: o.shard.startTolerance, ReadyTimeout: o.shard.readyTimeout,
+		MetricsLinger: 30 * time.Second, Version: version, ReadFile: os.ReadFile, LookupEnv: os.LookupEnv,
+	}
 	if userLater {
-		if sc.Target.Auth == nil {
-			sc.Target.Auth = &profiles.Auth{}
-		}
-		sc.Target.Auth.User, sc.Target.Auth.PasswordFile, sc.Target.Auth.PasswordEnv = o.user, "", kube.PasswordEnv
-	}
-	if sc.Target.URL == "" {
-		return nil, usagef("--url: the pods need the collector's URL as they reach it, e.g. https://ves:8443/eventListener/v7")
-	}
-	// The pods read the password from the Secret: a stand-in lets the
-	// scenario compile here, and goes nowhere.
-	lookup := func(name string) (string, bool) {
-		if name == kube.PasswordEnv && k.passwordSecret != "" {
-			return "stand-in", true
-		}
-		return os.LookupEnv(name)
-	}
-	if _, err := scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: true, RunID: "kube", LookupEnv: lookup}); err != nil {
-		return nil, usageError{err}
-	}
-	if err := podSamplers(sc, &o.watch); err != nil {
-		return nil, err
-	}
-	// A threshold given by the profile and again by a flag is one gate.
-	sc.Thresholds = uniq(sc.Thresholds)
-	files, err := podScenario(sc, k)
-	if err != nil {
-		return nil, err
-	}
-	extra, err := podArgs(o, changed)
-	if err != nil {
-		return nil, err
-	}
-	sc.Source = ""
-	text, err := sc.Marshal()
-	if err != nil {
-		return nil, err
-	}
-	runID := o.shard.runID
-	if runID == "" {
-		runID = ves.NewRunID() // 64 bits, as a run chooses; hex is a valid object name
+		ko.User = o.user
 	}
 	// Without --start-at the shards agree on their start when they run.
-	var start time.Time
 	if sp.start != nil {
-		start = sp.start.At
+		ko.StartAt = sp.start.At
 	}
-	linger := 30 * time.Second
 	if changed("metrics-linger") {
-		linger = o.watch.metricsLinger
+		ko.MetricsLinger = o.watch.metricsLinger
 	}
-	s := &kube.Spec{
-		RunID: runID, Namespace: k.namespace, Image: k.image, Shards: k.shards,
-		Profile: text, Files: files,
-		RenderedAt: now, StartAt: start, StartTolerance: o.shard.startTolerance, ReadyTimeout: o.shard.readyTimeout,
-		Args: extra, PodMonitor: k.podMonitor,
-		Span: sc.Load.TotalDuration(), Timeout: sc.Timeout, MetricsLinger: linger,
-		CPU: k.cpu, Memory: k.memory,
-		Probe: k.probe, Target: sc.Target.URL,
-		CertSecret: k.certSecret, CertPEM: k.certFormat == "pem",
+	s, err := kubespec.Build(sc, ko)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	if t := sc.Target.TLS; t != nil {
-		if t.CACert != "" {
-			s.ProbeArgs = append(s.ProbeArgs, "--cacert", t.CACert)
-		}
-		if t.Insecure {
-			s.ProbeArgs = append(s.ProbeArgs, "--insecure")
-		}
-	}
-	if sc.Target.Auth != nil && sc.Target.Auth.PasswordEnv != "" {
-		s.PasswordSecret, s.PasswordKey = k.passwordSecret, k.passwordKey
-	}
-	if err := podDashboard(s, &o.dash, changed); err != nil {
+	if s.Args, err = podArgs(o, changed); err != nil {
 		return nil, err
 	}
-	if s.Consume, err = kubeConsumer(o, sc, !start.IsZero(), changed); err != nil {
+	switch {
+	case changed("dashboard"):
+		err = kubespec.ServeDashboard(s, o.dash.addr, o.dash.linger)
+	case changed("dashboard-linger"):
+		err = errors.New("--dashboard-linger goes with --dashboard")
+	}
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if s.Consume, err = kubeConsumer(o, sc, !ko.StartAt.IsZero(), changed); err != nil {
 		return nil, err
 	}
 	if err := s.Validate(); err != nil {
@@ -256,205 +209,24 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	return s, nil
 }
 
-// podDashboard has each shard serve its live page on the pod's fixed
-// port when --dashboard asks for it.
-func podDashboard(s *kube.Spec, d *dashboardOptions, changed func(string) bool) error {
-	if !changed("dashboard") {
-		if changed("dashboard-linger") {
-			return usagef("--dashboard-linger goes with --dashboard")
-		}
-		return nil
-	}
-	if d.addr != kubeDashboard && d.addr != fmt.Sprintf(":%d", kube.DashboardPort) {
-		return usagef("--dashboard %s: each shard serves its page on %s in its pod: give --dashboard alone", d.addr, kubeDashboard)
-	}
-	if d.linger < 0 {
-		return usagef("--dashboard-linger %v: want 0 or a positive duration", d.linger)
-	}
-	s.Dashboard, s.DashboardLinger = true, d.linger
-	return nil
-}
-
-// podScenario rewrites the scenario for the pods: the password comes
-// from the Secret through $VESLOAD_PASSWORD, and files it names on this
-// machine (body templates, a CA bundle) travel in the ConfigMap. It
-// refuses what would put a secret into the manifests.
-func podScenario(p *profiles.Profile, k *kubeOptions) (map[string][]byte, error) {
-	t := &p.Target
-	if u, err := url.Parse(t.URL); err == nil && u.User != nil {
-		return nil, usagef("--url: credentials in the URL would be written into the manifests: give --user and --password-secret")
-	}
-	for name := range t.Headers {
-		if redact.SecretHeader(name) {
-			return nil, usagef("--header %s: its value would be written into the ConfigMap: not available on Kubernetes", name)
-		}
-	}
-	if err := podAuth(t, k); err != nil {
-		return nil, err
-	}
-	if s := p.Samplers; s.TargetPID != 0 || s.TargetProcess != "" {
-		return nil, usagef("-profile: samplers.target_pid and target_process name a process on this machine: use target_metrics on Kubernetes")
-	}
-	if err := podCert(t, k); err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	ship := func(flag string, path *string, key string) error {
-		b, err := os.ReadFile(*path)
-		if err != nil {
-			return usagef("%s: %v", flag, err)
-		}
-		files[key] = b
-		*path = kube.ConfigDir + "/" + key
-		return nil
-	}
-	if tls := t.TLS; tls != nil {
-		if (tls.Cert != "" || tls.Key != "" || tls.CertPassFile != "") && k.certSecret == "" {
-			return nil, usagef("--cert/--key: a client key is a secret: give --cert-secret NAME, whose files the pods mount")
-		}
-		if tls.CACert != "" {
-			if err := ship("--cacert", &tls.CACert, "ca.pem"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if d := p.Data; d != nil && d.File != "" {
-		if err := ship("--data-file", &d.File, "data"+filepath.Ext(d.File)); err != nil {
-			return nil, err
-		}
-	}
-	for i := range p.Requests {
-		r := &p.Requests[i]
-		if r.BodyFile != "" {
-			if err := ship("--body-file", &r.BodyFile, fmt.Sprintf("body-%d%s", i+1, filepath.Ext(r.BodyFile))); err != nil {
-				return nil, err
-			}
-		}
-	}
-	size := 0
-	for _, b := range files {
-		size += len(b)
-	}
-	if size > 900<<10 {
-		return nil, usagef("--body-file/--data-file/--cacert: %d KiB of files do not fit a ConfigMap (1 MiB)", size>>10)
-	}
-	return files, nil
-}
-
-// podCert points the scenario's client certificate at the files of the
-// Secret the pods mount (deploy/kube's CertDir), replacing any paths on
-// this machine.
-func podCert(t *profiles.Target, k *kubeOptions) error {
-	if k.certSecret == "" {
-		return nil
-	}
-	if k.certFormat != "p12" && k.certFormat != "pem" {
-		return usagef("--cert-secret-format %s: want p12 or pem", k.certFormat)
-	}
-	if t.TLS == nil {
-		t.TLS = &profiles.TLS{}
-	}
-	s := kube.Spec{CertSecret: k.certSecret, CertPEM: k.certFormat == "pem"}
-	t.TLS.Cert, t.TLS.Key, t.TLS.CertPassFile = s.CertFiles()
-	return nil
-}
-
-// podAuth points the scenario's password at $VESLOAD_PASSWORD, which the
-// pods fill from the Secret.
-func podAuth(t *profiles.Target, k *kubeOptions) error {
-	a := t.Auth
-	if a == nil || (a.User == "" && a.PasswordFile == "" && a.PasswordEnv == "") {
-		if k.passwordSecret != "" {
-			return usagef("--password-secret needs --user: the Secret holds the password of that user")
-		}
-		return nil
-	}
-	if k.passwordSecret == "" {
-		return usagef("--user %s: the pods need the password from a Secret: give --password-secret NAME (kubectl create secret generic NAME --from-file=password=FILE)", a.User)
-	}
-	a.PasswordFile, a.PasswordEnv = "", kube.PasswordEnv
-	return nil
-}
-
-// podSamplers writes the samplers the flags name into the profile the
-// pods read (a run takes them from the flags, which the pods do not get).
-func podSamplers(p *profiles.Profile, w *watchOptions) error {
-	s := &p.Samplers
-	if w.targetMetrics != "" {
-		s.TargetMetrics = w.targetMetrics
-	}
-	for _, u := range []string{s.TargetMetrics, w.promURL} {
-		if pu, err := url.Parse(u); err == nil && pu.User != nil {
-			return usagef("--target-metrics/--prom-url: credentials in the URL would be written into the manifests")
-		}
-	}
-	if w.promURL != "" || len(w.promQueries) > 0 {
-		if w.promURL == "" {
-			return usagef("--prom-query needs --prom-url")
-		}
-		s.PromURL, s.PromQueries = w.promURL, map[string]string{}
-		for _, q := range w.promQueries {
-			name, expr, ok := strings.Cut(q, "=")
-			if !ok || name == "" || expr == "" {
-				return usagef("--prom-query %q: want NAME=PROMQL", q)
-			}
-			s.PromQueries[name] = expr
-		}
-	}
-	return nil
-}
-
 // podArgs are the run flags that reach the pods as flags, not through
-// the profile: what decides the exit code, and the InfluxDB output.
+// the profile (kubespec.RunFlags).
 func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
-	var a []string
-	if o.allowErrors {
-		a = append(a, "--allow-errors")
+	in := o.influx
+	f := kubespec.RunFlags{AllowErrors: o.allowErrors, NoPreflight: o.noPreflight, Quiet: o.quiet, Verbose: o.verbose,
+		RawBody: o.rawBody, AbortOnFail: o.abortOn,
+		InfluxURL: in.url, InfluxApplication: in.application, InfluxMeasurement: in.measurement}
+	if changed("influx-percentiles") {
+		f.InfluxPercentiles = in.percentiles
 	}
-	if o.noPreflight {
-		a = append(a, "--no-preflight")
-	}
-	if o.quiet {
-		a = append(a, "--quiet")
-	}
-	if o.verbose {
-		a = append(a, "--verbose")
-	}
-	if o.rawBody {
-		a = append(a, "--raw-body")
-	}
-	for _, g := range o.abortOn {
-		a = append(a, "--abort-on-fail", g)
-	}
-	if in := o.influx; in.url != "" {
-		if u, err := url.Parse(in.url); err != nil || u.User != nil || u.Query().Has("p") {
-			return nil, usagef("--influx-url: credentials in the URL would be written into the manifests: not available on Kubernetes yet")
+	for _, name := range []string{"influx-application", "influx-measurement", "influx-percentiles"} {
+		if in.url == "" && changed(name) {
+			return nil, usagef("--%s goes with --influx-url", name)
 		}
-		a = append(a, "--influx-url", in.url, "--influx-application", in.application, "--influx-measurement", in.measurement)
-		if changed("influx-percentiles") {
-			p := make([]string, len(in.percentiles))
-			for i, v := range in.percentiles {
-				p[i] = strconv.FormatFloat(v, 'g', -1, 64)
-			}
-			a = append(a, "--influx-percentiles", strings.Join(p, ","))
-		}
-	} else {
-		for _, name := range []string{"influx-application", "influx-measurement", "influx-percentiles"} {
-			if changed(name) {
-				return nil, usagef("--%s goes with --influx-url", name)
-			}
-		}
+	}
+	a, err := f.Args()
+	if err != nil {
+		return nil, usageError{err}
 	}
 	return a, nil
-}
-
-// uniq keeps the first of equal strings, in order.
-func uniq(s []string) []string {
-	var out []string
-	for _, v := range s {
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }

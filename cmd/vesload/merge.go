@@ -86,6 +86,11 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			}
 		}
 	}
+	for i, r := range rs {
+		if r.AbortedBy != "" {
+			fmt.Fprintf(stderr, "vesload: merge: %s was stopped early by --abort-on-fail: %s\n", names[i], r.AbortedBy)
+		}
+	}
 	for _, w := range broken {
 		fmt.Fprintf(stderr, "vesload: merge: %s\n", w)
 	}

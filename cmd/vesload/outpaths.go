@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -45,7 +46,8 @@ func checkOutputPaths(outs []flagPath) error {
 	return nil
 }
 
-// write writes the result and every rendering asked for, with fallbacks.
-func (f *reportFiles) write(res *result.Result, stdout, stderr io.Writer) error {
-	return files.Set{Result: f.output, JUnit: f.junit, HTML: f.html, Markdown: f.markdown, CSV: f.csv}.Write(res, stdout, stderr)
+// write writes the result and every rendering asked for, with fallbacks;
+// ctx ending (a signal) ends a stuck write.
+func (f *reportFiles) write(ctx context.Context, res *result.Result, stdout, stderr io.Writer) error {
+	return files.Set{Result: f.output, JUnit: f.junit, HTML: f.html, Markdown: f.markdown, CSV: f.csv}.Write(ctx, res, stdout, stderr)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/probe"
+	"github.com/vesload/vesload/report"
 )
 
 const probeSynopsis = "vesload probe URL|tls://HOST:PORT|HOST:PORT [--sink URL] [--bulk-mib N] [--cacert F] [--cert F (--key F | --cert-pass-file F)] [--json]"
@@ -55,20 +55,19 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		// What was measured before the failing step is still printed.
 		if r != nil && !asJSON {
-			printProbe(stdout, r)
+			_ = report.WriteProbe(stdout, r) // the step's error is the one line to give
 		}
 		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
 		return exitRun
 	}
+	write := report.WriteProbe
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return exitRun
-		}
-		return exitOK
+		write = report.WriteProbeJSON
 	}
-	printProbe(stdout, r)
+	if err := write(stdout, r); err != nil {
+		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
+		return exitRun
+	}
 	return exitOK
 }
 
@@ -93,21 +92,4 @@ func probeArgs(args []string, o *probe.Options, bulkMiB int) error {
 	}
 	o.Target, o.BulkBytes = args[0], int64(bulkMiB)<<20
 	return nil
-}
-
-func printProbe(w io.Writer, r *probe.Report) {
-	fmt.Fprintf(w, "probe %s (%s)\n", r.Target, r.Address)
-	if len(r.ConnectMs) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
-	if r.TLSVersion != "" {
-		fmt.Fprintf(w, "  tls handshake  %.3f ms (%s)\n", r.TLSHandshakeMs, r.TLSVersion)
-	}
-	if r.HTTPStatus != 0 {
-		fmt.Fprintf(w, "  http round trip %.3f ms (status %d)\n", r.RoundTripMs, r.HTTPStatus)
-	}
-	if b := r.Bulk; b != nil {
-		fmt.Fprintf(w, "  bulk to sink   %.1f MB/s (%d MiB in %.3f s to %s)\n", b.MBps, b.Bytes>>20, b.Seconds, b.Sink)
-	}
 }

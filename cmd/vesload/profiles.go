@@ -8,7 +8,6 @@ import (
 
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
-	"github.com/vesload/vesload/report/table"
 )
 
 const profilesSynopsis = `vesload profiles                 list the built-in profiles
@@ -24,8 +23,7 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		listProfiles(stdout)
-		return exitOK
+		return listProfiles(stdout, stderr)
 	}
 	switch rest[0] {
 	case "list":
@@ -33,8 +31,7 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "vesload profiles list: unexpected argument %q\n", rest[1])
 			return exitUsage
 		}
-		listProfiles(stdout)
-		return exitOK
+		return listProfiles(stdout, stderr)
 	case "show":
 		return showProfile(rest[1:], stdout, stderr)
 	case "check":
@@ -44,25 +41,13 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
-// listProfiles writes one line per built-in: its name, padded, and the
-// first line of its description.
-func listProfiles(w io.Writer) {
-	tb := table.Table{Cols: []table.Column{table.Left(""), table.Left("")}}
-	for _, in := range profiles.Builtins() {
-		tb.Add(in.Name, in.Description)
+// listProfiles writes the built-ins, one a line.
+func listProfiles(stdout, stderr io.Writer) int {
+	if err := profiles.WriteBuiltins(stdout); err != nil {
+		fmt.Fprintf(stderr, "vesload profiles: write: %v\n", err)
+		return exitRun
 	}
-	for _, line := range tb.Plain("") {
-		fmt.Fprintln(w, line)
-	}
-}
-
-func builtinNameList() string {
-	infos := profiles.Builtins()
-	names := make([]string, len(infos))
-	for i, in := range infos {
-		names[i] = in.Name
-	}
-	return strings.Join(names, ", ")
+	return exitOK
 }
 
 // showProfile prints the embedded YAML of one built-in, byte for byte, so
@@ -70,7 +55,7 @@ func builtinNameList() string {
 func showProfile(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 0:
-		fmt.Fprintf(stderr, "vesload profiles show: name a built-in profile: %s\n", builtinNameList())
+		fmt.Fprintf(stderr, "vesload profiles show: name a built-in profile: %s\n", profiles.BuiltinNames())
 		return exitUsage
 	case len(args) > 1:
 		fmt.Fprintf(stderr, "vesload profiles show: unexpected argument %q: show takes one name\n", args[1])
@@ -78,7 +63,7 @@ func showProfile(args []string, stdout, stderr io.Writer) int {
 	}
 	data, err := profiles.BuiltinYAML(args[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload profiles show: no built-in profile %q (built-ins: %s)\n", args[0], builtinNameList())
+		fmt.Fprintf(stderr, "vesload profiles show: no built-in profile %q (built-ins: %s)\n", args[0], profiles.BuiltinNames())
 		return exitUsage
 	}
 	if _, err := stdout.Write(data); err != nil {
@@ -98,50 +83,21 @@ func checkProfiles(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, path := range args {
-		p, err := profiles.Load(path)
-		if err != nil {
-			var pe *profiles.Error
-			if errors.As(err, &pe) {
-				fmt.Fprintln(stderr, cliLine(err.Error()))
-			} else {
-				fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
-			}
-			code = exitUsage
+		line, err := scenario.CheckFile(path)
+		var pe *profiles.Error
+		var fe *scenario.FileError
+		switch {
+		case err == nil:
+			fmt.Fprintln(stdout, line)
 			continue
+		case errors.As(err, &pe) && !errors.As(err, &fe):
+			fmt.Fprintln(stderr, cliLine(err.Error())) // file:line:column first
+		default:
+			fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
 		}
-		if err := p.ScanBodyFiles(); err != nil {
-			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
-			code = exitUsage
-			continue
-		}
-		line := "ok  " + path
-		if missing := p.MissingVars(); len(missing) > 0 {
-			line += " (before a run, " + setAdvice(p, missing) + ")"
-		}
-		if err := scenario.CheckBodies(p); err != nil {
-			fmt.Fprintf(stderr, "vesload profiles check: %s: %s\n", path, cliLine(err.Error()))
-			code = exitUsage
-			continue
-		}
-		fmt.Fprintln(stdout, line)
+		code = exitUsage
 	}
 	return code
-}
-
-// setAdvice says how to give the missing variables: "set WORKER_IP with
-// --url or --set WORKER_IP=…" (--url only when a variable is in the URL).
-func setAdvice(p *profiles.Profile, missing []string) string {
-	sets := make([]string, len(missing))
-	inURL := false
-	for i, name := range missing {
-		sets[i] = "--set " + name + "=…"
-		inURL = inURL || strings.Contains(p.Target.URL, "${"+name+"}")
-	}
-	how := strings.Join(sets, " ")
-	if inURL {
-		how = "--url or " + how
-	}
-	return "set " + strings.Join(missing, ", ") + " with " + how
 }
 
 // cliLine keeps text from the command line or a file on one output line.

@@ -211,7 +211,21 @@ type runSetup struct {
 	// signalled is set by the first SIGINT/SIGTERM: only a signal marks
 	// a run interrupted, not a stop by --abort-on-fail.
 	signalled atomic.Bool
+	// phase says what a signal stops: the run (phaseRunning), nothing
+	// while the run settles (the delivery follower's grace wait answers
+	// Ctrl-C itself), or the outputs being written (phaseWriting: a write
+	// stuck on a pipe gives up and falls back, and the exit code is 130).
+	phase       atomic.Int32
+	outputs     context.Context
+	stopOutputs context.CancelCauseFunc
 }
+
+// The phases of a run, as a signal sees them (runSetup.phase).
+const (
+	phaseRunning int32 = iota
+	phaseSettling
+	phaseWriting
+)
 
 func (s *runSetup) tearDown() {
 	for i := len(s.closers) - 1; i >= 0; i-- {
@@ -379,13 +393,25 @@ func (s *runSetup) run() (*result.Result, error) {
 		s.outs.close()
 		return nil, usageError{err}
 	}
+	// Signals are caught until the command returns (tearDown), so that
+	// one that comes while the outputs are written still ends with the
+	// summary, the result and exit 130, not the default action's 143.
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	s.outputs, s.stopOutputs = context.WithCancelCause(context.Background())
+	s.closers = append(s.closers, func() { signal.Stop(sigs); s.stopOutputs(nil) })
 	go func() {
 		n := 0
 		for range sigs {
 			n++
+			switch s.phase.Load() {
+			case phaseSettling:
+				continue
+			case phaseWriting:
+				s.signalled.Store(true)
+				s.stopOutputs(errors.New("interrupted"))
+				continue
+			}
 			if n == 1 {
 				s.signalled.Store(true)
 				s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
@@ -396,6 +422,7 @@ func (s *runSetup) run() (*result.Result, error) {
 		}
 	}()
 	res, err := eng.Run(s.ctx)
+	s.phase.Store(phaseSettling)
 	s.prog.done()
 	// A stream that failed cost only itself: the result says so.
 	if warnings := s.outs.close(); res != nil {
@@ -435,7 +462,8 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.finishDashboard(res)
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
-	outErr := s.o.reportFiles.write(res, stdout, stderr)
+	s.phase.Store(phaseWriting)
+	outErr := s.o.reportFiles.write(s.outputs, res, stdout, stderr)
 	summaryOut := stdout
 	if s.o.output == "-" {
 		summaryOut = stderr
@@ -448,11 +476,18 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		return 0, err
 	}
 	if outErr != nil {
+		if s.signalled.Load() { // the fallbacks are named; the signal decides the code
+			fmt.Fprintf(stderr, "vesload: %v\n", outErr)
+			return exitInterrupted, nil
+		}
 		return 0, outErr
 	}
 	code := exitCode(res, s.prog.note)
 	if code == exitOK && !baselinePassed {
-		return exitThreshold, nil
+		code = exitThreshold
+	}
+	if code == exitOK && s.signalled.Load() {
+		code = exitInterrupted // a signal while the outputs were written
 	}
 	return code, nil
 }

@@ -41,7 +41,7 @@ func TestFailedOutputSavedBeside(t *testing.T) {
 	f := &reportFiles{html: "/nonexistent/x.html", markdown: md}
 	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r1"}}
 	var stdout, stderr bytes.Buffer
-	err := f.write(res, &stdout, &stderr)
+	err := f.write(context.Background(), res, &stdout, &stderr)
 	if err == nil {
 		t.Fatal("writing to a missing folder did not fail")
 	}

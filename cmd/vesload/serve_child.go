@@ -39,15 +39,13 @@ func (c *childFlags) watchStdin(ctx context.Context) (context.Context, func()) {
 	return ctx, cancel
 }
 
-// announce prints the addresses line of --announce.
-func (c *childFlags) announce(w io.Writer, url string, hv hvAddrs, kafka *kafkaSide) {
+// announce prints the addresses line of --announce, with this process's
+// id.
+func (c *childFlags) announce(w io.Writer, a emulatorAddrs) {
 	if !c.announceAddrs {
 		return
 	}
-	a := emulatorAddrs{PID: os.Getpid(), URL: url, HV: hv.listen, HVMonitor: hv.monitor}
-	if kafka != nil {
-		a.Kafka = kafka.brokers
-	}
+	a.PID = os.Getpid()
 	b, _ := json.Marshal(a) // strings and an int: cannot fail
 	fmt.Fprintf(w, "%s\n", b)
 }

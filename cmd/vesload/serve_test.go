@@ -13,38 +13,6 @@ import (
 	"time"
 )
 
-func TestParseStall(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in        string
-		stall, at time.Duration
-		wantErr   string
-	}{
-		{in: ""},
-		{in: "2s@10s", stall: 2 * time.Second, at: 10 * time.Second},
-		{in: "500ms@0s", stall: 500 * time.Millisecond},
-		{in: "1m@1h30m", stall: time.Minute, at: 90 * time.Minute},
-		{in: "2s", wantErr: "DURATION@START"},
-		{in: "@10s", wantErr: "before @"},
-		{in: "0s@10s", wantErr: "positive"},
-		{in: "2s@", wantErr: "after @"},
-		{in: "2s@-1s", wantErr: "after @"},
-		{in: "x@y", wantErr: "before @"},
-	}
-	for _, tc := range tests {
-		stall, at, err := parseStall(tc.in)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("parseStall(%q) error = %v, want one mentioning %q", tc.in, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || stall != tc.stall || at != tc.at {
-			t.Errorf("parseStall(%q) = %v, %v, %v; want %v, %v", tc.in, stall, at, err, tc.stall, tc.at)
-		}
-	}
-}
-
 func TestServeBadFlags(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -220,35 +188,17 @@ func TestServeListenFailure(t *testing.T) {
 	}
 }
 
-// FuzzParseStall checks that --stall parsing never panics and that what
-// it accepts is a positive stall at a non-negative start that survives
-// a round trip through its own notation.
-func FuzzParseStall(f *testing.F) {
-	for _, s := range []string{"", "2s@10s", "1m@0s", "@", "2s@", "@1s", "0@0", "1h2m3.5s@-1ns", "2s@10s@1s"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		stall, at, err := parseStall(s)
-		if err != nil || s == "" {
-			return
-		}
-		if stall <= 0 || at < 0 {
-			t.Fatalf("parseStall(%q) = %v, %v: want a positive stall at a non-negative start", s, stall, at)
-		}
-		stall2, at2, err := parseStall(stall.String() + "@" + at.String())
-		if err != nil || stall2 != stall || at2 != at {
-			t.Fatalf("round trip of %q: %v, %v, %v; want %v, %v", s, stall2, at2, err, stall, at)
-		}
-	})
-}
-
 // The emulator's basic auth costs what the collector's does unless told
 // otherwise: BCrypt at cost 10.
 func TestServeAuthCostDefault(t *testing.T) {
 	t.Parallel()
-	f := &serveFlags{listen: "127.0.0.1:0", compat: "v7.2", pool: 16, auth: "u:p", authCost: 10}
-	var sink bytes.Buffer
-	o, err := f.options(false, newLineWriter(&sink, true))
+	f := &serveFlags{}
+	fs := newFlagSet("serve")
+	f.declare(fs)
+	if err := fs.Parse([]string{"--auth", "u:p"}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := f.in.Check()
 	if err != nil {
 		t.Fatal(err)
 	}

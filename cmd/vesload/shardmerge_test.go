@@ -106,3 +106,28 @@ func TestMergeShardsExitTwo(t *testing.T) {
 		t.Fatalf("interrupted shard: exit %d stderr %q", code, errs)
 	}
 }
+
+// A shard that --abort-on-fail stopped early fails the merged run, whose
+// figures may pass every gate: exit 3, the shard named, aborted_by kept.
+func TestMergeShardStoppedEarlyFails(t *testing.T) {
+	t.Parallel()
+	var log strings.Builder
+	for i := range 3 {
+		r := cliShard(t, "r43", i, 3)
+		if i == 2 {
+			r.AbortedBy = "error_rate<5%"
+		}
+		log.WriteString(podLog(t, r))
+	}
+	code, stdout, stderr := mergeStream(log.String(), "-", "--threshold", "p99<10s")
+	if code != exitThreshold || !strings.Contains(stderr, "stopped early by --abort-on-fail: error_rate<5%") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m, err := report.Decode(strings.NewReader(stdout), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.AbortedBy != "error_rate<5%" || !m.Thresholds[0].Pass {
+		t.Errorf("aborted_by %q thresholds %+v", m.AbortedBy, m.Thresholds)
+	}
+}

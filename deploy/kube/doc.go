@@ -3,11 +3,14 @@
 // JOB_COMPLETION_INDEX), a ConfigMap with the scenario, a headless
 // Service and a PodMonitor for the shards' live metrics.
 //
-// Kubernetes is the distributed engine: there is no operator and no
-// coordinator. Every pod starts the one global schedule at the same
-// instant, computed when the manifests are rendered, and sends its share
-// of it; `vesload merge -` combines the pods' logs into one result
-// (docs/ARCHITECTURE.md, "Many generators").
+// Kubernetes is the distributed engine: there is no operator. The pods
+// agree on the instant the one global schedule starts when they are all
+// running, not when the manifests are rendered: shard 0 gathers every
+// shard's ready signal through the Job's headless Service and answers all
+// of them with one instant (loadgen/rendezvous), so a slow image pull or
+// a pending pod delays the start instead of skewing it. Each pod sends
+// its share of the schedule; `vesload merge -` combines the pods' logs
+// into one result (docs/ARCHITECTURE.md, "Many generators").
 //
 // The package only renders: it reads no files and talks to no cluster.
 // Secrets never reach its output: the password is read by each pod from

@@ -29,11 +29,12 @@ type requestKey struct {
 
 // ObserveRequest records one completed or failed request. outcome is "ok"
 // or an error class (http_503, timeout, pool_exhausted, …); code is the
-// HTTP status, 0 without a response. service is the time from the moment
-// the request was written: zero means it was never sent (pool exhausted,
-// no connection), and such a request is counted in
+// HTTP status, 0 without a response; service is the time from the moment
+// the request was written. A request of a class that was never sent
+// (result.NeverSent: pool_exhausted, disconnected) is counted in
 // vesload_requests_not_sent_total and kept out of both histograms, so that
-// the latency histogram's count is the number of requests sent. It
+// the latency histogram's count is the number of requests sent, as the
+// result's is. It
 // allocates nothing once a pair of outcome and code has been seen;
 // anything that does not look like a class name is counted as "other", so
 // no message can become a label.
@@ -42,7 +43,7 @@ func (e *Exporter) ObserveRequest(outcome string, code int, latency, service tim
 	if outcome == result.ClassPoolExhausted {
 		e.poolExhausted.Inc()
 	}
-	if service <= 0 {
+	if result.NeverSent(outcome) {
 		e.notSent.Inc()
 		return
 	}

@@ -3,7 +3,6 @@ package observe
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -22,7 +21,7 @@ type Stream struct{ Option, Path string }
 // every other output go on, and Close says what the stream wrote.
 type Streams struct {
 	jtlName, hdrName string
-	files            []*os.File
+	files            []*report.Stream
 	jtlw             *report.JTLWriter
 	hdr              *report.HdrLog
 	hdrBuf           *bufio.Writer
@@ -36,7 +35,7 @@ type Streams struct {
 func OpenStreams(jtl, hdr Stream, url string, start time.Time) (*Streams, error) {
 	s := &Streams{jtlName: jtl.Option + " " + jtl.Path, hdrName: hdr.Option + " " + hdr.Path}
 	if jtl.Path != "" {
-		f, err := os.Create(jtl.Path)
+		f, err := report.CreateStream(jtl.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", jtl.Option, err)
 		}
@@ -47,7 +46,7 @@ func OpenStreams(jtl, hdr Stream, url string, start time.Time) (*Streams, error)
 		}
 	}
 	if hdr.Path != "" {
-		f, err := os.Create(hdr.Path)
+		f, err := report.CreateStream(hdr.Path)
 		if err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s: %w", hdr.Option, err)

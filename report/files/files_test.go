@@ -2,6 +2,7 @@ package files
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,7 @@ func TestFailedRenderingKeepsItsFormatsExtension(t *testing.T) {
 	s := Set{Result: "/nonexistent/r.json", HTML: "/nonexistent/report", JUnit: "/nonexistent/junit.txt", Markdown: "/nonexistent/summary", CSV: "/nonexistent/timeline"}
 	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r2"}}
 	var stdout, stderr bytes.Buffer
-	err := s.Write(res, &stdout, &stderr)
+	err := s.Write(context.Background(), res, &stdout, &stderr)
 	if err == nil {
 		t.Fatal("writing to a missing folder did not fail")
 	}
@@ -84,7 +85,7 @@ func TestResultPrintedWhenNothingCanBeWritten(t *testing.T) {
 	t.Setenv("TMPDIR", "/nonexistent")
 	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r3"}}
 	var stderr bytes.Buffer
-	err := SaveResult("/nonexistent/r.json", res, &stderr)
+	err := SaveResult(context.Background(), "/nonexistent/r.json", res, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "printed on stderr") || !strings.Contains(stderr.String(), `"run_id": "r3"`) {
 		t.Errorf("error %v, stderr %q: want the result printed on stderr", err, stderr.String())
 	}

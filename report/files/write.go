@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,8 +24,10 @@ type Set struct {
 // Write writes the result and every rendering asked for. A file that
 // cannot be written does not stop the others; each is saved in the
 // temporary folder instead, and the error says where. A result that
-// cannot be saved anywhere is printed on stderr.
-func (s Set) Write(res *result.Result, stdout, stderr io.Writer) error {
+// cannot be saved anywhere is printed on stderr. When ctx ends (a
+// signal), a write stuck on a named pipe or a device gives up at once
+// and falls back the same way.
+func (s Set) Write(ctx context.Context, res *result.Result, stdout, stderr io.Writer) error {
 	var errs []error
 	switch s.Result {
 	case "":
@@ -33,7 +36,7 @@ func (s Set) Write(res *result.Result, stdout, stderr io.Writer) error {
 			errs = append(errs, fmt.Errorf("write result: %w", err))
 		}
 	default:
-		if err := SaveResult(s.Result, res, stderr); err != nil {
+		if err := SaveResult(ctx, s.Result, res, stderr); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -50,7 +53,7 @@ func (s Set) Write(res *result.Result, stdout, stderr io.Writer) error {
 		if r.path == "" {
 			continue
 		}
-		if err := SaveRendering(r.path, r.what, r.ext, res, r.render); err != nil {
+		if err := SaveRendering(ctx, r.path, r.what, r.ext, res, r.render); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -62,16 +65,18 @@ func (s Set) Write(res *result.Result, stdout, stderr io.Writer) error {
 // temporary folder instead, as the result document is, and the error says
 // where it went: vesload-<kind>-<run id><ext>, ext being the format's own
 // extension (.html, .xml, .md, .csv), whatever path was called.
-func SaveRendering(path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
-	write := func(p string) error { return report.WriteFile(p, func(w io.Writer) error { return render(w, res) }) }
-	err := write(path)
+func SaveRendering(ctx context.Context, path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
+	write := func(ctx context.Context, p string) error {
+		return report.WriteFileContext(ctx, p, func(w io.Writer) error { return render(w, res) })
+	}
+	err := write(ctx, path)
 	if err == nil {
 		return nil
 	}
 	err = fmt.Errorf("write %s %s: %w", what, path, err)
 	name := strings.TrimSuffix(strings.TrimPrefix(FallbackName(res), "vesload-result-"), ".json")
 	fallback := filepath.Join(os.TempDir(), "vesload-"+strings.ToLower(what)+"-"+name+ext)
-	if ferr := write(fallback); ferr != nil {
+	if ferr := write(context.Background(), fallback); ferr != nil {
 		return errors.Join(err, fmt.Errorf("saving it to %s failed too: %w", fallback, ferr))
 	}
 	return fmt.Errorf("%w; it was saved to %s instead", err, fallback)
@@ -81,11 +86,12 @@ func SaveRendering(path, what, ext string, res *result.Result, render func(io.Wr
 // lost when that fails (a full disk, a missing folder): it is written to
 // the temporary directory instead, or, when that fails too, printed on
 // stderr; the error says where it went.
-func SaveResult(path string, res *result.Result, stderr io.Writer) error {
-	err := report.Write(path, res)
+func SaveResult(ctx context.Context, path string, res *result.Result, stderr io.Writer) error {
+	err := report.WriteFileContext(ctx, path, func(w io.Writer) error { return report.Encode(w, res) })
 	if err == nil {
 		return nil
 	}
+	err = fmt.Errorf("write result %s: %w", path, err)
 	fallback := filepath.Join(os.TempDir(), FallbackName(res))
 	if ferr := report.Write(fallback, res); ferr == nil {
 		return fmt.Errorf("%w; the result was saved to %s instead", err, fallback)

@@ -63,19 +63,8 @@ func LivePage(w io.Writer, r *result.Result, l Live) error {
 	}
 	p.CSS = styles + liveStyles + uplotCSS
 	var b pageWriter
-	b.put(`<!DOCTYPE html>
-<html lang="en" data-live-state="`, string(l.State), `">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="vesload">
-<title>`, p.Title, `</title>
-<style>`)
-	b.WriteString(p.CSS)
-	b.put(`</style>
-</head>
-<body>
-<div class="live-bar"><span id="live-status" class="live `, string(l.State), `" role="status">`, l.Status, `</span>
+	b.open(p, ` data-live-state="`, string(l.State), `"`)
+	b.put(`<div class="live-bar"><span id="live-status" class="live `, string(l.State), `" role="status">`, l.Status, `</span>
 <a id="live-save" href="report.html" download="vesload-report.html"`)
 	if l.State == LiveRunning {
 		b.WriteString(" hidden")

@@ -59,9 +59,12 @@ func (w *pageWriter) classAttr(c string) {
 	}
 }
 
-func (w *pageWriter) page(p *page) {
-	w.put(`<!DOCTYPE html>
-<html lang="en">
+// open writes the document's start, up to and with <body>: the same head
+// for the report and its live page, which adds attrs to <html>.
+func (w *pageWriter) open(p *page, attrs ...string) {
+	w.WriteString("<!DOCTYPE html>\n<html lang=\"en\"")
+	w.put(attrs...)
+	w.put(`>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -69,11 +72,12 @@ func (w *pageWriter) page(p *page) {
 <title>`, p.Title, `</title>
 <style>`)
 	w.WriteString(p.CSS)
-	w.put(`</style>
-</head>
-<body>
-<main>
-`)
+	w.WriteString("</style>\n</head>\n<body>\n")
+}
+
+func (w *pageWriter) page(p *page) {
+	w.open(p)
+	w.WriteString("<main>\n")
 	w.mainContent(p)
 	w.WriteString("</main>\n")
 	if p.Charts != "" {

@@ -119,22 +119,33 @@ func summarySection(r *result.Result) section {
 	}
 	seed.Rows = [][]cell{row}
 
-	// Two sums read off the table: scheduled = sent + pool_exhausted +
-	// not sent, and sent = ok + errors of sent (+ in flight at a checkpoint).
+	// Two sums read off the table, as in the text summary: scheduled =
+	// sent + never sent (pool_exhausted, or disconnected for HV-VES) +
+	// not sent, and sent = ok + failed (+ in flight at a checkpoint). One
+	// error rate, the result's: every error, never-sent ones included, of
+	// the attempted requests.
 	q := r.Requests
-	pe := r.Errors[result.ClassPoolExhausted]
+	unsent, pe := result.ClassPoolExhausted, r.Errors[result.ClassPoolExhausted]
+	if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
+		unsent, pe = result.ClassDisconnected, pe+dc
+	}
 	rows := [][]cell{
 		{key("scheduled"), num(fmtInt(q.Scheduled))},
 		{key("sent"), num(fmtInt(q.Sent))},
 		{key("ok"), num(fmtInt(q.OK))},
-		{key("errors (of sent)"), num(fmtInt(q.Errors - pe))},
+		{key("failed (sent, not ok)"), num(fmtInt(q.Errors - pe))},
 	}
 	if q.InFlight > 0 {
 		rows = append(rows, []cell{key("in flight (checkpoint)"), num(fmtInt(q.InFlight))})
 	}
 	rows = append(rows,
-		[]cell{key("pool_exhausted"), num(fmtInt(pe))},
+		[]cell{key(unsent + " (never sent)"), num(fmtInt(pe))},
 		[]cell{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
+	)
+	if pct, ok := r.ErrorRatePct(); ok {
+		rows = append(rows, []cell{key("error rate (errors / attempted)"), num(fmtPct(pct))})
+	}
+	rows = append(rows,
 		[]cell{key("rate target / achieved"), num(fmtNum(r.RPS.Target) + " / " + fmtNum(r.RPS.Achieved) + " /s")},
 		[]cell{key("bytes sent / received"), num(report.FormatBytes(r.Bytes.Sent) + " / " + report.FormatBytes(r.Bytes.Received))},
 	)

@@ -150,7 +150,11 @@ type Summary struct {
 	Max   float64 `json:"max"`
 }
 
-// Bytes counts the payload bytes that went out and came back.
+// Bytes counts the bytes that went out and came back on the wire, as
+// JMeter's sentBytes and bytes do: for REST the whole HTTP exchange,
+// headers included (of https, the HTTP bytes inside TLS); for HV-VES
+// the frames written. Comparing them with an older result that counted
+// bodies alone shows the headers' share.
 type Bytes struct {
 	Sent     int64 `json:"sent"`
 	Received int64 `json:"received"`
@@ -276,7 +280,7 @@ type Second struct {
 	// the second: against the pool size it shows how close the run came
 	// to pool exhaustion.
 	InFlight int64 `json:"in_flight,omitempty"`
-	// BytesSent is the request payload sent in this second, from which
+	// BytesSent is the bytes on the wire sent in this second (as Bytes), from which
 	// data rates (MB/s) of high-volume runs are read.
 	BytesSent int64 `json:"bytes_sent,omitempty"`
 	// Concurrency is the closed-model step's concurrency in this second.

@@ -62,7 +62,8 @@ type Outcome struct {
 	// hand-over to a connection to the response. Neither is recorded for a
 	// request that was never sent (pool_exhausted).
 	Latency, Service time.Duration
-	// BytesSent and BytesReceived are the payload bytes of the exchange.
+	// BytesSent and BytesReceived are the bytes of the exchange on the
+	// wire, headers included (see result.Bytes).
 	BytesSent, BytesReceived int64
 }
 
@@ -91,7 +92,8 @@ type Tally struct {
 	Classes map[string]int64
 	// MessageIDs counts the messageId of VES error bodies.
 	MessageIDs map[string]int64
-	// BytesSent and BytesReceived sum the payloads of sent requests.
+	// BytesSent and BytesReceived sum the bytes on the wire of sent
+	// requests, headers included.
 	BytesSent, BytesReceived int64
 	// Latency and Service hold the distributions of sent requests in
 	// microseconds, in the standard geometry (NewHistogram).
@@ -113,7 +115,7 @@ func NewTally() Tally {
 // outcome's keys it allocates nothing.
 func (t *Tally) Add(o Outcome) {
 	t.Scheduled++
-	if o.Class != ClassPoolExhausted {
+	if !NeverSent(o.Class) {
 		t.Sent++
 		t.BytesSent += o.BytesSent
 		t.BytesReceived += o.BytesReceived
@@ -136,6 +138,14 @@ func (t *Tally) Add(o Outcome) {
 		}
 		t.MessageIDs[o.MessageID]++
 	}
+}
+
+// NeverSent reports whether class is an error of a due request that was
+// never sent (pool_exhausted; disconnected for HV-VES): it is counted
+// among the errors but not among the sent, and has no latency. The one
+// definition the tallies, the accounting and the live metrics use.
+func NeverSent(class string) bool {
+	return class == ClassPoolExhausted || class == ClassDisconnected
 }
 
 // AddAborted counts n sent requests that a stop cut off before their

@@ -1,0 +1,68 @@
+package kubespec
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/deploy/kube"
+)
+
+func TestRunFlagsArgs(t *testing.T) {
+	t.Parallel()
+	influx := RunFlags{InfluxURL: "http://influx:8086/write?db=jmeter", InfluxApplication: "ves", InfluxMeasurement: "jmeter"}
+	withPct := influx
+	withPct.InfluxPercentiles = []float64{99.9, 50}
+	tests := []struct {
+		name string
+		f    RunFlags
+		want string
+		err  string
+	}{
+		{"none", RunFlags{}, "", ""},
+		{"every switch", RunFlags{AllowErrors: true, NoPreflight: true, Quiet: true, Verbose: true, RawBody: true, AbortOnFail: []string{"p99<1s", "error_rate<5%"}},
+			"--allow-errors --no-preflight --quiet --verbose --raw-body --abort-on-fail p99<1s --abort-on-fail error_rate<5%", ""},
+		{"influx", influx, "--influx-url http://influx:8086/write?db=jmeter --influx-application ves --influx-measurement jmeter", ""},
+		{"influx percentiles", withPct, "--influx-percentiles 99.9,50", ""},
+		{"influx user", RunFlags{InfluxURL: "http://u:p@influx:8086/write?db=j"}, "", "--influx-url: credentials in the URL"},
+		{"influx password parameter", RunFlags{InfluxURL: "http://influx:8086/write?db=j&p=secret"}, "", "--influx-url: credentials"},
+	}
+	for _, tt := range tests {
+		a, err := tt.f.Args()
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: %q, %v; want an error with %q", tt.name, a, err, tt.err)
+			}
+		case err != nil || !strings.HasSuffix(strings.Join(a, " "), tt.want):
+			t.Errorf("%s: %q, %v; want it to end with %q", tt.name, a, err, tt.want)
+		case strings.Contains(strings.Join(a, " "), "secret"):
+			t.Errorf("%s: %q carries a secret", tt.name, a)
+		}
+	}
+}
+
+func TestServeDashboard(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		addr   string
+		linger time.Duration
+		err    string
+	}{
+		{DashboardAddr(), 0, ""},
+		{fmt.Sprintf(":%d", kube.DashboardPort), time.Minute, ""},
+		{"127.0.0.1:0", 0, "--dashboard 127.0.0.1:0: each shard serves its page on " + DashboardAddr()},
+		{DashboardAddr(), -time.Second, "--dashboard-linger -1s: want 0 or a positive duration"},
+	}
+	for _, tt := range tests {
+		var s kube.Spec
+		err := ServeDashboard(&s, tt.addr, tt.linger)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s %v: %v, want %q", tt.addr, tt.linger, err, tt.err)
+		case tt.err == "" && (err != nil || !s.Dashboard || s.DashboardLinger != tt.linger):
+			t.Errorf("%s %v: %v, spec dashboard %v linger %v", tt.addr, tt.linger, err, s.Dashboard, s.DashboardLinger)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/vesload/vesload/loadgen/probe"
+)
+
+// WriteProbe writes what `vesload probe` measured as a few aligned lines:
+// the target, then each step that was done (TCP connects, the TLS
+// handshake, the HTTP round trip, the bulk transfer). It lives here, not
+// in loadgen/probe, because that package measures and never formats; a
+// report cut short by a failing step renders the steps before it.
+func WriteProbe(w io.Writer, r *probe.Report) error {
+	ew := &printer{w: w}
+	ew.printf("probe %s (%s)\n", r.Target, r.Address)
+	if len(r.ConnectMs) == 0 {
+		return ew.err
+	}
+	ew.printf("  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
+	if r.TLSVersion != "" {
+		ew.printf("  tls handshake  %.3f ms (%s)\n", r.TLSHandshakeMs, r.TLSVersion)
+	}
+	if r.HTTPStatus != 0 {
+		ew.printf("  http round trip %.3f ms (status %d)\n", r.RoundTripMs, r.HTTPStatus)
+	}
+	if b := r.Bulk; b != nil {
+		ew.printf("  bulk to sink   %.1f MB/s (%d MiB in %.3f s to %s)\n", b.MBps, b.Bytes>>20, b.Seconds, b.Sink)
+	}
+	return ew.err
+}
+
+// WriteProbeJSON writes the probe's figures as one indented JSON
+// document (`vesload probe --json`), for scripts that keep them beside a
+// run's result.
+func WriteProbeJSON(w io.Writer, r *probe.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("write probe report: %w", err)
+	}
+	return nil
+}
