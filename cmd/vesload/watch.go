@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/metrics"
+	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -129,7 +130,7 @@ func startMetrics(w *watchOptions) (*liveMetrics, error) {
 }
 
 // observer feeds the exporter from the run.
-func (m *liveMetrics) observer() loadgen.Observer { return metrics.Observer{Exporter: m.exp} }
+func (m *liveMetrics) observer() loadgen.Observer { return observe.Metrics{Exporter: m.exp} }
 
 // close keeps serving for the linger time, then shuts the server down.
 func (m *liveMetrics) close(note func(string)) {
