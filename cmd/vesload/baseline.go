@@ -46,10 +46,12 @@ func (o *baselineOptions) load() (*baselineJudge, error) {
 		return nil, nil
 	case len(o.gates) == 0:
 		return nil, usagef("--baseline %s: give at least one --gate, e.g. 'p99<+10%%'", o.file)
-	case !(o.alpha > 0 && o.alpha < 1):
-		return nil, usagef("--alpha: %g is not between 0 and 1 (e.g. 0.05)", o.alpha)
-	case o.undecided != string(compare.UndecidedFail) && o.undecided != string(compare.UndecidedPass):
-		return nil, usagef("--gate-undecided: unknown policy %q (want fail or pass)", o.undecided)
+	}
+	if err := compare.CheckAlpha(o.alpha); err != nil {
+		return nil, usagef("--alpha: %v", err)
+	}
+	if _, err := compare.ParseUndecided(o.undecided); err != nil {
+		return nil, usagef("--gate-undecided: %v", err)
 	}
 	gates, err := compare.ParseGates(o.gates)
 	if err != nil {

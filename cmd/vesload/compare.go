@@ -119,11 +119,11 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 	if !ok {
 		return exitUsage, fmt.Errorf("--format: unknown format %q (want %s)", o.format, files.FormatNames(files.ComparisonFormats()))
 	}
-	if o.test != string(compare.Welch) && o.test != string(compare.UTest) {
-		return exitUsage, fmt.Errorf("--test: unknown test %q (want welch or utest)", o.test)
+	if _, err := compare.ParseTest(o.test); err != nil {
+		return exitUsage, fmt.Errorf("--test: %v", err)
 	}
-	if o.center != string(compare.Mean) && o.center != string(compare.Median) {
-		return exitUsage, fmt.Errorf("--center: unknown centre %q (want mean or median)", o.center)
+	if _, err := compare.ParseCenter(o.center); err != nil {
+		return exitUsage, fmt.Errorf("--center: %v", err)
 	}
 	gates, err := checkGateFlags(o)
 	if err != nil {
@@ -176,11 +176,11 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 // checkGateFlags parses the --gate expressions and checks the flags
 // that only mean something with them.
 func checkGateFlags(o *compareOptions) ([]compare.Gate, error) {
-	if !(o.alpha > 0 && o.alpha < 1) {
-		return nil, fmt.Errorf("--alpha: %g is not between 0 and 1 (e.g. 0.05)", o.alpha)
+	if err := compare.CheckAlpha(o.alpha); err != nil {
+		return nil, fmt.Errorf("--alpha: %v", err)
 	}
-	if o.undecided != string(compare.UndecidedFail) && o.undecided != string(compare.UndecidedPass) {
-		return nil, fmt.Errorf("--gate-undecided: unknown policy %q (want fail or pass)", o.undecided)
+	if _, err := compare.ParseUndecided(o.undecided); err != nil {
+		return nil, fmt.Errorf("--gate-undecided: %v", err)
 	}
 	gates, err := compare.ParseGates(o.gates)
 	if err != nil {
