@@ -105,9 +105,9 @@ func (rm *Remote) Finish(ctx context.Context, expected int64, limit time.Duratio
 	select {
 	case a = <-got:
 	case <-ctx.Done():
-		if err := send(rm.w, Message{Stop: true}); err != nil {
-			return nil, err
-		}
+		// A follower that has just answered (and may be gone) still
+		// delivered its figures: the answer decides, not this write.
+		_ = send(rm.w, Message{Stop: true})
 		a = <-got
 	}
 	if a.err != nil {

@@ -232,3 +232,13 @@ func TestWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptAllocatesNothing: the run's per-request observer stays off
+// the allocator with the follower in another process.
+func TestAcceptAllocatesNothing(t *testing.T) {
+	rm := &Remote{accept: NewAcceptance(1<<20, 2)}
+	seq := int64(0)
+	if n := testing.AllocsPerRun(1000, func() { rm.Accept(seq); seq++ }); n != 0 {
+		t.Errorf("Accept allocates %v times per call, want 0", n)
+	}
+}
