@@ -21,6 +21,10 @@ func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error
 	return &streams{s}, nil
 }
 
-func (s *streams) observers(label string) []loadgen.Observer { return s.Observers(label) }
+// observers starts the writers of the streams and returns their
+// observers; the JTL labels every row label, or labels(seq) when set.
+func (s *streams) observers(label string, labels func(seq int64) string) []loadgen.Observer {
+	return s.Observers(label, labels)
+}
 
 func (s *streams) close() []string { return s.Close() }

@@ -62,11 +62,15 @@ func OpenStreams(jtl, hdr Stream, url string, start time.Time) (*Streams, error)
 }
 
 // Observers starts the writers of the streams and returns their
-// observers; label names the run's requests in the JTL.
-func (s *Streams) Observers(label string) []loadgen.Observer {
+// observers. The JTL labels every row label, or labels(seq) when set
+// (HV-VES: the producer's source name).
+func (s *Streams) Observers(label string, labels func(seq int64) string) []loadgen.Observer {
 	var out []loadgen.Observer
+	if labels == nil {
+		labels = func(int64) string { return label }
+	}
 	if s.jtlw != nil {
-		s.jtl = NewJTL(s.jtlw, label, s.jtlName)
+		s.jtl = NewJTLLabels(s.jtlw, labels, s.jtlName)
 		out = append(out, s.jtl)
 	}
 	if s.hdr != nil {

@@ -38,7 +38,7 @@ func TestOpenStreams(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		obs := s.Observers("post")
+		obs := s.Observers("post", nil)
 		if len(obs) != tt.observers {
 			t.Errorf("%s: %d observers, want %d", tt.name, len(obs), tt.observers)
 		}
