@@ -274,7 +274,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err != nil {
 		return nil, err
 	}
-	digest, err := scenarioDigest(sc)
+	digest, err := sc.Digest()
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +313,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	if emulated {
-		s.plan.RunConfig.Emulator = true
+		s.plan.RunConfig.Emulator, s.plan.RunConfig.EmulatorSeed = true, emu.Seed()
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
 	}
 	if pool, note := fdlimit.FitPool(s.plan.Config.Pool, emulated); note != "" {
