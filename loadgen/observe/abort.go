@@ -86,10 +86,6 @@ func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool
 	return g.failed, g.gate, g.failed != ""
 }
 
-// FailedGate is the gate that stopped the run as it was written (for the
-// result's aborted_by), or "" when none did.
-func (g *AbortGuard) FailedGate() string { return g.expr }
-
 // Complete adds to res the gate that stopped the run, if one did: its
 // outcome among the thresholds, aborted_by and a warning. A run the guard
 // stopped is interrupted only when a signal came too (signalled):

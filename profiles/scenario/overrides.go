@@ -65,10 +65,6 @@ type Defaults struct {
 	Request   profiles.Request
 }
 
-// PasswordEnv is the variable a password is read from when basic auth
-// names no password file or variable of its own.
-const PasswordEnv = "VESLOAD_PASSWORD"
-
 // EventRequest is the one request of a run described without a profile
 // (or whose request the command line replaces): a built-in event of
 // domain event, padded to size, batched, or a body template file.
@@ -170,7 +166,7 @@ func applyTarget(t *profiles.Target, o Overrides) {
 			t.Auth.PasswordFile, t.Auth.PasswordEnv = *o.PasswordFile, ""
 		}
 		if t.Auth.PasswordFile == "" && t.Auth.PasswordEnv == "" {
-			t.Auth.PasswordEnv = PasswordEnv
+			t.Auth.PasswordEnv = passwordEnv
 		}
 	}
 	if o.ExpectStatus != nil {

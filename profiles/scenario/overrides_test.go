@@ -70,7 +70,7 @@ func TestApply(t *testing.T) {
 			}},
 		{name: "a user without a password file reads the variable", o: Overrides{User: ptr("ves")},
 			check: func(p *profiles.Profile) string {
-				if a := p.Target.Auth; a == nil || a.User != "ves" || a.PasswordEnv != PasswordEnv || a.PasswordFile != "" {
+				if a := p.Target.Auth; a == nil || a.User != "ves" || a.PasswordEnv != passwordEnv || a.PasswordFile != "" {
 					return "auth not set"
 				}
 				return ""
