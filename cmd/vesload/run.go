@@ -407,8 +407,6 @@ func (s *runSetup) run() (*result.Result, error) {
 	var err error
 	if s.plan.Config.Transport == nil { // a REST run; other protocols come with their transport
 		s.plan.Config.Transport, err = restTransport(&s.plan.Config)
-	} else if lf, ok := s.plan.Config.Transport.(failureLogger); ok && s.plan.Config.LogFailure != nil {
-		lf.LogFailures(s.plan.Config.LogFailure)
 	}
 	if err == nil {
 		eng, err = loadgen.New(s.plan.Config)
@@ -510,12 +508,6 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		code = exitInterrupted // a signal while the outputs were written
 	}
 	return code, nil
-}
-
-// failureLogger is a transport built before the run is set up that logs
-// the first failure of each error class (-v) when given where to.
-type failureLogger interface {
-	LogFailures(log func(string))
 }
 
 // parseThresholds parses the --threshold gates (a profile's too).
