@@ -74,7 +74,8 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, path []byte) {
 // eventListener serves /eventListener/{version}[/eventBatch] and returns
 // the number of events in the request when they passed validation.
 func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
-	version, tail, hasTail := bytes.Cut(rest, []byte("/"))
+	// Spring matches a path with one trailing slash as the path without.
+	version, tail, hasTail := bytes.Cut(bytes.TrimSuffix(rest, []byte("/")), []byte("/"))
 	batch := hasTail && string(tail) == "eventBatch"
 	if len(version) == 0 || (hasTail && !batch) {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
@@ -100,7 +101,7 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		ctx.SetBody(unsupportedVersion(version))
 		return 0
 	}
-	if !minorVersionOK(version, ctx.Request.Header.Peek(minorVersionHeader)) {
+	if !minorVersionOK(version, minorVersionSent(ctx.Request.Header.Peek(minorVersionHeader), ctx.Request.Header.RawHeaders())) {
 		ctx.SetStatusCode(fasthttp.StatusBadRequest)
 		ctx.Response.SetBodyString(invalidCustomHeaderBody)
 		return 0

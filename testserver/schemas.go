@@ -157,7 +157,14 @@ func collectorFormats() []*jsonschema.Format {
 	}
 }
 
+// validIPv6 is the validator's ipv6 format: white space (Java's \s) may
+// surround the address, and a zone after '%' may hold any character but a
+// line terminator.
 func validIPv6(s string) bool {
+	s = strings.Trim(s, " \t\n\v\f\r")
+	if _, zone, ok := strings.Cut(s, "%"); ok && strings.ContainsAny(zone, "\n\r\u0085\u2028\u2029") {
+		return false
+	}
 	a, err := netip.ParseAddr(s)
 	return err == nil && a.Is6()
 }
@@ -254,8 +261,11 @@ func (st *stndSchemas) schema(ref string) (*jsonschema.Schema, stndResult) {
 	if len(parts) == 0 {
 		return nil, stndCrash
 	}
-	internal := "/"
-	if len(parts) == 2 {
+	// Without one internal reference (no '#', or more than one) the
+	// reference is "/", which the collector's validator resolves to the
+	// whole file: the data is checked against the document's root.
+	internal := ""
+	if len(parts) == 2 && parts[1] != "/" {
 		internal = parts[1]
 		if !strings.HasPrefix(internal, "/") {
 			internal = "/" + internal
