@@ -155,3 +155,45 @@ func rawStatus(t *testing.T, s *Server, path, body string, headers [][2]string) 
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// TestWrittenNumbers: the collector validates the text org.json writes
+// the parsed body back to (JSONObject.toString), read by Jackson. A
+// number is written as BigDecimal's toString with a plain fraction's
+// trailing zeros shaved, so an integer-typed field takes 1.0 (written 1)
+// and 1.5e1 (written 15) but not 1e3 (written 1E+3, a double to Jackson)
+// nor 1.5 (networknt json-schema-validator 1.0.49 types a double as a
+// number, never an integer).
+func TestWrittenNumbers(t *testing.T) {
+	t.Parallel()
+	words := []struct{ in, out string }{
+		{"1.0", "1"}, {"1.50", "1.5"}, {"1e3", "1E+3"}, {"1.5e1", "15"}, {"10e-1", "1"}, {"1e0", "1"},
+		{"0.0000001", "1E-7"}, {"0.000123", "0.000123"}, {"0e5", "0E+5"}, {"-0.0", "-0"}, {"123.456e2", "12345.6"},
+		{"1e5d", "100000"}, {"1.5f", "1.5"}, {"12345678901234567890.0", "12345678901234567890"},
+	}
+	for _, w := range words {
+		if got, ok := orgNumber(w.in); !ok || string(got) != w.out {
+			t.Errorf("%s written %q (%v), want %q", w.in, got, ok, w.out)
+		}
+	}
+	if got, ok := orgNumber("1e9999999999"); ok {
+		t.Errorf("1e9999999999 is a number %q: Double reads it as infinite, which org.json keeps as a string", got)
+	}
+
+	s := startServer(t, Options{SchemaDir: shareddata.Dir(t, "ves")})
+	seq := func(v string) string { return strings.Replace(event7("n"), `"sequence":1`, `"sequence":`+v, 1) }
+	for _, tc := range []answerCase{
+		{name: "sequence 1.0", body: seq("1.0"), path: v7, status: 202},
+		{name: "sequence 1.5e1", body: seq("1.5e1"), path: v7, status: 202},
+		{name: "sequence 10e-1", body: seq("10e-1"), path: v7, status: 202},
+		{name: "sequence -0.0", body: seq("-0.0"), path: v7, status: 202},
+		{name: "sequence 1e3", body: seq("1e3"), path: v7, status: 400, msgID: svc0002, text: badSchema},
+		{name: "sequence 1E2", body: seq("1E2"), path: v7, status: 400, msgID: svc0002, text: badSchema},
+		{name: "sequence 1.5", body: seq("1.5"), path: v7, status: 400, msgID: svc0002, text: badSchema},
+		{name: "sequence 0.0000000", body: seq("0.0000000"), path: v7, status: 400, msgID: svc0002, text: badSchema},
+		{name: "a number field takes 1e3", body: strings.Replace(event7("n"), `"startEpochMicrosec":1700000000000000`, `"startEpochMicrosec":1.7e15`, 1), path: v7, status: 202},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkAnswer(t, post(t, s, tc.path, tc.body), tc)
+		})
+	}
+}

@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"sigs.k8s.io/yaml"
 )
 
@@ -105,11 +107,51 @@ func compileEventSchema(path string) (*jsonschema.Schema, error) {
 	for _, f := range collectorFormats() {
 		c.RegisterFormat(f)
 	}
+	c.RegisterVocabulary(writtenIntegerVocab())
 	sch, err := c.Compile(path)
 	if err != nil {
 		return nil, fmt.Errorf("compile event schema %s: %w", path, err)
 	}
 	return sch, nil
+}
+
+// writtenIntegerVocab narrows "integer" to what the collector's validator
+// takes for one. It validates the text org.json writes the document back
+// to, read by Jackson: a number written with a fraction or an exponent is
+// a double there, never an integer, whatever its value. The parser keeps
+// numbers in that written form (1.0 becomes 1, 1e3 becomes 1E+3), so a
+// number whose text holds '.', 'e' or 'E' is not an integer.
+func writtenIntegerVocab() *jsonschema.Vocabulary {
+	return &jsonschema.Vocabulary{
+		URL: "urn:vesload:written-integer",
+		Compile: func(_ *jsonschema.CompilerContext, obj map[string]any) (jsonschema.SchemaExt, error) {
+			if wantsInteger(obj["type"]) {
+				return writtenInteger{}, nil
+			}
+			return nil, nil
+		},
+	}
+}
+
+// wantsInteger reports whether a schema's type takes integers but not
+// other numbers.
+func wantsInteger(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "integer"
+	case []any:
+		return slices.Contains(t, any("integer")) && !slices.Contains(t, any("number"))
+	}
+	return false
+}
+
+// writtenInteger refuses a number written as a double.
+type writtenInteger struct{}
+
+func (writtenInteger) Validate(ctx *jsonschema.ValidatorContext, v any) {
+	if n, ok := v.(json.Number); ok && strings.ContainsAny(string(n), ".eE") {
+		ctx.AddError(&kind.Type{Got: "number", Want: []string{"integer"}})
+	}
 }
 
 // yamlOrJSONLoader loads file URLs, reading .yaml and .yml files as YAML
