@@ -57,6 +57,14 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, path []byte) {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
 		return
 	}
+	if ctx.IsOptions() { // Spring answers OPTIONS for a mapped path itself, after the auth check
+		if s.authorized(ctx) {
+			ctx.Response.Header.Set("Allow", "GET,HEAD,OPTIONS")
+		} else {
+			s.write(ctx, s.replies.unauthorized, "")
+		}
+		return
+	}
 	if !ctx.IsGet() && !ctx.IsHead() {
 		ctx.Response.Header.Set("Allow", "GET,HEAD")
 		s.springError(ctx, fasthttp.StatusMethodNotAllowed, "Method Not Allowed")
@@ -79,6 +87,14 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 	batch := hasTail && string(tail) == "eventBatch"
 	if len(version) == 0 || (hasTail && !batch) {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
+		return 0
+	}
+	if ctx.IsOptions() { // Spring answers OPTIONS for a mapped path itself, after the auth check
+		if s.authorized(ctx) {
+			ctx.Response.Header.Set("Allow", "POST,OPTIONS")
+		} else {
+			s.write(ctx, s.replies.unauthorized, "")
+		}
 		return 0
 	}
 	if !ctx.IsPost() {

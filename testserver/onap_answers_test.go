@@ -197,3 +197,29 @@ func TestWrittenNumbers(t *testing.T) {
 		})
 	}
 }
+
+// TestOptionsRequests: Spring's DispatcherServlet answers OPTIONS for a
+// mapped path itself (200, Allow listing the mapping's methods, HEAD
+// beside GET, and OPTIONS), before any Content-Type check; an unmapped
+// path is 404 still.
+func TestOptionsRequests(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, Options{})
+	c := testClient()
+	for _, tc := range []struct {
+		path, allow string
+		status      int
+	}{
+		{v7, "POST,OPTIONS", 200},
+		{v7b, "POST,OPTIONS", 200},
+		{"/eventListener/v20", "POST,OPTIONS", 200},
+		{"/healthcheck", "GET,HEAD,OPTIONS", 200},
+		{"/", "GET,HEAD,OPTIONS", 200},
+		{"/listener/v7", "", 404},
+	} {
+		r := do(t, c, http.MethodOptions, s.URL()+tc.path, "", nil)
+		if r.status != tc.status || r.header.Get("Allow") != tc.allow {
+			t.Errorf("OPTIONS %s: %d Allow %q, want %d %q", tc.path, r.status, r.header.Get("Allow"), tc.status, tc.allow)
+		}
+	}
+}
