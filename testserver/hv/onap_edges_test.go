@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // TestStreamErrorsAsTheCollector covers the errors that end a client's
@@ -72,6 +74,62 @@ func TestStreamErrorsAsTheCollector(t *testing.T) {
 			}
 			if st.TravelMs.Count != c.travels {
 				t.Errorf("travel times recorded %d, want %d", st.TravelMs.Count, c.travels)
+			}
+		})
+	}
+}
+
+// nestedGroups is an unknown field 50 holding k groups, each inside the
+// one before.
+func nestedGroups(k int) []byte {
+	var b []byte
+	for range k {
+		b = protowire.AppendTag(b, 50, protowire.StartGroupType)
+	}
+	for range k {
+		b = protowire.AppendTag(b, 50, protowire.EndGroupType)
+	}
+	return b
+}
+
+// TestNestingAsProtobufJava: the collector's generated code keeps an
+// unknown group with protobuf-java's CodedInputStream, whose recursion
+// limit is 100 levels: VesEvent is read at level 0 and its header at
+// level 1, and opening a group at level 100 fails the whole message.
+func TestNestingAsProtobufJava(t *testing.T) {
+	header := encode(headerFields(1, "p"))
+	frameOf := func(event []byte) []byte { return rawFrame(frameMajor, payloadVesEvent, event) }
+	inEvent := func(k int) []byte {
+		return frameOf(append(encode([]field{{1, header}}), nestedGroups(k)...))
+	}
+	inHeader := func(k int) []byte {
+		return frameOf(encode([]field{{1, append(append([]byte{}, header...), nestedGroups(k)...)}}))
+	}
+	for _, c := range []struct {
+		name   string
+		stream []byte
+		routed bool
+	}{
+		{"100 groups in the event", inEvent(100), true},
+		{"101 groups in the event", inEvent(101), false},
+		{"99 groups in the header", inHeader(99), true},
+		{"100 groups in the header", inHeader(100), false},
+		{"an end group without its start", frameOf(append(encode([]field{{1, header}}), protowire.AppendTag(nil, 50, protowire.EndGroupType)...)), false},
+		{"a group closed by another number", frameOf(append(encode([]field{{1, header}}),
+			append(protowire.AppendTag(nil, 50, protowire.StartGroupType), protowire.AppendTag(nil, 51, protowire.EndGroupType)...)...)), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := time.UnixMicro(epoch)
+			o, _ := Options{Now: func() time.Time { return now }}.normalise()
+			s := &Server{opts: o, st: newState(10), started: now}
+			k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+			k.reader.write(c.stream)
+			if cause := k.frames(); cause != "" {
+				t.Fatalf("disconnected: %s", cause)
+			}
+			st := s.Stats()
+			if routed := st.Accepted == 1; routed != c.routed || !routed && st.Dropped[DropInvalid] != 1 {
+				t.Errorf("accepted %d, dropped %v; want routed %v", st.Accepted, st.Dropped, c.routed)
 			}
 		})
 	}
