@@ -119,6 +119,7 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 	}
 	if !minorVersionOK(version, minorVersionSent(ctx.Request.Header.Peek(minorVersionHeader), ctx.Request.Header.RawHeaders())) {
 		ctx.SetStatusCode(fasthttp.StatusBadRequest)
+		ctx.SetContentType(errorContentType(ctx)) // a bare string, typed as Spring negotiates it
 		ctx.Response.SetBodyString(invalidCustomHeaderBody)
 		return 0
 	}

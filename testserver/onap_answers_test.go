@@ -124,6 +124,13 @@ func TestMinorVersionSpelling(t *testing.T) {
 			t.Errorf("case %d %q: status %d, want %d", i, tc.headers, got, tc.status)
 		}
 	}
+	// The refusal is a bare string: Spring types it by the Accept header.
+	for accept, want := range map[string]string{"": contentText, "application/json": contentJSON} {
+		r := do(t, testClient(), http.MethodPost, s.URL()+v7, event7("mv"), map[string]string{"X-MinorVersion": "9", "Accept": accept})
+		if r.status != 400 || r.body != invalidCustomHeaderBody || r.contentType != want {
+			t.Errorf("Accept %q: %d %q %q, want 400 %q %q", accept, r.status, r.body, r.contentType, invalidCustomHeaderBody, want)
+		}
+	}
 }
 
 // rawStatus posts body to path with the headers written byte for byte in
