@@ -63,7 +63,22 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 		res.Target.CPUMaxPct = round2(res.Target.CPUMaxPct)
 	}
 	res.Warnings = e.warnings(res, t)
+	if sec, ok := e.tr.(ResultSection); ok {
+		sec.AddSection(res, done)
+	}
 	return res
+}
+
+// ResultSection is a Transport that contributes a section of its own to
+// the result: figures of its protocol the engine has no place for (HV-VES
+// fills res.HV: per-producer counts, connection set-up times, reconnects,
+// data rates). The engine calls it on every result it assembles, each
+// checkpoint (final false, from the checkpoint writer while senders run)
+// and the final one (final true, once every sender is done), after its
+// own figures are in: the section may read them, such as the timeline's
+// bytes per second, and must leave them as they are.
+type ResultSection interface {
+	AddSection(res *result.Result, final bool)
 }
 
 // warnings are the rolled-up notices of a run, sorted: what limited it,

@@ -196,6 +196,13 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 		flight := e.c.inFlight.Add(1)
 		snd.Send(&req, &out)
 		e.c.inFlight.Add(-1)
+		if out.Class.NeverSent() {
+			// The transport found the request's connection down: it was
+			// never sent. Uncounted before it is recorded, so that a
+			// snapshot sees it either as not sent or as unsent, never as
+			// sent without an outcome (docs/ARCHITECTURE.md, "Accounting").
+			e.c.sent.Add(-1)
+		}
 		r = record{
 			seq:     j.seq,
 			flight:  flight,

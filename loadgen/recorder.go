@@ -107,11 +107,13 @@ func (r *recorder) add(rec *record) {
 		r.steps[rec.step].Add(o)
 	}
 	r.tl.add(rec.dueNs/int64(time.Second), o)
-	if rec.class != transport.PoolExhausted {
+	if !rec.class.NeverSent() {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
 		done := rec.dueNs + rec.latency
-		r.silence.note(done-rec.service, done, rec.code > 0)
+		// An answer, or a write the target took (HV-VES answers nothing:
+		// a completed write is the collector reading), shows it alive.
+		r.silence.note(done-rec.service, done, rec.code > 0 || rec.class == transport.OK)
 	}
 	r.ev = RequestEvent{
 		Seq:       rec.seq,

@@ -115,10 +115,7 @@ func (s *Schedule) RateAt(at time.Duration) float64 {
 	g := s.segs[i]
 	frac := float64(at-s.start[i]) / float64(g.Duration)
 	rate := g.From + (g.To-g.From)*frac
-	if !s.shard.Whole() {
-		rate /= float64(s.shard.Count)
-	}
-	return rate
+	return rate * s.shard.Fraction()
 }
 
 // Due returns when request n (0-based) is due, as an offset from the start

@@ -14,10 +14,19 @@ import (
 // evenly spaced (no bursts of Count), and eventIds stay unique because
 // they are built from the global sequence number.
 //
+// A Cycle splits the run by a request's place in a cycle of Cycle
+// requests instead: the shard's members are the requests n with
+// (n mod Cycle) mod Count == Index. An HV-VES run sets Cycle to its
+// producers, since request n is a message of producer n mod Cycle: each
+// shard then sends every message of the producers p ≡ Index (mod Count),
+// with their run-wide numbers, and a producer (one connection) is never
+// split between generators.
+//
 // The zero Shard (and any Count of 1) is the whole run.
 type Shard struct {
 	Index int // 0-based
 	Count int // how many generators share the run
+	Cycle int // 0: members n ≡ Index (mod Count); else see above
 }
 
 // Whole reports whether the shard is the whole run.
@@ -32,6 +41,8 @@ func (s Shard) Validate() error {
 		return fmt.Errorf("shard %d without a count", s.Index)
 	case s.Count > 0 && (s.Index < 0 || s.Index >= s.Count):
 		return fmt.Errorf("shard %d/%d: the index must lie between 0 and %d", s.Index, s.Count, s.Count-1)
+	case s.Cycle < 0:
+		return fmt.Errorf("shard %d/%d: cycle %d must not be negative", s.Index, s.Count, s.Cycle)
 	}
 	return nil
 }
@@ -44,24 +55,54 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// Global is the run-wide number of the shard's k-th request.
+// Global is the run-wide number of the shard's k-th request (-1 for a
+// shard of a cycle that holds none of its places).
 func (s Shard) Global(k int64) int64 {
 	if s.Whole() {
 		return k
 	}
-	return k*int64(s.Count) + int64(s.Index)
+	if s.Cycle == 0 {
+		return k*int64(s.Count) + int64(s.Index)
+	}
+	m := s.plain(int64(s.Cycle)) // the shard's places in one cycle
+	if m == 0 {
+		return -1
+	}
+	return k/m*int64(s.Cycle) + int64(s.Index) + k%m*int64(s.Count)
 }
 
 // Share is how many of the run's total requests fall to the shard: the
-// numbers below total that are ≡ Index (mod Count).
+// numbers n below total that are members (n ≡ Index (mod Count), or
+// (n mod Cycle) mod Count == Index).
 func (s Shard) Share(total int64) int64 {
 	if s.Whole() {
 		return total
 	}
+	if s.Cycle == 0 {
+		return s.plain(total)
+	}
+	c := int64(s.Cycle)
+	return total/c*s.plain(c) + s.plain(total%c)
+}
+
+// plain is how many numbers below total are ≡ Index (mod Count).
+func (s Shard) plain(total int64) int64 {
 	if total <= int64(s.Index) {
 		return 0
 	}
 	return (total-int64(s.Index)-1)/int64(s.Count) + 1
+}
+
+// Fraction is the shard's part of the run's requests in the long run:
+// 1/Count, or its places of a cycle over Cycle.
+func (s Shard) Fraction() float64 {
+	switch {
+	case s.Whole():
+		return 1
+	case s.Cycle == 0:
+		return 1 / float64(s.Count)
+	}
+	return float64(s.plain(int64(s.Cycle))) / float64(s.Cycle)
 }
 
 // Split is the shard's part of c concurrent slots: c/Count, plus one for

@@ -322,3 +322,86 @@ func TestLateShardDoesNotRun(t *testing.T) {
 		t.Fatalf("error %v, want a LateError", err)
 	}
 }
+
+// TestShardCycle checks a shard of a cycle (HV-VES producers) against
+// its definition, member by member: Global lists exactly the numbers n
+// below total with (n mod Cycle) mod Count == Index, in order, Share
+// counts them, and the shards' members add up to the run.
+func TestShardCycle(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		count, cycle int
+		total        int64
+	}{
+		{2, 4, 100}, {2, 5, 101}, {3, 6, 60}, {3, 7, 1}, {3, 7, 23}, {4, 3, 30}, {5, 1, 9}, {3, 14, 14 * 6000},
+	}
+	for _, c := range tests {
+		var sum int64
+		for i := range c.count {
+			sh := Shard{Index: i, Count: c.count, Cycle: c.cycle}
+			if err := sh.Validate(); err != nil {
+				t.Fatalf("%+v: %v", sh, err)
+			}
+			var want []int64
+			for n := range c.total {
+				if int(n%int64(c.cycle))%c.count == i {
+					want = append(want, n)
+				}
+			}
+			if got := sh.Share(c.total); got != int64(len(want)) {
+				t.Errorf("%+v of %d: share %d, want %d", sh, c.total, got, len(want))
+			}
+			for k, n := range want {
+				if g := sh.Global(int64(k)); g != n {
+					t.Fatalf("%+v: member %d is %d, want %d", sh, k, g, n)
+				}
+			}
+			if members := sh.plain(int64(c.cycle)); members == 0 && sh.Global(0) != -1 {
+				t.Errorf("%+v: a shard with no place in the cycle has member %d", sh, sh.Global(0))
+			}
+			if f, w := sh.Fraction(), float64(sh.Share(int64(c.cycle)))/float64(c.cycle); f != w {
+				t.Errorf("%+v: fraction %v, want %v", sh, f, w)
+			}
+			sum += int64(len(want))
+		}
+		if sum != c.total {
+			t.Errorf("count %d cycle %d: members add to %d of %d", c.count, c.cycle, sum, c.total)
+		}
+	}
+	if err := (Shard{Index: 0, Count: 2, Cycle: -1}).Validate(); err == nil {
+		t.Error("a negative cycle passed")
+	}
+}
+
+// TestScheduleShardOfCycle: the schedule view of a cycle shard keeps the
+// global due times of its members and its share of the rate.
+func TestScheduleShardOfCycle(t *testing.T) {
+	t.Parallel()
+	const producers = 5
+	s, err := Constant(producers/0.01, 40*10*time.Millisecond) // 5 producers × 40 every 10 ms
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		v, err := s.Shard(Shard{Index: i, Count: 2, Cycle: producers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(40 * (3 - i)); v.Total() != want { // producers 0, 2, 4 and 1, 3
+			t.Errorf("shard %d: %d requests, want %d", i, v.Total(), want)
+		}
+		for k := range v.Total() {
+			g := v.Seq(k)
+			if int(g%producers)%2 != i {
+				t.Fatalf("shard %d: request %d is global %d, producer %d", i, k, g, g%producers)
+			}
+			due, _ := v.Due(k)
+			if want, _ := s.Due(g); due != want {
+				t.Fatalf("shard %d: request %d due %v, want %v", i, k, due, want)
+			}
+		}
+		if r, want := v.RateAt(0), 500*float64(3-i)/5; r < want-1e-9 || r > want+1e-9 {
+			t.Errorf("shard %d: rate %v, want %v", i, r, want)
+		}
+	}
+}

@@ -23,6 +23,10 @@ func TestGolden(t *testing.T) {
 		{"text_empty.golden", func(b *bytes.Buffer) error { return Text(b, emptyResult(), TextOptions{}) }},
 		{"markdown.golden", func(b *bytes.Buffer) error { return Markdown(b, sampleResult(t)) }},
 		{"markdown_empty.golden", func(b *bytes.Buffer) error { return Markdown(b, emptyResult()) }},
+		{"markdown_hv.golden", func(b *bytes.Buffer) error { return Markdown(b, hvResult(t)) }},
+		{"markdown_table_hv.golden", func(b *bytes.Buffer) error {
+			return MarkdownTable(b, []*result.Result{hvResult(t), hvResult(t)}, []string{"build A", "build B"})
+		}},
 		{"markdown_table.golden", func(b *bytes.Buffer) error {
 			return MarkdownTable(b, []*result.Result{sampleResult(t), emptyResult()}, []string{"DMaaP | run 1", "Cambria run 1"})
 		}},

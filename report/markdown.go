@@ -10,14 +10,22 @@ import (
 )
 
 // Markdown writes r as the one-row seed table, ready to paste into a wiki
-// page beside earlier runs. Cells with no data read "n/a".
+// page beside earlier runs: the REST table, or for an HV-VES run the
+// table of ONAP's HV-VES pages (the one the summary prints). Cells with no
+// data read "n/a".
 func Markdown(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("markdown: no result")
 	}
-	d := anyDelivery(r)
-	t := table.Table{Cols: seedColumns(d)}
-	t.Add(seedRow(r, d)...)
+	var t table.Table
+	if r.HV != nil { // an HV-VES run: ONAP's HV-VES table, as the summary shows it
+		t.Cols = hvSeedColumns()
+		t.Add(hvSeedRow(r)...)
+	} else {
+		d := anyDelivery(r)
+		t.Cols = seedColumns(d)
+		t.Add(seedRow(r, d)...)
+	}
 	p := &printer{w: w}
 	p.lines(t.Pipe(""))
 	if p.err != nil {
@@ -34,17 +42,34 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	if len(names) > 0 && len(names) != len(rs) {
 		return fmt.Errorf("markdown table: %d results but %d names", len(rs), len(names))
 	}
-	d := anyDelivery(rs...)
-	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, seedColumns(d)...)}
+	hv := 0
 	for i, r := range rs {
 		if r == nil {
 			return fmt.Errorf("markdown table: result %d is missing", i+1)
 		}
+		if r.HV != nil {
+			hv++
+		}
+	}
+	if hv > 0 && hv < len(rs) {
+		return errors.New("markdown table: HV-VES and REST runs have different columns: give runs of one protocol")
+	}
+	d := anyDelivery(rs...)
+	cols := seedColumns(d)
+	if hv > 0 {
+		cols = hvSeedColumns()
+	}
+	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, cols...)}
+	for i, r := range rs {
 		name := runLabel(r)
 		if len(names) > 0 {
 			name = names[i]
 		}
-		t.Add(append([]string{table.EscapeCell(name)}, seedRow(r, d)...)...)
+		row := hvSeedRow
+		if hv == 0 {
+			row = func(r *result.Result) []string { return seedRow(r, d) }
+		}
+		t.Add(append([]string{table.EscapeCell(name)}, row(r)...)...)
 	}
 	p := &printer{w: w}
 	p.lines(t.Pipe(""))

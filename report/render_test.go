@@ -137,6 +137,10 @@ func TestMarkdownTableNameCount(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "2 results but 1 names") {
 		t.Errorf("MarkdownTable with too few names = %v", err)
 	}
+	err = MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), hvResult(t)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "different columns") {
+		t.Errorf("MarkdownTable of a REST and an HV-VES run = %v", err)
+	}
 	err = MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), nil}, nil)
 	if err == nil || !strings.Contains(err.Error(), "result 2 is missing") {
 		t.Errorf("MarkdownTable with a nil result = %v", err)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -16,14 +14,14 @@ import (
 	"github.com/vesload/vesload/loadgen/hv"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
-	"github.com/vesload/vesload/report/verdict"
 )
 
 const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M] [--size B] [--interval D | --rate R] [flags]"
 
-// hvOptions holds the flags of `vesload hv`.
+// hvOptions holds the flags of `vesload hv`: the producers' own, and
+// (run) those every run of the engine shares with `vesload run`.
 type hvOptions struct {
 	profile                   string
 	addr, domain, runID       string
@@ -33,14 +31,9 @@ type hvOptions struct {
 	rate                      float64
 	tls                       tlsconf.Options
 	dialTimeout, writeTimeout time.Duration
-	reportFiles
-	thresholds         []string
-	quiet, allowErrors bool
-	settle             time.Duration
-	target             *hvTargetFlags
-	metricsAddr        string
-	consume            consumeOptions
-	shard              shardOptions
+	settle                    time.Duration
+	shard                     shardOptions
+	run                       runOptions
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -61,27 +54,25 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	fs.StringVar(&o.tls.CertPassFile, "cert-pass-file", "", "file holding the PKCS#12 store's password")
 	fs.BoolVar(&o.tls.Insecure, "insecure", false, "TLS without verifying the collector's certificate")
 	fs.DurationVar(&o.dialTimeout, "dial-timeout", hv.DefaultDialTimeout, "bound on making a connection (TLS handshake included)")
-	fs.DurationVar(&o.writeTimeout, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made)")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", hv.DefaultWriteTimeout, "a write blocked longer drops the connection (it is re-made); also how long a message may wait for its producer, and the drain at the end")
 	fs.DurationVar(&o.settle, "settle", 5*time.Second, "how long to wait for the receiver (the built-in emulator, or the collector through --target-metrics) to count what was written")
-	o.target = addHVTargetFlags(fs)
 	addShardTiming(fs, &o.shard, "run shard I of N of the producers (producers p ≡ I mod N, with their run-wide numbers)")
-	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'hv.lost==0' or 'hv.peak_mbps>4' (repeatable; exit 3 when one fails)")
-	o.reportFiles.addFlags(fs)
-	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
-	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run pass in which nothing was written, messages were lost to a disconnect, or the observed receiver got or kept none (without it that run fails, exit 3)")
-	addConsumeFlags(fs, &o.consume)
+	fs.StringArrayVar(&o.run.thresholds, "threshold", nil, "CI gate such as 'hv.lost==0' or 'hv.peak_mbps>4' (repeatable; exit 3 when one fails)")
+	fs.BoolVar(&o.run.allowErrors, "allow-errors", false, "let a run pass in which nothing was written, messages were lost to a disconnect, or the observed receiver got or kept none (without it that run fails, exit 3)")
+	addObserverFlags(fs, &o.run)
+	addConsumeFlags(fs, &o.run.consume)
 	return fs
 }
 
-// runHV runs HV-VES producers until done or SIGINT/SIGTERM.
+// runHV runs HV-VES producers until done or SIGINT/SIGTERM (the shared
+// runner handles the signals: the first stops and drains, a second
+// aborts).
 func runHV(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return hvMain(ctx, args, stdout, stderr)
+	return hvMain(context.Background(), args, stdout, stderr)
 }
 
-// hvMain is runHV with the stop signal as a context, for tests.
+// hvMain is runHV with a stop as a context, for tests: its end is a
+// first signal.
 func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o hvOptions
 	fs := hvFlags(&o)
@@ -106,7 +97,7 @@ func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // hvConfig turns the flags (over a profile) into the producers' config.
 func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, error) {
-	gates := o.thresholds
+	gates := o.run.thresholds
 	if o.profile != "" {
 		var err error
 		if gates, err = overlayHVProfile(o, changed); err != nil {
@@ -180,165 +171,144 @@ func overlayHVProfile(o *hvOptions, changed func(string) bool) ([]string, error)
 	if !changed("size") && len(p.Requests) > 0 && p.Requests[0].Size > 0 {
 		o.size = p.Requests[0].Size
 	}
-	return append(append([]string(nil), p.Thresholds...), o.thresholds...), nil
+	return append(append([]string(nil), p.Thresholds...), o.run.thresholds...), nil
 }
 
-// hvExecute runs the producers, against the built-in emulator when no
-// address is given, and writes the result.
+// hvExecute runs the producers through the engine, against the
+// built-in emulator when no address is given, and finishes as every run
+// does (runSetup): one runner, one progress line, one finish path.
 func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
+	s, err := hvSetUp(o, changed, stderr)
+	if err != nil {
+		return 0, err
+	}
+	defer s.tearDown()
+	defer context.AfterFunc(ctx, func() {
+		s.signalled.Store(true)
+		s.stop()
+	})()
+	res, err := s.run()
+	if err != nil {
+		if s.signalled.Load() {
+			fmt.Fprintln(stderr, "vesload hv: interrupted while connecting: nothing was sent")
+			return exitInterrupted, nil
+		}
+		return 0, err
+	}
+	return s.finish(res, stdout, stderr)
+}
+
+// hvSetUp checks the flags, starts the emulator when there is no
+// address, builds the engine's configuration with the HV-VES transport
+// and attaches the same observers as a REST run, plus the receiver's
+// view (the emulator's or the collector's counters) and the delivery
+// follower, which complete the result before it is judged.
+func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runSetup, err error) {
+	ro := &o.run
+	s := &runSetup{o: ro}
+	defer func() {
+		if err != nil {
+			s.tearDown()
+		}
+	}()
 	cfg, exprs, err := hvConfig(o, changed)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if err := checkOutputPaths(o.reportFiles.paths()); err != nil {
-		return 0, err
+	if err := ro.checkObservers(); err != nil {
+		return nil, err
 	}
-	gates, err := parseThresholds(exprs)
-	if err != nil {
-		return 0, err
+	if s.gates, err = parseThresholds(exprs); err != nil {
+		return nil, err
 	}
-	if err := o.consume.check(); err != nil {
-		return 0, err
+	if s.abortGates, err = parseAbortGates(ro.abortOn); err != nil {
+		return nil, err
 	}
 	probe := cfg
 	if probe.Addr == "" {
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
 	}
 	if err := probe.Check(); err != nil {
-		return 0, usageError{err}
+		return nil, usageError{err}
 	}
-	var emu *emulator
-	if cfg.Addr == "" {
-		if o.target.metrics != "" || len(o.target.pids) > 0 || len(o.target.procs) > 0 {
-			return 0, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
-		}
-		if o.tls.Enabled() {
-			return 0, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
-		}
-		if emu, err = startEmulator(stderr); err != nil {
-			return 0, err
-		}
-		defer emu.Close()
-		cfg.Addr = emu.HVAddr()
-		fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.describe())
+	emu, err := hvTarget(o, &cfg, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if emu != nil {
+		s.closers = append(s.closers, emu.Close)
 	}
 	if o.tls.Enabled() {
 		if cfg.TLS, err = o.tls.Client(""); err != nil {
-			return 0, usageError{err}
+			return nil, usageError{err}
 		}
 	}
-	var fl *follow
-	switch {
-	case cfg.Shard.Whole():
-		fl, err = startHVFollow(&o.consume, &cfg, emu)
-	case o.consume.url != "":
-		// A shard's messages share the run id with the other shards':
-		// its tally would count theirs as its own.
-		err = usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
-	}
+	ec, _, err := hv.EngineConfig(cfg)
 	if err != nil {
-		return 0, err
+		return nil, usageError{err}
+	}
+	ec.TLS = o.tls // for the target's https metrics endpoint
+	rc := cfg.RunConfig()
+	rc.Profile, rc.Emulator, rc.Thresholds, rc.Digest = o.profile, emu != nil, exprs, hvDigest(cfg)
+	s.plan = &scenario.Plan{Config: ec, RunConfig: rc, URL: rc.URL, Label: "hv-ves"}
+	s.labels = producerLabels(cfg)
+	s.shard = &shardPlan{shard: cfg.Shard, runID: cfg.RunID, start: cfg.Start}
+	fl, err := startHVFollow(&ro.consume, &cfg, emu)
+	if err != nil {
+		return nil, err
 	}
 	if fl != nil {
-		defer fl.stop()
+		s.closers = append(s.closers, fl.stop)
+		s.plan.Config.Observers = append(s.plan.Config.Observers, hvFollowStart{fl: fl})
 	}
-	watch, err := o.target.start(ctx, o.tls)
+	counters, err := startHVCounters(context.Background(), ro.watch.targetMetrics, o.tls)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	live := &hv.Live{}
-	liveMetrics, err := startHVLive(o.metricsAddr, &cfg, live, stderr, o.quiet)
-	if err != nil {
-		watch.stop()
-		return 0, err
-	}
-	defer liveMetrics.close()
-	stopProgress := hvProgress(stderr, o.quiet, cfg, live)
-	self := watchSelf()
-	out, err := hv.Run(ctx, cfg, live)
-	stopProgress()
-	if err != nil {
-		self.stop(&result.Generator{})
-		watch.stop()
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "vesload hv: interrupted while connecting: nothing was sent")
-			return exitInterrupted, nil
+	s.closers = append(s.closers, counters.stop)
+	s.prog = newProgress(stderr, ro.quiet, cfg.Span()+cfg.Interval)
+	s.complete = func(res *result.Result) error {
+		written := res.HV.Sent.Written
+		res.Warnings = append(res.Warnings, counters.finish(res, written, o.settle)...)
+		if emu != nil {
+			res.HV.Receiver = emu.hvView(written, o.settle)
 		}
-		return 0, err
+		return fl.finishExpected(res, written, s.prog.note)
 	}
-	res, err := out.Result()
-	if err != nil {
-		self.stop(&result.Generator{})
-		watch.stop()
-		return 0, err
+	if err := s.attach(); err != nil {
+		return nil, err
 	}
-	self.stop(&res.Generator)
-	watch.finish(res, out.Totals().Written, o.settle)
-	res.Tool = result.Tool{Name: "vesload", Version: version}
-	res.Config.Profile, res.Config.Emulator, res.Config.Thresholds = o.profile, emu != nil, exprs
-	res.Config.Digest = hvDigest(cfg)
-	if emu != nil {
-		res.HV.Receiver = emu.hvView(out.Totals().Written, o.settle)
-	}
-	note := func(s string) {
-		if !o.quiet {
-			fmt.Fprintf(stderr, "vesload hv: %s\n", s)
-		}
-	}
-	if err := fl.finishExpected(res, out.Totals().Written, note); err != nil {
-		return 0, err
-	}
-	res.Config.AllowErrors = o.allowErrors
-	verdict.Judge(res, verdict.Options{Gates: gates, AllowErrors: o.allowErrors})
-	return hvFinish(o, res, stdout, stderr)
+	return s, nil
 }
 
-// hvFinish writes the outputs, prints the summary and picks the exit code.
-func hvFinish(o *hvOptions, res *result.Result, stdout, stderr io.Writer) (int, error) {
-	if err := o.reportFiles.write(context.Background(), res, stdout, stderr); err != nil {
-		return 0, err
+// hvTarget starts the built-in emulator when no --addr is given and
+// points cfg at it; nil with an address.
+func hvTarget(o *hvOptions, cfg *hv.Config, stderr io.Writer) (*emulator, error) {
+	if cfg.Addr != "" {
+		return nil, nil
 	}
-	summaryOut := stdout
-	if o.output == "-" {
-		summaryOut = stderr
+	w := &o.run.watch
+	if w.targetMetrics != "" || len(w.targetPIDs) > 0 || len(w.targetProcs) > 0 {
+		return nil, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
 	}
-	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
-		return 0, fmt.Errorf("print summary: %w", err)
+	if o.tls.Enabled() {
+		return nil, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 	}
-	return exitCode(res, func(s string) { fmt.Fprintln(stderr, "vesload hv: "+s) }), nil
+	emu, err := startEmulator(stderr)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Addr = emu.HVAddr()
+	fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.describe())
+	return emu, nil
 }
 
-// hvProgress prints a progress line every second on a terminal, every
-// ten seconds otherwise; the returned func stops it.
-func hvProgress(w io.Writer, quiet bool, cfg hv.Config, live *hv.Live) func() {
-	if quiet {
-		return func() {}
+// producerLabels names each message by its producer's sourceName, the
+// JTL's label: request n is producer n mod Producers's.
+func producerLabels(cfg hv.Config) func(seq int64) string {
+	names := make([]string, cfg.Producers)
+	for p := range names {
+		names[p] = cfg.Source(p).SourceName
 	}
-	every := 10 * time.Second
-	if isTerminal(w) {
-		every = time.Second
-	}
-	total := int64(cfg.Shard.Share(int64(cfg.Producers))) * int64(cfg.Messages)
-	start := time.Now()
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		var lastBytes int64
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				b := live.Bytes.Load()
-				fmt.Fprintf(w, "vesload hv: %s: %d/%d written, %.2f MB/s, %d failed, %d not sent, %d reconnects\n",
-					time.Since(start).Round(time.Second), live.Written.Load(), total,
-					float64(b-lastBytes)/every.Seconds()/1e6, live.Failed.Load(), live.NotSent.Load(), live.Reconnects.Load())
-				lastBytes = b
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
+	return func(seq int64) string { return names[seq%int64(len(names))] }
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/hv"
 	hvemu "github.com/vesload/vesload/testserver/hv"
@@ -12,8 +13,16 @@ import (
 // with the built-in emulator, onto its broker's route for the domain).
 // HV-VES answers nothing: every message written is expected.
 func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *emulator) (*follow, error) {
+	if !cfg.Shard.Whole() {
+		if c.url != "" {
+			// A shard's messages share the run id with the other shards':
+			// its tally would count theirs as its own.
+			return nil, usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
+		}
+		return nil, nil
+	}
 	if c.url == "" && emu != nil {
-		if topic := hvemu.DefaultRoutes()[hvDomain(cfg)]; topic != "" {
+		if topic := hvemu.DefaultRoutes()[cfg.RunConfig().Event]; topic != "" {
 			c.url = "kafka://" + emu.Brokers() + "/" + topic
 		}
 	}
@@ -22,24 +31,17 @@ func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *emulator) (*follow, e
 	}
 	sched := *cfg // the schedule is fixed by now
 	producers := uint64(max(sched.Producers, 1))
-	fl, err := newFollow(c, delivery.Config{RunID: cfg.RunID, Events: producers * uint64(max(sched.Messages, 0)), NoAnswers: true, Sources: producers},
+	return newFollow(c, delivery.Config{RunID: cfg.RunID, Events: producers * uint64(max(sched.Messages, 0)), NoAnswers: true, Sources: producers},
 		func(n uint64) time.Duration { return sched.Due(int(n%producers), int(n/producers)) })
-	if err != nil {
-		return nil, err
-	}
-	prev := cfg.OnStart
-	cfg.OnStart = func(t time.Time) {
-		fl.started(t)
-		if prev != nil {
-			prev(t)
-		}
-	}
-	return fl, nil
 }
 
-func hvDomain(cfg *hv.Config) string {
-	if cfg.Domain == "" {
-		return "perf3gpp"
-	}
-	return cfg.Domain
+// hvFollowStart hands the follower the instant the schedule starts, from
+// which the messages' due times count. It is the follower's only
+// observer: HV-VES answers nothing, so no message is "accepted".
+type hvFollowStart struct {
+	loadgen.NopObserver
+	fl *follow
 }
+
+// Begin implements loadgen.Observer.
+func (h hvFollowStart) Begin(t time.Time) { h.fl.started(t) }

@@ -9,145 +9,101 @@ import (
 	"sync"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
-	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/report/result"
 )
 
-// hvTargetFlags say how to watch the collector during an HV-VES run.
-type hvTargetFlags struct {
-	metrics string
-	pids    []int32
-	procs   []string
-}
-
-func addHVTargetFlags(fs *pflag.FlagSet) *hvTargetFlags {
-	f := &hvTargetFlags{}
-	fs.StringVar(&f.metrics, "target-metrics", "", "the collector's metrics `URL` (http://HOST:6060/monitoring/prometheus): hvves_* counters before and after the run give received, dropped and lost; process CPU and memory are sampled every second")
-	fs.Int32SliceVar(&f.pids, "target-pid", nil, "sample a local collector process's CPU and memory every second (repeatable)")
-	fs.StringArrayVar(&f.procs, "target-process", nil, "sample local processes with this name (repeatable)")
-	return f
-}
-
-// hvWatch is the running observation of the collector.
-type hvWatch struct {
-	f       *hvTargetFlags
+// hvCounters follows the HV-VES collector's own counters through
+// --target-metrics (hvves_messages_received_total, …): read once before
+// the run (an unreachable endpoint stops the run before it starts), every
+// second during it, so that a restart of the collector is seen and its
+// lives added up, and until they settle after it. The collector's CPU and
+// memory are the engine's target sampler's, as for a REST run.
+type hvCounters struct {
+	url     string
 	client  *http.Client
 	source  string
-	lives   *hv.Lives // the collector's counters, scraped every second, across restarts
-	livesMu sync.Mutex
-	agg     *sample.Aggregate
+	mu      sync.Mutex
+	lives   *hv.Lives
 	stopped chan struct{}
 	once    sync.Once
 	wg      sync.WaitGroup
 }
 
-// start reads the collector's counters once (an unreachable
-// endpoint stops the run before it starts) and starts the samplers.
-func (f *hvTargetFlags) start(ctx context.Context, opts tlsconf.Options) (*hvWatch, error) {
-	if f.metrics == "" && len(f.pids) == 0 && len(f.procs) == 0 {
+// startHVCounters reads the counters at metricsURL before the run and
+// starts following them; nil without a URL.
+func startHVCounters(ctx context.Context, metricsURL string, opts tlsconf.Options) (*hvCounters, error) {
+	if metricsURL == "" {
 		return nil, nil
 	}
-	w := &hvWatch{f: f, stopped: make(chan struct{})}
-	var s sample.Sampler
-	var err error
-	switch {
-	case f.metrics != "" && (len(f.pids) > 0 || len(f.procs) > 0):
-		return nil, usagef("--target-metrics: choose either a local process (--target-pid/--target-process) or a metrics endpoint")
-	case f.metrics != "":
-		if err := w.preflight(ctx, opts); err != nil {
-			return nil, err
-		}
-		if s, err = sample.NewMetrics(f.metrics, sample.HTTPOptions{TLS: tlsconf.Options{CAFile: opts.CAFile, Insecure: opts.Insecure}}); err != nil {
-			return nil, usagef("--target-metrics: %v", err)
-		}
-	default:
-		if s, err = sample.NewProcess(f.pids, f.procs); err != nil {
-			return nil, usagef("--target-pid/--target-process: %v", err)
-		}
-	}
-	w.agg = sample.NewAggregate(s.Source())
-	w.wg.Go(func() { w.sample(s) })
-	return w, nil
-}
-
-// preflight checks the metrics URL and takes the "before" counters.
-func (w *hvWatch) preflight(ctx context.Context, opts tlsconf.Options) error {
-	u, err := url.Parse(w.f.metrics)
+	u, err := url.Parse(metricsURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("--target-metrics: want an http:// or https:// URL")
+		return nil, usagef("--target-metrics: want an http:// or https:// URL")
 	}
 	u.User = nil
-	w.source = "metrics:" + u.String()
+	c := &hvCounters{url: metricsURL, source: "metrics:" + u.String(), stopped: make(chan struct{})}
 	var tcfg *tls.Config
 	if u.Scheme == "https" {
 		if tcfg, err = (tlsconf.Options{CAFile: opts.CAFile, Insecure: opts.Insecure}).Client(""); err != nil {
-			return usageError{err}
+			return nil, usageError{err}
 		}
 	}
-	w.client = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: tcfg}}
-	before, err := hv.ScrapeCollector(ctx, w.client, w.f.metrics)
+	c.client = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: tcfg}}
+	before, err := hv.ScrapeCollector(ctx, c.client, metricsURL)
 	if err != nil {
-		return fmt.Errorf("--target-metrics: %w", err)
+		return nil, fmt.Errorf("--target-metrics: %w", err)
 	}
-	w.lives = hv.NewLives(before)
-	return nil
+	c.lives = hv.NewLives(before)
+	c.wg.Go(c.follow)
+	return c, nil
 }
 
-func (w *hvWatch) sample(s sample.Sampler) {
+// follow scrapes the counters once a second until stop.
+func (c *hvCounters) follow() {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
 		select {
-		case <-w.stopped:
+		case <-c.stopped:
 			return
-		case now := <-t.C:
+		case <-t.C:
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			_, _ = w.agg.Take(ctx, s, now) // errors are counted in the aggregate
-			if w.lives != nil {
-				// Following the counters every second is what lets a restart
-				// of the collector be seen and its lives added up.
-				if c, err := hv.ScrapeCollector(ctx, w.client, w.f.metrics); err == nil {
-					w.livesMu.Lock()
-					w.lives.Observe(c)
-					w.livesMu.Unlock()
-				}
+			if got, err := c.scrape(ctx); err == nil { // a failed scrape is retried next second
+				c.mu.Lock()
+				c.lives.Observe(got)
+				c.mu.Unlock()
 			}
 			cancel()
 		}
 	}
 }
 
-// finish stops sampling and adds the collector's view to res: what its
-// counters counted across its lives, once it has counted what was written
-// or its count stopped rising (waiting up to settle).
-func (w *hvWatch) finish(res *result.Result, written int64, settle time.Duration) {
-	if w == nil {
-		return
-	}
-	w.stop()
-	if w.lives != nil {
-		scrape := func(ctx context.Context) (hv.CollectorCounters, error) {
-			return hv.ScrapeCollector(ctx, w.client, w.f.metrics)
-		}
-		res.Warnings = append(res.Warnings, hv.Settle(context.Background(), scrape, w.lives, written, settle, nil)...)
-		before, after := w.lives.Span()
-		res.HV.Receiver = hv.ReceiverView(before, after, written, w.source)
-	}
-	res.Target = w.agg.Target()
-	if f := sample.FailedWarning(res.Target); f != "" {
-		res.Warnings = append(res.Warnings, f)
-	}
+func (c *hvCounters) scrape(ctx context.Context) (hv.CollectorCounters, error) {
+	return hv.ScrapeCollector(ctx, c.client, c.url)
 }
 
-// stop ends the sampling; it is safe on a nil watch and more than once.
-func (w *hvWatch) stop() {
-	if w == nil {
+// finish stops following and adds the collector's view to res: what its
+// counters counted across its lives, once it has counted what was written
+// or its count stopped rising (waiting up to settle). It returns the
+// warnings of the wait. A nil hvCounters does nothing.
+func (c *hvCounters) finish(res *result.Result, written int64, settle time.Duration) []string {
+	if c == nil {
+		return nil
+	}
+	c.stop()
+	warnings := hv.Settle(context.Background(), c.scrape, c.lives, written, settle, nil)
+	before, after := c.lives.Span()
+	res.HV.Receiver = hv.ReceiverView(before, after, written, c.source)
+	return warnings
+}
+
+// stop ends the following; it is safe on a nil hvCounters and more than
+// once.
+func (c *hvCounters) stop() {
+	if c == nil {
 		return
 	}
-	w.once.Do(func() { close(w.stopped) })
-	w.wg.Wait()
+	c.once.Do(func() { close(c.stopped) })
+	c.wg.Wait()
 }

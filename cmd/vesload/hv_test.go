@@ -16,7 +16,6 @@ import (
 
 	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/testcert"
-	"github.com/vesload/vesload/loadgen/hv"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -27,8 +26,16 @@ var hvLine = regexp.MustCompile(`HV-VES emulator on (\S+) \([^)]*\); /stats and 
 // address and the monitoring base URL.
 func startServeHV(t *testing.T, extra ...string) (addr, mon string) {
 	t.Helper()
+	addr, mon, _ = startServeHVCmd(t, extra...)
+	return addr, mon
+}
+
+// startServeHVCmd is startServeHV that also returns the process, for a
+// test to kill by its pid.
+func startServeHVCmd(t *testing.T, extra ...string) (addr, mon string, cmd *exec.Cmd) {
+	t.Helper()
 	args := append([]string{"serve", "--listen", "127.0.0.1:0", "--hv-listen", "127.0.0.1:0", "--hv-monitor", "127.0.0.1:0"}, extra...)
-	cmd := exec.Command(binary, args...)
+	cmd = exec.Command(binary, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -48,11 +55,11 @@ func startServeHV(t *testing.T, extra ...string) (addr, mon string) {
 	}()
 	select {
 	case m := <-found:
-		return m[1], m[2]
+		return m[1], m[2], cmd
 	case <-time.After(10 * time.Second):
 		t.Fatal("vesload serve did not announce the HV-VES emulator")
 	}
-	return "", ""
+	return "", "", nil
 }
 
 func hvStats(t *testing.T, mon string, want int64) hvemu.Stats {
@@ -278,40 +285,4 @@ func TestServeHVFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr.String())
 		}
 	}
-}
-
-func TestHVLiveMetrics(t *testing.T) {
-	t.Parallel()
-	cfg := hvConfigForTest()
-	live := &hv.Live{}
-	var stderr bytes.Buffer
-	l, err := startHVLive("127.0.0.1:0", &cfg, live, &stderr, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.close()
-	addr := l.addr
-	cfg.Observe("ok", 5*time.Millisecond, time.Millisecond)
-	cfg.Observe("ok", 7*time.Millisecond, time.Millisecond)
-	cfg.Observe("conn_reset", 0, 0)
-	resp, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body bytes.Buffer
-	body.ReadFrom(resp.Body)
-	for _, want := range []string{`vesload_requests_total{code="none",outcome="ok"} 2`,
-		`vesload_requests_total{code="none",outcome="conn_reset"} 1`, "vesload_request_latency_seconds_count 2", "vesload_target_rps 600"} {
-		if !strings.Contains(body.String(), want) {
-			t.Errorf("metrics lack %q", want)
-		}
-	}
-	if !strings.Contains(stderr.String(), "serving metrics at http://"+addr+"/metrics") {
-		t.Errorf("no announcement: %q", stderr.String())
-	}
-}
-
-func hvConfigForTest() hv.Config {
-	return hv.Config{Addr: "127.0.0.1:1", Producers: 6, Messages: 10, Size: 8192, Interval: 10 * time.Millisecond, RunID: "t"}
 }

@@ -104,24 +104,33 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.dataFile, "data-file", "", "CSV `FILE` whose rows bind template variables, one row per request in turn (the first line names the columns: ${sourceName}, …)")
 	fs.StringVar(&o.dataPer, "data-per", "request", "who takes the next --data-file row: request (each request in turn) or worker (each connection of the pool keeps one row, worker i row i)")
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
-	o.reportFiles.addFlags(fs)
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log the first failing request and response of each error class to stderr (credentials hidden, bodies cut to 2 KiB)")
-	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
 	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run in which no request succeeded pass (without it that run fails, exit 3)")
+	addObserverFlags(fs, o)
+	addConsumeFlags(fs, &o.consume)
+	addShardFlags(fs, &o.shard)
+	addBaselineFlags(fs, &o.baseline)
+	addDryRunFlags(fs, &o.dry)
+	return fs
+}
+
+// addObserverFlags adds the flags of what watches a run of the engine and
+// what it writes, the same for every command that runs it (`run`, `hv`):
+// report files, progress, failures, checkpoints, the abort gates, the JTL
+// and HdrHistogram log, the target's sampling and the live metrics, InfluxDB
+// and the live page.
+func addObserverFlags(fs *pflag.FlagSet, o *runOptions) {
+	o.reportFiles.addFlags(fs)
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log the first failing request of each error class to stderr (HTTP: request and response, credentials hidden, bodies cut to 2 KiB)")
+	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
 	fs.StringArrayVar(&o.abortOn, "abort-on-fail", nil, "stop the run early (exit 3) when this gate fails over the last 10 s, e.g. 'error_rate<5%' (repeatable)")
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
-	addConsumeFlags(fs, &o.consume)
 	addInfluxFlags(fs, &o.influx)
-	addShardFlags(fs, &o.shard)
 	addDashboardFlags(fs, &o.dash)
-	addBaselineFlags(fs, &o.baseline)
-	addDryRunFlags(fs, &o.dry)
-	return fs
 }
 
 const runSynopsis = "vesload [run] [-url URL] [-rps N] [-duration D] [flags]"
@@ -205,6 +214,13 @@ type runSetup struct {
 	dash     *dashboard.Server // nil without --dashboard
 	baseline *baselineJudge    // nil without --baseline
 
+	// labels, when set, names each request in per-request outputs (the
+	// JTL's label) instead of the plan's one Label: HV-VES names the
+	// producer. complete, when set, adds what the command knows to the
+	// result before it is judged (HV-VES: the receiver's counts).
+	labels   func(seq int64) string
+	complete func(*result.Result) error
+
 	// abortGates are the --abort-on-fail gates, judged on the whole run
 	// at the end as well.
 	abortGates []threshold.Threshold
@@ -246,13 +262,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err := checkNumbers(o); err != nil {
 		return nil, err
 	}
-	if err := checkOutputPaths(append(o.reportFiles.paths(), flagPath{"--jtl", o.jtl}, flagPath{"--hdr-log", o.hdrLog})); err != nil {
-		return nil, err
-	}
-	if err := o.consume.check(); err != nil {
-		return nil, err
-	}
-	if err := o.influx.check(); err != nil {
+	if err := o.checkObservers(); err != nil {
 		return nil, err
 	}
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
@@ -270,8 +280,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if s.gates, err = parseThresholds(sc.Thresholds); err != nil {
 		return nil, err
 	}
-	abortGates, err := parseAbortGates(o.abortOn)
-	if err != nil {
+	if s.abortGates, err = parseAbortGates(o.abortOn); err != nil {
 		return nil, err
 	}
 	if s.baseline, err = o.baseline.load(); err != nil {
@@ -317,16 +326,28 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
-	s.abortGates = abortGates
-	if err := s.attach(abortGates); err != nil {
+	if err := s.attach(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+// checkObservers checks the flags of the outputs and observers before
+// anything starts: an unwritable path or a bad option is exit 1 or 2 at
+// once, not after the run.
+func (o *runOptions) checkObservers() error {
+	if err := checkOutputPaths(append(o.reportFiles.paths(), flagPath{"--jtl", o.jtl}, flagPath{"--hdr-log", o.hdrLog})); err != nil {
+		return err
+	}
+	if err := o.consume.check(); err != nil {
+		return err
+	}
+	return o.influx.check()
+}
+
 // attach registers the observers of the run, in the order they see each
 // event, and the samplers.
-func (s *runSetup) attach(abortGates []threshold.Threshold) error {
+func (s *runSetup) attach() error {
 	o, cfg := s.o, &s.plan.Config
 	cfg.Observers = append(cfg.Observers, s.prog)
 	if o.verbose {
@@ -351,7 +372,7 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.URL, time.Now()); err != nil {
 		return err
 	}
-	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label)...)
+	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label, s.labels)...)
 	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.influxShard(), s.prog.note); err != nil {
 		return err
 	}
@@ -368,8 +389,8 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.closers = append(s.closers, s.stop)
-	if len(abortGates) > 0 {
-		s.guard = observe.NewAbortGuard(abortGates, observe.AbortWindow, s.stop, s.prog.note)
+	if len(s.abortGates) > 0 {
+		s.guard = observe.NewAbortGuard(s.abortGates, observe.AbortWindow, s.stop, s.prog.note)
 		cfg.Observers = append(cfg.Observers, s.guard)
 	}
 	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
@@ -384,9 +405,13 @@ func (s *runSetup) attach(abortGates []threshold.Threshold) error {
 // second aborts at once.
 func (s *runSetup) run() (*result.Result, error) {
 	var eng *loadgen.Engine
-	tr, err := restTransport(&s.plan.Config)
+	var err error
+	if s.plan.Config.Transport == nil { // a REST run; other protocols come with their transport
+		s.plan.Config.Transport, err = restTransport(&s.plan.Config)
+	} else if lf, ok := s.plan.Config.Transport.(failureLogger); ok && s.plan.Config.LogFailure != nil {
+		lf.LogFailures(s.plan.Config.LogFailure)
+	}
 	if err == nil {
-		s.plan.Config.Transport = tr
 		eng, err = loadgen.New(s.plan.Config)
 	}
 	if err != nil {
@@ -440,6 +465,11 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if err := s.follow.finish(res, s.prog.note); err != nil {
 		return 0, err
 	}
+	if s.complete != nil {
+		if err := s.complete(res); err != nil {
+			return 0, err
+		}
+	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.Err(); cerr != nil {
 			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
@@ -490,6 +520,12 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 		code = exitInterrupted // a signal while the outputs were written
 	}
 	return code, nil
+}
+
+// failureLogger is a transport built before the run is set up that logs
+// the first failure of each error class (-v) when given where to.
+type failureLogger interface {
+	LogFailures(log func(string))
 }
 
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {

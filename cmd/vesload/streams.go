@@ -56,11 +56,15 @@ func openStreams(jtlPath, hdrPath, url string, start time.Time) (*streams, error
 	return s, nil
 }
 
-// observers starts the writers of the streams and returns their observers.
-func (s *streams) observers(label string) []loadgen.Observer {
+// observers starts the writers of the streams and returns their
+// observers. The JTL labels every row label, or labels(seq) when set.
+func (s *streams) observers(label string, labels func(seq int64) string) []loadgen.Observer {
 	var out []loadgen.Observer
+	if labels == nil {
+		labels = func(int64) string { return label }
+	}
 	if s.jtlw != nil {
-		s.jtl = observe.NewJTL(s.jtlw, label, "--jtl "+s.jtlPath)
+		s.jtl = observe.NewJTLLabels(s.jtlw, labels, "--jtl "+s.jtlPath)
 		out = append(out, s.jtl)
 	}
 	if s.hdr != nil {

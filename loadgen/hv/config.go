@@ -39,19 +39,10 @@ type Config struct {
 	ProbeWait time.Duration
 	// Clock is the time source (the real clock when nil).
 	Clock Clock
-	// Observe, when set, sees every message as it is accounted, from the
-	// producers' goroutines at once: outcome is "ok" (written), the cause
-	// of a failed write, or "not_sent"; latency (due → written) and
-	// blocked (time in the write) are zero for a message not written.
-	// Live metrics hang here; it must be cheap and safe for concurrent use.
-	Observe func(outcome string, latency, blocked time.Duration)
-	// OnStart, when set, is called once with the instant the schedule
-	// starts, before the first message: message i of producer p is due at
-	// start + Due(p, i). A consumer following the events needs it.
-	OnStart func(time.Time)
 	// Shard, when it splits the run, runs only the producers
-	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers.
-	// Start, when set, starts the schedules at an instant all shards
+	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers
+	// (EngineConfig gives the engine the matching view of the schedule).
+	// Start, when set, starts the schedule at an instant all shards
 	// share; a shard later than its tolerance does not run.
 	Shard loadgen.Shard
 	Start *loadgen.StartGate

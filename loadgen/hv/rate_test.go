@@ -58,11 +58,7 @@ func TestPeakRate(t *testing.T) {
 func TestShortRunPeakNotBelowAverage(t *testing.T) {
 	s := emulator(t, hvemu.Options{})
 	cfg := Config{Addr: s.Addr(), Producers: 1, Messages: 50, Size: 8192, Interval: 10 * time.Millisecond, RunID: "pk"}
-	out, err := Run(context.Background(), cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := out.Result()
+	r, err := run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

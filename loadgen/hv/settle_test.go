@@ -86,3 +86,15 @@ func TestSettleScrapeFails(t *testing.T) {
 		t.Errorf("warnings %q, want the scrape's failure", warnings)
 	}
 }
+
+// stepClock is a clock whose sleeps move it to the time slept until.
+type stepClock struct{ now time.Time }
+
+func (c *stepClock) Now() time.Time      { return c.now }
+func (c *stepClock) NewSleeper() Sleeper { return c }
+func (c *stepClock) SleepUntil(_ context.Context, t time.Time) error {
+	if t.After(c.now) {
+		c.now = t
+	}
+	return nil
+}

@@ -1,8 +1,7 @@
 package hv
 
 import (
-	"context"
-	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,30 +31,27 @@ func TestShardProducers(t *testing.T) {
 	}
 }
 
-// stepClock is a clock whose sleeps move it to the time slept until.
-type stepClock struct{ now time.Time }
-
-func (c *stepClock) Now() time.Time      { return c.now }
-func (c *stepClock) NewSleeper() Sleeper { return c }
-func (c *stepClock) SleepUntil(_ context.Context, t time.Time) error {
-	if t.After(c.now) {
-		c.now = t
-	}
-	return nil
-}
-
-func TestShardStart(t *testing.T) {
+// TestEngineConfigOfAShard: a shard's schedule holds exactly its
+// producers' messages, and a shard left without a producer is refused.
+func TestEngineConfigOfAShard(t *testing.T) {
 	t.Parallel()
-	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	gate := &loadgen.StartGate{At: at, Tolerance: time.Second}
-	early := Config{Clock: &stepClock{now: at.Add(-3 * time.Second)}, Start: gate}
-	start, offset, err := early.startAt(context.Background())
-	if err != nil || !start.Equal(at) || offset != 0 {
-		t.Errorf("early: start %v offset %v error %v, want the instant", start, offset, err)
+	cfg := Config{Addr: "127.0.0.1:1", Producers: 5, Messages: 7, Size: 1024, Interval: 10 * time.Millisecond, RunID: "s",
+		Shard: loadgen.Shard{Index: 1, Count: 3}}
+	ec, tr, err := EngineConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	late := Config{Clock: &stepClock{now: at.Add(2 * time.Second)}, Start: gate}
-	var le *loadgen.LateError
-	if _, _, err := late.startAt(context.Background()); !errors.As(err, &le) || le.Late != 2*time.Second {
-		t.Errorf("late: error %v, want a LateError of 2s", err)
+	sched := ec.Load.(*loadgen.Schedule)
+	if sched.Total() != 2*7 || ec.Pool != 2*WorkersPerProducer || len(tr.mine) != 2 {
+		t.Fatalf("shard 1/3 of 5 producers: %d messages, pool %d, producers %v", sched.Total(), ec.Pool, tr.mine)
+	}
+	for k := range sched.Total() {
+		if p := sched.Seq(k) % 5; p != 1 && p != 4 {
+			t.Errorf("message %d is producer %d's", k, p)
+		}
+	}
+	cfg.Shard = loadgen.Shard{Index: 5, Count: 6}
+	if _, _, err := EngineConfig(cfg); err == nil || !strings.Contains(err.Error(), "none of the 5 producers") {
+		t.Errorf("a shard without producers: %v", err)
 	}
 }

@@ -8,20 +8,16 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
-
-// noBody renders nothing: the transport encodes its own frames.
-type noBody struct{}
-
-func (noBody) AppendBody(dst []byte, _ uint64, _ time.Time) []byte { return dst }
 
 // TestTransportBehindTheEngine runs 3 producers × 40 messages through the
 // engine's open model and transport seam: the emulator gets every message,
 // one producer's share per source, and no eventId twice.
 func TestTransportBehindTheEngine(t *testing.T) {
 	s := emulator(t, hvemu.Options{})
-	cfg := Config{Addr: s.Addr(), Producers: 3, Size: 2048, Interval: 6 * time.Millisecond, RunID: "eng"}
+	cfg := Config{Addr: s.Addr(), Producers: 3, Messages: 40, Size: 2048, Interval: 6 * time.Millisecond, RunID: "eng"}
 	tr, err := NewTransport(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +27,7 @@ func TestTransportBehindTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := loadgen.New(loadgen.Config{URL: "tcp://" + s.Addr(), Load: sched, Body: noBody{},
+	eng, err := loadgen.New(loadgen.Config{URL: "tcp://" + s.Addr(), Load: sched, Body: frames{},
 		Pool: 4 * cfg.Producers, PoolWait: time.Second, Timeout: 5 * time.Second, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +36,6 @@ func TestTransportBehindTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.Close()
 	if res.Requests.Scheduled != 120 || res.Requests.OK != 120 || res.Bytes.Sent != 120*(2048+12) {
 		t.Fatalf("engine counted %+v, %d bytes, errors %v", res.Requests, res.Bytes.Sent, res.Errors)
 	}
@@ -57,7 +52,7 @@ func TestTransportClassifiesAndReconnects(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	tr, err := NewTransport(Config{Addr: addr, Producers: 1, Size: 1024, Interval: time.Millisecond, RunID: "x"})
+	tr, err := NewTransport(Config{Addr: addr, Producers: 1, Messages: 4, Size: 1024, Interval: time.Millisecond, RunID: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +63,20 @@ func TestTransportClassifiesAndReconnects(t *testing.T) {
 	defer release()
 	var o transport.Outcome
 	snd.Send(&transport.Request{Seq: 0, Due: time.Now()}, &o)
-	if o.Class != transport.Refused {
-		t.Errorf("class %v, want conn_refused", o.Class.Name(0))
+	if o.Class != transport.Disconnected || tr.dialErrors[result.ClassConnRefused] != 1 {
+		t.Errorf("class %v, dial errors %v; want disconnected after a refused dial", o.Class.Name(0), tr.dialErrors)
 	}
-	s := emulator(t, hvemu.Options{Addr: addr}) // now something listens: the next send connects
 	snd.Send(&transport.Request{Seq: 1, Due: time.Now()}, &o)
+	if o.Class != transport.Disconnected || tr.dialErrors[result.ClassConnRefused] != 1 {
+		t.Errorf("class %v, dial errors %v; want disconnected without a dial during the back-off", o.Class.Name(0), tr.dialErrors)
+	}
+	s := emulator(t, hvemu.Options{Addr: addr}) // now something listens: the next send after the back-off connects
+	tr.conns[0].nextDial = time.Time{}
+	snd.Send(&transport.Request{Seq: 2, Due: time.Now()}, &o)
+	if o.Class != transport.Disconnected {
+		t.Errorf("class %v: the message that re-made the connection was due while it was down", o.Class.Name(0))
+	}
+	snd.Send(&transport.Request{Seq: 3, Due: time.Now()}, &o)
 	if o.Class != transport.OK || o.BytesSent != 1024+12 {
 		t.Errorf("after the collector came up: class %s, %d bytes", o.Class.Name(0), o.BytesSent)
 	}

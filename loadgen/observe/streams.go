@@ -22,9 +22,16 @@ type JTL struct {
 // NewJTL streams to w, labelling every row with label; name names the
 // output in Close's report (e.g. "--jtl r.jtl").
 func NewJTL(w *report.JTLWriter, label, name string) *JTL {
+	return NewJTLLabels(w, func(int64) string { return label }, name)
+}
+
+// NewJTLLabels is NewJTL with a label for each request, label(seq), such
+// as the HV-VES producer that sent it. It is called on the writer's
+// goroutine and must not allocate.
+func NewJTLLabels(w *report.JTLWriter, label func(seq int64) string, name string) *JTL {
 	write := func(ev *loadgen.RequestEvent) error {
 		return w.Write(report.JTLSample{
-			Start: ev.Due, Elapsed: ev.Latency, Service: ev.Service, Label: label,
+			Start: ev.Due, Elapsed: ev.Latency, Service: ev.Service, Label: label(ev.Seq),
 			Code: ev.Code, Outcome: ev.Outcome, BytesRecv: ev.BytesRecv, BytesSent: ev.BytesSent,
 			InFlight: ev.InFlight, Connect: ev.Connect, FirstByte: ev.FirstByte,
 		})

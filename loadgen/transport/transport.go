@@ -96,6 +96,10 @@ const (
 	TooLarge  // a response body over the client's limit
 	BadAnswer // a response that is not HTTP (status line, headers)
 	Other
+	// Disconnected is a due request whose connection was down at its due
+	// time (an HV-VES producer's, dropped or not re-made): like
+	// PoolExhausted, it failed without being sent.
+	Disconnected
 	NumClasses
 )
 
@@ -112,7 +116,14 @@ var classNames = [NumClasses]string{
 	TooLarge:      result.ClassTooLarge,
 	BadAnswer:     result.ClassBadResponse,
 	Other:         result.ClassOther,
+	Disconnected:  result.ClassDisconnected,
 }
+
+// NeverSent reports whether a request of class c failed without reaching
+// the wire (pool_exhausted, disconnected): the engine counts it as not
+// sent, with no latency, as the accounting identity wants
+// (docs/ARCHITECTURE.md, "Accounting").
+func (c Class) NeverSent() bool { return c == PoolExhausted || c == Disconnected }
 
 // httpNames caches "http_<code>" so that outcome names are not built per
 // request. It is built on first use, not at start-up: subcommands that

@@ -62,11 +62,11 @@ func TestHVSection(t *testing.T) {
 	if rate := charts[i].Data[1]; len(rate) != 60 || rate[0] != 1.6 || rate[1] != 1.61 {
 		t.Errorf("data rate %v..., want 1.6, 1.61 MB/s", rate[:2])
 	}
-	// Without latencies (nothing answers HV-VES) the latency chart says why.
+	// Without latencies (no message written) the latency chart says why.
 	for i := range r.Timeline {
 		r.Timeline[i].P50Ms, r.Timeline[i].P99Ms, r.Timeline[i].MaxMs = 0, 0, 0
 	}
-	if page := render1(t, r); !strings.Contains(page, "HV-VES never answers a message") {
+	if page := render1(t, r); !strings.Contains(page, "No message of the run was written") {
 		t.Error("no word on why an HV-VES run has no latency per second")
 	}
 	// A REST run has neither.
@@ -100,5 +100,30 @@ func TestHVConfigHasNoPool(t *testing.T) {
 	}
 	if !slices.Contains(keys(hv), "messages/s") {
 		t.Errorf("HV-VES configuration lacks its rate: %v", keys(hv))
+	}
+}
+
+// TestHVSectionLive: the live page of an HV-VES run in progress (a
+// checkpoint, interrupted, with the hv section the transport contributed)
+// shows the HV-VES section and its data rate chart, as the final report
+// does.
+func TestHVSectionLive(t *testing.T) {
+	t.Parallel()
+	r := hvRun(t)
+	r.Interrupted = true
+	r.Warnings = append(r.Warnings, "checkpoint of a run in progress")
+	parts, err := PageParts(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(parts.Main, `id="hv-ves"`) || !strings.Contains(parts.Charts, "HV-VES data rate") {
+		t.Errorf("live update lacks the HV-VES section or its chart")
+	}
+	var page strings.Builder
+	if err := LivePage(&page, r, Live{State: LiveRunning, Status: "running"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), `id="hv-ves"`) {
+		t.Error("live page lacks the HV-VES section")
 	}
 }

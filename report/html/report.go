@@ -232,13 +232,14 @@ func chartSection(r *result.Result, lat, svc *hdrhistogram.Histogram, histNote s
 }
 
 // noLatencyText says why there is no latency per second: no timeline,
-// or a timeline of messages nothing answers (HV-VES).
+// or no request (HV-VES: no message written; its latency runs from the
+// due time to the end of the write) with a latency.
 func noLatencyText(r *result.Result) string {
 	if len(r.Timeline) == 0 {
 		return "The result has no per-second timeline."
 	}
 	if r.HV != nil {
-		return "No latency per second: HV-VES never answers a message (its travel time is in the HV-VES section)."
+		return "No message of the run was written: an HV-VES message's latency runs from its due time to the end of its write (the collector answers none; its travel time is in the HV-VES section)."
 	}
 	return "No request of the run finished with a latency."
 }

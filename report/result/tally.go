@@ -243,15 +243,22 @@ func (t *Tally) Requests() Requests {
 // AccountingError checks the Tally's invariants and describes the first
 // one broken, or returns nil:
 //
-//	scheduled = sent + pool_exhausted + not_sent   (no request lost)
+//	scheduled = sent + unsent + not_sent   (no request lost)
 //	errors    = the sum of the classes
-//	sent      = ok + errors − pool_exhausted + in_flight (every sent request has one outcome or none yet)
+//	sent      = ok + errors − unsent + in_flight (every sent request has one outcome or none yet)
 //	sent      ≥ the number of latency values      (aborted ones have none)
+//
+// where unsent counts the errors never sent: pool_exhausted and
+// disconnected (NeverSent).
 func (t *Tally) AccountingError() error {
-	pe := t.Classes[ClassPoolExhausted]
+	pe := t.Classes[ClassPoolExhausted] + t.Classes[ClassDisconnected]
+	unsent := ClassPoolExhausted
+	if t.Classes[ClassDisconnected] > 0 {
+		unsent += " + " + ClassDisconnected
+	}
 	if t.Scheduled != t.Sent+pe+t.NotSent {
-		return fmt.Errorf("scheduled %d != sent %d + pool_exhausted %d + not_sent %d (%+d unaccounted)",
-			t.Scheduled, t.Sent, pe, t.NotSent, t.Scheduled-(t.Sent+pe+t.NotSent))
+		return fmt.Errorf("scheduled %d != sent %d + %s %d + not_sent %d (%+d unaccounted)",
+			t.Scheduled, t.Sent, unsent, pe, t.NotSent, t.Scheduled-(t.Sent+pe+t.NotSent))
 	}
 	var sum int64
 	for _, n := range t.Classes {
@@ -261,7 +268,7 @@ func (t *Tally) AccountingError() error {
 		return fmt.Errorf("errors %d != %d, the sum of the error classes", t.Errors, sum)
 	}
 	if t.Sent != t.OK+t.Errors-pe+t.InFlight {
-		return fmt.Errorf("sent %d != ok %d + errors %d - pool_exhausted %d + in_flight %d", t.Sent, t.OK, t.Errors, pe, t.InFlight)
+		return fmt.Errorf("sent %d != ok %d + errors %d - %s %d + in_flight %d", t.Sent, t.OK, t.Errors, unsent, pe, t.InFlight)
 	}
 	var n int64
 	if t.Latency != nil {

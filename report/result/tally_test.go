@@ -240,3 +240,25 @@ func BenchmarkTallyAdd(b *testing.B) {
 		tl.Add(o)
 	}
 }
+
+// TestTallyDisconnectedIsNeverSent: an HV-VES message whose connection was
+// down is, like pool_exhausted, an error that was never sent, with no
+// latency, and the accounting holds.
+func TestTallyDisconnectedIsNeverSent(t *testing.T) {
+	t.Parallel()
+	tl := NewTally()
+	tl.Add(Outcome{Class: OutcomeOK, Latency: time.Millisecond, Service: time.Millisecond, BytesSent: 10})
+	tl.Add(Outcome{Class: ClassDisconnected, Latency: time.Second})
+	tl.Add(Outcome{Class: ClassPoolExhausted, Latency: time.Second})
+	if tl.Scheduled != 3 || tl.Sent != 1 || tl.Errors != 2 || tl.Latency.TotalCount() != 1 {
+		t.Errorf("tally %+v", tl.Requests())
+	}
+	if err := tl.AccountingError(); err != nil {
+		t.Error(err)
+	}
+	for class, want := range map[string]bool{ClassDisconnected: true, ClassPoolExhausted: true, ClassTimeout: false, OutcomeOK: false} {
+		if NeverSent(class) != want {
+			t.Errorf("NeverSent(%s) = %v", class, !want)
+		}
+	}
+}
