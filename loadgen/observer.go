@@ -97,7 +97,13 @@ type Progress struct {
 	OK            int64
 	Errors        int64
 	PoolExhausted int64
-	InFlight      int64
+	// Disconnected counts the HV-VES messages due while their producer's
+	// connection was down (never sent, as pool_exhausted).
+	Disconnected int64
+	InFlight     int64
+	// BytesSent is the bytes on the wire of the requests finished so far,
+	// from which a data rate (MB/s) is read.
+	BytesSent int64
 	// RPS is the rate sent during the last second.
 	RPS float64
 	// TargetRPS is the schedule's own rate now (of a closed model, the

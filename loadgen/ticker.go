@@ -158,6 +158,7 @@ func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading) {
 		Elapsed: now.Sub(t.started), Total: t.e.cfg.Load.Span(),
 		Scheduled: att, Sent: sent, OK: r.run.OK, Errors: r.run.Errors,
 		PoolExhausted: c.exhausted.Load(), InFlight: c.inFlight.Load(),
+		Disconnected: r.run.Classes[result.ClassDisconnected], BytesSent: r.run.BytesSent,
 		RPS: float64(sent - t.last.sent), TargetRPS: t.targetRate(now, att),
 		LagMax:       time.Duration(lag.maxUs.Swap(0)) * time.Microsecond,
 		LagP50:       time.Duration(lag.p50Us.Load()) * time.Microsecond,

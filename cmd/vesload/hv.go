@@ -267,6 +267,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	}
 	s.closers = append(s.closers, counters.stop)
 	s.prog = newProgress(stderr, ro.quiet, cfg.Span()+cfg.Interval)
+	s.prog.messages = true
 	s.complete = func(res *result.Result) error {
 		written := res.HV.Sent.Written
 		res.Warnings = append(res.Warnings, counters.finish(res, written, o.settle)...)

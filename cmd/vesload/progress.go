@@ -22,6 +22,10 @@ type progress struct {
 	total    time.Duration
 	lastLine time.Duration
 	dirty    bool // a live line is on screen and must be ended
+	// messages says the run sends HV-VES messages: the line shows the
+	// data rate and the disconnected messages instead of the pool.
+	messages bool
+	last     loadgen.Progress // the previous second's figures, for rates
 }
 
 func newProgress(w io.Writer, quiet bool, total time.Duration) *progress {
@@ -44,7 +48,8 @@ func (p *progress) Second(s *loadgen.Progress) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := formatProgress(s)
+	line := p.format(s)
+	p.last = *s
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 		p.dirty = true
@@ -54,6 +59,26 @@ func (p *progress) Second(s *loadgen.Progress) {
 		p.lastLine = s.Elapsed
 		fmt.Fprintln(p.w, line)
 	}
+}
+
+// format is the live line of s; an HV-VES run's shows the data rate of
+// the last second and the disconnected messages where a REST run's shows
+// the pool.
+func (p *progress) format(s *loadgen.Progress) string {
+	if !p.messages {
+		return formatProgress(s)
+	}
+	mbps := 0.0
+	if dt := (s.Elapsed - p.last.Elapsed).Seconds(); dt > 0 {
+		mbps = float64(s.BytesSent-p.last.BytesSent) / dt / 1e6
+	}
+	line := fmt.Sprintf("[%s/%s] %6.0f msg/s (target %.0f/s)  %.2f MB/s  in flight %d  p50 %s  p99 %s (last %ds)  errors %d  disconnected %d",
+		roundDur(s.Elapsed), roundDur(s.Total), s.RPS, s.TargetRPS, mbps, s.InFlight,
+		fmtMs(s.P50), fmtMs(s.P99), loadgen.LiveWindow, s.Errors, s.Disconnected)
+	if s.Target != nil {
+		line += fmt.Sprintf("  target cpu %.0f%%", s.Target.CPUPct)
+	}
+	return line
 }
 
 func formatProgress(s *loadgen.Progress) string {

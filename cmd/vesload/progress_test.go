@@ -20,3 +20,29 @@ func TestProgressLineSaysItsWindow(t *testing.T) {
 		}
 	}
 }
+
+// An HV-VES run's live line shows the data rate of the last second and
+// the disconnected messages, not the pool (which never runs out there).
+func TestProgressLineOfMessages(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	p := newProgress(&out, false, time.Minute)
+	p.messages = true
+	p.lastLine = -time.Hour // print every call, as on a CI log's first line
+	p.Second(&loadgen.Progress{Elapsed: 10 * time.Second, Total: time.Minute, BytesSent: 40e6, RPS: 600, TargetRPS: 600})
+	p.lastLine = -time.Hour
+	p.Second(&loadgen.Progress{Elapsed: 11 * time.Second, Total: time.Minute, BytesSent: 44.9e6, RPS: 600, TargetRPS: 600,
+		Errors: 7, Disconnected: 5})
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("lines %q", lines)
+	}
+	for _, want := range []string{"600 msg/s (target 600/s)", "4.90 MB/s", "errors 7  disconnected 5"} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("line %q lacks %q", lines[1], want)
+		}
+	}
+	if strings.Contains(lines[1], "pool exhausted") {
+		t.Errorf("line %q speaks of the pool", lines[1])
+	}
+}

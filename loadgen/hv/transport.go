@@ -66,10 +66,14 @@ type Transport struct {
 
 // producerConn is one producer: its connection, its encoder and its
 // counts. The engine's workers may reach one producer at once when it is
-// behind schedule: mu serialises its dials and writes, in order of
-// arrival.
+// behind schedule: mu serialises its dials and writes, and turn makes
+// them take the producer's messages in their order, as a real producer
+// writes them (a mutex alone lets a later message overtake an earlier
+// one that waits for it).
 type producerConn struct {
 	mu       sync.Mutex
+	next     *sync.Cond // signalled when turn moves on, or at Close
+	turn     uint64     // the producer's next message to write
 	c        *conn
 	up       time.Time     // when c was made: messages due before it were due while it was down
 	nextDial time.Time     // no dial before this after a failed one
@@ -100,7 +104,9 @@ func NewTransport(cfg Config) (*Transport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--size: %w", err)
 		}
-		t.conns[p] = &producerConn{enc: enc, redial: minRedial}
+		pc := &producerConn{enc: enc, redial: minRedial}
+		pc.next = sync.NewCond(&pc.mu)
+		t.conns[p] = pc
 	}
 	return t, nil
 }
@@ -172,6 +178,12 @@ func (t *Transport) NewSender() (transport.Sender, func()) {
 func (t *Transport) Close() {
 	t.closed.Store(true)
 	t.closeConns()
+	for _, p := range t.mine { // a sender waiting for its turn stops waiting
+		pc := t.conns[p]
+		pc.mu.Lock()
+		pc.next.Broadcast()
+		pc.mu.Unlock()
+	}
 }
 
 // release closes the connections Preflight made, before any sender
@@ -274,6 +286,16 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	pc := t.conns[p]
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
+	// Message i of the producer waits until the ones before it are
+	// written: they were handed to the engine's workers before it.
+	i := n / uint64(cfg.Producers)
+	for pc.turn < i && !t.closed.Load() {
+		pc.next.Wait()
+	}
+	defer func() {
+		pc.turn = max(pc.turn, i+1)
+		pc.next.Broadcast()
+	}()
 	now := cfg.Clock.Now()
 	o.Written, o.Done, o.BytesSent, o.Connect = now, now, 0, 0
 	if pc.c == nil && !t.redial(pc, p, now) || r.Due.Before(pc.up) {
