@@ -46,12 +46,52 @@ type orgParser struct {
 	s     []byte
 	i     int
 	depth int
+	names *keyNames // nil: every key is a new string
+	sizes []int32   // the key counts of the objects in the order they open, to size their maps; may be short
+	nobj  int       // objects opened so far
 }
 
 // parseOrgJSON parses body as the collector's `new JSONObject(body)`.
 func parseOrgJSON(body []byte) (map[string]any, error) {
-	p := &orgParser{s: body}
+	return parseOrgJSONNames(body, nil)
+}
+
+// parseOrgJSONNames is parseOrgJSON taking the quoted keys without
+// escapes from names (nil: none), so that the keys every event repeats
+// are not allocated again for each request.
+func parseOrgJSONNames(body []byte, names *keyNames) (map[string]any, error) {
+	return parseOrgJSONSized(body, names, nil)
+}
+
+// parseOrgJSONSized is parseOrgJSONNames making each object's map with
+// room for the number of keys sizes gives it (objects numbered in the
+// order they open), so that no map grows while it is filled.
+func parseOrgJSONSized(body []byte, names *keyNames, sizes []int32) (map[string]any, error) {
+	p := &orgParser{s: body, names: names, sizes: sizes}
 	return p.object()
+}
+
+// maxKeyNames bounds a keyNames: the first keys seen are the vocabulary
+// of the events sent; later new ones are allocated as usual.
+const maxKeyNames = 1024
+
+// keyNames are the object keys a parser met before, kept as strings. One
+// is used by one request at a time (it lives in a pooled checker).
+type keyNames struct{ m map[string]string }
+
+// name returns the string of raw, from the table when it holds it.
+func (k *keyNames) name(raw []byte) string {
+	if s, ok := k.m[string(raw)]; ok {
+		return s
+	}
+	s := string(raw)
+	if k.m == nil {
+		k.m = make(map[string]string)
+	}
+	if len(k.m) < maxKeyNames {
+		k.m[s] = s
+	}
+	return s
 }
 
 func (p *orgParser) fail(format string, args ...any) error {
@@ -96,7 +136,12 @@ func (p *orgParser) object() (map[string]any, error) {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	m := map[string]any{}
+	var size int32
+	if p.nobj < len(p.sizes) {
+		size = p.sizes[p.nobj]
+	}
+	p.nobj++
+	m := make(map[string]any, size)
 	for {
 		switch p.nextClean() {
 		case 0:
@@ -105,11 +150,10 @@ func (p *orgParser) object() (map[string]any, error) {
 			return m, nil
 		}
 		p.back()
-		k, err := p.value()
+		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		key := orgKey(k)
 		if p.nextClean() != ':' {
 			return nil, p.fail("Expected a ':' after a key")
 		}
@@ -174,6 +218,30 @@ func (p *orgParser) array() ([]any, error) {
 			return nil, p.fail("Expected a ',' or ']'")
 		}
 	}
+}
+
+// key reads an object key as `nextValue().toString()` does; a quoted
+// key without escapes comes from p.names.
+func (p *orgParser) key() (string, error) {
+	if q := p.nextClean(); p.names != nil && (q == '"' || q == '\'') {
+		start := p.i
+	scan:
+		for j := start; j < len(p.s); j++ {
+			switch p.s[j] {
+			case q:
+				p.i = j + 1
+				return p.names.name(p.s[start:j]), nil
+			case 0, '\n', '\r', '\\':
+				break scan // str's errors and escapes
+			}
+		}
+	}
+	p.back()
+	k, err := p.value()
+	if err != nil {
+		return "", err
+	}
+	return orgKey(k), nil
 }
 
 // value is JSONTokener.nextValue.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"reflect"
 	"strings"
@@ -81,6 +82,13 @@ func TestParseOrgJSON(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := parseOrgJSON([]byte(tc.body))
+			names := &keyNames{}
+			for range 2 { // the second time, the keys come from names
+				n, nerr := parseOrgJSONNames([]byte(tc.body), names)
+				if fmt.Sprint(nerr) != fmt.Sprint(err) || !reflect.DeepEqual(n, got) {
+					t.Fatalf("with key names: %v, %v; without: %v, %v", n, nerr, got, err)
+				}
+			}
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("parsed %v, want an error", got)
@@ -118,6 +126,13 @@ func FuzzParseOrgJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		got, err := parseOrgJSON(body)
+		names := &keyNames{}
+		for range 2 { // the second time, the keys come from names
+			n, nerr := parseOrgJSONNames(body, names)
+			if fmt.Sprint(nerr) != fmt.Sprint(err) || !reflect.DeepEqual(n, got) {
+				t.Fatalf("with key names: %v, %v; without: %v, %v", n, nerr, got, err)
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, errOrgSyntax) {
 				t.Fatalf("error %v does not wrap errOrgSyntax", err)

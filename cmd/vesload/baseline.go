@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -47,10 +46,12 @@ func (o *baselineOptions) load() (*baselineJudge, error) {
 		return nil, nil
 	case len(o.gates) == 0:
 		return nil, usagef("--baseline %s: give at least one --gate, e.g. 'p99<+10%%'", o.file)
-	case !(o.alpha > 0 && o.alpha < 1):
-		return nil, usagef("--alpha: %g is not between 0 and 1 (e.g. 0.05)", o.alpha)
-	case o.undecided != string(compare.UndecidedFail) && o.undecided != string(compare.UndecidedPass):
-		return nil, usagef("--gate-undecided: unknown policy %q (want fail or pass)", o.undecided)
+	}
+	if err := compare.CheckAlpha(o.alpha); err != nil {
+		return nil, usagef("--alpha: %v", err)
+	}
+	if _, err := compare.ParseUndecided(o.undecided); err != nil {
+		return nil, usagef("--gate-undecided: %v", err)
 	}
 	gates, err := compare.ParseGates(o.gates)
 	if err != nil {
@@ -75,20 +76,7 @@ func (j *baselineJudge) judge(res *result.Result, w io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var b strings.Builder
-	b.WriteString("\nBaseline " + j.file + ":\n")
-	lines := set.Lines("baseline", "this run", j.opts.Alpha)
-	for _, l := range lines[:len(lines)-1] {
-		for i, wl := range report.Wrap(l, 98) {
-			if i == 0 {
-				b.WriteString("  " + wl + "\n")
-			} else {
-				b.WriteString("    " + wl + "\n")
-			}
-		}
-	}
-	b.WriteString(lines[len(lines)-1] + "\n")
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if err := set.BaselineText(w, j.file, j.opts.Alpha); err != nil {
 		return false, fmt.Errorf("print baseline gates: %w", err)
 	}
 	return set.Passed(), nil

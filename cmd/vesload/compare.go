@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/html"
-	"github.com/vesload/vesload/report/result"
 )
 
 const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE] [--html FILE] [--gate EXPR ... [--alpha P] [--gate-undecided fail|pass] [--junit FILE]]"
@@ -112,50 +112,39 @@ func splitVs(args []string) (before, after []string, err error) {
 // errNoVs is the missing separator between the two sides.
 var errNoVs = errors.New("no --vs")
 
-// compareRenderers maps each --format to its renderer; HTML also needs
-// the runs for its charts.
-func compareRenderers() map[string]func(io.Writer, *compare.Comparison, []*result.Result, []*result.Result) error {
-	return map[string]func(io.Writer, *compare.Comparison, []*result.Result, []*result.Result) error{
-		"text":     func(w io.Writer, c *compare.Comparison, _, _ []*result.Result) error { return compare.Text(w, c) },
-		"markdown": func(w io.Writer, c *compare.Comparison, _, _ []*result.Result) error { return compare.Markdown(w, c) },
-		"json":     func(w io.Writer, c *compare.Comparison, _, _ []*result.Result) error { return compare.JSON(w, c) },
-		"html":     html.Comparison,
-	}
-}
-
 // executeCompare checks the flags, reads both sides and renders the
 // comparison; it returns the exit code with the error to print.
 func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.Writer) (int, error) {
-	render, ok := compareRenderers()[o.format]
+	render, ok := files.ComparisonFormats()[o.format]
 	if !ok {
-		return exitUsage, fmt.Errorf("--format: unknown format %q (want %s)", o.format, formatList(compareRenderers()))
+		return exitUsage, fmt.Errorf("--format: unknown format %q (want %s)", o.format, files.FormatNames(files.ComparisonFormats()))
 	}
-	if o.test != string(compare.Welch) && o.test != string(compare.UTest) {
-		return exitUsage, fmt.Errorf("--test: unknown test %q (want welch or utest)", o.test)
+	if _, err := compare.ParseTest(o.test); err != nil {
+		return exitUsage, fmt.Errorf("--test: %v", err)
 	}
-	if o.center != string(compare.Mean) && o.center != string(compare.Median) {
-		return exitUsage, fmt.Errorf("--center: unknown centre %q (want mean or median)", o.center)
+	if _, err := compare.ParseCenter(o.center); err != nil {
+		return exitUsage, fmt.Errorf("--center: %v", err)
 	}
 	gates, err := checkGateFlags(o)
 	if err != nil {
 		return exitUsage, err
 	}
-	filesA, err := expandGlobs(argsA)
+	filesA, err := files.ExpandGlobs(argsA)
 	if err != nil {
 		return exitUsage, err
 	}
-	filesB, err := expandGlobs(argsB)
+	filesB, err := files.ExpandGlobs(argsB)
 	if err != nil {
 		return exitUsage, err
 	}
 	if len(filesA) == 0 || len(filesB) == 0 {
 		return exitUsage, fmt.Errorf("want result files on both sides of --vs, got %d before and %d after", len(filesA), len(filesB))
 	}
-	a, err := readResults(filesA)
+	a, err := files.ReadResults(filesA)
 	if err != nil {
 		return exitUsage, err
 	}
-	b, err := readResults(filesB)
+	b, err := files.ReadResults(filesB)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -173,7 +162,7 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 	if err != nil {
 		return exitUsage, err
 	}
-	if err := writeOutput(o.output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
+	if err := files.WriteOutput(o.output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
 		return exitRun, err
 	}
 	if o.html != "" {
@@ -187,11 +176,11 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 // checkGateFlags parses the --gate expressions and checks the flags
 // that only mean something with them.
 func checkGateFlags(o *compareOptions) ([]compare.Gate, error) {
-	if !(o.alpha > 0 && o.alpha < 1) {
-		return nil, fmt.Errorf("--alpha: %g is not between 0 and 1 (e.g. 0.05)", o.alpha)
+	if err := compare.CheckAlpha(o.alpha); err != nil {
+		return nil, fmt.Errorf("--alpha: %v", err)
 	}
-	if o.undecided != string(compare.UndecidedFail) && o.undecided != string(compare.UndecidedPass) {
-		return nil, fmt.Errorf("--gate-undecided: unknown policy %q (want fail or pass)", o.undecided)
+	if _, err := compare.ParseUndecided(o.undecided); err != nil {
+		return nil, fmt.Errorf("--gate-undecided: %v", err)
 	}
 	gates, err := compare.ParseGates(o.gates)
 	if err != nil {

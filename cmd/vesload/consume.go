@@ -7,12 +7,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/child"
 	"github.com/vesload/vesload/internal/kafkaconf"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen"
@@ -59,110 +59,57 @@ func addKafkaFlags(fs *pflag.FlagSet, c *consumeOptions) {
 	fs.BoolVar(&c.insecure, "kafka-insecure", false, "skip TLS verification of the brokers")
 }
 
+// options are the flags as delivery.Options.
+func (c *consumeOptions) options() delivery.Options {
+	return delivery.Options{URL: c.url, Group: c.group, User: c.user, PasswordFile: c.passFile, Mechanism: c.mechanism,
+		TLS: tlsconf.Options{CAFile: c.cacert, CertFile: c.cert, KeyFile: c.key, Insecure: c.insecure}}
+}
+
 // check validates the flags before anything starts; every error names
 // its flag (exit 2).
 func (c *consumeOptions) check() error {
 	if c.grace < 0 {
 		return usagef("--consume-grace: must not be negative, got %v", c.grace)
 	}
-	if err := kafkaconf.CheckMechanism(c.mechanism); err != nil {
-		return usagef("--kafka-mechanism: %v", err)
-	}
-	if c.url != "" {
-		if _, err := c.endpoint(); err != nil {
-			return err
-		}
-	}
-	if c.user != "" || c.passFile != "" {
-		if c.user == "" {
-			return usagef("--kafka-password-file: needs --kafka-user")
-		}
-		if _, err := kafkaconf.ReadPassword(c.passFile); err != nil {
-			return usagef("--kafka-password-file: %v", err)
-		}
-	}
-	for _, f := range []struct{ flag, path string }{{"--kafka-cacert", c.cacert}, {"--kafka-cert", c.cert}, {"--kafka-key", c.key}} {
-		if f.path == "" {
-			continue
-		}
-		if _, err := os.Stat(f.path); err != nil {
-			return usagef("%s: %v", f.flag, err)
-		}
-	}
-	return nil
+	return asUsage(c.options().Check())
 }
 
-// consumeEndpoint is a parsed --consume URL.
-type consumeEndpoint struct {
-	kafka kafkaconf.Endpoint
-	dmaap string // the HTTP endpoint, for dmaap:// URLs
+// asUsage makes the options' errors bad usage (exit 2).
+func asUsage(err error) error {
+	if errors.As(err, new(*delivery.OptionError)) {
+		return usageError{err}
+	}
+	return err
 }
 
-func (c *consumeOptions) endpoint() (consumeEndpoint, error) {
-	if strings.HasPrefix(c.url, "dmaap") {
-		e, err := delivery.ParseDMaaPURL(c.url)
-		if err != nil {
-			return consumeEndpoint{}, usagef("--consume: %v", err)
-		}
-		return consumeEndpoint{dmaap: e}, nil
-	}
-	if scheme, _, _ := strings.Cut(c.url, "://"); scheme != "kafka" && scheme != "kafkas" {
-		return consumeEndpoint{}, usagef("--consume %q: want kafka://HOST:PORT/TOPIC, kafkas://HOST:PORT/TOPIC (TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID", c.url)
-	}
-	e, err := kafkaconf.ParseURL(c.url)
-	if err == nil && e.Topic == "" {
-		err = errors.New("want kafka://HOST:PORT/TOPIC: the topic is missing")
-	}
+// open connects the source of the --consume URL for a tally of cfg and
+// checks that it can be read (a failure is exit 1, before any load).
+func (c *consumeOptions) open(cfg delivery.Config) (delivery.Source, string, error) {
+	src, err := c.options().Open(cfg.RunID, preflightTimeout)
 	if err != nil {
-		return consumeEndpoint{}, usagef("--consume: %v", err)
+		return nil, "", asUsage(err)
 	}
-	return consumeEndpoint{kafka: e}, nil
+	return src, c.url, nil
 }
 
-func (c *consumeOptions) tls() tlsconf.Options {
-	return tlsconf.Options{CAFile: c.cacert, CertFile: c.cert, KeyFile: c.key, Insecure: c.insecure}
-}
-
-// source builds the consumer of the --consume URL.
-func (c *consumeOptions) source(runID string) (delivery.Source, error) {
-	e, err := c.endpoint()
-	if err != nil {
-		return nil, err
-	}
-	if e.dmaap != "" {
-		pass := ""
-		if c.user != "" {
-			if pass, err = kafkaconf.ReadPassword(c.passFile); err != nil {
-				return nil, usagef("--kafka-password-file: %v", err)
-			}
-		}
-		tc, err := c.tls().Client("")
-		if err != nil {
-			return nil, usagef("--kafka-cacert/--kafka-cert: %v", err)
-		}
-		return delivery.NewDMaaP(e.dmaap, c.user, pass, tc), nil
-	}
-	opts, err := kafkaconf.Config{Brokers: e.kafka.Brokers, User: c.user, PasswordFile: c.passFile,
-		Mechanism: c.mechanism, TLS: c.tls(), ForceTLS: e.kafka.TLS}.Opts()
-	if err != nil {
-		return nil, usagef("--consume: %v", err)
-	}
-	group := c.group
-	if group == "" {
-		group = "vesload-" + runID
-	}
-	return delivery.NewKafka(opts, e.kafka.Topic, group)
-}
-
-// follow is the run's delivery check: the consumer and its tally.
+// follow is the run's delivery check: `vesload consume` in a process of
+// its own (so that the generator's figures measure the generator alone),
+// told the run's plan and start, and the requests answered 2xx.
 type follow struct {
 	loadgen.NopObserver
-	f     *delivery.Follower
-	tally *delivery.Tally
-	batch int
-	grace time.Duration
-	start atomic.Int64 // unix nanos of the schedule's start
+	proc   *child.Process
+	remote *delivery.Remote
+	grace  time.Duration
+	batch  int
 }
+
+// followerReady bounds the follower's start: its preflight, and as long
+// again for the process to come up.
+const followerReady = 2 * preflightTimeout
+
+// followerStop is how long the follower may take to stop once asked,
+// before it is killed.
+const followerStop = 15 * time.Second
 
 // startFollow connects the consumer before the first request (a failure
 // is exit 1, before any load) and hooks the tally into the run. It
@@ -179,11 +126,8 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 	if err != nil {
 		return nil, err
 	}
-	fl, err := newFollow(c, delivery.Config{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch), Batch: batch},
-		func(n uint64) time.Duration {
-			off, _ := sched.Due(int64(n / uint64(batch)))
-			return off
-		})
+	fl, err := newFollow(c, delivery.Plan{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
+		Batch: batch, Segments: sched.Segments()})
 	if err != nil {
 		return nil, err
 	}
@@ -191,37 +135,42 @@ func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*f
 	return fl, nil
 }
 
-// newFollow prepares the tally (event n due at the start plus offset(n);
-// no latency is measured when offset is nil),
-// connects the source and starts reading.
-func newFollow(c *consumeOptions, cfg delivery.Config, offset func(n uint64) time.Duration) (*follow, error) {
-	fl := &follow{batch: max(cfg.Batch, 1), grace: c.grace}
-	if offset != nil {
-		cfg.Due = func(n uint64) time.Time { return time.Unix(0, fl.start.Load()).Add(offset(n)) }
-	}
-	cfg.Start = time.Now()
-	var err error
-	if fl.tally, err = delivery.NewTally(cfg); err != nil {
-		return nil, err
-	}
-	src, err := c.source(cfg.RunID)
+// newFollow starts the follower process and waits until it has connected
+// to the source and reads it.
+func newFollow(c *consumeOptions, p delivery.Plan) (*follow, error) {
+	proc, err := child.Start("the delivery follower", c.childArgs(p.RunID), os.Stderr)
 	if err != nil {
+		return nil, fmt.Errorf("--consume: %w", err)
+	}
+	rm, err := delivery.Dial(proc.Stdin(), proc, p, followerReady)
+	if err != nil {
+		proc.Close(followerStop)
+		if errors.Is(err, delivery.ErrUsage) {
+			return nil, usageError{errors.New(strings.TrimPrefix(err.Error(), delivery.ErrUsage.Error()+": "))}
+		}
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), preflightTimeout)
-	defer cancel()
-	if err := src.Preflight(ctx); err != nil {
-		src.Close()
-		return nil, fmt.Errorf("--consume %s: preflight: %w", c.url, err)
-	}
-	fl.f = delivery.Follow(src, fl.tally, c.url, time.Now)
-	return fl, nil
+	return &follow{proc: proc, remote: rm, grace: c.grace, batch: max(p.Batch, 1)}, nil
 }
 
-// started records the schedule's start, from which due times count.
-func (fl *follow) started(t time.Time) {
-	fl.start.Store(t.UnixNano())
-	fl.tally.SetStart(t)
+// childArgs are the follower's arguments: the consume command reading
+// its plan from stdin (--parent), with the run's Kafka flags.
+func (c *consumeOptions) childArgs(runID string) []string {
+	group := c.group
+	if group == "" {
+		group = "vesload-" + runID
+	}
+	args := []string{"consume", c.url, "--parent", "--grace", c.grace.String(), "--group", group, "--kafka-mechanism", c.mechanism}
+	for _, f := range []struct{ flag, v string }{{"--kafka-user", c.user}, {"--kafka-password-file", c.passFile},
+		{"--kafka-cacert", c.cacert}, {"--kafka-cert", c.cert}, {"--kafka-key", c.key}} {
+		if f.v != "" {
+			args = append(args, f.flag, f.v)
+		}
+	}
+	if c.insecure {
+		args = append(args, "--kafka-insecure")
+	}
+	return args
 }
 
 // eventsPerRequest is the events each request carries; a mix must agree.
@@ -237,15 +186,18 @@ func eventsPerRequest(sc *profiles.Profile) (int, error) {
 	return max(batch, 1), nil
 }
 
-// Begin records the instant the schedule's clock starts: request n is due
-// at start + Due(n).
+// Begin tells the follower the instant the schedule's clock starts:
+// request n is due at start + Due(n).
 func (fl *follow) Begin(t time.Time) { fl.started(t) }
+
+// started is Begin for HV-VES runs.
+func (fl *follow) started(t time.Time) { _ = fl.remote.Begin(t) } // a follower gone shows at finish
 
 // Request marks every accepted request, so that an event lost after a 2xx
 // is told apart from one whose request failed.
 func (fl *follow) Request(ev *loadgen.RequestEvent) {
 	if ev.Outcome == "ok" {
-		fl.tally.Accept(ev.Seq)
+		fl.remote.Accept(ev.Seq)
 	}
 }
 
@@ -263,36 +215,30 @@ func (fl *follow) finishExpected(res *result.Result, expected int64, note func(s
 	if fl == nil {
 		return nil
 	}
+	defer fl.stop()
 	// A signal ends the wait, not the process: the result is still written.
 	// The handler is in place before the wait is announced, so a Ctrl-C
 	// answering the announcement never finds the default action.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if fl.tally.Delivered() < expected && fl.grace > 0 {
-		note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
-			fl.grace, expected-fl.tally.Delivered()))
-	}
-	d, err := fl.f.Finish(ctx, expected, fl.grace)
+	d, err := fl.remote.Finish(ctx, expected, fl.grace+followerReady, func(delivered int64) {
+		if delivered < expected && fl.grace > 0 {
+			note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
+				fl.grace, expected-delivered))
+		}
+	})
 	if err != nil {
 		return fmt.Errorf("--consume: %w", err)
 	}
 	res.Delivery = d
-	if d.Delivered == 0 && d.Foreign > 0 && expected > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"none of the %d records read from %s carried this run's eventIds (<run id>-<n>): a body template must use {{.EventID}}",
-			d.Foreign, d.Source))
-	}
-	if d.LostThoughAccepted > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d events answered 2xx never reached %s within %v", d.LostThoughAccepted, d.Source, fl.grace))
-	}
+	res.Warnings = append(res.Warnings, delivery.Warnings(d, expected, fl.grace)...)
 	return nil
 }
 
-// stop ends the consumer of a run that did not finish.
+// stop ends the follower process; it is safe more than once.
 func (fl *follow) stop() {
-	if fl != nil && fl.f != nil {
-		fl.f.Stop()
+	if fl != nil {
+		fl.proc.Close(followerStop)
 	}
 }
 

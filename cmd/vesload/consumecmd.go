@@ -17,10 +17,6 @@ import (
 
 const consumeSynopsis = "vesload consume URL --run-id R --duration D [--start-at T] [--rps R] [--grace D] [--expect N] [-o delivery.json]"
 
-// defaultConsumeEvents sizes the consumer's bitmap when neither --expect
-// nor --rps tells how many events the run sends: 16 Mi events, 2 MiB.
-const defaultConsumeEvents = 1 << 24
-
 // consumeCmd holds the consume command's own flags.
 type consumeCmd struct {
 	kafka    consumeOptions
@@ -32,6 +28,7 @@ type consumeCmd struct {
 	expect   int64
 	events   uint64
 	output   string
+	parent   bool
 }
 
 // runConsume follows one run's events on the output topic on its own,
@@ -53,9 +50,14 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&c.kafka.grace, "grace", defaultGrace, "how long after the run's end an event may still arrive before it counts as lost")
 	fs.StringVar(&c.kafka.group, "group", "", "Kafka consumer group (default vesload-<run id>-consume)")
 	fs.StringVarP(&c.output, "output", "o", "-", "write the delivery result to FILE (atomically); '-' for stdout")
+	fs.BoolVar(&c.parent, "parent", false, "follow for the run that started this process: its plan on stdin, the figures on stdout")
+	_ = fs.MarkHidden("parent")
 	addKafkaFlags(fs, &c.kafka)
 	if code, done := parseCommand(fs, args, consumeSynopsis, stdout, stderr); done {
 		return code
+	}
+	if c.parent {
+		return c.serveParent(fs.Args(), stdout, stderr)
 	}
 	start, err := c.check(fs.Args(), time.Now())
 	if err != nil {
@@ -123,54 +125,41 @@ func (c *consumeCmd) check(args []string, now time.Time) (time.Time, error) {
 		c.kafka.group = "vesload-" + c.runID + "-consume"
 	}
 	if c.events == 0 {
-		switch {
-		case c.expect > 0:
-			c.events = uint64(c.expect)
-		case c.rps > 0:
-			c.events = uint64(c.rps*c.duration.Seconds()+1) * uint64(c.batch)
-		default:
-			c.events = defaultConsumeEvents
-		}
+		c.events = delivery.AloneEvents(c.expect, c.rps, c.duration, c.batch)
 	}
 	return start, nil
 }
 
 // follow connects (a failure is exit 1), reads until the run's end plus
-// the grace, --expect events or a signal, and builds the result.
+// the grace, --expect events or a signal, and builds the result
+// (delivery.Alone).
 func (c *consumeCmd) follow(start time.Time, stderr io.Writer) (*result.Result, error) {
-	cfg := delivery.Config{RunID: c.runID, Events: c.events, Batch: c.batch}
-	var offset func(uint64) time.Duration
-	if c.rps > 0 {
-		// A constant schedule: request r is due r/rps after the start.
-		offset = func(n uint64) time.Duration {
-			return time.Duration(float64(n/uint64(c.batch)) / c.rps * float64(time.Second))
-		}
-	}
-	fl, err := newFollow(&c.kafka, cfg, offset)
-	if err != nil {
-		return nil, err
-	}
-	fl.started(start)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	end := start.Add(c.duration + c.kafka.grace)
-	fmt.Fprintf(stderr, "vesload: consume: following run %s on %s until %s (the run's end plus %v; SIGTERM stops)\n",
-		c.runID, c.kafka.url, end.UTC().Format(time.RFC3339), c.kafka.grace)
-	timer := time.NewTimer(time.Until(end))
-	defer timer.Stop()
-	fl.f.Wait(ctx, c.expect, timer.C)
-	interrupted := ctx.Err() != nil
-	ended := time.Now()
-	d, err := fl.f.Close(max(c.expect, 0), c.kafka.grace)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.kafka.url, err)
+	// With --rps, a constant schedule: request r is due r/rps after the start.
+	a := delivery.Alone{Plan: delivery.Plan{RunID: c.runID, Events: c.events, Batch: c.batch, Rate: c.rps},
+		Start: start, Duration: c.duration, Grace: c.kafka.grace, Expect: c.expect, Tool: result.Tool{Name: "vesload", Version: version}}
+	return a.Follow(ctx, c.kafka.open, func(end time.Time) {
+		fmt.Fprintf(stderr, "vesload: consume: following run %s on %s until %s (the run's end plus %v; SIGTERM stops)\n",
+			c.runID, c.kafka.url, end.UTC().Format(time.RFC3339), c.kafka.grace)
+	})
+}
+
+// serveParent follows for the run or hv command that started this
+// process (--parent): the plan, the start and the end come on stdin, the
+// figures go to stdout (delivery.Serve). It ends with the run: at the
+// end of stdin, or at SIGTERM (the parent-death signal).
+func (c *consumeCmd) serveParent(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "vesload: consume: want one URL\n")
+		return exitUsage
 	}
-	d.Consumer = true
-	res := &result.Result{
-		Schema: result.Schema, Tool: result.Tool{Name: "vesload", Version: version},
-		Config:  result.RunConfig{RunID: c.runID, RPS: c.rps, DurationS: c.duration.Seconds(), Batch: c.batch},
-		Started: start, Ended: ended, DurationS: ended.Sub(start).Seconds(), Interrupted: interrupted,
-		Errors: map[string]int64{}, Timeline: []result.Second{}, Delivery: d,
+	c.kafka.url = args[0]
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	isUsage := func(err error) bool { return errors.As(err, new(usageError)) }
+	if err := delivery.Serve(ctx, os.Stdin, stdout, c.kafka.grace, c.kafka.open, isUsage); err != nil {
+		return exitRun
 	}
-	return res, nil
+	return exitOK
 }

@@ -112,25 +112,6 @@ func TestDryRun(t *testing.T) {
 	}
 }
 
-func TestApiVersion(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		url   string
-		ver   string
-		batch bool
-	}{
-		{"http://h:1/eventListener/v7", "v7", false},
-		{"http://h:1/eventListener/v5/eventBatch", "v5", true},
-		{"http://h:1/eventListener/v3/?x=1", "v3", false},
-		{"http://h:1/other", "v7", false},
-		{"http://h:1/other/eventBatch", "v7", true},
-	} {
-		if v, b := apiVersion(tt.url); v != tt.ver || b != tt.batch {
-			t.Errorf("apiVersion(%q) = %s, %v; want %s, %v", tt.url, v, b, tt.ver, tt.batch)
-		}
-	}
-}
-
 // TestDryRunSendsNothing runs the binary against a server that counts
 // what it gets: a dry run connects to nothing.
 func TestDryRunSendsNothing(t *testing.T) {

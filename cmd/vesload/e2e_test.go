@@ -33,7 +33,7 @@ var binary string
 func TestMain(m *testing.M) {
 	// A run in this test process starts its built-in emulator as a child
 	// of os.Executable(), that is of this test binary: act as vesload.
-	if len(os.Args) > 1 && os.Args[1] == "serve" {
+	if len(os.Args) > 1 && (os.Args[1] == "serve" || os.Args[1] == "consume") {
 		os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	dir, err := os.MkdirTemp("", "vesload-e2e-")

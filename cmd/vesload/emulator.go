@@ -1,37 +1,25 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
-	"os/exec"
 	"time"
 
+	"github.com/vesload/vesload/internal/child"
 	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
 // emulator is the built-in collector emulator of runs that name no
-// target: the same binary started as `vesload serve` in a process of its
-// own (REST and HV-VES listeners, an embedded Kafka broker they publish
-// to, as the Kafka generation of the collector does), so that its CPU and
-// memory are not counted as the generator's. The child ends with the
-// run, and also when vesload dies, however it dies: on Linux the kernel
-// signals it when its parent goes (parent-death signal), and everywhere
-// it stops when its stdin, a pipe from the parent, reaches end of file.
+// target: the same binary started as `vesload serve`, a child process
+// (internal/child) that ends with the run however the run ends (REST and
+// HV-VES listeners, an embedded Kafka broker they publish to, as the
+// Kafka generation of the collector does), so that its CPU and memory
+// are not counted as the generator's.
 type emulator struct {
-	addrs  emulatorAddrs
-	cmd    *exec.Cmd
-	stdin  io.Closer
-	exited chan struct{}
-	errs   *bytes.Buffer // the child's error lines, passed on at Close
-	stderr io.Writer
+	addrs emulatorAddrs
+	proc  *child.Process
 }
 
 // emulatorAddrs is the one line `vesload serve --announce` prints on its
@@ -42,6 +30,7 @@ type emulatorAddrs struct {
 	HV        string `json:"hv"`         // HV-VES HOST:PORT
 	HVMonitor string `json:"hv_monitor"` // HV-VES /stats and /metrics HOST:PORT
 	Kafka     string `json:"kafka"`      // embedded broker HOST:PORT
+	Seed      uint64 `json:"seed"`       // of its random choices (serve --seed), drawn when not given
 }
 
 // emulatorStartTimeout bounds how long the child may take to announce
@@ -59,56 +48,24 @@ func emulatorArgs() []string {
 }
 
 // startEmulator starts the built-in emulator as a child process of this
-// binary; its error lines go to stderr.
+// binary; its error lines go to stderr when it stops.
 func startEmulator(stderr io.Writer) (*emulator, error) {
-	exe, err := os.Executable()
+	proc, err := child.Start("the built-in emulator", emulatorArgs(), stderr)
 	if err != nil {
-		return nil, fmt.Errorf("start the built-in emulator: find this program: %w", err)
+		return nil, err
 	}
-	cmd := exec.Command(exe, emulatorArgs()...)
-	cmd.SysProcAttr = childAttrs()
-	// The child's error lines are held and written out by Close, on the
-	// caller's goroutine: the run's stderr is not the child's to write.
-	errs := &bytes.Buffer{}
-	cmd.Stderr = errs
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, fmt.Errorf("start the built-in emulator: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("start the built-in emulator: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the built-in emulator: %w", err)
-	}
-	e := &emulator{cmd: cmd, stdin: stdin, exited: make(chan struct{}), errs: errs, stderr: stderr}
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		if sc.Scan() {
-			lines <- sc.Text()
+	e := &emulator{proc: proc}
+	line, err := proc.ReadLine(emulatorStartTimeout)
+	if err == nil {
+		if jerr := json.Unmarshal(line, &e.addrs); jerr != nil || e.addrs.URL == "" || e.addrs.HV == "" || e.addrs.Kafka == "" {
+			err = fmt.Errorf("the built-in emulator: it announced %q (%v)", line, jerr)
 		}
-		close(lines)
-		_, _ = io.Copy(io.Discard, stdout) // nothing more is expected; never block the child
-	}()
-	go func() { _ = cmd.Wait(); close(e.exited) }()
-	select {
-	case line, ok := <-lines:
-		if ok {
-			err = json.Unmarshal([]byte(line), &e.addrs)
-		}
-		if !ok || err != nil || e.addrs.URL == "" || e.addrs.HV == "" || e.addrs.Kafka == "" {
-			err = fmt.Errorf("start the built-in emulator: it announced %q (%v)", line, err)
-		}
-	case <-time.After(emulatorStartTimeout):
-		err = fmt.Errorf("start the built-in emulator: no addresses within %v", emulatorStartTimeout)
 	}
 	if err != nil {
 		e.Close()
-		return nil, err
+		return nil, fmt.Errorf("start %w", err) // "start the built-in emulator: …"
 	}
-	e.addrs.PID = cmd.Process.Pid
+	e.addrs.PID = proc.Pid()
 	return e, nil
 }
 
@@ -121,44 +78,20 @@ func (e *emulator) HVAddr() string { return e.addrs.HV }
 // Brokers is the embedded Kafka broker's HOST:PORT.
 func (e *emulator) Brokers() string { return e.addrs.Kafka }
 
+// Seed is the seed of the emulator's random choices (error rate, jitter,
+// publish drop), which `vesload serve --seed` repeats.
+func (e *emulator) Seed() uint64 { return e.addrs.Seed }
+
 // describe is the one line that announces the emulator.
 func (e *emulator) describe() string {
-	return fmt.Sprintf("built-in emulator: process %d (vesload serve), REST %s, HV-VES %s, Kafka %s",
-		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka)
-}
-
-// hvStats reads the HV-VES emulator's counters.
-func (e *emulator) hvStats(ctx context.Context) (hvemu.Stats, error) {
-	var st hvemu.Stats
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+e.addrs.HVMonitor+"/stats", nil)
-	if err != nil {
-		return st, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return st, fmt.Errorf("built-in emulator /stats: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return st, fmt.Errorf("built-in emulator /stats: %s", resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-		return st, fmt.Errorf("built-in emulator /stats: %w", err)
-	}
-	return st, nil
+	return fmt.Sprintf("built-in emulator: process %d (vesload serve), REST %s, HV-VES %s, Kafka %s, seed %d",
+		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka, e.addrs.Seed)
 }
 
 // hvView waits (up to settle) until the emulator has read every frame
 // written, then reads its counters; nil when they cannot be read.
 func (e *emulator) hvView(written int64, settle time.Duration) *result.HVReceiver {
-	ctx, cancel := context.WithTimeout(context.Background(), settle+5*time.Second)
-	defer cancel()
-	deadline := time.Now().Add(settle)
-	st, err := e.hvStats(ctx)
-	for (err != nil || st.Received < written) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-		st, err = e.hvStats(ctx)
-	}
+	st, err := hvemu.AwaitStats(e.addrs.HVMonitor, written, settle)
 	if err != nil {
 		return nil
 	}
@@ -174,18 +107,4 @@ const emulatorStopTimeout = 15 * time.Second
 
 // Close asks the child to stop (end of file on its stdin), waits for it,
 // kills it if it does not stop in time, and passes its error lines on.
-func (e *emulator) Close() {
-	_ = e.stdin.Close()
-	select {
-	case <-e.exited:
-	case <-time.After(emulatorStopTimeout):
-		if err := e.cmd.Process.Kill(); err == nil || errors.Is(err, os.ErrProcessDone) {
-			<-e.exited
-		}
-	}
-	select {
-	case <-e.exited: // Wait has copied all of the child's stderr
-		_, _ = e.errs.WriteTo(e.stderr)
-	default:
-	}
-}
+func (e *emulator) Close() { e.proc.Close(emulatorStopTimeout) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 	"time"
 )
 
-var emulatorLine = regexp.MustCompile(`built-in emulator: process (\d+) \(vesload serve\), REST (http://127\.0\.0\.1:\d+), HV-VES (127\.0\.0\.1:\d+), Kafka (127\.0\.0\.1:\d+)`)
+var emulatorLine = regexp.MustCompile(`built-in emulator: process (\d+) \(vesload serve\), REST (http://127\.0\.0\.1:\d+), HV-VES (127\.0\.0\.1:\d+), Kafka (127\.0\.0\.1:\d+), seed (\d+)`)
 
 // parentOf reads the parent pid of pid from /proc (Linux), or -1 once the
 // process is gone (a zombie counts as gone: it runs nothing).
@@ -156,5 +157,117 @@ func TestServeNamesItsRandomSeed(t *testing.T) {
 	again, _ := startServeLines(t, append(args, "--seed", seed1), seedLine, restLine)
 	if again != seed1 {
 		t.Errorf("--seed %s announced seed %s", seed1, again)
+	}
+}
+
+// TestEmulatorSeedInResult: the seed the built-in emulator drew for its
+// random choices is named in its start line and kept in the result, for
+// the REST and the HV-VES run alike, and differs from run to run.
+func TestEmulatorSeedInResult(t *testing.T) {
+	t.Parallel()
+	seeds := map[string]bool{}
+	for _, args := range [][]string{
+		{"run", "--rps", "20", "--duration", "1s", "--quiet"},
+		{"run", "--rps", "20", "--duration", "1s", "--quiet"},
+		{"hv", "--producers", "1", "--messages", "20", "--quiet"},
+	} {
+		out := filepath.Join(t.TempDir(), "r.json")
+		b, err := exec.Command(binary, append(args, "-o", out)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("vesload %v: %v\n%s", args, err, b)
+		}
+		m := emulatorLine.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("vesload %v: no emulator line in\n%s", args, b)
+		}
+		res := readResult(t, out)
+		if got := strconv.FormatUint(res.Config.EmulatorSeed, 10); got != string(m[5]) || got == "0" {
+			t.Errorf("vesload %v: result's emulator seed %s, start line's %s", args, got, m[5])
+		}
+		seeds[string(m[5])] = true
+	}
+	if len(seeds) != 3 {
+		t.Errorf("three runs drew the seeds %v", seeds)
+	}
+}
+
+// childrenOf lists the processes whose parent is pid and whose command
+// line holds word (Linux /proc).
+func childrenOf(pid int, word string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var kids []int
+	for _, e := range entries {
+		c, err := strconv.Atoi(e.Name())
+		if err != nil || parentOf(c) != pid {
+			continue
+		}
+		if cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", c)); err == nil && strings.Contains(string(cmdline), "\x00"+word+"\x00") {
+			kids = append(kids, c)
+		}
+	}
+	return kids
+}
+
+// TestConsumerIsAChildProcess: a run that follows delivery (the built-in
+// emulator's topic, followed without being asked) runs the follower as
+// `vesload consume`, a child of vesload, and none is left after the run
+// or after vesload was killed with SIGKILL.
+func TestConsumerIsAChildProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the process tree from /proc")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		name       string
+		args, long []string
+	}{
+		{"run", []string{"run", "--rps", "20", "--duration", "3s", "--consume-grace", "2s", "--quiet"},
+			[]string{"run", "--rps", "20", "--duration", "10m", "--quiet"}},
+		{"hv", []string{"hv", "--producers", "1", "--messages", "150", "--consume-grace", "2s", "--quiet"},
+			[]string{"hv", "--producers", "1", "--messages", "100000", "--quiet"}},
+	} {
+		for _, killed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s killed=%v", c.name, killed), func(t *testing.T) {
+				t.Parallel()
+				args := append(c.args, "-o", t.TempDir()+"/r.json")
+				if killed {
+					args = c.long
+				}
+				cmd, _, done := startRun(t, args...)
+				var consumer int
+				for deadline := time.Now().Add(20 * time.Second); consumer == 0; time.Sleep(20 * time.Millisecond) {
+					if kids := childrenOf(cmd.Process.Pid, "consume"); len(kids) == 1 {
+						consumer = kids[0]
+					} else if len(kids) > 1 || time.Now().After(deadline) {
+						t.Fatalf("vesload %d has consumer children %v, want one", cmd.Process.Pid, kids)
+					}
+				}
+				t.Cleanup(func() {
+					if parentOf(consumer) != -1 {
+						_ = syscall.Kill(consumer, syscall.SIGKILL)
+					}
+				})
+				if killed {
+					if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+						t.Fatal(err)
+					}
+					var ee *exec.ExitError
+					if err := <-done; !errors.As(err, &ee) {
+						t.Fatalf("killed vesload: %v", err)
+					}
+					waitGone(t, consumer, "after vesload was killed with SIGKILL")
+					return
+				}
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Fatalf("run: %v", err)
+					}
+				case <-time.After(60 * time.Second):
+					t.Fatal("the run did not end")
+				}
+				waitGone(t, consumer, "after the run")
+			})
+		}
 	}
 }

@@ -29,10 +29,9 @@ func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *emulator) (*follow, e
 	if c.url == "" {
 		return nil, nil
 	}
-	sched := *cfg // the schedule is fixed by now
-	producers := uint64(max(sched.Producers, 1))
-	return newFollow(c, delivery.Config{RunID: cfg.RunID, Events: producers * uint64(max(sched.Messages, 0)), NoAnswers: true, Sources: producers},
-		func(n uint64) time.Duration { return sched.Due(int(n%producers), int(n/producers)) })
+	producers := uint64(max(cfg.Producers, 1))
+	return newFollow(c, delivery.Plan{RunID: cfg.RunID, Events: producers * uint64(max(cfg.Messages, 0)),
+		NoAnswers: true, Sources: producers, Interval: cfg.Interval})
 }
 
 // hvFollowStart hands the follower the instant the schedule starts, from

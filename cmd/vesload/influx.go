@@ -1,14 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/influx"
 	"github.com/vesload/vesload/report/result"
 )
@@ -40,19 +38,12 @@ func (o *influxOptions) check() error {
 	return nil
 }
 
-// influxHook is the observer (docs/ARCHITECTURE.md, "Observers") that
-// feeds the InfluxDB writer: every finished request, and the requests in
-// flight once a second.
-type influxHook struct {
-	loadgen.NopObserver
-	w *influx.Writer
-}
-
-var _ loadgen.Observer = (*influxHook)(nil)
+// influxHook feeds the InfluxDB writer from the run (influx.Observer).
+type influxHook struct{ influx.Observer }
 
 // startInflux starts the writer when --influx-url is set; label is the
-// transaction tag of the run's requests.
-// shard is the shard tag of the points ("" for a whole run).
+// transaction tag of the run's requests, shard the shard tag of the
+// points ("" for a whole run).
 func startInflux(o *influxOptions, label, shard string, note func(string)) (*influxHook, error) {
 	if o.url == "" {
 		return nil, nil
@@ -66,38 +57,19 @@ func startInflux(o *influxOptions, label, shard string, note func(string)) (*inf
 		return nil, usagef("--influx-url: %v", err)
 	}
 	note("writing per-second figures to InfluxDB at " + redact.URL(o.url))
-	return &influxHook{w: w}, nil
+	return &influxHook{influx.Observer{W: w}}, nil
 }
-
-// Begin writes the test's start annotation when the run's clock starts.
-func (h *influxHook) Begin(time.Time) { h.w.Start() }
-
-// Request records one finished request; it allocates nothing.
-func (h *influxHook) Request(ev *loadgen.RequestEvent) {
-	h.w.Observe(ev.Outcome, ev.Code, ev.MessageID, ev.Latency, ev.BytesSent, ev.BytesRecv)
-}
-
-// Second queues the second's points; it never waits for InfluxDB.
-func (h *influxHook) Second(p *loadgen.Progress) { h.w.Second(p.InFlight) }
 
 // close stops the writer of a run that ended without a result.
 func (h *influxHook) close() {
 	if h != nil {
-		h.w.Close(0, time.Second)
+		h.W.Close(0, time.Second)
 	}
 }
 
-// finish writes the last second and the end annotation, waits briefly
-// for the writes, and records in the result what reached InfluxDB.
+// finish records in the result what reached InfluxDB.
 func (h *influxHook) finish(res *result.Result) {
-	if h == nil {
-		return
-	}
-	st := h.w.Close(0, 5*time.Second)
-	res.Influx = &result.InfluxWrites{URL: st.URL, Batches: st.Batches, Points: st.Points,
-		Failed: st.Failed, Dropped: st.Dropped, LastError: st.LastError}
-	if lost := st.Failed + st.Dropped; lost > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("InfluxDB: %d of %d batches were not written (last: %s)",
-			lost, lost+st.Batches, st.LastError))
+	if h != nil {
+		h.Finish(res, 5*time.Second)
 	}
 }

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/vesload/vesload/report"
-	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -39,7 +38,10 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitUsage
 	}
-	rs, names, err := mergeInputs(fs.Args(), stdin)
+	rs, names, err := files.Inputs(fs.Args(), stdin)
+	if errors.Is(err, files.ErrNoInputs) {
+		err = fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitUsage
@@ -93,68 +95,7 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "vesload: merge: %s\n", w)
 	}
 	if v == verdict.Failed {
-		fmt.Fprintf(stderr, "vesload: merge: failed on the merged result: %s\n", failedGates(merged.Thresholds))
+		fmt.Fprintf(stderr, "vesload: merge: failed on the merged result: %s\n", report.FailedGates(merged.Thresholds))
 	}
 	return verdict.ExitCode(v)
-}
-
-// failedGates lists the gates that failed, as "ok>0 (0), p99<500ms (812 ms)".
-func failedGates(ts []result.Threshold) string {
-	var out []string
-	for _, t := range ts {
-		switch {
-		case t.Pass:
-			continue
-		case t.Reason != "":
-			out = append(out, fmt.Sprintf("%s (%s)", t.Expr, t.Reason))
-		default:
-			out = append(out, strings.TrimSpace(fmt.Sprintf("%s (%g %s", t.Expr, t.Value, t.Unit))+")")
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// mergeInputs reads the results named on the command line: files and
-// globs, or "-" for a stream of logs on stdin.
-func mergeInputs(args []string, stdin io.Reader) ([]*result.Result, []string, error) {
-	var rs []*result.Result
-	var names, files []string
-	flush := func() error {
-		paths, err := expandGlobs(files)
-		if err != nil {
-			return err
-		}
-		read, err := readResults(paths)
-		if err != nil {
-			return err
-		}
-		rs, names, files = append(rs, read...), append(names, paths...), nil
-		return nil
-	}
-	stdinUsed := false
-	for _, a := range args {
-		if a != "-" {
-			files = append(files, a)
-			continue
-		}
-		if stdinUsed {
-			return nil, nil, errors.New("'-' given twice: standard input is read once")
-		}
-		stdinUsed = true
-		if err := flush(); err != nil {
-			return nil, nil, err
-		}
-		got, labels, err := report.ScanResults(stdin, "stdin")
-		if err != nil {
-			return nil, nil, err
-		}
-		rs, names = append(rs, got...), append(names, labels...)
-	}
-	if err := flush(); err != nil {
-		return nil, nil, err
-	}
-	if len(rs) == 0 {
-		return nil, nil, fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)
-	}
-	return rs, names, nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/vesload/vesload/report/result"
 )
 
 // Two outputs that name one file, however spelled, are bad usage found
@@ -57,37 +53,5 @@ func TestTwoOutputsOnOneFileRefusedBeforeTheLoad(t *testing.T) {
 	}
 	if _, err := os.Stat(same); err == nil {
 		t.Errorf("%s was written by a refused run", same)
-	}
-}
-
-// The null device may take several outputs: nothing is lost there.
-func TestNullDeviceTakesSeveralOutputs(t *testing.T) {
-	t.Parallel()
-	if err := checkOutputPaths([]flagPath{{"--jtl", os.DevNull}, {"--hdr-log", os.DevNull}, {"-o", "-"}, {"--csv", ""}, {"--html", ""}}); err != nil {
-		t.Fatalf("refused: %v", err)
-	}
-}
-
-// A rendering that cannot be written is saved under its format's own
-// extension, as the README promises (vesload-<kind>-<run id>.<ext>),
-// whatever name the flag gave it.
-func TestFailedRenderingKeepsItsFormatsExtension(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("TMPDIR", dir)
-	f := &reportFiles{html: "/nonexistent/report", junit: "/nonexistent/junit.txt", markdown: "/nonexistent/summary", csv: "/nonexistent/timeline"}
-	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r2"}}
-	var stdout, stderr bytes.Buffer
-	err := f.write(context.Background(), res, &stdout, &stderr)
-	if err == nil {
-		t.Fatal("writing to a missing folder did not fail")
-	}
-	for _, name := range []string{"vesload-html-r2.html", "vesload-junit-r2.xml", "vesload-markdown-r2.md", "vesload-csv-r2.csv"} {
-		saved := filepath.Join(dir, name)
-		if !strings.Contains(err.Error(), "saved to "+saved) {
-			t.Errorf("error %q does not name %s", err, saved)
-		}
-		if _, serr := os.Stat(saved); serr != nil {
-			t.Errorf("%s: %v", name, serr)
-		}
 	}
 }

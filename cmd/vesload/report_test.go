@@ -170,27 +170,6 @@ func TestReportBadInput(t *testing.T) {
 	}
 }
 
-func TestExpandGlobs(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	for _, n := range []string{"a2.json", "a1.json", "b1.json"} {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := expandGlobs([]string{filepath.Join(dir, "a*.json"), "plain.json"})
-	want := []string{filepath.Join(dir, "a1.json"), filepath.Join(dir, "a2.json"), "plain.json"}
-	if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("expandGlobs = %v, %v; want %v", got, err, want)
-	}
-	if _, err := expandGlobs([]string{filepath.Join(dir, "c*.json")}); err == nil || !strings.Contains(err.Error(), "no file matches") {
-		t.Errorf("unmatched pattern: %v", err)
-	}
-	if _, err := expandGlobs([]string{"[.json"}); err == nil || !strings.Contains(err.Error(), "bad pattern") {
-		t.Errorf("bad pattern: %v", err)
-	}
-}
-
 // decodeJSON is a test helper for JSON outputs.
 func decodeJSON(t *testing.T, s string, v any) {
 	t.Helper()

@@ -273,7 +273,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if err != nil {
 		return nil, err
 	}
-	digest, err := scenarioDigest(sc)
+	digest, err := sc.Digest()
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	if emulated {
-		s.plan.RunConfig.Emulator = true
+		s.plan.RunConfig.Emulator, s.plan.RunConfig.EmulatorSeed = true, emu.Seed()
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
 	}
 	if limit, ok := openFileLimit(); ok {
@@ -478,7 +478,7 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.fillMeta(res)
 	s.influx.finish(res)
 	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
-	warnUngatedErrors(res, len(s.gates)+len(s.abortGates))
+	verdict.WarnUngatedErrors(res, len(s.gates)+len(s.abortGates))
 	if s.guard != nil {
 		if why, gate, aborted := s.guard.Failed(); aborted {
 			res.Thresholds = append(res.Thresholds, gate)

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -15,19 +13,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/loadgen/hv"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/ves"
-	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
 
-// jobIndexEnv is the variable Kubernetes sets in every pod of an Indexed
-// Job to the pod's completion index; --shard auto/N reads it.
-const jobIndexEnv = "JOB_COMPLETION_INDEX"
-
-// maxShards bounds --shard N: more generators than this is a typo.
-const maxShards = 10000
+// jobIndexEnv is the variable --shard auto/N reads.
+const jobIndexEnv = loadgen.JobIndexEnv
 
 // shardOptions are the flags that make a run one shard of several
 // generators started at one instant.
@@ -129,94 +121,34 @@ func checkRendezvous(o *shardOptions, sh loadgen.Shard) error {
 	return nil
 }
 
-// parseShard reads "I/N" or "auto/N".
+// parseShard reads "I/N" or "auto/N" (loadgen.ParseShard).
 func parseShard(s string, getenv func(string) string) (loadgen.Shard, error) {
-	idx, count, ok := strings.Cut(s, "/")
-	n, err := strconv.Atoi(count)
-	if !ok || err != nil || n < 1 || n > maxShards {
-		return loadgen.Shard{}, usagef("--shard %q: want I/N or auto/N with N a whole number from 1 to %d", s, maxShards)
+	sh, err := loadgen.ParseShard(s, getenv)
+	if err != nil {
+		return sh, usagef("--shard %v", err)
 	}
-	from := "--shard " + s
-	if idx == "auto" {
-		idx = getenv(jobIndexEnv)
-		if idx == "" {
-			return loadgen.Shard{}, usagef("--shard %s: $%s is not set (Kubernetes sets it in the pods of an Indexed Job); give the index as I/%d", s, jobIndexEnv, n)
-		}
-		from = fmt.Sprintf("--shard %s ($%s=%q)", s, jobIndexEnv, idx)
-	}
-	i, err := strconv.Atoi(idx)
-	if err != nil || i < 0 || i >= n {
-		return loadgen.Shard{}, usagef("%s: want an index from 0 to %d", from, n-1)
-	}
-	return loadgen.Shard{Index: i, Count: n}, nil
+	return sh, nil
 }
 
-// parseStartAt reads an RFC 3339 instant or "+D", a duration from now.
+// parseStartAt reads an RFC 3339 instant or "+D" (loadgen.ParseStartAt).
 func parseStartAt(s string, now time.Time) (time.Time, error) {
-	if rest, ok := strings.CutPrefix(s, "+"); ok {
-		d, err := time.ParseDuration(rest)
-		if err != nil || d < 0 {
-			return time.Time{}, usagef("--start-at %q: want +D with D a duration such as 30s", s)
-		}
-		return now.Add(d), nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := loadgen.ParseStartAt(s, now)
 	if err != nil {
-		return time.Time{}, usagef("--start-at %q: want an RFC 3339 instant such as 2026-12-01T10:00:00Z, or +D such as +30s", s)
+		return t, usagef("--start-at %v", err)
 	}
 	return t, nil
 }
 
-// apply makes the plan the shard's: its part of the schedule (or of the
-// closed-model ramp), the start gate, and the shard's rate in the
-// result's configuration.
+// apply makes the plan the shard's (scenario.Plan.Shard).
 func (sp *shardPlan) apply(pl *scenario.Plan) error {
-	cfg := &pl.Config
-	cfg.Start = sp.start
-	if sp.shard.Whole() {
-		return nil
-	}
-	switch m := cfg.Load.(type) {
-	case *loadgen.Schedule:
-		v, err := m.Shard(sp.shard)
-		if err != nil {
-			return usagef("--shard: %v", err)
-		}
-		if v.Total() == 0 {
-			return usagef("--shard %s: this shard gets no request of the %s (fewer requests than shards)", sp.shard, pl.RunConfig.Shape)
-		}
-		cfg.Load, pl.RunConfig.RPS = v, v.MeanRate()
-	case *loadgen.Closed:
-		v, err := m.Shard(sp.shard)
-		if err != nil {
-			return usagef("--shard: %v", err)
-		}
-		cfg.Load = v
+	err := pl.Shard(sp.shard, sp.start)
+	switch {
+	case errors.Is(err, scenario.ErrEmptyShard):
+		return usagef("--shard %v", err)
+	case err != nil:
+		return usagef("--shard: %v", err)
 	}
 	return nil
-}
-
-// scenarioDigest identifies a resolved scenario: the shards of one run
-// load the same profile and flags, so their digests agree, and merge
-// refuses results whose digests differ. Where the profile was read from
-// is not part of it.
-func scenarioDigest(p *profiles.Profile) (string, error) {
-	c := *p
-	c.Source = ""
-	b, err := c.Marshal()
-	if err != nil {
-		return "", fmt.Errorf("digest of the scenario: %w", err)
-	}
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:12]), nil
-}
-
-// hvDigest identifies an HV-VES run's scenario: what every shard must
-// agree on (not the shard itself, nor the clocks).
-func hvDigest(c hv.Config) string {
-	s := fmt.Sprintf("hv\x00%s\x00%d\x00%d\x00%d\x00%v\x00%s\x00%v", c.Addr, c.Producers, c.Messages, c.Size, c.Interval, c.Domain, c.TLS != nil)
-	sum := sha256.Sum256([]byte(s))
-	return "sha256:" + hex.EncodeToString(sum[:12])
 }
 
 // announce says, before a run waits for its start instant, which shard
@@ -236,56 +168,28 @@ func (sp *shardPlan) announce(w io.Writer, quiet bool, now time.Time) {
 // sharded reports whether the plan is one shard of several generators.
 func sharded(pl *scenario.Plan) bool { return !loadgen.ShardOf(pl.Config.Load).Whole() }
 
-// coordinate starts shard 0's side of the rendezvous: it listens on the
-// port of --rendezvous (on the address itself when that is an IP, as a
-// local harness gives it; on every interface otherwise, as a pod
-// behind a headless Service needs) and returns a function that stops it.
-// Other shards, and runs without --rendezvous, get a nil coordinator.
+// coordinate starts shard 0's side of the rendezvous and returns a
+// function that stops it. Other shards, and runs without --rendezvous,
+// get a nil coordinator.
 func (sp *shardPlan) coordinate(clock rendezvous.Clock) (*rendezvous.Coordinator, func(), error) {
 	if sp.rendezvous == "" || sp.shard.Index != 0 {
 		return nil, func() {}, nil
 	}
-	host, port, _ := net.SplitHostPort(sp.rendezvous)
-	addr := ":" + port
-	if net.ParseIP(host) != nil {
-		addr = sp.rendezvous
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", rendezvous.ListenAddr(sp.rendezvous))
 	if err != nil {
 		return nil, nil, fmt.Errorf("--rendezvous: shard 0 cannot listen: %w", err)
 	}
-	c := rendezvous.NewCoordinator(sp.runID, sp.shard.Count, rendezvous.DefaultLead, clock)
-	srv := &http.Server{Handler: c, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }() // ends with Shutdown
-	stop := func() {
-		// Shards still waiting get shard 0's answer before it goes.
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if srv.Shutdown(ctx) != nil {
-			srv.Close()
-		}
-	}
+	c, stop := rendezvous.Serve(ln, sp.runID, sp.shard.Count, clock)
 	return c, stop, nil
 }
 
-// agree waits until every shard is ready and makes the start instant
-// they agreed on the plan's start gate: shard 0 through its coordinator
-// c, the others by asking shard 0. Not every shard ready within
-// --ready-timeout is an error, and shard 0 tells the shards waiting.
+// agree waits until every shard is ready (at most --ready-timeout) and
+// makes the start instant they agreed on the plan's start gate.
 func (sp *shardPlan) agree(ctx context.Context, c *rendezvous.Coordinator, clock rendezvous.Clock) (*loadgen.StartGate, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, sp.readyTimeout, fmt.Errorf("not every shard ready within --ready-timeout %v", sp.readyTimeout))
 	defer cancel()
 	r := rendezvous.Ready{RunID: sp.runID, Shard: sp.shard.Index, Count: sp.shard.Count}
-	var at time.Time
-	var err error
-	if c != nil {
-		if at, err = c.Arrive(ctx, r); err != nil {
-			err = fmt.Errorf("shards %v did not arrive: %w", c.Missing(), err)
-			c.Fail(err)
-		}
-	} else {
-		at, err = rendezvous.Join(ctx, &http.Client{}, "http://"+sp.rendezvous, r, clock)
-	}
+	at, err := rendezvous.Agree(ctx, c, "http://"+sp.rendezvous, r, clock)
 	if err != nil {
 		return nil, fmt.Errorf("shard %s: no start: %w", sp.shard, err)
 	}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/metrics"
+	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -57,52 +57,12 @@ func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
 	} else {
 		opts.Password = os.Getenv("VESLOAD_METRICS_PASSWORD")
 	}
-	var primary sample.Sampler
-	var err error
-	local := len(w.targetPIDs) > 0 || len(w.targetProcs) > 0
-	switch {
-	case local && w.targetMetrics != "":
-		return nil, usagef("--target-metrics: choose either a local process (--target-pid/--target-process) or a metrics endpoint")
-	case local:
-		for _, p := range w.targetPIDs {
-			if p <= 0 {
-				return nil, usagef("--target-pid %d: want a process id", p)
-			}
-		}
-		if primary, err = sample.NewProcess(w.targetPIDs, w.targetProcs); err != nil {
-			return nil, usagef("--target-pid/--target-process: %v", err)
-		}
-	case w.targetMetrics != "":
-		if primary, err = sample.NewMetrics(w.targetMetrics, opts); err != nil {
-			return nil, usagef("--target-metrics: %v", err)
-		}
+	sm, err := sample.Target(sample.TargetOptions{PIDs: w.targetPIDs, Processes: w.targetProcs, MetricsURL: w.targetMetrics,
+		PromURL: w.promURL, PromQueries: w.promQueries, HTTP: opts})
+	if err != nil {
+		return nil, usageError{err}
 	}
-	var extras []sample.Sampler
-	if (w.promURL == "") != (len(w.promQueries) == 0) {
-		return nil, usagef("--prom-url and --prom-query go together")
-	}
-	if w.promURL != "" {
-		queries := map[string]string{}
-		for _, q := range w.promQueries {
-			name, expr, ok := strings.Cut(q, "=")
-			if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(expr) == "" {
-				return nil, usagef("--prom-query %q: want NAME=PROMQL", q)
-			}
-			queries[strings.TrimSpace(name)] = expr
-		}
-		pq, err := sample.NewPromQL(w.promURL, queries, opts)
-		if err != nil {
-			return nil, usagef("--prom-url: %v", err)
-		}
-		extras = append(extras, pq)
-	}
-	switch {
-	case primary != nil:
-		return sample.Combine(primary, extras...), nil
-	case len(extras) > 0:
-		return sample.Combine(extras[0], extras[1:]...), nil
-	}
-	return nil, nil
+	return sm, nil
 }
 
 // liveMetrics serves vesload's own metrics during a run.
@@ -129,29 +89,7 @@ func startMetrics(w *watchOptions) (*liveMetrics, error) {
 }
 
 // observer feeds the exporter from the run.
-func (m *liveMetrics) observer() loadgen.Observer { return metricsObserver{exp: m.exp} }
-
-// metricsObserver publishes every request and the live figures.
-type metricsObserver struct {
-	loadgen.NopObserver
-	exp *metrics.Exporter
-}
-
-func (o metricsObserver) Request(ev *loadgen.RequestEvent) {
-	o.exp.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
-}
-
-func (o metricsObserver) Second(p *loadgen.Progress) {
-	o.exp.SetInFlight(p.InFlight)
-	o.exp.SetRates(p.TargetRPS, p.RPS)
-	o.exp.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
-	if p.Target != nil {
-		o.exp.SetTarget(*p.Target)
-	}
-	if p.Generator != nil {
-		o.exp.SetGenerator(*p.Generator)
-	}
-}
+func (m *liveMetrics) observer() loadgen.Observer { return observe.Metrics{Exporter: m.exp} }
 
 // close keeps serving for the linger time, then shuts the server down.
 func (m *liveMetrics) close(note func(string)) {

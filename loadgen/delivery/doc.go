@@ -11,5 +11,10 @@
 // caller gives the event's due time as a pure function of n. Records that
 // are not the run's are counted as foreign and otherwise ignored.
 //
+// A run follows in a process of its own, so that the generator's figures
+// measure the generator alone: Remote is the run's side, Serve the
+// follower's, a Plan tells the follower the run, and the run keeps the
+// accepted bitmap (Acceptance) and hands it over at the end.
+//
 // It owns the consumers and the tally; it formats nothing.
 package delivery

@@ -2,8 +2,12 @@ package compare
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/vesload/vesload/report"
 )
 
 // Status is the verdict's word in every rendering: PASS, FAIL, or
@@ -133,4 +137,26 @@ func (s *GateSet) Lines(nameA, nameB string, alpha float64) []string {
 		out = append(out, v.Status()+"  "+v.Gate.Expr+": "+v.Sentence(nameA, nameB, alpha))
 	}
 	return append(out, s.Headline())
+}
+
+// BaselineText writes the gates a run was held to against a stored
+// result (`vesload run --baseline FILE`), below the run's summary: a
+// heading naming the file, each line wrapped at 98 columns and indented,
+// and the headline.
+func (s *GateSet) BaselineText(w io.Writer, file string, alpha float64) error {
+	var b strings.Builder
+	b.WriteString("\nBaseline " + file + ":\n")
+	lines := s.Lines("baseline", "this run", alpha)
+	for _, l := range lines[:len(lines)-1] {
+		for i, wl := range report.Wrap(l, 98) {
+			if i == 0 {
+				b.WriteString("  " + wl + "\n")
+			} else {
+				b.WriteString("    " + wl + "\n")
+			}
+		}
+	}
+	b.WriteString(lines[len(lines)-1] + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -245,6 +245,19 @@ func TestJudgeBaseline(t *testing.T) {
 			if !strings.Contains(text, tc.note) || !strings.Contains(text, "per-second figures") {
 				t.Errorf("lines lack %q or the per-second basis:\n%s", tc.note, text)
 			}
+			var out strings.Builder
+			if err := set.BaselineText(&out, "base.json", 0.05); err != nil {
+				t.Fatal(err)
+			}
+			got := out.String()
+			if !strings.HasPrefix(got, "\nBaseline base.json:\n  Gates: ") || !strings.HasSuffix(got, "\n"+set.Headline()+"\n") {
+				t.Errorf("baseline text lacks its heading or headline:\n%s", got)
+			}
+			for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
+				if len([]rune(l)) > 4+98 { // the indent and the wrap width
+					t.Errorf("line of %d characters, want at most 102: %q", len([]rune(l)), l)
+				}
+			}
 		})
 	}
 	if _, err := JudgeBaseline(nil, base(3), nil, BaselineOptions{}); err == nil {

@@ -1,4 +1,4 @@
-package main
+package verdict
 
 import (
 	"fmt"
@@ -6,22 +6,22 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-// errorWarnPct is the error rate above which a run without gates of its
+// ErrorWarnPct is the error rate above which a run without gates of its
 // own is warned about: such a run still exits 0, and a CI job reading
 // only the exit code would take a failing collector for a healthy one.
-const errorWarnPct = 1.0
+const ErrorWarnPct = 1.0
 
-// warnUngatedErrors adds a warning to a result whose error rate (the
-// result's, pool_exhausted included) is over errorWarnPct when the run set
+// WarnUngatedErrors adds a warning to a result whose error rate (the
+// result's, pool_exhausted included) is over ErrorWarnPct when the run set
 // no gate of its own (--threshold or --abort-on-fail): only the built-in
 // ok>0 gate judged it. A run in which nothing succeeded has that gate's
 // own warning. It returns the warning, "" when there is none.
-func warnUngatedErrors(res *result.Result, gates int) string {
+func WarnUngatedErrors(res *result.Result, gates int) string {
 	if gates > 0 || res.Requests.OK == 0 {
 		return ""
 	}
 	pct, ok := res.ErrorRatePct()
-	if !ok || pct <= errorWarnPct {
+	if !ok || pct <= ErrorWarnPct {
 		return ""
 	}
 	w := fmt.Sprintf("error rate %.2f%% and no --threshold: the run still exits 0 unless nothing succeeded; gate it with e.g. --threshold 'error_rate<1%%'", pct)

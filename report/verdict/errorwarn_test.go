@@ -1,4 +1,4 @@
-package main
+package verdict
 
 import (
 	"slices"
@@ -26,7 +26,7 @@ func TestWarnUngatedErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		res := &result.Result{Requests: tc.req}
-		got := warnUngatedErrors(res, tc.gates)
+		got := WarnUngatedErrors(res, tc.gates)
 		if tc.warn == "" {
 			if got != "" || len(res.Warnings) != 0 {
 				t.Errorf("%s: warned %q", tc.name, got)

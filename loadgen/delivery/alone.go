@@ -1,0 +1,75 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// DefaultAloneEvents sizes a lone follower's bitmap when nothing tells
+// how many events the run sends: 16 Mi events, 2 MiB.
+const DefaultAloneEvents = 1 << 24
+
+// Alone is a follower on its own beside a run's generators (`vesload
+// consume`: beside the shards of a run, or any generator), whose result
+// `report.MergeShards` joins with theirs (docs/ARCHITECTURE.md,
+// "Delivery"). It knows the run by its plan (due times from a constant
+// Rate, or none), its start and its duration.
+type Alone struct {
+	Plan     Plan
+	Start    time.Time
+	Duration time.Duration
+	// Grace is how long after the run's end an event may still arrive.
+	Grace time.Duration
+	// Expect stops the wait once this many distinct events arrived
+	// (below zero: wait for the end and the grace).
+	Expect int64
+	// Tool names the program in the result.
+	Tool result.Tool
+}
+
+// AloneEvents is the highest event number a lone follower follows, plus
+// one: expect when given, else the events of rps × duration (× batch),
+// else DefaultAloneEvents.
+func AloneEvents(expect int64, rps float64, duration time.Duration, batch int) uint64 {
+	switch {
+	case expect > 0:
+		return uint64(expect)
+	case rps > 0:
+		return uint64(rps*duration.Seconds()+1) * uint64(max(batch, 1))
+	}
+	return DefaultAloneEvents
+}
+
+// Follow connects (open connects and preflights the source), tells ready
+// the instant it will stop, reads until the run's end plus the grace,
+// Expect events or the end of ctx (the result is then marked
+// interrupted), and returns a result whose delivery is marked consumer.
+func (a Alone) Follow(ctx context.Context, open func(Config) (Source, string, error), ready func(end time.Time)) (*result.Result, error) {
+	at := NewStart()
+	at.Set(a.Start)
+	f, _, err := FollowPlan(a.Plan, at, open)
+	if err != nil {
+		return nil, err
+	}
+	end := a.Start.Add(a.Duration + a.Grace)
+	ready(end)
+	timer := time.NewTimer(time.Until(end))
+	defer timer.Stop()
+	f.Wait(ctx, a.Expect, timer.C)
+	interrupted := ctx.Err() != nil
+	ended := time.Now()
+	d, err := f.Close(max(a.Expect, 0), a.Grace)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	d.Consumer = true
+	return &result.Result{
+		Schema: result.Schema, Tool: a.Tool,
+		Config:  result.RunConfig{RunID: a.Plan.RunID, RPS: a.Plan.Rate, DurationS: a.Duration.Seconds(), Batch: max(a.Plan.Batch, 1)},
+		Started: a.Start, Ended: ended, DurationS: ended.Sub(a.Start).Seconds(), Interrupted: interrupted,
+		Errors: map[string]int64{}, Timeline: []result.Second{}, Delivery: d,
+	}, nil
+}

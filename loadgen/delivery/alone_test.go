@@ -1,0 +1,82 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestAloneEvents(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		expect int64
+		rps    float64
+		d      time.Duration
+		batch  int
+		want   uint64
+	}{
+		{100, 50, time.Minute, 2, 100},
+		{-1, 50, time.Minute, 2, 6002},
+		{-1, 0, time.Minute, 1, DefaultAloneEvents},
+		{0, 0.5, 3 * time.Second, 0, 2},
+	}
+	for _, tt := range tests {
+		if got := AloneEvents(tt.expect, tt.rps, tt.d, tt.batch); got != tt.want {
+			t.Errorf("AloneEvents(%d, %g, %v, %d) = %d, want %d", tt.expect, tt.rps, tt.d, tt.batch, got, tt.want)
+		}
+	}
+}
+
+// TestAloneFollow: a lone follower stops once the expected events
+// arrived, or when its context ends (marked interrupted), and its result
+// is a consumer's delivery of the run; a source that cannot be opened is
+// the error.
+func TestAloneFollow(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	for _, tt := range []struct {
+		name        string
+		expect      int64
+		cancel      bool
+		openErr     error
+		interrupted bool
+	}{
+		{name: "all arrived", expect: 2},
+		{name: "stopped", expect: -1, cancel: true, interrupted: true},
+		{name: "no source", expect: -1, openErr: errors.New("preflight: refused")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src := &chanSource{recs: make(chan Record)}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			a := Alone{Plan: Plan{RunID: "r", Events: 10, Rate: 100}, Start: start, Duration: time.Hour, Expect: tt.expect}
+			var end time.Time
+			go func() {
+				src.recs <- jsonRecord("r-0", 0, start)
+				src.recs <- jsonRecord("r-1", 0, start)
+				if tt.cancel {
+					cancel()
+				}
+			}()
+			res, err := a.Follow(ctx, func(Config) (Source, string, error) { return src, "kafka://t", tt.openErr }, func(e time.Time) { end = e })
+			if tt.openErr != nil {
+				if !errors.Is(err, tt.openErr) {
+					t.Fatalf("%v, want %v", err, tt.openErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := res.Delivery
+			if !end.Equal(start.Add(time.Hour)) || !d.Consumer || res.Interrupted != tt.interrupted || res.Config.RunID != "r" || res.Config.RPS != 100 {
+				t.Errorf("end %v, consumer %v, interrupted %v, config %+v", end, d.Consumer, res.Interrupted, res.Config)
+			}
+			if tt.expect > 0 && d.Delivered != 2 {
+				t.Errorf("delivered %d, want 2", d.Delivered)
+			}
+		})
+	}
+}

@@ -1,0 +1,44 @@
+package influx
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report/result"
+)
+
+// Observer feeds a Writer from the engine (docs/ARCHITECTURE.md,
+// "Observers"): the start annotation when the run's clock starts, every
+// finished request, and the requests in flight once a second. It never
+// waits for InfluxDB.
+type Observer struct {
+	loadgen.NopObserver
+	W *Writer
+}
+
+var _ loadgen.Observer = (*Observer)(nil)
+
+// Begin writes the test's start annotation.
+func (o *Observer) Begin(time.Time) { o.W.Start() }
+
+// Request records one finished request; it allocates nothing.
+func (o *Observer) Request(ev *loadgen.RequestEvent) {
+	o.W.Observe(ev.Outcome, ev.Code, ev.MessageID, ev.Latency, ev.BytesSent, ev.BytesRecv)
+}
+
+// Second queues the second's points.
+func (o *Observer) Second(p *loadgen.Progress) { o.W.Second(p.InFlight) }
+
+// Finish writes the last second and the end annotation, waits up to wait
+// for the writes, and records in the result what reached InfluxDB, with
+// a warning when batches were lost.
+func (o *Observer) Finish(res *result.Result, wait time.Duration) {
+	st := o.W.Close(0, wait)
+	res.Influx = &result.InfluxWrites{URL: st.URL, Batches: st.Batches, Points: st.Points,
+		Failed: st.Failed, Dropped: st.Dropped, LastError: st.LastError}
+	if lost := st.Failed + st.Dropped; lost > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("InfluxDB: %d of %d batches were not written (last: %s)",
+			lost, lost+st.Batches, st.LastError))
+	}
+}

@@ -1,0 +1,35 @@
+package observe
+
+import (
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/metrics"
+)
+
+// Metrics feeds vesload's own Prometheus metrics (a metrics.Exporter) from the engine (docs/ARCHITECTURE.md,
+// "Observers"): every finished request, and the live figures once a
+// second (requests in flight, rates, dispatch lag, the target's and the
+// generator's readings).
+type Metrics struct {
+	loadgen.NopObserver
+	Exporter *metrics.Exporter
+}
+
+var _ loadgen.Observer = Metrics{}
+
+// Request counts one finished request; it resolves no label.
+func (o Metrics) Request(ev *loadgen.RequestEvent) {
+	o.Exporter.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
+}
+
+// Second sets the gauges from the second's live figures.
+func (o Metrics) Second(p *loadgen.Progress) {
+	o.Exporter.SetInFlight(p.InFlight)
+	o.Exporter.SetRates(p.TargetRPS, p.RPS)
+	o.Exporter.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
+	if p.Target != nil {
+		o.Exporter.SetTarget(*p.Target)
+	}
+	if p.Generator != nil {
+		o.Exporter.SetGenerator(*p.Generator)
+	}
+}

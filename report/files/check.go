@@ -1,0 +1,98 @@
+package files
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/vesload/vesload/report"
+)
+
+// Path is an output file and the name of the option that named it, by
+// which errors point at it.
+type Path struct{ Option, Path string }
+
+// stdout is the path "-" of the option "-o": the terminal, not a file.
+func (p Path) skip() bool { return p.Path == "" || (p.Option == "-o" && p.Path == "-") }
+
+// Check checks every file a run will write before any load is sent: a
+// folder, or a missing or read-only one, is an error found in a second,
+// not after a long test whose report would then be lost.
+func Check(outs []Path) error {
+	if err := checkDistinct(outs); err != nil {
+		return err
+	}
+	for _, out := range outs {
+		if out.skip() {
+			continue
+		}
+		if st, err := os.Stat(out.Path); err == nil && st.IsDir() {
+			return fmt.Errorf("%s %s: is a folder, want a file name", out.Option, out.Path)
+		}
+		if err := report.CheckWritable(out.Path); err != nil {
+			return fmt.Errorf("%s %s: %v", out.Option, out.Path, err)
+		}
+	}
+	return nil
+}
+
+// checkDistinct refuses two outputs that name one file, however it is
+// spelled (a relative and an absolute path, a symlink, a hard link): the
+// one written last would replace the other. The null device may take any
+// number of them.
+func checkDistinct(outs []Path) error {
+	seen := make([]Path, 0, len(outs))
+	for _, out := range outs {
+		if out.skip() {
+			continue
+		}
+		if abs, err := filepath.Abs(out.Path); err == nil && abs == os.DevNull {
+			continue
+		}
+		for _, prev := range seen {
+			if SameFile(prev.Path, out.Path) {
+				return fmt.Errorf("%s %s and %s %s name the same file: give each output its own", prev.Option, prev.Path, out.Option, out.Path)
+			}
+		}
+		seen = append(seen, out)
+	}
+	return nil
+}
+
+// SameFile reports whether paths a and b name one file, existing or not.
+func SameFile(a, b string) bool {
+	if sa, err := os.Stat(a); err == nil {
+		if sb, err := os.Stat(b); err == nil {
+			return os.SameFile(sa, sb)
+		}
+	}
+	return canonicalPath(a) == canonicalPath(b)
+}
+
+// canonicalPath is path made absolute with its links resolved, for a file
+// that may not exist yet: a dangling link names the file it will create.
+func canonicalPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	for range 40 { // the kernel's limit of links in a chain
+		st, err := os.Lstat(abs)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		dest, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(abs), dest)
+		}
+		abs = dest
+	}
+	dir, base := filepath.Split(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.Join(real, base)
+	}
+	return abs
+}

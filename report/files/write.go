@@ -1,0 +1,114 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/result"
+)
+
+// Set is the files a load test writes: the result document ("-" for
+// stdout) and each rendering; an empty path is not written.
+type Set struct {
+	Result, JUnit, HTML, Markdown, CSV string
+}
+
+// Write writes the result and every rendering asked for. A file that
+// cannot be written does not stop the others; each is saved in the
+// temporary folder instead, and the error says where. A result that
+// cannot be saved anywhere is printed on stderr. When ctx ends (a
+// signal), a write stuck on a named pipe or a device gives up at once
+// and falls back the same way.
+func (s Set) Write(ctx context.Context, res *result.Result, stdout, stderr io.Writer) error {
+	var errs []error
+	switch s.Result {
+	case "":
+	case "-":
+		if err := report.Encode(stdout, res); err != nil {
+			errs = append(errs, fmt.Errorf("write result: %w", err))
+		}
+	default:
+		if err := SaveResult(ctx, s.Result, res, stderr); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	renders := []struct {
+		path, what, ext string
+		render          func(io.Writer, *result.Result) error
+	}{
+		{s.JUnit, "JUnit", ".xml", report.JUnit},
+		{s.HTML, "HTML", ".html", html.Report},
+		{s.Markdown, "Markdown", ".md", report.Markdown},
+		{s.CSV, "CSV", ".csv", report.CSV},
+	}
+	for _, r := range renders {
+		if r.path == "" {
+			continue
+		}
+		if err := SaveRendering(ctx, r.path, r.what, r.ext, res, r.render); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SaveRendering writes one rendering of the result (HTML, JUnit, …) to
+// path. When that fails after the run, the rendering is written to the
+// temporary folder instead, as the result document is, and the error says
+// where it went: vesload-<kind>-<run id><ext>, ext being the format's own
+// extension (.html, .xml, .md, .csv), whatever path was called.
+func SaveRendering(ctx context.Context, path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
+	write := func(ctx context.Context, p string) error {
+		return report.WriteFileContext(ctx, p, func(w io.Writer) error { return render(w, res) })
+	}
+	err := write(ctx, path)
+	if err == nil {
+		return nil
+	}
+	err = fmt.Errorf("write %s %s: %w", what, path, err)
+	name := strings.TrimSuffix(strings.TrimPrefix(FallbackName(res), "vesload-result-"), ".json")
+	fallback := filepath.Join(os.TempDir(), "vesload-"+strings.ToLower(what)+"-"+name+ext)
+	if ferr := write(context.Background(), fallback); ferr != nil {
+		return errors.Join(err, fmt.Errorf("saving it to %s failed too: %w", fallback, ferr))
+	}
+	return fmt.Errorf("%w; it was saved to %s instead", err, fallback)
+}
+
+// SaveResult writes the result document to path. A run's result is not
+// lost when that fails (a full disk, a missing folder): it is written to
+// the temporary directory instead, or, when that fails too, printed on
+// stderr; the error says where it went.
+func SaveResult(ctx context.Context, path string, res *result.Result, stderr io.Writer) error {
+	err := report.WriteFileContext(ctx, path, func(w io.Writer) error { return report.Encode(w, res) })
+	if err == nil {
+		return nil
+	}
+	err = fmt.Errorf("write result %s: %w", path, err)
+	fallback := filepath.Join(os.TempDir(), FallbackName(res))
+	if ferr := report.Write(fallback, res); ferr == nil {
+		return fmt.Errorf("%w; the result was saved to %s instead", err, fallback)
+	}
+	fmt.Fprintln(stderr, "vesload: the result could not be saved; here it is:")
+	if eerr := report.Encode(stderr, res); eerr != nil {
+		return fmt.Errorf("%w; printing it failed too: %v", err, eerr)
+	}
+	return fmt.Errorf("%w; the result was printed on stderr instead", err)
+}
+
+// FallbackName names a result saved away from its path by the run's id,
+// which is unique, or by the time when there is none.
+func FallbackName(res *result.Result) string {
+	id := res.Config.RunID
+	if id == "" {
+		id = time.Now().UTC().Format("20060102T150405.000000000")
+	}
+	return "vesload-result-" + id + ".json"
+}
