@@ -33,7 +33,7 @@
 //	400 SVC2000  "No domain defined for stream id": the domain (stndDefined: the
 //	             namespace) has no stream in Options.Streams (perf3gpp by default)
 //	400          unsupported API version: "API version vN is not supported" (not JSON)
-//	400          X-MinorVersion the API description does not list (2 on v7, 4 on v5,
+//	400          X-MinorVersion (spelled so) the API description does not list (2 on v7, 4 on v5,
 //	             7 on v4, none on v1–v3): the plain text "INVALID_CUSTOM_HEADER"
 //	400          any request but /healthcheck on the HTTP port (Options.HTTPAddr) of
 //	             an HTTPS emulator with auth: "Operation not permitted" (plain text)

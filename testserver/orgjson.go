@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -410,10 +412,13 @@ func orgNumber(w string) (json.Number, bool) {
 
 // decimalNumber reads [-]digits[.digits][(e|E)[+|-]digits] with digits
 // on at least one side of the point (BigDecimal's grammar), or the same
-// with Double's f/F/d/D suffix, and writes it as a JSON number.
+// with Double's f/F/d/D suffix, and returns the number as org.json writes
+// it back: BigDecimal's or Double's toString, with a fraction's trailing
+// zeros (and then the point) shaved off when there is no exponent.
 func decimalNumber(w string) (json.Number, bool) {
+	suffixed := false
 	if n := len(w); n > 1 && strings.IndexByte("fFdD", w[n-1]) >= 0 {
-		w = w[:n-1]
+		w, suffixed = w[:n-1], true
 	}
 	sign := ""
 	if strings.HasPrefix(w, "-") {
@@ -424,24 +429,82 @@ func decimalNumber(w string) (json.Number, bool) {
 	if (ip == "" && fp == "") || !allDigits(ip) || !allDigits(fp) {
 		return "", false
 	}
+	e := 0
 	if hasExp {
-		e := strings.TrimLeft(exp, "+-")
-		if e == "" || !allDigits(e) || len(exp)-len(e) > 1 {
+		digits := strings.TrimLeft(exp, "+-")
+		if digits == "" || !allDigits(digits) || len(exp)-len(digits) > 1 {
 			return "", false
 		}
+		if len(digits) > 9 { // past BigDecimal's int exponent: Double reads it
+			suffixed = true
+		} else {
+			e, _ = strconv.Atoi(digits)
+			if exp[0] == '-' {
+				e = -e
+			}
+		}
 	}
-	ip = strings.TrimLeft(ip, "0")
-	if ip == "" {
-		ip = "0"
+	coeff := strings.TrimLeft(ip+fp, "0")
+	if coeff == "" && sign == "-" {
+		return "-0", true // BigDecimal has no -0: org.json keeps it as the double -0.0
 	}
-	out := sign + ip
-	if fp != "" {
-		out += "." + fp
+	if suffixed {
+		if hasExp {
+			mant += "e" + exp
+		}
+		return javaDouble(sign + mant)
 	}
-	if hasExp {
-		out += "e" + exp
+	if coeff == "" {
+		coeff = "0"
 	}
-	return json.Number(out), true
+	return json.Number(shaved(sign + bigDecimalString(coeff, len(fp)-e))), true
+}
+
+// bigDecimalString is BigDecimal.toString of coeff (digits, no leading
+// zero) × 10^-scale: plain when the scale is not negative and the
+// exponent would be -6 or more, else scientific.
+func bigDecimalString(coeff string, scale int) string {
+	adjusted := -scale + len(coeff) - 1
+	if scale >= 0 && adjusted >= -6 {
+		switch {
+		case scale == 0:
+			return coeff
+		case len(coeff) > scale:
+			return coeff[:len(coeff)-scale] + "." + coeff[len(coeff)-scale:]
+		default:
+			return "0." + strings.Repeat("0", scale-len(coeff)) + coeff
+		}
+	}
+	out := coeff[:1]
+	if len(coeff) > 1 {
+		out += "." + coeff[1:]
+	}
+	if adjusted > 0 {
+		return out + "E+" + strconv.Itoa(adjusted)
+	}
+	return out + "E" + strconv.Itoa(adjusted)
+}
+
+// javaDouble is Double.valueOf then Double.toString: plain between 1e-3
+// and 1e7, scientific outside; infinite values are no number to org.json.
+func javaDouble(w string) (json.Number, bool) {
+	d, err := strconv.ParseFloat(w, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(d, 0) {
+		return "", false
+	}
+	if a := math.Abs(d); a == 0 || a >= 1e-3 && a < 1e7 {
+		return json.Number(shaved(strconv.FormatFloat(d, 'f', -1, 64))), true
+	}
+	return json.Number(strconv.FormatFloat(d, 'E', -1, 64)), true
+}
+
+// shaved is JSONObject.numberToString's last step: a plain decimal loses
+// its fraction's trailing zeros, then a trailing point.
+func shaved(n string) string {
+	if strings.IndexByte(n, '.') > 0 && !strings.ContainsAny(n, "eE") {
+		n = strings.TrimRight(strings.TrimRight(n, "0"), ".")
+	}
+	return n
 }
 
 func allDigits(s string) bool {

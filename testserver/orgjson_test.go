@@ -45,7 +45,7 @@ func TestParseOrgJSON(t *testing.T) {
 		{"negative leading zero stays a string", `{"a":-01}`, `{"a":"-01"}`},
 		{"plus sign stays a string", `{"a":+1}`, `{"a":"+1"}`},
 		{"minus alone stays a string", `{"a":-}`, `{"a":"-"}`},
-		{"decimal forms", `{"a":1.,"b":-.5,"c":1.5E3,"d":2e-2,"e":1.5d,"f":-0}`, `{"a":1,"b":-0.5,"c":1.5e3,"d":2e-2,"e":1.5,"f":-0}`},
+		{"decimal forms", `{"a":1.,"b":-.5,"c":1.5E3,"d":2e-2,"e":1.5d,"f":-0}`, `{"a":1,"b":-0.5,"c":1.5E+3,"d":0.02,"e":1.5,"f":-0}`},
 		{"bad decimal stays a string", `{"a":1.2.3,"b":1e}`, `{"a":"1.2.3","b":"1e"}`},
 		{"hex stays a string", `{"a":0x10}`, `{"a":"0x10"}`},
 		{"unicode escapes", `{"a":"\u0041\u00e9\ud83d\ude00"}`, `{"a":"Aé😀"}`},
