@@ -247,8 +247,10 @@ func TestCompareGatesSameLatency(t *testing.T) {
 }
 
 // TestRunBaselineEndToEnd: a run against a 12 ms target judged against a
-// 10 ms baseline by its seconds fails a p99<+10% gate (see attempts for
-// the machine's noise); a loose gate passes on the same figures.
+// 10 ms baseline by its seconds fails a p50<+10% gate (see attempts for
+// the machine's noise); a loose gate passes on the same figures. The
+// median, not the p99: a second's p99 on a busy machine is its noise, a
+// second's median is the target's latency.
 func TestRunBaselineEndToEnd(t *testing.T) {
 	url10, stop10 := startServe(t, "--latency", "10ms")
 	defer stop10()
@@ -265,16 +267,16 @@ func TestRunBaselineEndToEnd(t *testing.T) {
 			t.Fatalf("baseline: exit %d: %s", o.code, o.stderr)
 		}
 		saturated := strings.Contains(o.stdout, "generator saturated")
-		o = vesload(t, 60*time.Second, append([]string{"-url", url12 + "/eventListener/v7", "--baseline", base, "--gate", "p99<+10%", "--gate", "p99<+5000%"}, load...)...)
+		o = vesload(t, 60*time.Second, append([]string{"-url", url12 + "/eventListener/v7", "--baseline", base, "--gate", "p50<+10%", "--gate", "p50<+5000%"}, load...)...)
 		saturated = saturated || strings.Contains(o.stdout, "generator saturated")
 		flat := strings.Join(strings.Fields(o.stdout), " ")
-		if !strings.Contains(flat, "PASS p99<+5000%") {
+		if !strings.Contains(flat, "PASS p50<+5000%") {
 			t.Fatalf("a loose gate did not pass:\n%s", o.stdout)
 		}
 		if o.code != exitThreshold {
 			return false, saturated, fmt.Sprintf("12 ms against a 10 ms baseline: exit %d, want 3\n%s", o.code, o.stdout[strings.Index(o.stdout, "Baseline "):])
 		}
-		for _, w := range []string{"Baseline " + base, "per-second figures", "FAIL p99<+10%: this run vs baseline: +", "(per-second p99, ", "gates: 1 of 2 failed"} {
+		for _, w := range []string{"Baseline " + base, "per-second figures", "FAIL p50<+10%: this run vs baseline: +", "(per-second p50, ", "gates: 1 of 2 failed"} {
 			if !strings.Contains(flat, w) {
 				t.Errorf("output lacks %q:\n%s", w, o.stdout)
 			}
