@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -115,8 +116,8 @@ func (c *consumeCmd) check(args []string, now time.Time) (time.Time, error) {
 	start := now
 	if c.startAt != "" {
 		var err error
-		if start, err = parseStartAt(c.startAt, now); err != nil {
-			return time.Time{}, err
+		if start, err = loadgen.ParseStartAt(c.startAt, now); err != nil {
+			return time.Time{}, usagef("--start-at %v", err)
 		}
 	}
 	if c.kafka.group == "" {
