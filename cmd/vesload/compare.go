@@ -22,10 +22,8 @@ type compareOptions struct {
 	nameA, nameB   string
 	test, center   string
 	force          bool
-	gates          []string
-	alpha          float64
-	undecided      string
 	junit          string
+	compare.GateOptions
 }
 
 func compareFlags(o *compareOptions) *pflag.FlagSet {
@@ -38,9 +36,9 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.html, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
-	fs.StringArrayVar(&o.gates, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%' (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
-	fs.Float64Var(&o.alpha, "alpha", compare.DefaultAlpha, "significance level of the verdicts and gates")
-	fs.StringVar(&o.undecided, "gate-undecided", string(compare.UndecidedFail), "what a gate too few runs cannot decide means: fail or pass")
+	fs.StringArrayVar(&o.Exprs, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%' (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
+	fs.Float64Var(&o.Alpha, "alpha", compare.DefaultAlpha, "significance level of the verdicts and gates")
+	fs.StringVar(&o.Undecided, "gate-undecided", string(compare.UndecidedFail), "what a gate too few runs cannot decide means: fail or pass")
 	fs.StringVar(&o.junit, "junit", "", "also write the gate verdicts as JUnit XML to FILE, one test case per gate")
 	return fs
 }
@@ -153,7 +151,7 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 		Test: compare.Test(o.test), Center: compare.Center(o.center),
 		Force:   o.force,
 		LabelsA: filesA, LabelsB: filesB,
-		Alpha: o.alpha, Gates: gates, Undecided: compare.Undecided(o.undecided),
+		Alpha: o.Alpha, Gates: gates, Undecided: compare.Undecided(o.Undecided),
 	})
 	var mismatch *compare.MismatchError
 	if errors.As(err, &mismatch) {
@@ -176,25 +174,14 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 // checkGateFlags parses the --gate expressions and checks the flags
 // that only mean something with them.
 func checkGateFlags(o *compareOptions) ([]compare.Gate, error) {
-	if err := compare.CheckAlpha(o.alpha); err != nil {
-		return nil, fmt.Errorf("--alpha: %v", err)
-	}
-	if _, err := compare.ParseUndecided(o.undecided); err != nil {
-		return nil, fmt.Errorf("--gate-undecided: %v", err)
-	}
-	gates, err := compare.ParseGates(o.gates)
-	if err != nil {
-		return nil, fmt.Errorf("--gate: %w", err)
-	}
-	if o.junit != "" && len(gates) == 0 {
+	gates, err := o.Parse()
+	switch {
+	case err != nil || o.junit == "":
+		return gates, err
+	case len(gates) == 0:
 		return nil, errors.New("--junit reports gates: give at least one --gate")
 	}
-	if o.junit != "" {
-		if err := checkOutputPaths([]flagPath{{"--junit", o.junit}}); err != nil {
-			return nil, err
-		}
-	}
-	return gates, nil
+	return gates, files.Check([]files.Path{{Option: "--junit", Path: o.junit}})
 }
 
 // finishGates writes the JUnit report, tells stderr what the gates
