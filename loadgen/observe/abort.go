@@ -2,6 +2,7 @@ package observe
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
@@ -107,4 +108,23 @@ func WindowResult(t *result.Tally, seconds int) *result.Result {
 		r.RPS.Achieved = float64(t.Sent) / float64(seconds)
 	}
 	return r
+}
+
+// ParseAbortGates parses the gates an AbortGuard watches (vesload's
+// --abort-on-fail, whose name the errors use): only figures known during
+// a run (requests, errors, rates, latency) can be watched, not the
+// target's CPU or memory or the consumer's lag, which come at the end.
+func ParseAbortGates(exprs []string) ([]threshold.Threshold, error) {
+	gates := make([]threshold.Threshold, 0, len(exprs))
+	for _, e := range exprs {
+		t, err := threshold.Parse(e)
+		if err != nil {
+			return nil, fmt.Errorf("--abort-on-fail: %v", err)
+		}
+		if m := strings.ToLower(t.Metric); strings.Contains(m, "cpu") || strings.Contains(m, "rss") || strings.Contains(m, "lag") {
+			return nil, fmt.Errorf("--abort-on-fail %q: only request, error, rate and latency gates can be watched during a run", e)
+		}
+		gates = append(gates, t)
+	}
+	return gates, nil
 }

@@ -135,3 +135,27 @@ func TestAbortReasonRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAbortGates checks that only figures known during a run can be
+// watched, and that every error names --abort-on-fail.
+func TestParseAbortGates(t *testing.T) {
+	for _, c := range []struct {
+		exprs   []string
+		want    int
+		wantErr string
+	}{
+		{nil, 0, ""},
+		{[]string{"p99<500ms", "error_rate<1%"}, 2, ""},
+		{[]string{"target_cpu_max<80"}, 0, "--abort-on-fail \"target_cpu_max<80\": only request"},
+		{[]string{"target_rss_max<1GB"}, 0, "--abort-on-fail"},
+		{[]string{"p99<"}, 0, "--abort-on-fail: "},
+	} {
+		got, err := ParseAbortGates(c.exprs)
+		switch {
+		case c.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), c.wantErr)):
+			t.Errorf("ParseAbortGates(%q) error %v, want %q", c.exprs, err, c.wantErr)
+		case c.wantErr == "" && (err != nil || len(got) != c.want):
+			t.Errorf("ParseAbortGates(%q) = %d gates, %v; want %d", c.exprs, len(got), err, c.want)
+		}
+	}
+}
