@@ -127,30 +127,16 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 	if err != nil {
 		return exitUsage, err
 	}
-	filesA, err := files.ExpandGlobs(argsA)
+	sa, sb, err := files.ReadSides(argsA, argsB)
 	if err != nil {
 		return exitUsage, err
 	}
-	filesB, err := files.ExpandGlobs(argsB)
-	if err != nil {
-		return exitUsage, err
-	}
-	if len(filesA) == 0 || len(filesB) == 0 {
-		return exitUsage, fmt.Errorf("want result files on both sides of --vs, got %d before and %d after", len(filesA), len(filesB))
-	}
-	a, err := files.ReadResults(filesA)
-	if err != nil {
-		return exitUsage, err
-	}
-	b, err := files.ReadResults(filesB)
-	if err != nil {
-		return exitUsage, err
-	}
+	a, b := sa.Results, sb.Results
 	cmp, err := compare.Compare(a, b, compare.Options{
 		NameA: o.nameA, NameB: o.nameB,
 		Test: compare.Test(o.test), Center: compare.Center(o.center),
 		Force:   o.force,
-		LabelsA: filesA, LabelsB: filesB,
+		LabelsA: sa.Files, LabelsB: sb.Files,
 		Alpha: o.Alpha, Gates: gates, Undecided: compare.Undecided(o.Undecided),
 	})
 	var mismatch *compare.MismatchError
