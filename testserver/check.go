@@ -64,3 +64,13 @@ func (s *Schemas) Check(body []byte, version string, batch bool) error {
 	}
 	return nil
 }
+
+// CollectorParse is what the collector's JSON parser (org.json, lenient
+// in its own ways: see orgjson.go) makes of body: nil when it reads a
+// document, which the collector then validates, else why it throws, which
+// the collector answers with 500 (Spring's error page), as the emulator
+// does. An importer can so say what a body that is not JSON will get.
+func CollectorParse(body []byte) error {
+	_, err := parseOrgJSON(body)
+	return err
+}

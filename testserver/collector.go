@@ -18,6 +18,55 @@ import (
 // Without schemas the single-pass checker's built-in header rules stand
 // in for step 2. The checker always does step 4 and hashes the event IDs.
 func (s *Server) judge(c *checker, body []byte, version string, batch bool) verdict {
+	// The checker's one pass also tells whether the body is plain JSON,
+	// which org.json parses to the same document: then its verdict on the
+	// body stands, and only schemas need the parsed document.
+	c.enforce = s.opts.schemas == nil && !s.opts.NoValidate
+	v := c.check(body, batch)
+	if !c.plainJSON() {
+		return s.judgeParsed(c, body, version, batch)
+	}
+	want := "event"
+	if batch {
+		want = "eventList"
+	}
+	var tree map[string]any
+	if s.opts.schemas != nil {
+		var err error
+		if tree, err = parseOrgJSONSized(body, &c.names, c.sc.sizes); err != nil { // plain JSON: cannot fail
+			return verdict{outcome: outcomeParseCrash, problem: err.Error()}
+		}
+		if sv := s.schemaCheck(tree, want, version); sv.outcome != outcomeOK {
+			return sv
+		}
+	}
+	if v.outcome != outcomeOK {
+		return v
+	}
+	if id, ok := c.stream(); ok {
+		if _, ok := s.opts.streams[string(id)]; !ok {
+			return unrouted(v)
+		}
+		return v
+	}
+	if tree == nil {
+		tree, _ = parseOrgJSONSized(body, &c.names, c.sc.sizes) // plain JSON: cannot fail
+	}
+	if _, ok := s.opts.streams[streamOf(tree, want)]; !ok {
+		return unrouted(v)
+	}
+	return v
+}
+
+// unrouted is the verdict on a valid request whose stream id has no
+// stream.
+func unrouted(v verdict) verdict {
+	return verdict{outcome: outcomeUnrouted, events: v.events, field: "commonEventHeader.domain", problem: "no stream for it"}
+}
+
+// judgeParsed is judge for a body that is not plain JSON (or that the
+// checker could not vouch for): it goes through the collector's parse.
+func (s *Server) judgeParsed(c *checker, body []byte, version string, batch bool) verdict {
 	valid := json.Valid(body)
 	if s.opts.StrictJSON && !valid {
 		return verdict{outcome: outcomeBadJSON, problem: "invalid JSON"}
@@ -25,7 +74,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 	if len(body) == 0 {
 		return verdict{outcome: outcomeEmptyBody, problem: "no body"}
 	}
-	tree, err := parseOrgJSON(body)
+	tree, err := parseOrgJSONNames(body, &c.names)
 	if err != nil {
 		if s.opts.StrictJSON {
 			return verdict{outcome: outcomeBadJSON, problem: "invalid JSON"}
@@ -52,7 +101,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 		return v
 	}
 	if _, ok := s.opts.streams[streamOf(tree, want)]; !ok {
-		return verdict{outcome: outcomeUnrouted, events: v.events, field: "commonEventHeader.domain", problem: "no stream for it"}
+		return unrouted(v)
 	}
 	return v
 }

@@ -33,7 +33,7 @@
 //	400 SVC2000  "No domain defined for stream id": the domain (stndDefined: the
 //	             namespace) has no stream in Options.Streams (perf3gpp by default)
 //	400          unsupported API version: "API version vN is not supported" (not JSON)
-//	400          X-MinorVersion the API description does not list (2 on v7, 4 on v5,
+//	400          X-MinorVersion (spelled so) the API description does not list (2 on v7, 4 on v5,
 //	             7 on v4, none on v1–v3): the plain text "INVALID_CUSTOM_HEADER"
 //	400          any request but /healthcheck on the HTTP port (Options.HTTPAddr) of
 //	             an HTTPS emulator with auth: "Operation not permitted" (plain text)
@@ -106,7 +106,10 @@
 // This package must not depend on the load generator, and the emulator
 // must stay cheap: it shares a 2-core machine with the generator at
 // thousands of requests per second. Schemas are compiled once; a request
-// costs one org.json-style parse into a document, one schema validation
-// and one single-pass scan (batch checks and event ID hashes), measured
-// by BenchmarkHandle.
+// costs one single-pass scan (syntax, batch checks, event ID hashes, and
+// whether org.json would read the body as anything but its JSON), then,
+// with schemas, one org.json-style parse into a document and one schema
+// validation; a body the scan cannot vouch for is parsed first, as the
+// collector does. BenchmarkHandle measures it: without schemas it
+// allocates nothing.
 package testserver

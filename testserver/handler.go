@@ -57,6 +57,14 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, path []byte) {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
 		return
 	}
+	if ctx.IsOptions() { // Spring answers OPTIONS for a mapped path itself, after the auth check
+		if s.authorized(ctx) {
+			ctx.Response.Header.Set("Allow", "GET,HEAD,OPTIONS")
+		} else {
+			s.write(ctx, s.replies.unauthorized, "")
+		}
+		return
+	}
 	if !ctx.IsGet() && !ctx.IsHead() {
 		ctx.Response.Header.Set("Allow", "GET,HEAD")
 		s.springError(ctx, fasthttp.StatusMethodNotAllowed, "Method Not Allowed")
@@ -74,10 +82,19 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, path []byte) {
 // eventListener serves /eventListener/{version}[/eventBatch] and returns
 // the number of events in the request when they passed validation.
 func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
-	version, tail, hasTail := bytes.Cut(rest, []byte("/"))
+	// Spring matches a path with one trailing slash as the path without.
+	version, tail, hasTail := bytes.Cut(bytes.TrimSuffix(rest, []byte("/")), []byte("/"))
 	batch := hasTail && string(tail) == "eventBatch"
 	if len(version) == 0 || (hasTail && !batch) {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
+		return 0
+	}
+	if ctx.IsOptions() { // Spring answers OPTIONS for a mapped path itself, after the auth check
+		if s.authorized(ctx) {
+			ctx.Response.Header.Set("Allow", "POST,OPTIONS")
+		} else {
+			s.write(ctx, s.replies.unauthorized, "")
+		}
 		return 0
 	}
 	if !ctx.IsPost() {
@@ -100,8 +117,9 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		ctx.SetBody(unsupportedVersion(version))
 		return 0
 	}
-	if !minorVersionOK(version, ctx.Request.Header.Peek(minorVersionHeader)) {
+	if !minorVersionOK(version, minorVersionSent(ctx.Request.Header.Peek(minorVersionHeader), ctx.Request.Header.RawHeaders())) {
 		ctx.SetStatusCode(fasthttp.StatusBadRequest)
+		ctx.SetContentType(errorContentType(ctx)) // a bare string, typed as Spring negotiates it
 		ctx.Response.SetBodyString(invalidCustomHeaderBody)
 		return 0
 	}

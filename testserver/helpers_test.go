@@ -89,7 +89,7 @@ func do(t *testing.T, c *http.Client, method, url, body string, header map[strin
 			req.Header.Del(k)
 			continue
 		}
-		req.Header.Set(k, v)
+		req.Header[k] = []string{v} // as spelled: the collector reads some headers by exact name
 	}
 	resp, err := c.Do(req)
 	if err != nil {

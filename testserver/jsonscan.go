@@ -1,6 +1,7 @@
 package testserver
 
 import (
+	"math"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -9,20 +10,48 @@ import (
 // accepts; it matches encoding/json so that both agree on what is valid.
 const maxNesting = 10000
 
+// maxSizes is how many objects' key counts a scan records: the rest are
+// left out, so that a body of many small objects does not leave a long
+// table behind in a pooled checker.
+const maxSizes = 4096
+
+// maxOrgKeys is how many keys of one object the scanner compares for
+// duplicates; an object with more makes the scan unsure (see orgUnsure).
+const maxOrgKeys = 64
+
 // scanner is a single-pass JSON syntax checker that lets the validator
 // look at the few values it cares about (keys, header fields) while it
-// skips everything else. It never allocates: strings and numbers are
-// returned as slices of the input. Any syntax error sets bad, after which
-// every method returns at once.
+// skips everything else. It never allocates once its stacks have grown:
+// strings and numbers are returned as slices of the input. Any syntax
+// error sets bad, after which every method returns at once.
+//
+// It also notes whether org.json (orgjson.go) might read the text apart
+// from what it is as JSON: a duplicate key (org.json throws), a key with
+// escapes (compared only after decoding), nesting deeper than org.json
+// takes, or an object with more keys than it compares. A JSON text
+// without any of them is one org.json parses, to the same document.
 type scanner struct {
-	buf   []byte
-	pos   int
-	depth int
-	bad   bool
+	buf       []byte
+	pos       int
+	depth     int
+	bad       bool
+	orgUnsure bool
+	keys      []keySpan // the keys of the open objects, innermost last
+	levels    []level   // the open objects and arrays, innermost last
+	sizes     []int32   // the first maxSizes objects' key counts, in the order they open
 }
+
+// level is an open object (where its keys start in keys, and its index
+// in sizes or -1) or array (both -1).
+type level struct{ keys, obj int32 }
+
+// keySpan is where a key's raw text lies in the input.
+type keySpan struct{ start, end int32 }
 
 func (s *scanner) reset(buf []byte) {
 	s.buf, s.pos, s.depth, s.bad = buf, 0, 0, false
+	s.orgUnsure = len(buf) > math.MaxInt32 // beyond what a keySpan holds
+	s.keys, s.levels, s.sizes = s.keys[:0], s.levels[:0], s.sizes[:0]
 }
 
 // fail marks the input as invalid JSON and returns false for chaining.
@@ -74,7 +103,57 @@ func (s *scanner) open(c byte) bool {
 	if s.depth > maxNesting {
 		return s.fail()
 	}
+	if s.depth > maxOrgDepth {
+		s.orgUnsure = true
+	}
+	l := level{-1, -1}
+	if c == '{' {
+		l = level{int32(len(s.keys)), -1}
+		if len(s.sizes) < maxSizes {
+			l.obj = int32(len(s.sizes))
+			s.sizes = append(s.sizes, 0)
+		}
+	}
+	s.levels = append(s.levels, l)
 	return true
+}
+
+// close leaves the innermost level, forgetting an object's keys.
+func (s *scanner) close() {
+	s.depth--
+	top := len(s.levels) - 1
+	if top < 0 {
+		return
+	}
+	if l := s.levels[top]; l.keys >= 0 {
+		if l.obj >= 0 {
+			s.sizes[l.obj] = int32(len(s.keys)) - l.keys
+		}
+		s.keys = s.keys[:l.keys]
+	}
+	s.levels = s.levels[:top]
+}
+
+// noteKey remembers a key of the innermost object, or marks the scan
+// unsure when it repeats one, has escapes or is one too many to compare.
+func (s *scanner) noteKey(start, end int, escaped bool) {
+	top := len(s.levels) - 1
+	if s.orgUnsure || top < 0 || s.levels[top].keys < 0 {
+		return
+	}
+	own := s.keys[s.levels[top].keys:]
+	if escaped || len(own) >= maxOrgKeys {
+		s.orgUnsure = true
+		return
+	}
+	k := s.buf[start:end]
+	for _, o := range own {
+		if int(o.end-o.start) == len(k) && string(s.buf[o.start:o.end]) == string(k) {
+			s.orgUnsure = true
+			return
+		}
+	}
+	s.keys = append(s.keys, keySpan{int32(start), int32(end)})
 }
 
 // next reports whether another element follows in the object or array
@@ -88,7 +167,7 @@ func (s *scanner) next(c byte, first bool) bool {
 	switch s.peek() {
 	case c:
 		s.pos++
-		s.depth--
+		s.close()
 		return false
 	case ',':
 		if first {
@@ -114,11 +193,13 @@ func (s *scanner) key() (raw []byte, escaped bool) {
 		s.fail()
 		return nil, false
 	}
+	start := s.pos + 1
 	raw, escaped = s.str()
 	if s.bad || s.peek() != ':' {
 		s.fail()
 		return nil, false
 	}
+	s.noteKey(start, start+len(raw), escaped)
 	s.pos++
 	return raw, escaped
 }

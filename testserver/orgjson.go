@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -44,12 +46,52 @@ type orgParser struct {
 	s     []byte
 	i     int
 	depth int
+	names *keyNames // nil: every key is a new string
+	sizes []int32   // the key counts of the objects in the order they open, to size their maps; may be short
+	nobj  int       // objects opened so far
 }
 
 // parseOrgJSON parses body as the collector's `new JSONObject(body)`.
 func parseOrgJSON(body []byte) (map[string]any, error) {
-	p := &orgParser{s: body}
+	return parseOrgJSONNames(body, nil)
+}
+
+// parseOrgJSONNames is parseOrgJSON taking the quoted keys without
+// escapes from names (nil: none), so that the keys every event repeats
+// are not allocated again for each request.
+func parseOrgJSONNames(body []byte, names *keyNames) (map[string]any, error) {
+	return parseOrgJSONSized(body, names, nil)
+}
+
+// parseOrgJSONSized is parseOrgJSONNames making each object's map with
+// room for the number of keys sizes gives it (objects numbered in the
+// order they open), so that no map grows while it is filled.
+func parseOrgJSONSized(body []byte, names *keyNames, sizes []int32) (map[string]any, error) {
+	p := &orgParser{s: body, names: names, sizes: sizes}
 	return p.object()
+}
+
+// maxKeyNames bounds a keyNames: the first keys seen are the vocabulary
+// of the events sent; later new ones are allocated as usual.
+const maxKeyNames = 1024
+
+// keyNames are the object keys a parser met before, kept as strings. One
+// is used by one request at a time (it lives in a pooled checker).
+type keyNames struct{ m map[string]string }
+
+// name returns the string of raw, from the table when it holds it.
+func (k *keyNames) name(raw []byte) string {
+	if s, ok := k.m[string(raw)]; ok {
+		return s
+	}
+	s := string(raw)
+	if k.m == nil {
+		k.m = make(map[string]string)
+	}
+	if len(k.m) < maxKeyNames {
+		k.m[s] = s
+	}
+	return s
 }
 
 func (p *orgParser) fail(format string, args ...any) error {
@@ -94,7 +136,12 @@ func (p *orgParser) object() (map[string]any, error) {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	m := map[string]any{}
+	var size int32
+	if p.nobj < len(p.sizes) {
+		size = p.sizes[p.nobj]
+	}
+	p.nobj++
+	m := make(map[string]any, size)
 	for {
 		switch p.nextClean() {
 		case 0:
@@ -103,11 +150,10 @@ func (p *orgParser) object() (map[string]any, error) {
 			return m, nil
 		}
 		p.back()
-		k, err := p.value()
+		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		key := orgKey(k)
 		if p.nextClean() != ':' {
 			return nil, p.fail("Expected a ':' after a key")
 		}
@@ -172,6 +218,30 @@ func (p *orgParser) array() ([]any, error) {
 			return nil, p.fail("Expected a ',' or ']'")
 		}
 	}
+}
+
+// key reads an object key as `nextValue().toString()` does; a quoted
+// key without escapes comes from p.names.
+func (p *orgParser) key() (string, error) {
+	if q := p.nextClean(); p.names != nil && (q == '"' || q == '\'') {
+		start := p.i
+	scan:
+		for j := start; j < len(p.s); j++ {
+			switch p.s[j] {
+			case q:
+				p.i = j + 1
+				return p.names.name(p.s[start:j]), nil
+			case 0, '\n', '\r', '\\':
+				break scan // str's errors and escapes
+			}
+		}
+	}
+	p.back()
+	k, err := p.value()
+	if err != nil {
+		return "", err
+	}
+	return orgKey(k), nil
 }
 
 // value is JSONTokener.nextValue.
@@ -342,10 +412,13 @@ func orgNumber(w string) (json.Number, bool) {
 
 // decimalNumber reads [-]digits[.digits][(e|E)[+|-]digits] with digits
 // on at least one side of the point (BigDecimal's grammar), or the same
-// with Double's f/F/d/D suffix, and writes it as a JSON number.
+// with Double's f/F/d/D suffix, and returns the number as org.json writes
+// it back: BigDecimal's or Double's toString, with a fraction's trailing
+// zeros (and then the point) shaved off when there is no exponent.
 func decimalNumber(w string) (json.Number, bool) {
+	suffixed := false
 	if n := len(w); n > 1 && strings.IndexByte("fFdD", w[n-1]) >= 0 {
-		w = w[:n-1]
+		w, suffixed = w[:n-1], true
 	}
 	sign := ""
 	if strings.HasPrefix(w, "-") {
@@ -356,24 +429,82 @@ func decimalNumber(w string) (json.Number, bool) {
 	if (ip == "" && fp == "") || !allDigits(ip) || !allDigits(fp) {
 		return "", false
 	}
+	e := 0
 	if hasExp {
-		e := strings.TrimLeft(exp, "+-")
-		if e == "" || !allDigits(e) || len(exp)-len(e) > 1 {
+		digits := strings.TrimLeft(exp, "+-")
+		if digits == "" || !allDigits(digits) || len(exp)-len(digits) > 1 {
 			return "", false
 		}
+		if len(digits) > 9 { // past BigDecimal's int exponent: Double reads it
+			suffixed = true
+		} else {
+			e, _ = strconv.Atoi(digits)
+			if exp[0] == '-' {
+				e = -e
+			}
+		}
 	}
-	ip = strings.TrimLeft(ip, "0")
-	if ip == "" {
-		ip = "0"
+	coeff := strings.TrimLeft(ip+fp, "0")
+	if coeff == "" && sign == "-" {
+		return "-0", true // BigDecimal has no -0: org.json keeps it as the double -0.0
 	}
-	out := sign + ip
-	if fp != "" {
-		out += "." + fp
+	if suffixed {
+		if hasExp {
+			mant += "e" + exp
+		}
+		return javaDouble(sign + mant)
 	}
-	if hasExp {
-		out += "e" + exp
+	if coeff == "" {
+		coeff = "0"
 	}
-	return json.Number(out), true
+	return json.Number(shaved(sign + bigDecimalString(coeff, len(fp)-e))), true
+}
+
+// bigDecimalString is BigDecimal.toString of coeff (digits, no leading
+// zero) × 10^-scale: plain when the scale is not negative and the
+// exponent would be -6 or more, else scientific.
+func bigDecimalString(coeff string, scale int) string {
+	adjusted := -scale + len(coeff) - 1
+	if scale >= 0 && adjusted >= -6 {
+		switch {
+		case scale == 0:
+			return coeff
+		case len(coeff) > scale:
+			return coeff[:len(coeff)-scale] + "." + coeff[len(coeff)-scale:]
+		default:
+			return "0." + strings.Repeat("0", scale-len(coeff)) + coeff
+		}
+	}
+	out := coeff[:1]
+	if len(coeff) > 1 {
+		out += "." + coeff[1:]
+	}
+	if adjusted > 0 {
+		return out + "E+" + strconv.Itoa(adjusted)
+	}
+	return out + "E" + strconv.Itoa(adjusted)
+}
+
+// javaDouble is Double.valueOf then Double.toString: plain between 1e-3
+// and 1e7, scientific outside; infinite values are no number to org.json.
+func javaDouble(w string) (json.Number, bool) {
+	d, err := strconv.ParseFloat(w, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(d, 0) {
+		return "", false
+	}
+	if a := math.Abs(d); a == 0 || a >= 1e-3 && a < 1e7 {
+		return json.Number(shaved(strconv.FormatFloat(d, 'f', -1, 64))), true
+	}
+	return json.Number(strconv.FormatFloat(d, 'E', -1, 64)), true
+}
+
+// shaved is JSONObject.numberToString's last step: a plain decimal loses
+// its fraction's trailing zeros, then a trailing point.
+func shaved(n string) string {
+	if strings.IndexByte(n, '.') > 0 && !strings.ContainsAny(n, "eE") {
+		n = strings.TrimRight(strings.TrimRight(n, "0"), ".")
+	}
+	return n
 }
 
 func allDigits(s string) bool {

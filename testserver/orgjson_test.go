@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"reflect"
 	"strings"
@@ -44,7 +45,7 @@ func TestParseOrgJSON(t *testing.T) {
 		{"negative leading zero stays a string", `{"a":-01}`, `{"a":"-01"}`},
 		{"plus sign stays a string", `{"a":+1}`, `{"a":"+1"}`},
 		{"minus alone stays a string", `{"a":-}`, `{"a":"-"}`},
-		{"decimal forms", `{"a":1.,"b":-.5,"c":1.5E3,"d":2e-2,"e":1.5d,"f":-0}`, `{"a":1,"b":-0.5,"c":1.5e3,"d":2e-2,"e":1.5,"f":-0}`},
+		{"decimal forms", `{"a":1.,"b":-.5,"c":1.5E3,"d":2e-2,"e":1.5d,"f":-0}`, `{"a":1,"b":-0.5,"c":1.5E+3,"d":0.02,"e":1.5,"f":-0}`},
 		{"bad decimal stays a string", `{"a":1.2.3,"b":1e}`, `{"a":"1.2.3","b":"1e"}`},
 		{"hex stays a string", `{"a":0x10}`, `{"a":"0x10"}`},
 		{"unicode escapes", `{"a":"\u0041\u00e9\ud83d\ude00"}`, `{"a":"Aé😀"}`},
@@ -81,6 +82,13 @@ func TestParseOrgJSON(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := parseOrgJSON([]byte(tc.body))
+			names := &keyNames{}
+			for range 2 { // the second time, the keys come from names
+				n, nerr := parseOrgJSONNames([]byte(tc.body), names)
+				if fmt.Sprint(nerr) != fmt.Sprint(err) || !reflect.DeepEqual(n, got) {
+					t.Fatalf("with key names: %v, %v; without: %v, %v", n, nerr, got, err)
+				}
+			}
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("parsed %v, want an error", got)
@@ -118,6 +126,13 @@ func FuzzParseOrgJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		got, err := parseOrgJSON(body)
+		names := &keyNames{}
+		for range 2 { // the second time, the keys come from names
+			n, nerr := parseOrgJSONNames(body, names)
+			if fmt.Sprint(nerr) != fmt.Sprint(err) || !reflect.DeepEqual(n, got) {
+				t.Fatalf("with key names: %v, %v; without: %v, %v", n, nerr, got, err)
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, errOrgSyntax) {
 				t.Fatalf("error %v does not wrap errOrgSyntax", err)

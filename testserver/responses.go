@@ -146,6 +146,31 @@ const (
 // path version; versions it does not describe list none.
 var minorVersions = map[string]string{"v4": "7", "v5": "4", "v7": "2"}
 
+// minorVersionSent returns the X-MinorVersion value the collector sees.
+// It reads the header from a map keyed by the names as the client spelled
+// them (the first spelling of a name counts) and looks up
+// "X-MinorVersion" exactly, so a header spelled otherwise (x-minorversion,
+// or X-Minorversion as Go's clients write it) is not seen at all. value
+// is the header's first value, raw the header block as received; without
+// one the value stands.
+func minorVersionSent(value, raw []byte) []byte {
+	if len(value) == 0 {
+		return nil
+	}
+	for len(raw) > 0 {
+		var line []byte
+		line, raw, _ = bytes.Cut(raw, []byte("\n"))
+		name, _, ok := bytes.Cut(line, []byte(":"))
+		if ok && bytes.EqualFold(name, []byte(minorVersionHeader)) {
+			if string(name) == minorVersionHeader {
+				return value
+			}
+			return nil
+		}
+	}
+	return value
+}
+
 // minorVersionOK reports whether an X-MinorVersion header (empty when
 // absent: the header is optional) is one the collector lists for version.
 func minorVersionOK(version, minor []byte) bool {

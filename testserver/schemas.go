@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"sigs.k8s.io/yaml"
 )
 
@@ -105,11 +107,51 @@ func compileEventSchema(path string) (*jsonschema.Schema, error) {
 	for _, f := range collectorFormats() {
 		c.RegisterFormat(f)
 	}
+	c.RegisterVocabulary(writtenIntegerVocab())
 	sch, err := c.Compile(path)
 	if err != nil {
 		return nil, fmt.Errorf("compile event schema %s: %w", path, err)
 	}
 	return sch, nil
+}
+
+// writtenIntegerVocab narrows "integer" to what the collector's validator
+// takes for one. It validates the text org.json writes the document back
+// to, read by Jackson: a number written with a fraction or an exponent is
+// a double there, never an integer, whatever its value. The parser keeps
+// numbers in that written form (1.0 becomes 1, 1e3 becomes 1E+3), so a
+// number whose text holds '.', 'e' or 'E' is not an integer.
+func writtenIntegerVocab() *jsonschema.Vocabulary {
+	return &jsonschema.Vocabulary{
+		URL: "urn:vesload:written-integer",
+		Compile: func(_ *jsonschema.CompilerContext, obj map[string]any) (jsonschema.SchemaExt, error) {
+			if wantsInteger(obj["type"]) {
+				return writtenInteger{}, nil
+			}
+			return nil, nil
+		},
+	}
+}
+
+// wantsInteger reports whether a schema's type takes integers but not
+// other numbers.
+func wantsInteger(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "integer"
+	case []any:
+		return slices.Contains(t, any("integer")) && !slices.Contains(t, any("number"))
+	}
+	return false
+}
+
+// writtenInteger refuses a number written as a double.
+type writtenInteger struct{}
+
+func (writtenInteger) Validate(ctx *jsonschema.ValidatorContext, v any) {
+	if n, ok := v.(json.Number); ok && strings.ContainsAny(string(n), ".eE") {
+		ctx.AddError(&kind.Type{Got: "number", Want: []string{"integer"}})
+	}
 }
 
 // yamlOrJSONLoader loads file URLs, reading .yaml and .yml files as YAML
@@ -157,7 +199,14 @@ func collectorFormats() []*jsonschema.Format {
 	}
 }
 
+// validIPv6 is the validator's ipv6 format: white space (Java's \s) may
+// surround the address, and a zone after '%' may hold any character but a
+// line terminator.
 func validIPv6(s string) bool {
+	s = strings.Trim(s, " \t\n\v\f\r")
+	if _, zone, ok := strings.Cut(s, "%"); ok && strings.ContainsAny(zone, "\n\r\u0085\u2028\u2029") {
+		return false
+	}
 	a, err := netip.ParseAddr(s)
 	return err == nil && a.Is6()
 }
@@ -254,8 +303,11 @@ func (st *stndSchemas) schema(ref string) (*jsonschema.Schema, stndResult) {
 	if len(parts) == 0 {
 		return nil, stndCrash
 	}
-	internal := "/"
-	if len(parts) == 2 {
+	// Without one internal reference (no '#', or more than one) the
+	// reference is "/", which the collector's validator resolves to the
+	// whole file: the data is checked against the document's root.
+	internal := ""
+	if len(parts) == 2 && parts[1] != "/" {
 		internal = parts[1]
 		if !strings.HasPrefix(internal, "/") {
 			internal = "/" + internal

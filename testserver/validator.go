@@ -56,6 +56,7 @@ type checker struct {
 	seed    maphash.Seed
 	ids     []uint64 // maphash of the eventId of every event, in order
 	scratch []byte
+	names   keyNames // the keys of parsed documents (see parseOrgJSONNames)
 
 	// Request-wide state for the collector's batch and stndDefined checks.
 	v            verdict
@@ -66,6 +67,18 @@ type checker struct {
 	mixedNS      bool
 	missingNS    bool
 	emptyNS      bool
+
+	// What the request's stream is read from: the first event's domain
+	// and stndDefinedNamespace as raw slices of the body (nil: absent or
+	// not a string), and whether the body was one JSON object.
+	object bool
+	first  streamText
+}
+
+// streamText is the raw text of the first event's routing fields.
+type streamText struct {
+	domain, ns       []byte
+	domainEsc, nsEsc bool
 }
 
 // check validates body for the endpoint kind (batch: eventList, else
@@ -75,6 +88,7 @@ func (c *checker) check(body []byte, batch bool) verdict {
 	c.ids = c.ids[:0]
 	c.v = verdict{}
 	c.allStnd, c.mixedDomains, c.mixedNS, c.missingNS, c.emptyNS = true, false, false, false, false
+	c.object, c.first = false, streamText{}
 	want := "event"
 	if batch {
 		want = "eventList"
@@ -85,6 +99,7 @@ func (c *checker) check(body []byte, batch bool) verdict {
 		c.sc.end() // for the syntax verdict only: the answer is the same
 		return verdict{outcome: outcomeBadJSON, problem: "body is not a JSON object"}
 	}
+	c.object = true
 	c.sc.open('{')
 	for first := true; c.sc.next('}', first); first = false {
 		if !c.keyIs(want) {
@@ -307,6 +322,14 @@ func (c *checker) headerValue(e *eventHeader, f *headerField, role fieldRole) {
 			e.seenFields |= f.bit
 		}
 	}
+	if c.v.events == 1 {
+		switch role {
+		case roleDomain:
+			c.first.domain, c.first.domainEsc = raw, esc
+		case roleNamespace:
+			c.first.ns, c.first.nsEsc = raw, esc
+		}
+	}
 	switch role {
 	case roleDomain:
 		e.domain = maphash.Bytes(c.seed, text)
@@ -349,4 +372,28 @@ func inEnum(enum []string, v []byte) bool {
 		}
 	}
 	return false
+}
+
+// plainJSON reports whether the last body checked is one JSON object that
+// encoding/json accepts and that org.json parses to the same document
+// (see scanner): then the collector's parse cannot fail, and the checker
+// saw what the collector sees.
+func (c *checker) plainJSON() bool {
+	return c.object && !c.sc.bad && !c.sc.orgUnsure
+}
+
+// stream is the collector's stream id of the last body checked (see
+// streamOf), valid while the body is; ok is false when a routing field
+// has escapes, which only the parsed document decodes as the collector
+// does. Meaningful only for a body of plainJSON whose verdict is OK, in
+// which every event is an object.
+func (c *checker) stream() (id []byte, ok bool) {
+	f := c.first
+	if f.domainEsc || (string(f.domain) == "stndDefined" && f.nsEsc) {
+		return nil, false
+	}
+	if string(f.domain) == "stndDefined" {
+		return f.ns, true
+	}
+	return f.domain, true
 }

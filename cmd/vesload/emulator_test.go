@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 	"time"
 )
 
-var emulatorLine = regexp.MustCompile(`built-in emulator: process (\d+) \(vesload serve\), REST (http://127\.0\.0\.1:\d+), HV-VES (127\.0\.0\.1:\d+), Kafka (127\.0\.0\.1:\d+)`)
+var emulatorLine = regexp.MustCompile(`built-in emulator: process (\d+) \(vesload serve\), REST (http://127\.0\.0\.1:\d+), HV-VES (127\.0\.0\.1:\d+), Kafka (127\.0\.0\.1:\d+), seed (\d+)`)
 
 // parentOf reads the parent pid of pid from /proc (Linux), or -1 once the
 // process is gone (a zombie counts as gone: it runs nothing).
@@ -156,6 +157,37 @@ func TestServeNamesItsRandomSeed(t *testing.T) {
 	again, _ := startServeLines(t, append(args, "--seed", seed1), seedLine, restLine)
 	if again != seed1 {
 		t.Errorf("--seed %s announced seed %s", seed1, again)
+	}
+}
+
+// TestEmulatorSeedInResult: the seed the built-in emulator drew for its
+// random choices is named in its start line and kept in the result, for
+// the REST and the HV-VES run alike, and differs from run to run.
+func TestEmulatorSeedInResult(t *testing.T) {
+	t.Parallel()
+	seeds := map[string]bool{}
+	for _, args := range [][]string{
+		{"run", "--rps", "20", "--duration", "1s", "--quiet"},
+		{"run", "--rps", "20", "--duration", "1s", "--quiet"},
+		{"hv", "--producers", "1", "--messages", "20", "--quiet"},
+	} {
+		out := filepath.Join(t.TempDir(), "r.json")
+		b, err := exec.Command(binary, append(args, "-o", out)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("vesload %v: %v\n%s", args, err, b)
+		}
+		m := emulatorLine.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("vesload %v: no emulator line in\n%s", args, b)
+		}
+		res := readResult(t, out)
+		if got := strconv.FormatUint(res.Config.EmulatorSeed, 10); got != string(m[5]) || got == "0" {
+			t.Errorf("vesload %v: result's emulator seed %s, start line's %s", args, got, m[5])
+		}
+		seeds[string(m[5])] = true
+	}
+	if len(seeds) != 3 {
+		t.Errorf("three runs drew the seeds %v", seeds)
 	}
 }
 

@@ -250,6 +250,9 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	ec.TLS = o.tls // for the target's https metrics endpoint
 	rc := cfg.RunConfig()
 	rc.Profile, rc.Emulator, rc.Thresholds, rc.Digest = o.profile, emu != nil, exprs, cfg.Digest()
+	if emu != nil {
+		rc.EmulatorSeed = emu.Seed()
+	}
 	s.plan = &scenario.Plan{Config: ec, RunConfig: rc, URL: rc.URL, Label: "hv-ves"}
 	s.labels = producerLabels(cfg)
 	s.shard = &shardPlan{shard: cfg.Shard, runID: cfg.RunID, start: cfg.Start}

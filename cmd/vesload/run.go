@@ -312,7 +312,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	if emulated {
-		s.plan.RunConfig.Emulator = true
+		s.plan.RunConfig.Emulator, s.plan.RunConfig.EmulatorSeed = true, emu.Seed()
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
 	}
 	if limit, ok := openFileLimit(); ok {

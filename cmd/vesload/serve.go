@@ -144,7 +144,7 @@ func (f *serveFlags) run(ctx context.Context, opts testserver.Options, log *line
 		return fail(err)
 	}
 	var ro testserver.RunOptions
-	addrs := emulatorAddrs{}
+	addrs := emulatorAddrs{Seed: f.in.Seed}
 	if gen != nil {
 		f.hv.OnMessage = func(m *hvemu.Message) { gen.PublishRecord(m.Topic, m.Payload) }
 		opts.Publish, ro.Companion, addrs.Kafka = gen.Publish, gen, gen.Brokers()

@@ -19,7 +19,7 @@ type childFlags struct {
 func addChildFlags(fs *pflag.FlagSet, c *childFlags) {
 	fs.BoolVar(&c.announceAddrs, "announce", false, "print the listeners' addresses as one JSON line on stdout once all are up")
 	fs.BoolVar(&c.stdinEOF, "stop-on-stdin-eof", false, "stop when stdin reaches end of file (the parent is gone)")
-	fs.BoolVar(&c.bounded, "kafka-bounded", false, "delete records from the embedded broker 10 s after they were produced, read or not")
+	fs.BoolVar(&c.bounded, "kafka-bounded", false, "delete records from the embedded broker once its consumer has fetched past them, or 10 s after they were produced")
 	for _, name := range []string{"announce", "stop-on-stdin-eof", "kafka-bounded"} {
 		_ = fs.MarkHidden(name) // the flags exist: cannot fail
 	}

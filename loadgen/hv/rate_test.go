@@ -7,23 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
-func seconds(bytes ...int64) []result.Second {
-	tl := make([]result.Second, len(bytes))
-	for i, b := range bytes {
-		tl[i] = result.Second{T: int64(i), BytesSent: b}
-	}
-	return tl
-}
+func seconds(bytes ...int64) []int64 { return bytes }
 
 func TestPeakRate(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name    string
-		tl      []result.Second
+		tl      []int64
 		elapsed float64
 		want    float64 // bytes/s
 	}{
@@ -40,11 +33,11 @@ func TestPeakRate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 1000 {
 		n := 1 + rng.IntN(5)
-		tl := make([]result.Second, n)
+		tl := make([]int64, n)
 		var total int64
 		for i := range tl {
-			tl[i].BytesSent = rng.Int64N(1e6)
-			total += tl[i].BytesSent
+			tl[i] = rng.Int64N(1e6)
+			total += tl[i]
 		}
 		elapsed := float64(n-1) + rng.Float64()
 		if avg, peak := float64(total)/elapsed, peakRate(tl, elapsed); peak < avg*(1-1e-12) {
@@ -64,5 +57,35 @@ func TestShortRunPeakNotBelowAverage(t *testing.T) {
 	}
 	if r.HV.PeakMBps < r.HV.MBps || r.HV.MBps <= 0 {
 		t.Errorf("peak %.3f MB/s below the average %.3f", r.HV.PeakMBps, r.HV.MBps)
+	}
+}
+
+// The peak second is the data rate the collector saw, by the second in
+// which writes ended, not the schedule's (the engine's timeline holds a
+// message in its due second, so its seconds never exceed the schedule):
+// a producer that falls behind and then catches up writes a second's
+// backlog at once, and the peak shows it.
+func TestPeakIsOfWritesNotOfDueTimes(t *testing.T) {
+	t.Parallel()
+	w := newWrittenSeconds(3 * time.Second)
+	start := time.Unix(1000, 0)
+	// 100 messages of 1,000 bytes a second are due for 3 seconds; the
+	// first second's are written in the second one, with its own.
+	for s := range 3 {
+		done := start.Add(time.Duration(max(s, 1))*time.Second + 500*time.Millisecond)
+		for range 100 {
+			w.add(start, done, 1000)
+		}
+	}
+	if got := w.seconds(); len(got) != 3 || got[0] != 0 || got[1] != 200_000 || got[2] != 100_000 {
+		t.Fatalf("bytes by second written %v, want [0 200000 100000]", got)
+	}
+	if peak := peakRate(w.seconds(), 3); peak != 200_000 {
+		t.Errorf("peak %v B/s, want 200000 (the backlog's second), above the schedule's 100000", peak)
+	}
+	// A write past the seconds made for the run counts in the last one.
+	w.add(start, start.Add(time.Hour), 7)
+	if got := w.seconds(); got[len(got)-1] != 7 || len(got) != len(w.buckets) {
+		t.Errorf("a late write: %d seconds, last %d", len(got), got[len(got)-1])
 	}
 }

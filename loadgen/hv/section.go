@@ -2,6 +2,8 @@ package hv
 
 import (
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"github.com/vesload/vesload/report/result"
 )
@@ -63,7 +65,7 @@ func (t *Transport) AddSection(res *result.Result, _ bool) {
 	}
 	t.mu.Unlock()
 	hv.MBps = rate(hv.Sent.Bytes, res.DurationS) / 1e6
-	hv.PeakMBps = peakRate(res.Timeline, res.DurationS) / 1e6
+	hv.PeakMBps = peakRate(t.wrote.seconds(), res.DurationS) / 1e6
 	res.HV = hv
 }
 
@@ -105,6 +107,45 @@ func rate(n int64, seconds float64) float64 {
 	return float64(n) / seconds
 }
 
+// writtenSeconds counts bytes by the second of the run in which their
+// write ended, for the peak data rate. Its seconds are made for the
+// schedule's span and a margin; a write later than that counts in the
+// last one. Writes of many producers add at once, without a lock.
+type writtenSeconds struct {
+	start   atomic.Int64 // the run's start, Unix ns; 0 until the first write
+	buckets []atomic.Int64
+}
+
+// writtenMargin is how far past the schedule's span writes are kept in
+// seconds of their own.
+const writtenMargin = 2 * time.Minute
+
+func newWrittenSeconds(span time.Duration) writtenSeconds {
+	return writtenSeconds{buckets: make([]atomic.Int64, int((span+writtenMargin)/time.Second)+1)}
+}
+
+// add counts n bytes whose write ended at done, in a run that started at
+// start (every message knows it: its due time less its offset).
+func (w *writtenSeconds) add(start, done time.Time, n int64) {
+	w.start.CompareAndSwap(0, start.UnixNano())
+	i := done.UnixNano() - w.start.Load()
+	i = min(max(i/int64(time.Second), 0), int64(len(w.buckets)-1))
+	w.buckets[i].Add(n)
+}
+
+// seconds is the bytes written in each second so far, up to the last
+// second that has any.
+func (w *writtenSeconds) seconds() []int64 {
+	out := make([]int64, len(w.buckets))
+	last := 0
+	for i := range w.buckets {
+		if out[i] = w.buckets[i].Load(); out[i] > 0 {
+			last = i + 1
+		}
+	}
+	return out[:last]
+}
+
 // peakRate is the highest data rate (bytes/s) of the run's seconds, with
 // the same span as the average (total bytes / elapsed): the partial last
 // second is joined to the one before it, and a run shorter than a second
@@ -112,26 +153,26 @@ func rate(n int64, seconds float64) float64 {
 // long (no sliver of a second can spike) and the periods cover exactly
 // the elapsed time, so the average is a weighted mean of their rates and
 // the peak is never below it.
-func peakRate(tl []result.Second, elapsed float64) float64 {
+func peakRate(perSecond []int64, elapsed float64) float64 {
 	if elapsed <= 0 {
 		return 0
 	}
 	whole := int(elapsed) // seconds fully inside the run
 	if whole == 0 {
 		var total int64
-		for _, s := range tl {
-			total += s.BytesSent
+		for _, b := range perSecond {
+			total += b
 		}
 		return float64(total) / elapsed
 	}
 	var peak float64
 	var last int64
-	for i, s := range tl {
+	for i, b := range perSecond {
 		if i < whole-1 {
-			peak = max(peak, float64(s.BytesSent))
+			peak = max(peak, float64(b))
 			continue
 		}
-		last += s.BytesSent
+		last += b
 	}
 	return max(peak, float64(last)/(elapsed-float64(whole-1)))
 }

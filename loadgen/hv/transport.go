@@ -57,7 +57,13 @@ type Transport struct {
 	logFailure func(string)
 	logged     [transport.NumClasses]atomic.Bool
 
-	mu         sync.Mutex // guards what follows: rare events (dials, drops)
+	// wrote counts the bytes written in each second of the run, by the
+	// time the write ended: the data rate the collector saw, whose peak
+	// the engine's due-second timeline cannot show (it holds every
+	// message in its due second, so its seconds never exceed the
+	// schedule's rate).
+	wrote writtenSeconds
+	mu    sync.Mutex // guards what follows: rare events (dials, drops)
 	connect    *hdrhistogram.Histogram
 	handshake  *hdrhistogram.Histogram
 	dialErrors map[string]int64
@@ -97,6 +103,7 @@ func NewTransport(cfg Config) (*Transport, error) {
 	}
 	cfg = cfg.withDefaults()
 	t := &Transport{cfg: cfg, mine: cfg.mine(), conns: make([]*producerConn, cfg.Producers),
+		wrote: newWrittenSeconds(cfg.Span() + cfg.Interval),
 		connect: result.NewHistogram(), handshake: result.NewHistogram(),
 		dialErrors: map[string]int64{}, drops: map[string]int64{}}
 	for _, p := range t.mine {
@@ -328,6 +335,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 		return
 	}
 	o.Class, o.BytesSent = transport.OK, int64(len(frame))
+	t.wrote.add(r.Due.Add(-cfg.Due(int(p), int(i))), o.Done, o.BytesSent)
 	pc.written.Add(1)
 	pc.bytes.Add(int64(len(frame)))
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/testserver"
 )
 
 // checkJSON says what is wrong with a body that looks like JSON (starts
@@ -49,6 +51,26 @@ func checkJSON(body string, startLine int) string {
 		msg += ": " + hint
 	}
 	return msg
+}
+
+// collectorAnswer says what the VES collector answers to a body that is
+// not JSON, judged as it will be sent (rendered as checkJSON renders it):
+// its parser, org.json, throws on some (500) and reads others leniently
+// (a trailing comma, single quotes, text after the object), which its
+// schema then judges.
+func collectorAnswer(body string) string {
+	sample := []byte(nil)
+	t, err := ves.CompileTemplate([]byte(body), ves.TemplateOptions{RunID: "import", Vars: zeroVars(body), AllowInvalidJSON: true})
+	if err == nil {
+		sample = t.AppendBody(nil, 0, time.Time{})
+	} else {
+		sub, _ := substitute(body)
+		sample = []byte(sub)
+	}
+	if testserver.CollectorParse(sample) != nil {
+		return "a collector answers it with 500: its JSON parser (org.json) throws on it"
+	}
+	return "a collector's JSON parser (org.json) reads it leniently: the collector answers as its schema judges what was read"
 }
 
 // renderedProblem compiles body with the engine's template compiler,

@@ -39,7 +39,7 @@ var expected = map[string]struct {
 	"2_test_scenario_3k_rps":             {3000, time.Second, nil, "ResultCollector"},
 	"2_test_scenario_4k_rps":             {4000, time.Second, nil, "ResultCollector"},
 	"2_test_scenario_5k_rps":             {5000, time.Second, nil, "ResultCollector"},
-	"2_test_scenario_2k_rps_stndDefined": {2000, time.Second, nil, "body is not valid JSON: unexpected end of JSON input at body line 55, column 1 (plan line 89): 1 closing brace missing"},
+	"2_test_scenario_2k_rps_stndDefined": {2000, time.Second, nil, "body is not valid JSON: unexpected end of JSON input at body line 55, column 1 (plan line 89): 1 closing brace missing; it is imported as written, and a collector answers it with 500"},
 	"2_test_scenario_3k_rps_stndDefined": {3000, time.Second, nil, "body is not valid JSON: unexpected end of JSON input"},
 	"2_test_scenario_4k_rps_stndDefined": {4000, time.Second, nil, "body is not valid JSON: unexpected end of JSON input"},
 	"2_test_scenario_5k_rps_stndDefined": {5000, time.Second, nil, "body is not valid JSON: unexpected end of JSON input"},

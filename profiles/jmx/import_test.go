@@ -229,6 +229,27 @@ func TestCheckJSON(t *testing.T) {
 	}
 }
 
+// TestCollectorAnswer: the warning on a body that is not JSON says what
+// the collector answers, as the emulator answers it: 500 where org.json
+// throws, the schema's judgement where org.json reads it leniently.
+func TestCollectorAnswer(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ body, want string }{
+		{"{\n  \"a\": 1\n", "answers it with 500"},
+		{`{"a": "${__time()}", "b": {"c": 1}`, "answers it with 500"},
+		{`{"a": [1, 2}`, "answers it with 500"},
+		{`{"a": 1,}`, "reads it leniently"},
+		{`{'a': 1}`, "reads it leniently"},
+		{`{"a": {{.EventID}}, "b": 1} trailing`, "reads it leniently"},
+		{`[{"a": 1}`, "answers it with 500"},
+	}
+	for _, tt := range tests {
+		if got := collectorAnswer(tt.body); !strings.Contains(got, tt.want) {
+			t.Errorf("collectorAnswer(%q) = %q, want it to say %q", tt.body, got, tt.want)
+		}
+	}
+}
+
 func TestTranslateText(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ in, want string }{

@@ -180,7 +180,7 @@ func (imp *importer) payload(r *request, el *element) {
 		}
 	}
 	if problem := checkJSON(r.body, line); problem != "" {
-		imp.warn(el, "body is not valid JSON: %s; it is imported as written, and a collector answers it with 400", problem)
+		imp.warn(el, "body is not valid JSON: %s; it is imported as written, and %s", problem, collectorAnswer(r.body))
 	}
 	if looksJSON(r.body) {
 		// White space around JSON means nothing; without it the body

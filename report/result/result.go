@@ -96,6 +96,10 @@ type RunConfig struct {
 	Auth      string            `json:"auth,omitempty"`
 	Insecure  bool              `json:"insecure,omitempty"`
 	Emulator  bool              `json:"emulator,omitempty"`
+	// EmulatorSeed is the seed the built-in emulator drew for its random
+	// choices (error rate, jitter, publish drop): `vesload serve --seed`
+	// repeats them.
+	EmulatorSeed uint64 `json:"emulator_seed,omitempty"`
 	// ExpectStatus is the set of statuses counted as success when it is
 	// not the default 2xx, e.g. "202" (--expect-status).
 	ExpectStatus string `json:"expect_status,omitempty"`

@@ -28,6 +28,7 @@ type Addrs struct {
 	HV        string `json:"hv"`         // HV-VES HOST:PORT
 	HVMonitor string `json:"hv_monitor"` // HV-VES /stats and /metrics HOST:PORT
 	Kafka     string `json:"kafka"`      // embedded broker HOST:PORT
+	Seed      uint64 `json:"seed"`       // of its random choices (serve --seed), drawn when not given
 }
 
 // Args are the child's arguments: every listener on a free loopback
@@ -91,10 +92,14 @@ func (e *Emulator) HVAddr() string { return e.addrs.HV }
 // Brokers is the embedded Kafka broker's HOST:PORT.
 func (e *Emulator) Brokers() string { return e.addrs.Kafka }
 
+// Seed is the seed of the emulator's random choices (error rate, jitter,
+// publish drop), which `vesload serve --seed` repeats.
+func (e *Emulator) Seed() uint64 { return e.addrs.Seed }
+
 // Describe is the one line that announces the emulator to the user.
 func (e *Emulator) Describe() string {
-	return fmt.Sprintf("built-in emulator: process %d (vesload serve), REST %s, HV-VES %s, Kafka %s",
-		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka)
+	return fmt.Sprintf("built-in emulator: process %d (vesload serve), REST %s, HV-VES %s, Kafka %s, seed %d",
+		e.addrs.PID, e.addrs.URL, e.addrs.HV, e.addrs.Kafka, e.addrs.Seed)
 }
 
 // HVReceiver waits (up to settle) until the emulator has read every

@@ -13,8 +13,8 @@ func TestParse(t *testing.T) {
 		want    Addrs
 		wantErr bool
 	}{
-		{`{"url":"http://127.0.0.1:1","hv":"127.0.0.1:2","hv_monitor":"127.0.0.1:3","kafka":"127.0.0.1:4"}`,
-			Addrs{URL: "http://127.0.0.1:1", HV: "127.0.0.1:2", HVMonitor: "127.0.0.1:3", Kafka: "127.0.0.1:4"}, false},
+		{`{"url":"http://127.0.0.1:1","hv":"127.0.0.1:2","hv_monitor":"127.0.0.1:3","kafka":"127.0.0.1:4","seed":7}`,
+			Addrs{URL: "http://127.0.0.1:1", HV: "127.0.0.1:2", HVMonitor: "127.0.0.1:3", Kafka: "127.0.0.1:4", Seed: 7}, false},
 		{`{"url":"http://127.0.0.1:1","hv":"127.0.0.1:2"}`, Addrs{}, true},
 		{`not json`, Addrs{}, true},
 		{``, Addrs{}, true},

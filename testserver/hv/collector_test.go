@@ -58,7 +58,7 @@ func TestDecodesAsTheCollector(t *testing.T) {
 		{"eleven bytes after a message wait too", append(message(1, "p", 100), make([]byte, 11)...), 1, nil, "", 1},
 		{"twelve garbage bytes break the stream", append(message(1, "p", 100), make([]byte, 12)...), 1, nil, RejectMarker, 1},
 		{"a length over 1 MiB breaks the stream", []byte{frameMarker, 1, 0, 0, 0, 0, 0, 1, 0, 0x10, 0, 1}, 0, nil, RejectTooBig, 0},
-		{"a length with the top bit set breaks the stream", []byte{frameMarker, 1, 0, 0, 0, 0, 0, 1, 0x80, 0, 0, 0}, 0, nil, RejectTooBig, 0},
+		{"a length with the top bit set breaks the stream", []byte{frameMarker, 1, 0, 0, 0, 0, 0, 1, 0x80, 0, 0, 0}, 0, nil, RejectUnexpected, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

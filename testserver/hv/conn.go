@@ -3,6 +3,7 @@ package hv
 import (
 	"crypto/tls"
 	"errors"
+	"math"
 	"net"
 	"time"
 )
@@ -102,33 +103,43 @@ func (k *conn) frames() string {
 		case errors.Is(err, errTooBig):
 			k.s.st.rejected(RejectTooBig)
 			return RejectTooBig
+		case errors.Is(err, errNegative):
+			k.s.st.rejected(RejectUnexpected)
+			return RejectUnexpected
 		case !ok:
 			return ""
 		}
-		k.handle(f)
+		if cause := k.handle(f); cause != "" {
+			k.s.st.rejected(cause)
+			return cause
+		}
 	}
 }
 
 // handle counts one frame and passes it on when it is valid and routed,
 // in the collector's order: frame checks, protobuf decoding (travel time
-// recorded for every decoded message), header validation, routing.
-func (k *conn) handle(f frame) {
+// recorded for every decoded message), header validation, routing. A
+// non-empty result is the cause to disconnect for.
+func (k *conn) handle(f frame) string {
 	st := k.s.st
 	st.received(len(f.payload))
 	if !f.usable() {
 		st.dropped(DropInvalid)
-		return
+		return ""
 	}
 	h, ok := k.dec.decode(f.payload)
 	if !ok {
 		st.dropped(DropInvalid)
-		return
+		return ""
 	}
 	now := k.s.opts.Now()
+	if !travelFits(h.lastEpochMicrosec, now) {
+		return RejectUnexpected
+	}
 	st.travelled(h.lastEpochMicrosec, now)
 	if !validHeader(h) {
 		st.dropped(DropInvalid)
-		return
+		return ""
 	}
 	key := h.domain
 	if key == "stndDefined" {
@@ -137,7 +148,7 @@ func (k *conn) handle(f frame) {
 	topic, ok := k.s.opts.Routes[key]
 	if !ok {
 		st.dropped(DropRouteNotFound)
-		return
+		return ""
 	}
 	st.accepted(k.client, h.sourceName, h.eventID, topic)
 	if fn := k.s.opts.OnMessage; fn != nil {
@@ -145,4 +156,19 @@ func (k *conn) handle(f frame) {
 		k.msg.Payload, k.msg.Received = f.payload, now
 		fn(&k.msg)
 	}
+	return ""
+}
+
+// maxTimerUs is the longest duration, either way, the collector's timer
+// takes: it records in nanoseconds, a signed 64-bit count.
+const maxTimerUs = math.MaxInt64 / 1000
+
+// travelFits reports whether the collector can record the travel time of
+// a message stamped lastEpochMicrosec (read as a signed number) and
+// received at now. It cannot when the two lie more than about 292 years
+// apart: converting the duration to nanoseconds overflows, and the error
+// ends the client's stream.
+func travelFits(lastEpochMicrosec uint64, now time.Time) bool {
+	stamp, at := int64(lastEpochMicrosec), now.UnixMicro()
+	return stamp >= at-maxTimerUs && stamp <= at+maxTimerUs
 }

@@ -58,12 +58,47 @@ func decodeEvent(b []byte, h *header) bool {
 			b = b[n:]
 			continue
 		}
-		if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+		if n = skipField(num, typ, b, 0); n < 0 {
 			return false
 		}
 		b = b[n:]
 	}
 	return true
+}
+
+// javaRecursionLimit is protobuf-java's default nesting limit: a message
+// or group opened at this depth fails the parse.
+const javaRecursionLimit = 100
+
+// skipField consumes one field value the way protobuf-java keeps an
+// unknown field, returning its length or -1: a group opens one more level
+// of nesting, and one opened at javaRecursionLimit fails. depth is the
+// nesting of the message holding the field (VesEvent 0, its header 1).
+func skipField(num protowire.Number, typ protowire.Type, b []byte, depth int) int {
+	if typ != protowire.StartGroupType {
+		return protowire.ConsumeFieldValue(num, typ, b)
+	}
+	if depth >= javaRecursionLimit {
+		return -1
+	}
+	n := 0
+	for {
+		inner, t, m := protowire.ConsumeTag(b[n:])
+		if m < 0 {
+			return -1
+		}
+		n += m
+		if t == protowire.EndGroupType {
+			if inner != num {
+				return -1
+			}
+			return n
+		}
+		if m = skipField(inner, t, b[n:], depth+1); m < 0 {
+			return -1
+		}
+		n += m
+	}
 }
 
 // decodeHeader merges one occurrence of the header message into h.
@@ -90,7 +125,7 @@ func decodeHeader(b []byte, h *header) bool {
 			h.setVarint(num, v)
 			b = b[n:]
 		default: // unknown, or known with another wire type: kept aside
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+			if n = skipField(num, typ, b, 1); n < 0 {
 				return false
 			}
 			b = b[n:]

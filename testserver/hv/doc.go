@@ -2,7 +2,8 @@
 // that reads WTP frames carrying protobuf VesEvents and behaves as ONAP's
 // high-volume collector does towards its clients. It never answers a
 // message; it disconnects a client on a wrong frame marker or a payload
-// over the limit, skips (and counts) frames of another version or payload
+// over the limit, and on the errors the collector counts as "unexpected"
+// (a negative length, a travel time its timer cannot hold), skips (and counts) frames of another version or payload
 // type, undecodable protobuf, headers failing the collector's validation
 // and domains without a route, and closes idle connections.
 //

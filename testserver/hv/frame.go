@@ -26,8 +26,9 @@ const MaxPayload = maxPayloadLength
 // that ends before 12 bytes arrived breaks nothing (the collector waits
 // for the rest of the header and never sees a marker).
 var (
-	errMarker = errors.New("invalid wire frame marker")
-	errTooBig = errors.New("payload size exceeds the limit")
+	errMarker   = errors.New("invalid wire frame marker")
+	errTooBig   = errors.New("payload size exceeds the limit")
+	errNegative = errors.New("negative payload size")
 )
 
 // frame is one complete frame; payload points into the reader's buffer
@@ -72,9 +73,13 @@ func (r *frameReader) next() (f frame, ok bool, err error) {
 		return frame{}, false, errMarker
 	}
 	// The length is a signed 32-bit value in the collector: one with the
-	// top bit set is negative and passes the size check, then breaks the
-	// stream; either way the client is gone, so treat it as too big.
+	// top bit set is negative, passes the size check and the wait for
+	// bytes, and fails allocating the payload, which ends the stream as
+	// an unexpected error.
 	n := binary.BigEndian.Uint32(rest[8:12])
+	if int32(n) < 0 {
+		return frame{}, false, errNegative
+	}
 	if n > uint32(r.max) {
 		return frame{}, false, errTooBig
 	}

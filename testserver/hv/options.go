@@ -53,7 +53,8 @@ type Options struct {
 	// Logf receives one line per notable event (nil: silent).
 	Logf func(format string, args ...any)
 	// MaxTrackedIDs bounds the eventIds remembered for duplicate
-	// detection (10 million when 0); past it duplicates are not checked.
+	// detection (10 million when 0), as 64-bit hashes; past it duplicates
+	// are not checked.
 	MaxTrackedIDs int
 }
 

@@ -1,6 +1,7 @@
 package hv
 
 import (
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,8 +33,9 @@ type state struct {
 	discBy      map[string]int64
 	byTopic     map[string]int64
 	bySource    map[string]int64
-	byClient    map[string]int64 // accepted messages per connection (remote address)
-	ids         map[string]struct{}
+	byClient    map[string]int64    // accepted messages per connection (remote address)
+	ids         map[uint64]struct{} // maphash of the eventIds: 8 bytes each, whatever their length
+	idSeed      maphash.Seed
 	maxIDs      int
 	duplicates  int64
 	untracked   int64
@@ -45,8 +47,8 @@ type state struct {
 func newState(maxIDs int) *state {
 	return &state{
 		rejections: map[string]int64{}, drops: map[string]int64{}, discBy: map[string]int64{},
-		byTopic: map[string]int64{}, bySource: map[string]int64{}, byClient: map[string]int64{}, ids: map[string]struct{}{},
-		maxIDs: maxIDs, travel: hdrhistogram.New(1, maxTravelUs, 3),
+		byTopic: map[string]int64{}, bySource: map[string]int64{}, byClient: map[string]int64{}, ids: map[uint64]struct{}{},
+		idSeed: maphash.MakeSeed(), maxIDs: maxIDs, travel: hdrhistogram.New(1, maxTravelUs, 3),
 	}
 }
 
@@ -94,11 +96,12 @@ func (s *state) accepted(client, source, eventID, topic string) {
 	s.byTopic[topic]++
 	bounded(s.bySource, source)
 	bounded(s.byClient, client)
-	switch _, seen := s.ids[eventID]; {
+	h := maphash.String(s.idSeed, eventID) // two ids collide with odds of about n²/2⁶⁵
+	switch _, seen := s.ids[h]; {
 	case seen:
 		s.duplicates++
 	case len(s.ids) < s.maxIDs:
-		s.ids[eventID] = struct{}{}
+		s.ids[h] = struct{}{}
 	default:
 		s.untracked++
 	}

@@ -15,7 +15,7 @@ type Stats struct {
 	ConnectionsActive int64   `json:"connections_active"`
 	Disconnections    int64   `json:"disconnections_total"`
 	// DisconnectedBy counts disconnections by cause: closed (by the
-	// client), idle, invalid_marker, too_big_payload,
+	// client), idle, invalid_marker, too_big_payload, unexpected,
 	// tls_handshake.
 	DisconnectedBy  map[string]int64 `json:"disconnected_by"`
 	ClientsRejected map[string]int64 `json:"clients_rejected"`

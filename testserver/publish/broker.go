@@ -25,14 +25,16 @@ const boundedSegment = 2 << 20
 
 // BrokerOptions configure an embedded broker.
 type BrokerOptions struct {
-	// Bounded deletes records Retention after they were produced, read
-	// or not, so that the broker's memory follows the rate and stays flat
-	// over a long run. The built-in emulator of a run, whose one consumer
-	// is the run's delivery follower reading records as they arrive, sets
-	// it; a consumer lagging by more than the retention misses records.
+	// Bounded deletes the records a consumer has fetched past, and the
+	// others Retention after they were produced, so that the broker's
+	// memory follows the consumer's lag (at most the rate times the
+	// retention) and stays flat over a long run. It is for a broker with
+	// one consumer: the built-in emulator of a run, read by the run's
+	// delivery follower as records arrive; a second consumer behind the
+	// first, or one lagging by more than the retention, misses records.
 	Bounded bool
-	// Retention is how long a bounded broker keeps a record
-	// (DefaultRetention when 0).
+	// Retention is how long a bounded broker keeps a record no consumer
+	// has fetched (DefaultRetention when 0).
 	Retention time.Duration
 }
 
@@ -81,7 +83,7 @@ func StartBrokerWith(addr string, o BrokerOptions) (*Broker, error) {
 		if o.Retention <= 0 {
 			o.Retention = DefaultRetention
 		}
-		if b.retain, err = startRetainer(b.addr, o.Retention); err != nil {
+		if b.retain, err = startRetainer(c, b.addr, o.Retention); err != nil {
 			c.Close()
 			return nil, fmt.Errorf("start embedded Kafka on %s: %w", addr, err)
 		}
