@@ -121,6 +121,7 @@ func (fl *follow) finishExpected(res *result.Result, expected int64, note func(s
 	if fl == nil {
 		return nil
 	}
+	defer fl.stop()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return fl.Finish(ctx, res, expected, note)

@@ -95,11 +95,10 @@ func (c *Child) Request(ev *loadgen.RequestEvent) {
 func (c *Child) Expected(res *result.Result) int64 { return res.Requests.Sent * int64(c.batch) }
 
 // Finish waits out the grace for the expected events still due (ctx
-// ending stops the wait, not the result), adds the delivery section and
-// its warnings to res, and stops the follower. note is told about the
-// wait before it begins.
+// ending stops the wait, not the result) and adds the delivery section
+// and its warnings to res; the caller then closes the follower. note is
+// told about the wait before it begins.
 func (c *Child) Finish(ctx context.Context, res *result.Result, expected int64, note func(string)) error {
-	defer c.Close()
 	d, err := c.remote.Finish(ctx, expected, c.grace+followerReady, func(delivered int64) {
 		if delivered < expected && c.grace > 0 {
 			note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
