@@ -54,12 +54,7 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	// Parallel generators are judged on the merged figures, as one run
 	// is: by every gate and by the built-in rules the shards deferred.
 	v, lines := report.JudgeMerge(merged, rs, names, gates, allowErrors)
-	if output == "" || output == "-" {
-		err = report.Encode(stdout, merged)
-	} else {
-		err = report.Write(output, merged)
-	}
-	if err != nil {
+	if err := files.WriteResult(output, stdout, merged); err != nil {
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitRun
 	}

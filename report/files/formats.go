@@ -93,3 +93,13 @@ func (s ComparisonSet) Write(stdout io.Writer, cmp *compare.Comparison, a, b []*
 	}
 	return nil
 }
+
+// WriteResult writes the result document to stdout when path is empty
+// or "-", else to the file at path, atomically (report.Write): the
+// output of every command whose -o is a result (merge, consume).
+func WriteResult(path string, stdout io.Writer, r *result.Result) error {
+	if path == "" || path == "-" {
+		return report.Encode(stdout, r)
+	}
+	return report.Write(path, r)
+}

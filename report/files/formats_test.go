@@ -47,3 +47,22 @@ func TestComparisonSet(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteResult checks that "" and "-" are stdout and a path a file.
+func TestWriteResult(t *testing.T) {
+	r := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "w1"}}
+	for _, path := range []string{"", "-"} {
+		var out bytes.Buffer
+		if err := WriteResult(path, &out, r); err != nil || !strings.Contains(out.String(), `"w1"`) {
+			t.Errorf("WriteResult(%q) wrote %q (%v)", path, out.String(), err)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "r.json")
+	var out bytes.Buffer
+	if err := WriteResult(p, &out, r); err != nil || out.Len() != 0 {
+		t.Fatalf("WriteResult(file): %v, stdout %q", err, out.String())
+	}
+	if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), `"w1"`) {
+		t.Errorf("file holds %q (%v)", b, err)
+	}
+}
