@@ -16,10 +16,9 @@ const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.jso
 // compareOptions holds the flags of `vesload compare`.
 type compareOptions struct {
 	nameA, nameB string
-	test, center string
 	force        bool
 	files.ComparisonSet
-	compare.GateOptions
+	compare.Settings
 }
 
 func compareFlags(o *compareOptions) *pflag.FlagSet {
@@ -27,8 +26,8 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs.StringVarP(&o.Format, "format", "f", "text", "output format: text, markdown, json or html")
 	fs.StringVar(&o.nameA, "name-a", "A", "name of the baseline side (the files before --vs), e.g. dmaap")
 	fs.StringVar(&o.nameB, "name-b", "B", "name of the other side (the files after --vs), e.g. cambria")
-	fs.StringVar(&o.test, "test", string(compare.Welch), "significance test on the per-run values: welch (decides with 3 runs a side) or utest (Mann-Whitney, needs 4+)")
-	fs.StringVar(&o.center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
+	fs.StringVar(&o.Test, "test", string(compare.Welch), "significance test on the per-run values: welch (decides with 3 runs a side) or utest (Mann-Whitney, needs 4+)")
+	fs.StringVar(&o.Center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
 	fs.StringVarP(&o.Output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.HTML, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
@@ -112,13 +111,7 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 	if err := o.ComparisonSet.Check(); err != nil {
 		return exitUsage, err
 	}
-	if _, err := compare.ParseTest(o.test); err != nil {
-		return exitUsage, fmt.Errorf("--test: %v", err)
-	}
-	if _, err := compare.ParseCenter(o.center); err != nil {
-		return exitUsage, fmt.Errorf("--center: %v", err)
-	}
-	gates, err := checkGateFlags(o)
+	opts, err := checkCompareFlags(o)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -127,13 +120,8 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 		return exitUsage, err
 	}
 	a, b := sa.Results, sb.Results
-	cmp, err := compare.Compare(a, b, compare.Options{
-		NameA: o.nameA, NameB: o.nameB,
-		Test: compare.Test(o.test), Center: compare.Center(o.center),
-		Force:   o.force,
-		LabelsA: sa.Files, LabelsB: sb.Files,
-		Alpha: o.Alpha, Gates: gates, Undecided: compare.Undecided(o.Undecided),
-	})
+	opts.NameA, opts.NameB, opts.Force, opts.LabelsA, opts.LabelsB = o.nameA, o.nameB, o.force, sa.Files, sb.Files
+	cmp, err := compare.Compare(a, b, opts)
 	var mismatch *compare.MismatchError
 	if errors.As(err, &mismatch) {
 		return exitUsage, fmt.Errorf("%v (--force compares anyway)", mismatch)
@@ -147,17 +135,17 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 	return finishGates(o, cmp, stderr)
 }
 
-// checkGateFlags parses the --gate expressions and checks the flags
-// that only mean something with them.
-func checkGateFlags(o *compareOptions) ([]compare.Gate, error) {
-	gates, err := o.Parse()
+// checkCompareFlags checks the comparison's flags (compare.Settings)
+// and --junit, which only means something with gates.
+func checkCompareFlags(o *compareOptions) (compare.Options, error) {
+	opts, err := o.Settings.Options()
 	switch {
 	case err != nil || o.JUnit == "":
-		return gates, err
-	case len(gates) == 0:
-		return nil, errors.New("--junit reports gates: give at least one --gate")
+		return opts, err
+	case len(opts.Gates) == 0:
+		return opts, errors.New("--junit reports gates: give at least one --gate")
 	}
-	return gates, files.Check([]files.Path{{Option: "--junit", Path: o.JUnit}})
+	return opts, files.Check([]files.Path{{Option: "--junit", Path: o.JUnit}})
 }
 
 // finishGates tells stderr what the gates decided when the text

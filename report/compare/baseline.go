@@ -81,3 +81,27 @@ func (b *Baseline) Judge(res *result.Result, w io.Writer) (bool, error) {
 	}
 	return set.Passed(), nil
 }
+
+// Settings are a comparison's options as `vesload compare` is given
+// them (--test, --center and the gate options), whose names the errors
+// use.
+type Settings struct {
+	Test, Center string
+	GateOptions
+}
+
+// Options checks the settings and returns them as Options; the caller
+// adds the sides' names and labels.
+func (s Settings) Options() (Options, error) {
+	if _, err := ParseTest(s.Test); err != nil {
+		return Options{}, fmt.Errorf("--test: %v", err)
+	}
+	if _, err := ParseCenter(s.Center); err != nil {
+		return Options{}, fmt.Errorf("--center: %v", err)
+	}
+	gates, err := s.Parse()
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{Test: Test(s.Test), Center: Center(s.Center), Alpha: s.Alpha, Gates: gates, Undecided: Undecided(s.Undecided)}, nil
+}

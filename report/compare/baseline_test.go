@@ -56,3 +56,35 @@ func TestLoadBaseline(t *testing.T) {
 		})
 	}
 }
+
+// TestSettingsOptions checks the comparison's settings: each error names
+// its option, in the order the options are checked.
+func TestSettingsOptions(t *testing.T) {
+	good := Settings{Test: "welch", Center: "mean", GateOptions: GateOptions{Exprs: []string{"p99<+10%"}, Alpha: 0.05, Undecided: "pass"}}
+	for _, c := range []struct {
+		name    string
+		edit    func(*Settings)
+		wantErr string
+	}{
+		{"good", func(*Settings) {}, ""},
+		{"bad test", func(s *Settings) { s.Test, s.Center = "t", "x" }, "--test: "},
+		{"bad center", func(s *Settings) { s.Center = "mode" }, "--center: "},
+		{"bad alpha", func(s *Settings) { s.Alpha = 0 }, "--alpha: "},
+		{"bad gate", func(s *Settings) { s.Exprs = []string{"nonsense"} }, "--gate: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := good
+			c.edit(&s)
+			o, err := s.Options()
+			if c.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || o.Test != Welch || o.Center != Mean || o.Alpha != 0.05 || o.Undecided != UndecidedPass || len(o.Gates) != 1 {
+				t.Errorf("Options() = %+v, %v", o, err)
+			}
+		})
+	}
+}
