@@ -77,7 +77,8 @@ type Config struct {
 	// LogFailure, when set, is handed the first failing exchange of each
 	// error class, request and response, credentials hidden (-v). Only
 	// a failing request is looked at, and only the first of its class is
-	// formatted: the path of a successful request does not change.
+	// formatted: the path of a successful request does not change. New
+	// hands it to a Transport that is a transport.FailureLogger.
 	LogFailure func(string)
 	// UserAgent names the generator in requests.
 	UserAgent string

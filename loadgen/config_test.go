@@ -51,3 +51,41 @@ func (stubTransport) Preflight(context.Context) error       { return nil }
 func (stubTransport) Warm(int)                              {}
 func (stubTransport) NewSender() (transport.Sender, func()) { return nil, func() {} }
 func (stubTransport) Close()                                {}
+
+// loggingTransport is a stubTransport that can log its failures.
+type loggingTransport struct {
+	stubTransport
+	log func(string)
+}
+
+func (l *loggingTransport) LogFailures(log func(string)) { l.log = log }
+
+// New tells a transport that logs failures where the run's failure log
+// is; without one it leaves the transport alone.
+func TestNewHandsTheFailureLog(t *testing.T) {
+	t.Parallel()
+	sched, err := Constant(10, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withLog := range []bool{true, false} {
+		tr := &loggingTransport{}
+		var logged []string
+		c := Config{URL: "tcp://127.0.0.1:6061", Load: sched, Body: seqBody{}, Pool: 1, Timeout: time.Second, Transport: tr}
+		if withLog {
+			c.LogFailure = func(s string) { logged = append(logged, s) }
+		}
+		if _, err := New(c); err != nil {
+			t.Fatal(err)
+		}
+		if (tr.log != nil) != withLog {
+			t.Fatalf("with a failure log %v: transport told %v", withLog, tr.log != nil)
+		}
+		if withLog {
+			tr.log("first 503")
+			if len(logged) != 1 || logged[0] != "first 503" {
+				t.Errorf("logged %q", logged)
+			}
+		}
+	}
+}

@@ -42,6 +42,9 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if lf, ok := cfg.Transport.(transport.FailureLogger); ok && cfg.LogFailure != nil {
+		lf.LogFailures(cfg.LogFailure)
+	}
 	e := &Engine{
 		cfg:   cfg,
 		facts: cfg.Load.facts(cfg.Pool),

@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,7 +22,6 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/chromiumtest"
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 )
@@ -470,41 +468,4 @@ func vesloadQuiet(args ...string) outcome {
 		o.code, o.stderr = -1, err.Error()
 	}
 	return o
-}
-
-type countCheckpoints struct {
-	loadgen.NopObserver
-	at []int
-}
-
-func (c *countCheckpoints) Checkpoint(r *result.Result) {
-	c.at = append(c.at, int(r.Ended.Sub(r.Started).Round(time.Second)/time.Second))
-}
-
-// TestEveryCheckpointKeepsThePeriod: with the dashboard's snapshot every
-// second, the checkpoint file still gets one per --checkpoint period,
-// and a snapshot the engine skipped delays it to the next second only.
-func TestEveryCheckpointKeepsThePeriod(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name  string
-		every time.Duration
-		secs  []int
-		want  []int
-	}{
-		{"every 3 s", 3 * time.Second, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []int{3, 6, 9}},
-		{"a skipped snapshot", 3 * time.Second, []int{1, 2, 4, 5, 7, 8, 9}, []int{4, 7, 9}},
-		{"every second", time.Second, []int{1, 2, 3}, []int{1, 2, 3}},
-	}
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, tc := range tests {
-		var got countCheckpoints
-		e := &everyCheckpoint{Observer: &got, every: tc.every}
-		for _, s := range tc.secs {
-			e.Checkpoint(&result.Result{Started: start, Ended: start.Add(time.Duration(s)*time.Second + 3*time.Millisecond)})
-		}
-		if !slices.Equal(got.at, tc.want) {
-			t.Errorf("%s: passed on at %v, want %v", tc.name, got.at, tc.want)
-		}
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -98,32 +99,25 @@ func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // hvConfig turns the flags (over a profile) into the producers' config.
 func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, error) {
 	gates := o.run.thresholds
-	if o.profile != "" {
-		var err error
-		if gates, err = overlayHVProfile(o, changed); err != nil {
-			return hv.Config{}, nil, err
-		}
-	}
 	cfg := hv.Config{Addr: o.addr, Producers: o.producers, Messages: o.messages, Size: o.size,
 		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout}
-	if changed("rate") {
-		if changed("interval") {
-			return cfg, nil, usagef("--rate and --interval: give only one")
-		}
-		d, err := hv.IntervalForRate(o.rate, max(o.producers, 1))
+	if o.profile != "" {
+		p, err := profiles.Load(o.profile)
 		if err != nil {
-			return cfg, nil, usagef("--rate: %v", err)
+			return cfg, nil, usagef("--profile: %v", err)
 		}
-		cfg.Interval = d
+		po, err := scenario.HVOverrides(p)
+		if err != nil {
+			return cfg, nil, usagef("--profile %s: %v", o.profile, err)
+		}
+		_ = cfg.Apply(po) // counts and an interval only: cannot fail
+		gates = append(append([]string(nil), p.Thresholds...), gates...)
 	}
-	if changed("duration") {
-		if changed("messages") {
-			return cfg, nil, usagef("--duration and --messages: give only one")
-		}
-		if o.duration <= 0 || cfg.Interval <= 0 {
-			return cfg, nil, usagef("--duration: want a positive duration, got %v", o.duration)
-		}
-		cfg.Messages = int(min(int64(o.duration/cfg.Interval), 1<<31-1))
+	err := cfg.Apply(hv.Overrides{Producers: given(changed, "producers", o.producers), Messages: given(changed, "messages", o.messages),
+		Size: given(changed, "size", o.size), Interval: given(changed, "interval", o.interval),
+		Rate: given(changed, "rate", o.rate), Duration: given(changed, "duration", o.duration)})
+	if err != nil {
+		return cfg, nil, usageError{err}
 	}
 	o.shard.runID = o.runID
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
@@ -146,32 +140,6 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 		}
 	}
 	return cfg, gates, nil
-}
-
-// overlayHVProfile takes producers, messages, interval, size and
-// thresholds from a profile with load.producers, unless a flag sets them.
-func overlayHVProfile(o *hvOptions, changed func(string) bool) ([]string, error) {
-	p, err := profiles.Load(o.profile)
-	if err != nil {
-		return nil, usagef("--profile: %v", err)
-	}
-	pr := p.Load.Producers
-	if pr == nil {
-		return nil, usagef("--profile %s: no load.producers section (an HV-VES run needs producers, messages and an interval)", o.profile)
-	}
-	if !changed("producers") && pr.Count > 0 {
-		o.producers = pr.Count
-	}
-	if !changed("messages") && pr.Messages > 0 {
-		o.messages = int(min(pr.Messages, 1<<31-1))
-	}
-	if !changed("interval") && !changed("rate") && pr.Interval > 0 {
-		o.interval = pr.Interval
-	}
-	if !changed("size") && len(p.Requests) > 0 && p.Requests[0].Size > 0 {
-		o.size = p.Requests[0].Size
-	}
-	return append(append([]string(nil), p.Thresholds...), o.run.thresholds...), nil
 }
 
 // hvExecute runs the producers through the engine, against the
@@ -221,8 +189,8 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	if s.gates, err = parseThresholds(exprs); err != nil {
 		return nil, err
 	}
-	if s.abortGates, err = parseAbortGates(ro.abortOn); err != nil {
-		return nil, err
+	if s.abortGates, err = observe.ParseAbortGates(ro.abortOn); err != nil {
+		return nil, usageError{err}
 	}
 	probe := cfg
 	if probe.Addr == "" {
@@ -254,7 +222,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 		rc.EmulatorSeed = emu.Seed()
 	}
 	s.plan = &scenario.Plan{Config: ec, RunConfig: rc, URL: rc.URL, Label: "hv-ves"}
-	s.labels = producerLabels(cfg)
+	s.labels = cfg.Labels()
 	s.shard = &shardPlan{shard: cfg.Shard, runID: cfg.RunID, start: cfg.Start}
 	fl, err := startHVFollow(&ro.consume, &cfg, emu)
 	if err != nil {
@@ -268,12 +236,12 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	if err != nil {
 		return nil, err
 	}
-	s.closers = append(s.closers, counters.stop)
+	s.closers = append(s.closers, counters.Stop)
 	s.prog = newProgress(stderr, ro.quiet, cfg.Span()+cfg.Interval)
 	s.prog.messages = true
 	s.complete = func(res *result.Result) error {
 		written := res.HV.Sent.Written
-		res.Warnings = append(res.Warnings, counters.finish(res, written, o.settle)...)
+		res.Warnings = append(res.Warnings, counters.Finish(res, written, o.settle)...)
 		if emu != nil {
 			res.HV.Receiver = emu.hvView(written, o.settle)
 		}
@@ -305,14 +273,4 @@ func hvTarget(o *hvOptions, cfg *hv.Config, stderr io.Writer) (*emulator, error)
 	cfg.Addr = emu.HVAddr()
 	fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.describe())
 	return emu, nil
-}
-
-// producerLabels names each message by its producer's sourceName, the
-// JTL's label: request n is producer n mod Producers's.
-func producerLabels(cfg hv.Config) func(seq int64) string {
-	names := make([]string, cfg.Producers)
-	for p := range names {
-		names[p] = cfg.Source(p).SourceName
-	}
-	return func(seq int64) string { return names[seq%int64(len(names))] }
 }

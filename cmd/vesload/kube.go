@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -55,43 +53,6 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 // kubeDashboard is where every shard serves its live page.
 var kubeDashboard = kubespec.DashboardAddr()
 
-// kubeRefused are run flags that mean nothing in a pod, with what to do
-// instead.
-var kubeRefused = map[string]string{
-	"output":           "each shard writes its result to its log; merge them with 'kubectl logs … | vesload merge -'",
-	"junit":            "render reports from the merged result",
-	"html":             "render reports from the merged result",
-	"markdown":         "render reports from the merged result",
-	"csv":              "render reports from the merged result",
-	"jtl":              "not available on Kubernetes",
-	"hdr-log":          "not available on Kubernetes",
-	"checkpoint":       "each shard writes its result to its log",
-	"shard":            "the pods take their shard from the Indexed Job",
-	"password-file":    "the file is on this machine: give --password-secret NAME",
-	"cert":             "the file is on this machine and holds a key: give --cert-secret NAME",
-	"key":              "the file is on this machine and holds a key: give --cert-secret NAME",
-	"cert-pass-file":   "the file is on this machine: give --cert-secret NAME",
-	"target-pid":       "the target is not a process in the shard's pod: use --target-metrics",
-	"target-process":   "the target is not a process in the shard's pod: use --target-metrics",
-	"metrics-addr":     "every shard serves its metrics on port 9464",
-	"rendezvous":       "the shards agree on their start through shard 0 of the Job; give --start-at for a wall-clock start instead",
-	"baseline":         "judge the merged result instead: vesload compare BASE.json --vs merged.json --gate EXPR",
-	"gate":             "goes with --baseline: judge the merged result with vesload compare --gate",
-	"alpha":            "goes with --baseline: judge the merged result with vesload compare --alpha",
-	"gate-undecided":   "goes with --baseline: judge the merged result with vesload compare --gate-undecided",
-	"dry-run":          "run 'vesload --dry-run' with the same flags here: the manifests are the dry run of a Kubernetes run",
-	"dry-run-requests": "goes with --dry-run: run 'vesload --dry-run' with the same flags here",
-	// --consume is rendered as one more pod (vesload consume); files on
-	// this machine cannot follow it there.
-	"kafka-user":                   "the password would have to reach the consumer's pod: not available on Kubernetes yet",
-	"kafka-password-file":          "the file is on this machine: not available on Kubernetes yet",
-	"kafka-cacert":                 "the file is on this machine: not available on Kubernetes yet (--kafka-insecure, or a broker without TLS)",
-	"kafka-cert":                   "the file is on this machine and holds a key: not available on Kubernetes yet",
-	"kafka-key":                    "the file is on this machine and holds a key: not available on Kubernetes yet",
-	"target-metrics-user":          "the password would have to reach the pods: not available on Kubernetes yet (scrape an endpoint without auth, or use --prom-url)",
-	"target-metrics-password-file": "the file is on this machine: not available on Kubernetes yet",
-}
-
 func runKube(args []string, stdout, stderr io.Writer) int {
 	return kubeCommand(args, time.Now(), stdout, stderr)
 }
@@ -130,21 +91,8 @@ func kubeCommand(args []string, now time.Time, stdout, stderr io.Writer) int {
 // kubeSpec resolves the scenario as a run would and describes the
 // manifests. Every error is bad usage and names the flag.
 func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time.Time) (*kube.Spec, error) {
-	for _, name := range slices.Sorted(maps.Keys(kubeRefused)) {
-		if changed(name) {
-			return nil, usagef("--%s: %s", name, kubeRefused[name])
-		}
-	}
-	if changed("user") && k.passwordSecret == "" {
-		return nil, usagef("--user %s: the pods need the password from a Secret: give --password-secret NAME (kubectl create secret generic NAME --from-file=password=FILE)", o.user)
-	}
-	for flag, needs := range map[string]string{"password-secret-key": "password-secret", "cert-secret-format": "cert-secret"} {
-		if changed(flag) && !changed(needs) {
-			return nil, usagef("--%s goes with --%s", flag, needs)
-		}
-	}
-	if changed("ready-timeout") && changed("start-at") {
-		return nil, usagef("--ready-timeout: the shards wait for each other only without --start-at")
+	if err := kubespec.CheckFlags(changed, o.user, k.passwordSecret); err != nil {
+		return nil, usageError{err}
 	}
 	if k.shards < 1 {
 		return nil, usagef("--shards %d: want the number of generators, 1 or more", k.shards)

@@ -71,25 +71,11 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// probeArgs takes the one target from args and checks the options.
 func probeArgs(args []string, o *probe.Options, bulkMiB int) error {
-	switch {
-	case len(args) != 1:
+	if len(args) != 1 {
 		return fmt.Errorf("want one target (usage: %s)", probeSynopsis)
-	case o.Connects < 1 || o.Connects > 1000:
-		return fmt.Errorf("--connects %d: want 1 to 1000", o.Connects)
-	case bulkMiB < 1 || bulkMiB > 8192:
-		return fmt.Errorf("--bulk-mib %d: want 1 to 8192", bulkMiB)
-	case o.Timeout <= 0:
-		return fmt.Errorf("--timeout %v: want a positive duration", o.Timeout)
-	}
-	if _, _, err := probe.ParseTarget(args[0]); err != nil {
-		return err
-	}
-	if o.Sink != "" {
-		if u, _, err := probe.ParseTarget(o.Sink); err != nil || u == nil {
-			return fmt.Errorf("--sink %q: want the http(s) URL of a vesload serve --sink listener", o.Sink)
-		}
 	}
 	o.Target, o.BulkBytes = args[0], int64(bulkMiB)<<20
-	return nil
+	return o.Check()
 }

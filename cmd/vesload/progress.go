@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/report"
 )
 
 // progress prints the live view of a run on stderr: on a terminal one line
@@ -48,7 +49,7 @@ func (p *progress) Second(s *loadgen.Progress) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := p.format(s)
+	line := report.ProgressLine(s, &p.last, p.messages)
 	p.last = *s
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
@@ -59,42 +60,6 @@ func (p *progress) Second(s *loadgen.Progress) {
 		p.lastLine = s.Elapsed
 		fmt.Fprintln(p.w, line)
 	}
-}
-
-// format is the live line of s; an HV-VES run's shows the data rate of
-// the last second and the disconnected messages where a REST run's shows
-// the pool.
-func (p *progress) format(s *loadgen.Progress) string {
-	if !p.messages {
-		return formatProgress(s)
-	}
-	mbps := 0.0
-	if dt := (s.Elapsed - p.last.Elapsed).Seconds(); dt > 0 {
-		mbps = float64(s.BytesSent-p.last.BytesSent) / dt / 1e6
-	}
-	line := fmt.Sprintf("[%s/%s] %6.0f msg/s (target %.0f/s)  %.2f MB/s  in flight %d  p50 %s  p99 %s (last %ds)  errors %d  disconnected %d",
-		roundDur(s.Elapsed), roundDur(s.Total), s.RPS, s.TargetRPS, mbps, s.InFlight,
-		fmtMs(s.P50), fmtMs(s.P99), loadgen.LiveWindow, s.Errors, s.Disconnected)
-	if s.Target != nil {
-		line += fmt.Sprintf("  target cpu %.0f%%", s.Target.CPUPct)
-	}
-	return line
-}
-
-func formatProgress(s *loadgen.Progress) string {
-	line := fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %s  p99 %s (last %ds)  errors %d  pool exhausted %d",
-		roundDur(s.Elapsed), roundDur(s.Total), s.RPS, s.TargetRPS, s.InFlight,
-		fmtMs(s.P50), fmtMs(s.P99), loadgen.LiveWindow, s.Errors, s.PoolExhausted)
-	if s.Target != nil {
-		line += fmt.Sprintf("  target cpu %.0f%%", s.Target.CPUPct)
-	}
-	return line
-}
-
-func roundDur(d time.Duration) time.Duration { return d.Round(time.Second) }
-
-func fmtMs(d time.Duration) string {
-	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
 }
 
 // note prints a message on its own line, ending a live line first.

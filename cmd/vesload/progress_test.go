@@ -8,19 +8,6 @@ import (
 	"github.com/vesload/vesload/loadgen"
 )
 
-// The live line names the window its percentiles cover and shows the
-// schedule's own rate as the target.
-func TestProgressLineSaysItsWindow(t *testing.T) {
-	t.Parallel()
-	line := formatProgress(&loadgen.Progress{Elapsed: 12 * time.Second, Total: time.Minute, RPS: 97, TargetRPS: 100,
-		P50: 1300 * time.Millisecond, P99: 2 * time.Second})
-	for _, want := range []string{"[12s/1m0s]", "97/s (target 100/s)", "p50 1300.0ms  p99 2000.0ms (last 10s)"} {
-		if !strings.Contains(line, want) {
-			t.Errorf("line %q lacks %q", line, want)
-		}
-	}
-}
-
 // An HV-VES run's live line shows the data rate of the last second and
 // the disconnected messages, not the pool (which never runs out there).
 func TestProgressLineOfMessages(t *testing.T) {

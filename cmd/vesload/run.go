@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/fdlimit"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/observe"
@@ -280,8 +281,8 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	if s.gates, err = parseThresholds(sc.Thresholds); err != nil {
 		return nil, err
 	}
-	if s.abortGates, err = parseAbortGates(o.abortOn); err != nil {
-		return nil, err
+	if s.abortGates, err = observe.ParseAbortGates(o.abortOn); err != nil {
+		return nil, usageError{err}
 	}
 	if s.baseline, err = o.baseline.load(); err != nil {
 		return nil, err
@@ -315,12 +316,10 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		s.plan.RunConfig.Emulator, s.plan.RunConfig.EmulatorSeed = true, emu.Seed()
 		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
 	}
-	if limit, ok := openFileLimit(); ok {
-		if pool, note := clampPool(s.plan.Config.Pool, emulated, limit); note != "" {
-			s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
-			s.notes = append(s.notes, note)
-			fmt.Fprintln(stderr, "vesload: "+note)
-		}
+	if pool, note := fdlimit.FitPool(s.plan.Config.Pool, emulated); note != "" {
+		s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
+		s.notes = append(s.notes, note)
+		fmt.Fprintln(stderr, "vesload: "+note)
 	}
 	if err := s.startFollow(sc, emu); err != nil {
 		return nil, err
@@ -408,8 +407,6 @@ func (s *runSetup) run() (*result.Result, error) {
 	var err error
 	if s.plan.Config.Transport == nil { // a REST run; other protocols come with their transport
 		s.plan.Config.Transport, err = restTransport(&s.plan.Config)
-	} else if lf, ok := s.plan.Config.Transport.(failureLogger); ok && s.plan.Config.LogFailure != nil {
-		lf.LogFailures(s.plan.Config.LogFailure)
 	}
 	if err == nil {
 		eng, err = loadgen.New(s.plan.Config)
@@ -479,17 +476,8 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	s.influx.finish(res)
 	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
 	verdict.WarnUngatedErrors(res, len(s.gates)+len(s.abortGates))
-	if s.guard != nil {
-		if why, gate, aborted := s.guard.Failed(); aborted {
-			res.Thresholds = append(res.Thresholds, gate)
-			res.AbortedBy = s.guard.FailedGate()
-			res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+why)
-			if !s.signalled.Load() {
-				res.Interrupted = false
-			}
-		}
-	}
-	s.finishDashboard(res)
+	s.guard.Complete(res, s.signalled.Load())
+	s.dash.Finish(res) // the live page shows the final result
 	// The summary is printed even when an output could not be written:
 	// the run happened and its figures are not lost.
 	s.phase.Store(phaseWriting)
@@ -522,20 +510,11 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	return code, nil
 }
 
-// failureLogger is a transport built before the run is set up that logs
-// the first failure of each error class (-v) when given where to.
-type failureLogger interface {
-	LogFailures(log func(string))
-}
-
+// parseThresholds parses the --threshold gates (a profile's too).
 func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
-	gates := make([]threshold.Threshold, 0, len(exprs))
-	for _, e := range exprs {
-		t, err := threshold.Parse(e)
-		if err != nil {
-			return nil, usagef("--threshold: %v", err)
-		}
-		gates = append(gates, t)
+	gates, err := threshold.ParseAll(exprs)
+	if err != nil {
+		return nil, usagef("--threshold: %v", err)
 	}
 	return gates, nil
 }

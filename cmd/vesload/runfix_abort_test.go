@@ -44,7 +44,7 @@ func TestAbortGateJudgedOnWholeRun(t *testing.T) {
 // A run stopped by --abort-on-fail says so, exits 3 and is not marked
 // interrupted: interrupted is for signals.
 func TestAbortIsNotAnInterrupt(t *testing.T) {
-	gates, err := parseAbortGates([]string{"error_rate<5%"})
+	gates, err := observe.ParseAbortGates([]string{"error_rate<5%"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,9 @@ import (
 )
 
 // resolveScenario returns the run described by -profile (built-in name or
-// file) with every flag the user gave laid over it, and with its variables
-// bound and resolved. Without -profile the flags alone describe the run.
-// Flags always win, so `-profile ves-100rps-10m -duration 1m` is the same
-// run, shorter.
+// file) with every flag the user gave laid over it (scenario.Apply), and
+// with its variables bound and resolved. Without -profile the flags alone
+// describe the run.
 func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profile, error) {
 	p := &profiles.Profile{}
 	if o.profile != "" {
@@ -22,40 +21,18 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 		}
 		p = loaded
 	}
-	if err := overlayLoad(p, o, changed); err != nil {
+	ov, err := runOverrides(o, changed)
+	if err != nil {
 		return nil, err
 	}
-	overlayConnection(p, o, changed)
-	if err := overlayTarget(p, o, changed); err != nil {
-		return nil, err
+	req := scenario.EventRequest(o.event, o.eventSize, o.batch, o.bodyFile)
+	if changed("event") || changed("event-size") || changed("batch") || changed("body-file") {
+		ov.Request = &req
 	}
-	if len(p.Requests) == 0 || changed("event") || changed("event-size") || changed("batch") || changed("body-file") {
-		r := profiles.Request{Name: o.event, Weight: 1, Event: o.event, Size: o.eventSize, Batch: o.batch, BodyFile: o.bodyFile}
-		if o.bodyFile != "" {
-			r.Name, r.Event = "template", ""
-		}
-		p.Requests = []profiles.Request{r}
+	def := scenario.Defaults{RPS: o.rps, Duration: o.duration, Pool: o.pool, Timeout: o.timeout, KeepAlive: o.keepAlive, Request: req}
+	if err := scenario.Apply(p, ov, def); err != nil {
+		return nil, usageError{err}
 	}
-	if o.rawBody {
-		for i := range p.Requests {
-			p.Requests[i].RawBody = p.Requests[i].Body != "" || p.Requests[i].BodyFile != ""
-		}
-	}
-	if changed("data-file") || changed("data-per") {
-		if p.Data == nil {
-			p.Data = &profiles.Data{}
-		}
-		if changed("data-file") {
-			p.Data.File = o.dataFile
-		}
-		if changed("data-per") {
-			p.Data.Per = o.dataPer
-		}
-		if err := checkDataPer(p.Data, changed("data-per")); err != nil {
-			return nil, err
-		}
-	}
-	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.thresholds...)
 	overlaySamplers(p, &o.watch)
 	resolved, err := scenario.Resolve(p, o.vars)
 	if err != nil {
@@ -64,93 +41,38 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 	return resolved, nil
 }
 
-// overlayLoad sets the load shape: --rps replaces the profile's shape with
-// a constant rate, --duration alone stretches or shortens it.
-func overlayLoad(p *profiles.Profile, o *runOptions, changed func(string) bool) error {
-	switch {
-	case p.Load.IsZero() || changed("rps"):
-		d := o.duration
-		if !changed("duration") && !p.Load.IsZero() {
-			d = p.Load.TotalDuration()
-		}
-		p.Load = profiles.Shape{RPS: o.rps, Duration: d}
-	case changed("duration"):
-		s, err := p.Load.WithDuration(o.duration)
-		if err != nil {
-			return usagef("--duration: %v", err)
-		}
-		p.Load = s
-	}
-	return nil
-}
-
-// overlayConnection applies the pool and timeout flags where given, and
-// their defaults where the profile is silent.
-func overlayConnection(p *profiles.Profile, o *runOptions, changed func(string) bool) {
-	if changed("pool") || p.Pool == 0 {
-		p.Pool = o.pool
-	}
-	if changed("pool-wait") {
-		p.PoolWait = o.poolWait
-	}
-	if changed("timeout") || p.Timeout == 0 {
-		p.Timeout = o.timeout
-	}
-	if changed("keepalive") || p.KeepAlive == nil {
-		ka := o.keepAlive
-		p.KeepAlive = &ka
-	}
-}
-
-func overlayTarget(p *profiles.Profile, o *runOptions, changed func(string) bool) error {
-	t := &p.Target
-	if changed("url") {
-		t.URL = o.url
-	}
-	if len(o.headers) > 0 {
-		hs, err := parseHeaders(o.headers)
-		if err != nil {
-			return err
-		}
-		if t.Headers == nil {
-			t.Headers = map[string]string{}
-		}
-		for _, h := range hs {
-			t.Headers[h.Name] = h.Value
-		}
-	}
-	if changed("user") || changed("password-file") {
-		if t.Auth == nil {
-			t.Auth = &profiles.Auth{}
-		}
-		if changed("user") {
-			t.Auth.User = o.user
-		}
-		if changed("password-file") {
-			t.Auth.PasswordFile, t.Auth.PasswordEnv = o.passFile, ""
-		}
-		if t.Auth.PasswordFile == "" && t.Auth.PasswordEnv == "" {
-			t.Auth.PasswordEnv = "VESLOAD_PASSWORD" // --password-file's documented default
-		}
+// runOverrides are the flags of a run that were given, as overrides of
+// its profile.
+func runOverrides(o *runOptions, changed func(string) bool) (scenario.Overrides, error) {
+	ov := scenario.Overrides{
+		RPS: given(changed, "rps", o.rps), Duration: given(changed, "duration", o.duration),
+		Pool: given(changed, "pool", o.pool), PoolWait: given(changed, "pool-wait", o.poolWait),
+		Timeout: given(changed, "timeout", o.timeout), KeepAlive: given(changed, "keepalive", o.keepAlive),
+		URL: given(changed, "url", o.url), User: given(changed, "user", o.user),
+		PasswordFile: given(changed, "password-file", o.passFile), CACert: given(changed, "cacert", o.cacert),
+		Insecure: given(changed, "insecure", o.insecure), RawBody: o.rawBody,
+		DataFile: given(changed, "data-file", o.dataFile), DataPer: given(changed, "data-per", o.dataPer),
+		Thresholds: o.thresholds,
 	}
 	if changed("expect-status") {
-		t.ExpectStatus = o.expectStatus
+		ov.ExpectStatus = o.expectStatus
 	}
-	if changed("cacert") || changed("cert") || changed("key") || changed("cert-pass-file") || changed("insecure") {
-		if t.TLS == nil {
-			t.TLS = &profiles.TLS{}
-		}
-		if changed("cacert") {
-			t.TLS.CACert = o.cacert
-		}
-		if changed("cert") || changed("key") || changed("cert-pass-file") {
-			t.TLS.Cert, t.TLS.Key, t.TLS.CertPassFile = o.cert, o.key, o.certPass
-		}
-		if changed("insecure") {
-			t.TLS.Insecure = o.insecure
-		}
+	if changed("cert") || changed("key") || changed("cert-pass-file") {
+		ov.ClientCert = &scenario.ClientCert{Cert: o.cert, Key: o.key, PassFile: o.certPass}
 	}
-	return nil
+	var err error
+	if len(o.headers) > 0 {
+		ov.Headers, err = parseHeaders(o.headers)
+	}
+	return ov, err
+}
+
+// given is &v when the flag name was given, else nil.
+func given[T any](changed func(string) bool, name string, v T) *T {
+	if !changed(name) {
+		return nil
+	}
+	return &v
 }
 
 // overlaySamplers takes the profile's samplers unless the flags name any.
@@ -171,22 +93,4 @@ func overlaySamplers(p *profiles.Profile, w *watchOptions) {
 			w.promQueries = append(w.promQueries, name+"="+s.PromQueries[name])
 		}
 	}
-}
-
-// checkDataPer refuses --data-per with a value other than request or
-// worker, or without a data file to take rows from, before the empty file
-// name reaches open.
-func checkDataPer(d *profiles.Data, perGiven bool) error {
-	if !perGiven {
-		return nil
-	}
-	switch d.Per {
-	case profiles.DataPerRequest, profiles.DataPerWorker:
-	default:
-		return usagef("--data-per: want %s or %s, got %q", profiles.DataPerRequest, profiles.DataPerWorker, d.Per)
-	}
-	if d.File == "" {
-		return usagef("--data-per %s: give the rows with --data-file FILE (or data.file in the profile)", d.Per)
-	}
-	return nil
 }

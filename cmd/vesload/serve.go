@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -111,7 +111,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vesload serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	log := newLineWriter(stderr, f.quiet)
+	log := log.New(stderr, "vesload serve: ", 0) // whole lines from any goroutine
+	logf := func(format string, args ...any) {
+		if !f.quiet { // errors only
+			log.Print(strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
+		}
+	}
 	if strings.EqualFold(f.in.Compat, compatKafka) {
 		f.in.Compat, f.pub.BeforeAck = testserver.CompatV72, true
 	}
@@ -119,7 +124,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		f.in.Seed = rand.Uint64()
 	}
 	f.pub.Seed, f.pub.Bounded = f.in.Seed, f.child.bounded
-	f.in.QueueGiven, f.in.Logf, f.hv.Logf = fs.Changed("backend-queue"), log.printf, log.printf
+	f.in.QueueGiven, f.in.Logf, f.hv.Logf = fs.Changed("backend-queue"), logf, logf
 	ctx, stopWatch := f.child.watchStdin(ctx)
 	defer stopWatch()
 	opts, err := f.in.Check()
@@ -135,72 +140,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return f.run(ctx, opts, log, stdout)
 }
 
-// run starts the Kafka side, the HV-VES emulator and the sink the flags
-// ask for, then serves until ctx ends.
-func (f *serveFlags) run(ctx context.Context, opts testserver.Options, log *lineWriter, stdout io.Writer) int {
-	fail := func(err error) int { log.errorf("%v", err); return exitRun }
-	gen, err := publish.StartGeneration(f.pub)
+// run serves the emulator and what the flags start beside it
+// (testserver.RunStack) until ctx ends.
+func (f *serveFlags) run(ctx context.Context, opts testserver.Options, log *log.Logger, stdout io.Writer) int {
+	st := testserver.Stack{Publish: f.pub, HV: f.hv, HVMonitor: f.hvMonitor, Sink: f.sink}
+	ro := testserver.RunOptions{Logf: f.in.Logf}
+	err := testserver.RunStack(ctx, opts, st, ro, func(a testserver.Addrs) {
+		f.child.announce(stdout, emulatorAddrs{Seed: f.in.Seed, URL: a.URL, HV: a.HV, HVMonitor: a.HVMonitor, Kafka: a.Kafka})
+	})
 	if err != nil {
-		return fail(err)
-	}
-	var ro testserver.RunOptions
-	addrs := emulatorAddrs{Seed: f.in.Seed}
-	if gen != nil {
-		f.hv.OnMessage = func(m *hvemu.Message) { gen.PublishRecord(m.Topic, m.Payload) }
-		opts.Publish, ro.Companion, addrs.Kafka = gen.Publish, gen, gen.Brokers()
-	}
-	if f.hv.Addr != "" {
-		hv, err := hvemu.StartMonitored(f.hv, f.hvMonitor)
-		if err != nil {
-			if gen != nil {
-				_ = gen.Close() // the start's error is the one to report
-			}
-			return fail(err)
-		}
-		defer hv.Close()
-		addrs.HV, addrs.HVMonitor = hv.Addr(), hv.MonitorAddr()
-	}
-	if f.sink != "" {
-		sink, err := testserver.StartSink(f.sink)
-		if err != nil {
-			if gen != nil {
-				_ = gen.Close() // the listener's error is the one to report
-			}
-			return fail(fmt.Errorf("--sink: %w", err))
-		}
-		defer sink.Close()
-		log.printf("throughput sink on %s (vesload probe --sink)", sink.URL())
-	}
-	ro.Logf = log.printf
-	ro.Ready = func(url string) { addrs.URL = url; f.child.announce(stdout, addrs) }
-	if err := testserver.Run(ctx, opts, ro); err != nil {
-		return fail(err)
+		log.Printf("%v", err)
+		return exitRun
 	}
 	return exitOK
-}
-
-// lineWriter writes whole "vesload serve: …" lines from any goroutine,
-// or nothing when quiet (errors always).
-type lineWriter struct {
-	mu    sync.Mutex
-	w     io.Writer
-	quiet bool
-}
-
-func newLineWriter(w io.Writer, quiet bool) *lineWriter {
-	return &lineWriter{w: w, quiet: quiet}
-}
-
-func (l *lineWriter) printf(format string, args ...any) {
-	if !l.quiet {
-		l.errorf(format, args...)
-	}
-}
-
-func (l *lineWriter) errorf(format string, args ...any) {
-	line := fmt.Sprintf("vesload serve: "+format, args...)
-	line = strings.TrimRight(line, "\n") + "\n"
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	io.WriteString(l.w, line)
 }

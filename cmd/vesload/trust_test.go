@@ -79,33 +79,6 @@ func TestMisspeltFlagNamed(t *testing.T) {
 	}
 }
 
-func TestClampPool(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		pool     int
-		emulated bool
-		limit    int
-		want     int
-		note     bool
-	}{
-		{64, false, 1024, 64, false},
-		{960, false, 1024, 960, false},
-		{961, false, 1024, 960, true},
-		{1000, true, 1024, 480, true},
-		{100000, false, 256, 192, true},
-		{10, false, 32, 1, true},
-	}
-	for _, tc := range tests {
-		got, note := clampPool(tc.pool, tc.emulated, tc.limit)
-		if got != tc.want || (note != "") != tc.note {
-			t.Errorf("clampPool(%d, %v, %d) = %d %q, want %d (note %v)", tc.pool, tc.emulated, tc.limit, got, note, tc.want, tc.note)
-		}
-		if tc.note && !strings.Contains(note, "ulimit -n") {
-			t.Errorf("note %q does not say how to raise the limit", note)
-		}
-	}
-}
-
 // startEmulator starts an in-process emulator for one test.
 func startTestEmulator(t *testing.T, opts testserver.Options) string {
 	t.Helper()

@@ -249,8 +249,11 @@ func (s *Server) Dropped() int64 {
 // Finish shows the final result: the page becomes the report --html
 // writes for res, and report.html serves that file. Call it once res is
 // complete, before it is written: when updates were dropped, res gets a
-// warning saying how many.
+// warning saying how many. A nil Server (no page served) does nothing.
 func (s *Server) Finish(res *result.Result) {
+	if s == nil {
+		return
+	}
 	s.finishOnce.Do(func() {
 		s.stopFeed()
 		if n := s.Dropped(); n > 0 {

@@ -71,6 +71,17 @@ func (c Config) Source(p int) wtp.Source {
 	}
 }
 
+// Labels names each message by its producer's sourceName, as the JTL's
+// label and other per-message outputs do: request n of the engine is
+// producer n mod Producers's.
+func (c Config) Labels() func(seq int64) string {
+	names := make([]string, max(c.Producers, 1))
+	for p := range names {
+		names[p] = c.Source(p).SourceName
+	}
+	return func(seq int64) string { return names[seq%int64(len(names))] }
+}
+
 // Check validates the configuration; errors name the setting as the
 // command line spells it.
 func (c Config) Check() error {

@@ -62,8 +62,8 @@ type Transport struct {
 	// the engine's due-second timeline cannot show (it holds every
 	// message in its due second, so its seconds never exceed the
 	// schedule's rate).
-	wrote writtenSeconds
-	mu    sync.Mutex // guards what follows: rare events (dials, drops)
+	wrote      writtenSeconds
+	mu         sync.Mutex // guards what follows: rare events (dials, drops)
 	connect    *hdrhistogram.Histogram
 	handshake  *hdrhistogram.Histogram
 	dialErrors map[string]int64
@@ -103,7 +103,7 @@ func NewTransport(cfg Config) (*Transport, error) {
 	}
 	cfg = cfg.withDefaults()
 	t := &Transport{cfg: cfg, mine: cfg.mine(), conns: make([]*producerConn, cfg.Producers),
-		wrote: newWrittenSeconds(cfg.Span() + cfg.Interval),
+		wrote:   newWrittenSeconds(cfg.Span() + cfg.Interval),
 		connect: result.NewHistogram(), handshake: result.NewHistogram(),
 		dialErrors: map[string]int64{}, drops: map[string]int64{}}
 	for _, p := range t.mine {

@@ -86,9 +86,39 @@ func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool
 	return g.failed, g.gate, g.failed != ""
 }
 
-// FailedGate is the gate that stopped the run as it was written (for the
-// result's aborted_by), or "" when none did.
-func (g *AbortGuard) FailedGate() string { return g.expr }
+// Complete adds to res the gate that stopped the run, if one did: its
+// outcome among the thresholds, aborted_by and a warning. A run the guard
+// stopped is interrupted only when a signal came too (signalled):
+// interrupted is for signals. A nil guard does nothing.
+func (g *AbortGuard) Complete(res *result.Result, signalled bool) {
+	if g == nil || g.failed == "" {
+		return
+	}
+	res.Thresholds = append(res.Thresholds, g.gate)
+	res.AbortedBy = g.expr
+	res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+g.failed)
+	if !signalled {
+		res.Interrupted = false
+	}
+}
+
+// ParseAbortGates parses the --abort-on-fail gates and refuses those a
+// guard cannot watch: only figures known during a run (requests, errors,
+// rates, latency), not CPU, memory or consumer lag.
+func ParseAbortGates(exprs []string) ([]threshold.Threshold, error) {
+	gates := make([]threshold.Threshold, 0, len(exprs))
+	for _, e := range exprs {
+		t, err := threshold.Parse(e)
+		if err != nil {
+			return nil, fmt.Errorf("--abort-on-fail: %w", err)
+		}
+		if m := strings.ToLower(t.Metric); strings.Contains(m, "cpu") || strings.Contains(m, "rss") || strings.Contains(m, "lag") {
+			return nil, fmt.Errorf("--abort-on-fail %q: only request, error, rate and latency gates can be watched during a run", e)
+		}
+		gates = append(gates, t)
+	}
+	return gates, nil
+}
 
 // WindowResult is a result made of a window of seconds of the timeline,
 // so that the threshold grammar applies to a window as to a whole run.
@@ -108,23 +138,4 @@ func WindowResult(t *result.Tally, seconds int) *result.Result {
 		r.RPS.Achieved = float64(t.Sent) / float64(seconds)
 	}
 	return r
-}
-
-// ParseAbortGates parses the gates an AbortGuard watches (vesload's
-// --abort-on-fail, whose name the errors use): only figures known during
-// a run (requests, errors, rates, latency) can be watched, not the
-// target's CPU or memory or the consumer's lag, which come at the end.
-func ParseAbortGates(exprs []string) ([]threshold.Threshold, error) {
-	gates := make([]threshold.Threshold, 0, len(exprs))
-	for _, e := range exprs {
-		t, err := threshold.Parse(e)
-		if err != nil {
-			return nil, fmt.Errorf("--abort-on-fail: %v", err)
-		}
-		if m := strings.ToLower(t.Metric); strings.Contains(m, "cpu") || strings.Contains(m, "rss") || strings.Contains(m, "lag") {
-			return nil, fmt.Errorf("--abort-on-fail %q: only request, error, rate and latency gates can be watched during a run", e)
-		}
-		gates = append(gates, t)
-	}
-	return gates, nil
 }

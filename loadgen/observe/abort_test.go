@@ -136,26 +136,51 @@ func TestAbortReasonRounds(t *testing.T) {
 	}
 }
 
-// TestParseAbortGates checks that only figures known during a run can be
-// watched, and that every error names --abort-on-fail.
 func TestParseAbortGates(t *testing.T) {
-	for _, c := range []struct {
-		exprs   []string
-		want    int
-		wantErr string
+	t.Parallel()
+	tests := []struct {
+		exprs []string
+		err   string
 	}{
-		{nil, 0, ""},
-		{[]string{"p99<500ms", "error_rate<1%"}, 2, ""},
-		{[]string{"target_cpu_max<80"}, 0, "--abort-on-fail \"target_cpu_max<80\": only request"},
-		{[]string{"target_rss_max<1GB"}, 0, "--abort-on-fail"},
-		{[]string{"p99<"}, 0, "--abort-on-fail: "},
-	} {
-		got, err := ParseAbortGates(c.exprs)
+		{[]string{"error_rate<5%", "p99<500ms", "rps>10"}, ""},
+		{[]string{"p99<"}, "--abort-on-fail: "},
+		{[]string{"error_rate<5%", "target_cpu_max<80"}, `--abort-on-fail "target_cpu_max<80": only request`},
+		{[]string{"generator_rss_max<1GB"}, "only request, error, rate and latency"},
+		{[]string{"dispatch_lag_p99<1s"}, "only request"},
+	}
+	for _, tt := range tests {
+		gs, err := ParseAbortGates(tt.exprs)
 		switch {
-		case c.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), c.wantErr)):
-			t.Errorf("ParseAbortGates(%q) error %v, want %q", c.exprs, err, c.wantErr)
-		case c.wantErr == "" && (err != nil || len(got) != c.want):
-			t.Errorf("ParseAbortGates(%q) = %d gates, %v; want %d", c.exprs, len(got), err, c.want)
+		case tt.err == "" && (err != nil || len(gs) != len(tt.exprs)):
+			t.Errorf("ParseAbortGates(%q) = %d gates, %v", tt.exprs, len(gs), err)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("ParseAbortGates(%q): %v, want %q", tt.exprs, err, tt.err)
 		}
+	}
+}
+
+// A guard that stopped the run completes the result; a run it did not
+// stop keeps its own.
+func TestAbortGuardComplete(t *testing.T) {
+	t.Parallel()
+	for _, signalled := range []bool{false, true} {
+		g := NewAbortGuard(gates(t, "error_rate<5%"), 1, func() {}, func(string) {})
+		g.Timeline(result.Second{}, second(1, 9, time.Millisecond))
+		res := &result.Result{Interrupted: true}
+		g.Complete(res, signalled)
+		if res.AbortedBy != "error_rate<5%" || len(res.Thresholds) != 1 || res.Thresholds[0].Pass ||
+			len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "stopped early by --abort-on-fail: error_rate<5%") ||
+			res.Interrupted != signalled {
+			t.Errorf("signalled %v: %+v", signalled, res)
+		}
+	}
+	calm := NewAbortGuard(gates(t, "error_rate<5%"), 1, func() {}, func(string) {})
+	calm.Timeline(result.Second{}, second(10, 0, time.Millisecond))
+	res := &result.Result{Interrupted: true}
+	calm.Complete(res, false)
+	var none *AbortGuard
+	none.Complete(res, false)
+	if !res.Interrupted || res.AbortedBy != "" || len(res.Thresholds)+len(res.Warnings) != 0 {
+		t.Errorf("a guard that did not stop the run changed the result: %+v", res)
 	}
 }

@@ -35,6 +35,14 @@ type Transport interface {
 	Close()
 }
 
+// FailureLogger is a Transport that logs the first failure of each error
+// class (-v) once told where. A transport built before the run's failure
+// log is known (HV-VES's is, with its producers) is told by the engine:
+// loadgen.New hands it Config.LogFailure.
+type FailureLogger interface {
+	LogFailures(log func(string))
+}
+
 // Sender sends requests one at a time and waits for each outcome.
 type Sender interface {
 	// Send sends r and fills o. It must not keep r.Body, which is reused,

@@ -1,0 +1,121 @@
+// Package cliflag holds what vesload's command line adds to pflag: the
+// single-dash long flags (-rps 100) the CLI contract promises beside
+// pflag's --rps 100, a "did you mean" for a misspelt flag, and reading a
+// flag's value from arguments before they are parsed. It exists so that
+// these rules are one tested piece, the same for every subcommand.
+package cliflag
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/profiles"
+)
+
+// ErrHelp says that help was asked for (-h, --help): the caller prints
+// the usage and exits 0, not 2.
+var ErrHelp = errors.New("help requested")
+
+// New returns a flag set that reports errors instead of exiting and
+// prints nothing itself, so that every bad flag becomes one line of its
+// caller's, and that lists its flags in declaration order.
+func New(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// Parse parses args after rewriting single-dash long names (-rps 100)
+// into pflag's double-dash form (--rps 100); a one-letter shorthand (-o,
+// -H) is left alone. A help flag is ErrHelp; any other error starts with
+// the flag set's name and, for an unknown flag, names the nearest known
+// one: "run: unknown flag: --rpss (did you mean --rps?)".
+func Parse(fs *pflag.FlagSet, args []string) error {
+	norm := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			norm = append(norm, args[i:]...)
+			break
+		}
+		norm = append(norm, normaliseDash(fs, a))
+	}
+	err := fs.Parse(norm)
+	if errors.Is(err, pflag.ErrHelp) {
+		return ErrHelp
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w%s", fs.Name(), err, didYouMean(fs, err))
+	}
+	return nil
+}
+
+// didYouMean names the flag an unknown one is probably a typo of:
+// " (did you mean --rps?)", or "".
+func didYouMean(fs *pflag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if s := profiles.Suggest(name, names); s != "" {
+		return " (did you mean --" + s + "?)"
+	}
+	return ""
+}
+
+func normaliseDash(fs *pflag.FlagSet, arg string) string {
+	if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' {
+		return arg
+	}
+	name := arg[1:]
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	if len(name) > 1 && (fs.Lookup(name) != nil || name == "help") {
+		return "-" + arg
+	}
+	// A single-dash word that starts with no shorthand (-rpss) is a
+	// misspelt long flag: pflag would report "unknown shorthand flag: 'r'",
+	// which names neither what was typed nor what was meant.
+	if len(name) > 1 && isLetter(name[0]) && fs.ShorthandLookup(name[:1]) == nil {
+		return "-" + arg
+	}
+	return arg
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// Usage writes the flag defaults of fs under a one-line synopsis.
+func Usage(w io.Writer, synopsis string, fs *pflag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s\n\nFlags:\n%s", synopsis, fs.FlagUsages())
+}
+
+// LastValue is the value of the last flag called name in args, in any of
+// its spellings (-name X, --name X, -name=X, --name=X), or "": a command
+// can look at one flag (which profile?) before choosing the flag set that
+// parses the rest.
+func LastValue(args []string, name string) string {
+	value := ""
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		flag, v, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != name {
+			continue
+		}
+		switch {
+		case hasValue:
+			value = v
+		case i+1 < len(args):
+			value = args[i+1]
+		}
+	}
+	return value
+}

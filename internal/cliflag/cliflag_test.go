@@ -1,0 +1,91 @@
+package cliflag
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args    []string
+		rps     float64
+		out     string
+		err     string // "" for none
+		helpErr bool
+	}{
+		{args: []string{"-rps", "100"}, rps: 100},
+		{args: []string{"--rps=5", "-o", "x.json"}, rps: 5, out: "x.json"},
+		{args: []string{"-rps=7"}, rps: 7},
+		{args: []string{"-output", "r.json"}, rps: 1, out: "r.json"},
+		{args: []string{"-h"}, helpErr: true},
+		{args: []string{"-help"}, helpErr: true},
+		{args: []string{"--help"}, helpErr: true},
+		{args: []string{"-rpss", "1"}, err: "run: unknown flag: --rpss (did you mean --rps?)"},
+		{args: []string{"--durationn", "1s"}, err: "(did you mean --duration?)"},
+		{args: []string{"--zzzzzzzz"}, err: "run: unknown flag: --zzzzzzzz"},
+		{args: []string{"-ox"}, rps: 1, out: "x"},
+		{args: []string{"--", "-rps", "9"}, rps: 1},
+	}
+	for _, tt := range tests {
+		fs := New("run")
+		rps := fs.Float64("rps", 1, "")
+		fs.Duration("duration", time.Second, "")
+		out := fs.StringP("output", "o", "", "")
+		err := Parse(fs, tt.args)
+		switch {
+		case tt.helpErr:
+			if !errors.Is(err, ErrHelp) {
+				t.Errorf("Parse(%q) = %v, want ErrHelp", tt.args, err)
+			}
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Parse(%q) = %v, want %q", tt.args, err, tt.err)
+			}
+			if err != nil && tt.err == "run: unknown flag: --zzzzzzzz" && strings.Contains(err.Error(), "did you mean") {
+				t.Errorf("Parse(%q) = %v: no flag is near", tt.args, err)
+			}
+		case err != nil:
+			t.Errorf("Parse(%q): %v", tt.args, err)
+		case *rps != tt.rps || *out != tt.out:
+			t.Errorf("Parse(%q): rps %v output %q, want %v %q", tt.args, *rps, *out, tt.rps, tt.out)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	t.Parallel()
+	fs := New("x")
+	fs.Int("pool", 64, "maximum connections")
+	fs.Int("a", 1, "declared second")
+	var b strings.Builder
+	Usage(&b, "vesload x [flags]", fs)
+	got := b.String()
+	if !strings.HasPrefix(got, "Usage: vesload x [flags]\n\nFlags:\n") || strings.Index(got, "--pool") > strings.Index(got, "--a ") {
+		t.Errorf("usage %q: want the synopsis, then the flags in declaration order", got)
+	}
+}
+
+func TestLastValue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"-rps", "10"}, ""},
+		{[]string{"-profile", "hv-6x60000-8k"}, "hv-6x60000-8k"},
+		{[]string{"--profile=a.yaml", "-duration", "1s"}, "a.yaml"},
+		{[]string{"-profile=a", "--profile", "b"}, "b"},
+		{[]string{"-profile"}, ""},
+		{[]string{"--", "-profile", "x"}, ""},
+		{[]string{"--profiles", "x"}, ""},
+	}
+	for _, tt := range tests {
+		if got := LastValue(tt.args, "profile"); got != tt.want {
+			t.Errorf("LastValue(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
