@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -198,4 +199,20 @@ func (p *Profile) marshal(literal bool) ([]byte, error) {
 		return nil, fmt.Errorf("marshal profile %s: %w", p.Name, err)
 	}
 	return out, nil
+}
+
+// EventsPerRequest is the number of events each request of the mix
+// carries (1 for single events), which a delivery check multiplies the
+// requests by; the requests of a mix must agree, or the events of a
+// request number could not be told from its number alone.
+func (p *Profile) EventsPerRequest() (int, error) {
+	batch := 0
+	for _, r := range p.Requests {
+		b := max(r.Batch, 1)
+		if batch != 0 && b != batch {
+			return 0, errors.New("the requests of a mix must carry the same number of events")
+		}
+		batch = b
+	}
+	return max(batch, 1), nil
 }

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 func TestFailedGates(t *testing.T) {
@@ -22,5 +24,54 @@ func TestFailedGates(t *testing.T) {
 		if got := FailedGates(tt.ts); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestJudgeMerge checks the verdict of a merge and the lines that
+// explain it: partial, interrupted and aborted shards, failed gates.
+func TestJudgeMerge(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name      string
+		edit      func(rs []*result.Result)
+		opts      MergeOptions
+		gates     []string
+		want      verdict.Verdict
+		wantLines []string
+	}{
+		{"passes", func([]*result.Result) {}, MergeOptions{}, nil, verdict.Passed, nil},
+		{"a gate fails", func([]*result.Result) {}, MergeOptions{}, []string{"p99<0.001ms"}, verdict.Failed,
+			[]string{"failed on the merged result: p99<0.001ms ("}},
+		{"a shard interrupted", func(rs []*result.Result) { rs[1].Interrupted = true }, MergeOptions{}, nil, verdict.Interrupted,
+			[]string{"b was interrupted: the merged run is incomplete"}},
+		{"a shard aborted", func(rs []*result.Result) { rs[0].AbortedBy = "error_rate<5%" }, MergeOptions{}, nil, verdict.Failed,
+			[]string{"a was stopped early by --abort-on-fail: error_rate<5%"}},
+		{"partial", func(rs []*result.Result) { rs[1].Shard.Index = 2 }, MergeOptions{AllowPartial: true}, nil, verdict.Passed,
+			[]string{"partial run: shards [1] of 3 are missing (--allow-partial)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := []*result.Result{shard(t, "r1", 0, 3), shard(t, "r1", 1, 3)}
+			if tt.name != "partial" {
+				rs = append(rs, shard(t, "r1", 2, 3))
+			}
+			for _, r := range rs {
+				r.Config.Thresholds = nil // the merge's gates only
+			}
+			tt.edit(rs)
+			names := []string{"a", "b", "c"}[:len(rs)]
+			m, err := MergeShards(rs, names, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, lines := JudgeMerge(m, rs, names, tt.gates, false)
+			if v != tt.want || len(lines) < len(tt.wantLines) {
+				t.Fatalf("JudgeMerge = %v, %q; want %v, %q", v, lines, tt.want, tt.wantLines)
+			}
+			for i, w := range tt.wantLines {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("line %d %q, want it to start %q", i, lines[i], w)
+				}
+			}
+		})
 	}
 }

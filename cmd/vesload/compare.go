@@ -7,41 +7,34 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
-	"github.com/vesload/vesload/report/html"
 )
 
 const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE] [--html FILE] [--gate EXPR ... [--alpha P] [--gate-undecided fail|pass] [--junit FILE]]"
 
 // compareOptions holds the flags of `vesload compare`.
 type compareOptions struct {
-	format, output string
-	html           string
-	nameA, nameB   string
-	test, center   string
-	force          bool
-	gates          []string
-	alpha          float64
-	undecided      string
-	junit          string
+	nameA, nameB string
+	force        bool
+	files.ComparisonSet
+	compare.Settings
 }
 
 func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs := newFlagSet("compare")
-	fs.StringVarP(&o.format, "format", "f", "text", "output format: text, markdown, json or html")
+	fs.StringVarP(&o.Format, "format", "f", "text", "output format: text, markdown, json or html")
 	fs.StringVar(&o.nameA, "name-a", "A", "name of the baseline side (the files before --vs), e.g. dmaap")
 	fs.StringVar(&o.nameB, "name-b", "B", "name of the other side (the files after --vs), e.g. cambria")
-	fs.StringVar(&o.test, "test", string(compare.Welch), "significance test on the per-run values: welch (decides with 3 runs a side) or utest (Mann-Whitney, needs 4+)")
-	fs.StringVar(&o.center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
+	fs.StringVar(&o.Test, "test", string(compare.Welch), "significance test on the per-run values: welch (decides with 3 runs a side) or utest (Mann-Whitney, needs 4+)")
+	fs.StringVar(&o.Center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
-	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
-	fs.StringVar(&o.html, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
-	fs.StringArrayVar(&o.gates, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%' (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
-	fs.Float64Var(&o.alpha, "alpha", compare.DefaultAlpha, "significance level of the verdicts and gates")
-	fs.StringVar(&o.undecided, "gate-undecided", string(compare.UndecidedFail), "what a gate too few runs cannot decide means: fail or pass")
-	fs.StringVar(&o.junit, "junit", "", "also write the gate verdicts as JUnit XML to FILE, one test case per gate")
+	fs.StringVarP(&o.Output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	fs.StringVar(&o.HTML, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
+	fs.StringArrayVar(&o.Exprs, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%' (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
+	fs.Float64Var(&o.Alpha, "alpha", compare.DefaultAlpha, "significance level of the verdicts and gates")
+	fs.StringVar(&o.Undecided, "gate-undecided", string(compare.UndecidedFail), "what a gate too few runs cannot decide means: fail or pass")
+	fs.StringVar(&o.JUnit, "junit", "", "also write the gate verdicts as JUnit XML to FILE, one test case per gate")
 	return fs
 }
 
@@ -115,46 +108,20 @@ var errNoVs = errors.New("no --vs")
 // executeCompare checks the flags, reads both sides and renders the
 // comparison; it returns the exit code with the error to print.
 func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.Writer) (int, error) {
-	render, ok := files.ComparisonFormats()[o.format]
-	if !ok {
-		return exitUsage, fmt.Errorf("--format: unknown format %q (want %s)", o.format, files.FormatNames(files.ComparisonFormats()))
+	if err := o.ComparisonSet.Check(); err != nil {
+		return exitUsage, err
 	}
-	if _, err := compare.ParseTest(o.test); err != nil {
-		return exitUsage, fmt.Errorf("--test: %v", err)
-	}
-	if _, err := compare.ParseCenter(o.center); err != nil {
-		return exitUsage, fmt.Errorf("--center: %v", err)
-	}
-	gates, err := checkGateFlags(o)
+	opts, err := checkCompareFlags(o)
 	if err != nil {
 		return exitUsage, err
 	}
-	filesA, err := files.ExpandGlobs(argsA)
+	sa, sb, err := files.ReadSides(argsA, argsB)
 	if err != nil {
 		return exitUsage, err
 	}
-	filesB, err := files.ExpandGlobs(argsB)
-	if err != nil {
-		return exitUsage, err
-	}
-	if len(filesA) == 0 || len(filesB) == 0 {
-		return exitUsage, fmt.Errorf("want result files on both sides of --vs, got %d before and %d after", len(filesA), len(filesB))
-	}
-	a, err := files.ReadResults(filesA)
-	if err != nil {
-		return exitUsage, err
-	}
-	b, err := files.ReadResults(filesB)
-	if err != nil {
-		return exitUsage, err
-	}
-	cmp, err := compare.Compare(a, b, compare.Options{
-		NameA: o.nameA, NameB: o.nameB,
-		Test: compare.Test(o.test), Center: compare.Center(o.center),
-		Force:   o.force,
-		LabelsA: filesA, LabelsB: filesB,
-		Alpha: o.alpha, Gates: gates, Undecided: compare.Undecided(o.undecided),
-	})
+	a, b := sa.Results, sb.Results
+	opts.NameA, opts.NameB, opts.Force, opts.LabelsA, opts.LabelsB = o.nameA, o.nameB, o.force, sa.Files, sb.Files
+	cmp, err := compare.Compare(a, b, opts)
 	var mismatch *compare.MismatchError
 	if errors.As(err, &mismatch) {
 		return exitUsage, fmt.Errorf("%v (--force compares anyway)", mismatch)
@@ -162,54 +129,32 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.
 	if err != nil {
 		return exitUsage, err
 	}
-	if err := files.WriteOutput(o.output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
+	if err := o.ComparisonSet.Write(stdout, cmp, a, b); err != nil {
 		return exitRun, err
-	}
-	if o.html != "" {
-		if err := report.WriteFile(o.html, func(w io.Writer) error { return html.Comparison(w, cmp, a, b) }); err != nil {
-			return exitRun, fmt.Errorf("write HTML %s: %w", o.html, err)
-		}
 	}
 	return finishGates(o, cmp, stderr)
 }
 
-// checkGateFlags parses the --gate expressions and checks the flags
-// that only mean something with them.
-func checkGateFlags(o *compareOptions) ([]compare.Gate, error) {
-	if err := compare.CheckAlpha(o.alpha); err != nil {
-		return nil, fmt.Errorf("--alpha: %v", err)
+// checkCompareFlags checks the comparison's flags (compare.Settings)
+// and --junit, which only means something with gates.
+func checkCompareFlags(o *compareOptions) (compare.Options, error) {
+	opts, err := o.Settings.Options()
+	switch {
+	case err != nil || o.JUnit == "":
+		return opts, err
+	case len(opts.Gates) == 0:
+		return opts, errors.New("--junit reports gates: give at least one --gate")
 	}
-	if _, err := compare.ParseUndecided(o.undecided); err != nil {
-		return nil, fmt.Errorf("--gate-undecided: %v", err)
-	}
-	gates, err := compare.ParseGates(o.gates)
-	if err != nil {
-		return nil, fmt.Errorf("--gate: %w", err)
-	}
-	if o.junit != "" && len(gates) == 0 {
-		return nil, errors.New("--junit reports gates: give at least one --gate")
-	}
-	if o.junit != "" {
-		if err := checkOutputPaths([]flagPath{{"--junit", o.junit}}); err != nil {
-			return nil, err
-		}
-	}
-	return gates, nil
+	return opts, files.Check([]files.Path{{Option: "--junit", Path: o.JUnit}})
 }
 
-// finishGates writes the JUnit report, tells stderr what the gates
-// decided when the text rendering is not on stdout, and returns exit 3
-// when a gate failed.
+// finishGates tells stderr what the gates decided when the text
+// rendering is not on stdout, and returns exit 3 when a gate failed.
 func finishGates(o *compareOptions, cmp *compare.Comparison, stderr io.Writer) (int, error) {
 	if cmp.Gates == nil {
 		return exitOK, nil
 	}
-	if o.junit != "" {
-		if err := report.WriteFile(o.junit, func(w io.Writer) error { return compare.JUnit(w, cmp) }); err != nil {
-			return exitRun, fmt.Errorf("write JUnit %s: %w", o.junit, err)
-		}
-	}
-	if o.format != "text" || (o.output != "" && o.output != "-") {
+	if o.Format != "text" || (o.Output != "" && o.Output != "-") {
 		if cmp.Gates.Limit != "" {
 			fmt.Fprintln(stderr, "vesload: compare: cannot decide: "+cmp.Gates.Limit)
 		}

@@ -3,22 +3,18 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/internal/child"
 	"github.com/vesload/vesload/internal/kafkaconf"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/testserver/publish"
 )
@@ -36,9 +32,6 @@ type consumeOptions struct {
 // defaultGrace is how long after the last request events may still
 // arrive before they count as lost.
 const defaultGrace = 30 * time.Second
-
-// preflightTimeout bounds the consumer's first connection.
-const preflightTimeout = 10 * time.Second
 
 func addConsumeFlags(fs *pflag.FlagSet, c *consumeOptions) {
 	fs.StringVar(&c.url, "consume", "", "follow every event onto the output topic: kafka://HOST:PORT/TOPIC (kafkas:// for TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID")
@@ -85,120 +78,30 @@ func asUsage(err error) error {
 // open connects the source of the --consume URL for a tally of cfg and
 // checks that it can be read (a failure is exit 1, before any load).
 func (c *consumeOptions) open(cfg delivery.Config) (delivery.Source, string, error) {
-	src, err := c.options().Open(cfg.RunID, preflightTimeout)
-	if err != nil {
-		return nil, "", asUsage(err)
-	}
-	return src, c.url, nil
+	src, err := c.options().Open(cfg.RunID, delivery.PreflightTimeout)
+	return src, c.url, asUsage(err)
 }
 
-// follow is the run's delivery check: `vesload consume` in a process of
-// its own (so that the generator's figures measure the generator alone),
-// told the run's plan and start, and the requests answered 2xx.
-type follow struct {
-	loadgen.NopObserver
-	proc   *child.Process
-	remote *delivery.Remote
-	grace  time.Duration
-	batch  int
-}
+// follow is the run's delivery check (delivery.Child); nil when nothing
+// is followed.
+type follow struct{ *delivery.Child }
 
-// followerReady bounds the follower's start: its preflight, and as long
-// again for the process to come up.
-const followerReady = 2 * preflightTimeout
-
-// followerStop is how long the follower may take to stop once asked,
-// before it is killed.
-const followerStop = 15 * time.Second
-
-// startFollow connects the consumer before the first request (a failure
-// is exit 1, before any load) and hooks the tally into the run. It
-// returns nil when nothing is to be followed.
-func startFollow(c *consumeOptions, sc *profiles.Profile, pl *scenario.Plan) (*follow, error) {
-	if c.url == "" {
-		return nil, nil
-	}
-	sched, ok := pl.Config.Load.(*loadgen.Schedule)
-	if !ok {
-		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
-	}
-	batch, err := eventsPerRequest(sc)
-	if err != nil {
-		return nil, err
-	}
-	fl, err := newFollow(c, delivery.Plan{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
-		Batch: batch, Segments: sched.Segments()})
-	if err != nil {
-		return nil, err
-	}
-	pl.Config.Observers = append(pl.Config.Observers, fl)
-	return fl, nil
-}
-
-// newFollow starts the follower process and waits until it has connected
-// to the source and reads it.
+// newFollow starts the follower process and waits until it reads.
 func newFollow(c *consumeOptions, p delivery.Plan) (*follow, error) {
-	proc, err := child.Start("the delivery follower", c.childArgs(p.RunID), os.Stderr)
+	ch, err := delivery.StartChild(c.options(), c.grace, p, os.Stderr)
 	if err != nil {
-		return nil, fmt.Errorf("--consume: %w", err)
+		return nil, asUsage(err)
 	}
-	rm, err := delivery.Dial(proc.Stdin(), proc, p, followerReady)
-	if err != nil {
-		proc.Close(followerStop)
-		if errors.Is(err, delivery.ErrUsage) {
-			return nil, usageError{errors.New(strings.TrimPrefix(err.Error(), delivery.ErrUsage.Error()+": "))}
-		}
-		return nil, err
-	}
-	return &follow{proc: proc, remote: rm, grace: c.grace, batch: max(p.Batch, 1)}, nil
-}
-
-// childArgs are the follower's arguments: the consume command reading
-// its plan from stdin (--parent), with the run's Kafka flags.
-func (c *consumeOptions) childArgs(runID string) []string {
-	group := c.group
-	if group == "" {
-		group = "vesload-" + runID
-	}
-	args := []string{"consume", c.url, "--parent", "--grace", c.grace.String(), "--group", group, "--kafka-mechanism", c.mechanism}
-	for _, f := range []struct{ flag, v string }{{"--kafka-user", c.user}, {"--kafka-password-file", c.passFile},
-		{"--kafka-cacert", c.cacert}, {"--kafka-cert", c.cert}, {"--kafka-key", c.key}} {
-		if f.v != "" {
-			args = append(args, f.flag, f.v)
-		}
-	}
-	if c.insecure {
-		args = append(args, "--kafka-insecure")
-	}
-	return args
+	return &follow{ch}, nil
 }
 
 // eventsPerRequest is the events each request carries; a mix must agree.
 func eventsPerRequest(sc *profiles.Profile) (int, error) {
-	batch := 0
-	for _, r := range sc.Requests {
-		b := max(r.Batch, 1)
-		if batch != 0 && b != batch {
-			return 0, usagef("--consume: the requests of a mix must carry the same number of events")
-		}
-		batch = b
+	n, err := sc.EventsPerRequest()
+	if err != nil {
+		return 0, usagef("--consume: %v", err)
 	}
-	return max(batch, 1), nil
-}
-
-// Begin tells the follower the instant the schedule's clock starts:
-// request n is due at start + Due(n).
-func (fl *follow) Begin(t time.Time) { fl.started(t) }
-
-// started is Begin for HV-VES runs.
-func (fl *follow) started(t time.Time) { _ = fl.remote.Begin(t) } // a follower gone shows at finish
-
-// Request marks every accepted request, so that an event lost after a 2xx
-// is told apart from one whose request failed.
-func (fl *follow) Request(ev *loadgen.RequestEvent) {
-	if ev.Outcome == "ok" {
-		fl.remote.Accept(ev.Seq)
-	}
+	return n, nil
 }
 
 // finish waits out the grace for the events still due and adds the
@@ -207,78 +110,64 @@ func (fl *follow) finish(res *result.Result, note func(string)) error {
 	if fl == nil {
 		return nil
 	}
-	return fl.finishExpected(res, res.Requests.Sent*int64(fl.batch), note)
+	return fl.finishExpected(res, fl.Expected(res), note)
 }
 
 // finishExpected is finish for expected events (HV-VES: those written).
+// A signal ends the wait, not the process: the result is still written.
+// The handler is in place before the wait is announced, so a Ctrl-C
+// answering the announcement never finds the default action.
 func (fl *follow) finishExpected(res *result.Result, expected int64, note func(string)) error {
 	if fl == nil {
 		return nil
 	}
 	defer fl.stop()
-	// A signal ends the wait, not the process: the result is still written.
-	// The handler is in place before the wait is announced, so a Ctrl-C
-	// answering the announcement never finds the default action.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	d, err := fl.remote.Finish(ctx, expected, fl.grace+followerReady, func(delivered int64) {
-		if delivered < expected && fl.grace > 0 {
-			note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
-				fl.grace, expected-delivered))
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("--consume: %w", err)
-	}
-	res.Delivery = d
-	res.Warnings = append(res.Warnings, delivery.Warnings(d, expected, fl.grace)...)
-	return nil
+	return fl.Finish(ctx, res, expected, note)
 }
 
 // stop ends the follower process; it is safe more than once.
 func (fl *follow) stop() {
 	if fl != nil {
-		fl.proc.Close(followerStop)
+		fl.Close()
 	}
-}
-
-// autoConsumeURL is the topic the built-in emulator publishes the run's
-// events to, when the run names no target.
-func autoConsumeURL(broker string, sc *profiles.Profile) string {
-	if len(sc.Requests) == 0 {
-		return ""
-	}
-	domain, ns := sc.Requests[0].Event, ""
-	if domain == "stndDefined" {
-		ns = "3GPP-FaultSupervision" // the built-in stndDefined event's namespace
-	}
-	topic := publish.Topic(domain, ns)
-	if topic == "" {
-		return ""
-	}
-	return "kafka://" + broker + "/" + topic
 }
 
 // startFollow follows the run's events: onto the --consume topic, or,
 // with the built-in emulator and no --consume, onto its embedded broker
-// (open-model runs only: a concurrency ramp has no due times).
+// (open-model runs only: a concurrency ramp has no due times). It
+// connects before the first request (a failure is exit 1, before any
+// load) and hooks the tally into the run.
 func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
 	c := &s.o.consume
-	if sharded(s.plan) {
+	sched, open := s.plan.Config.Load.(*loadgen.Schedule)
+	switch {
+	case sharded(s.plan) && c.url != "":
 		// A shard's events are numbered run-wide, and the other shards'
 		// share its run id: its tally would count theirs as its own.
-		if c.url != "" {
-			return usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
-		}
+		return usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
+	case sharded(s.plan):
+		return nil
+	case c.url == "" && emu != nil && open && len(sc.Requests) > 0:
+		c.url = publish.BuiltinURL(emu.Brokers(), sc.Requests[0].Event)
+	}
+	if c.url == "" {
 		return nil
 	}
-	if _, open := s.plan.Config.Load.(*loadgen.Schedule); c.url == "" && emu != nil && open {
-		c.url = autoConsumeURL(emu.Brokers(), sc)
+	if !open {
+		return usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
 	}
-	fl, err := startFollow(c, sc, s.plan)
-	if err != nil || fl == nil {
+	batch, err := eventsPerRequest(sc)
+	if err != nil {
 		return err
 	}
+	fl, err := newFollow(c, delivery.Plan{RunID: s.plan.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
+		Batch: batch, Segments: sched.Segments()})
+	if err != nil {
+		return err
+	}
+	s.plan.Config.Observers = append(s.plan.Config.Observers, fl)
 	s.follow = fl
 	s.closers = append(s.closers, fl.stop)
 	return nil

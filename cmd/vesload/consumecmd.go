@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -17,18 +18,14 @@ import (
 
 const consumeSynopsis = "vesload consume URL --run-id R --duration D [--start-at T] [--rps R] [--grace D] [--expect N] [-o delivery.json]"
 
-// consumeCmd holds the consume command's own flags.
+// consumeCmd holds the consume command's own flags: the lone follower
+// (delivery.Alone) and where its result goes.
 type consumeCmd struct {
-	kafka    consumeOptions
-	runID    string
-	startAt  string
-	duration time.Duration
-	rps      float64
-	batch    int
-	expect   int64
-	events   uint64
-	output   string
-	parent   bool
+	kafka   consumeOptions
+	a       delivery.Alone
+	startAt string
+	output  string
+	parent  bool
 }
 
 // runConsume follows one run's events on the output topic on its own,
@@ -40,13 +37,13 @@ type consumeCmd struct {
 func runConsume(args []string, stdout, stderr io.Writer) int {
 	var c consumeCmd
 	fs := newFlagSet("consume")
-	fs.StringVar(&c.runID, "run-id", "", "the run to follow: its eventIds are <run id>-<n> (required)")
+	fs.StringVar(&c.a.Plan.RunID, "run-id", "", "the run to follow: its eventIds are <run id>-<n> (required)")
 	fs.StringVar(&c.startAt, "start-at", "", "the run's start: the shards' RFC 3339 instant, or +D from now (default: now)")
-	fs.DurationVar(&c.duration, "duration", 0, "the run's duration: the consumer stops --grace after start + duration (required)")
-	fs.Float64Var(&c.rps, "rps", 0, "the run's constant request rate, for due times: without it delivery is counted but no end-to-end time is measured")
-	fs.IntVar(&c.batch, "batch", 1, "events per request, as the run's profile sends them")
-	fs.Int64Var(&c.expect, "expect", -1, "stop as soon as this many distinct events were delivered (default: wait for the end and the grace)")
-	fs.Uint64Var(&c.events, "events", 0, "the highest event number followed, plus one (default from --expect or --rps × --duration × --batch, else 16Mi)")
+	fs.DurationVar(&c.a.Duration, "duration", 0, "the run's duration: the consumer stops --grace after start + duration (required)")
+	fs.Float64Var(&c.a.Plan.Rate, "rps", 0, "the run's constant request rate, for due times: without it delivery is counted but no end-to-end time is measured")
+	fs.IntVar(&c.a.Plan.Batch, "batch", 1, "events per request, as the run's profile sends them")
+	fs.Int64Var(&c.a.Expect, "expect", -1, "stop as soon as this many distinct events were delivered (default: wait for the end and the grace)")
+	fs.Uint64Var(&c.a.Plan.Events, "events", 0, "the highest event number followed, plus one (default from --expect or --rps × --duration × --batch, else 16Mi)")
 	fs.DurationVar(&c.kafka.grace, "grace", defaultGrace, "how long after the run's end an event may still arrive before it counts as lost")
 	fs.StringVar(&c.kafka.group, "group", "", "Kafka consumer group (default vesload-<run id>-consume)")
 	fs.StringVarP(&c.output, "output", "o", "-", "write the delivery result to FILE (atomically); '-' for stdout")
@@ -59,12 +56,11 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 	if c.parent {
 		return c.serveParent(fs.Args(), stdout, stderr)
 	}
-	start, err := c.check(fs.Args(), time.Now())
-	if err != nil {
+	if err := c.check(fs.Args(), time.Now()); err != nil {
 		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
 		return exitUsage
 	}
-	res, err := c.follow(start, stderr)
+	res, err := c.follow(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
 		if errors.As(err, new(usageError)) {
@@ -83,65 +79,50 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 	}
 	d := res.Delivery
 	fmt.Fprintf(stderr, "vesload: consume: %d events of run %s delivered to %s (%d duplicates, %d foreign records)\n",
-		d.Delivered, c.runID, d.Source, d.Duplicates, d.Foreign)
+		d.Delivered, c.a.Plan.RunID, d.Source, d.Duplicates, d.Foreign)
 	return exitOK
 }
 
 // check validates the flags (every error names its flag, exit 2) and
-// returns the run's start.
-func (c *consumeCmd) check(args []string, now time.Time) (time.Time, error) {
+// completes the follower: its start, group and event count.
+func (c *consumeCmd) check(args []string, now time.Time) error {
 	if len(args) != 1 {
-		return time.Time{}, usagef("want one URL: kafka://HOST:PORT/TOPIC or dmaap://HOST:PORT/events/TOPIC/GROUP/ID (usage: %s)", consumeSynopsis)
+		return usagef("want one URL: kafka://HOST:PORT/TOPIC or dmaap://HOST:PORT/events/TOPIC/GROUP/ID (usage: %s)", consumeSynopsis)
 	}
-	c.kafka.url = args[0]
-	switch {
-	case c.runID == "":
-		return time.Time{}, usagef("--run-id: required: the run whose events are followed")
-	case c.duration <= 0:
-		return time.Time{}, usagef("--duration: required and positive: the consumer stops --grace after the run's end")
-	case c.rps < 0:
-		return time.Time{}, usagef("--rps: must not be negative, got %g", c.rps)
-	case c.batch < 1:
-		return time.Time{}, usagef("--batch: at least 1, got %d", c.batch)
-	case c.expect < -1:
-		return time.Time{}, usagef("--expect: must not be negative, got %d", c.expect)
-	}
-	if c.kafka.grace < 0 {
-		return time.Time{}, usagef("--grace: must not be negative, got %v", c.kafka.grace)
+	c.kafka.url, c.a.Grace, c.a.Start = args[0], c.kafka.grace, now
+	if err := asUsage(c.a.Check()); err != nil {
+		return err
 	}
 	if err := c.kafka.check(); err != nil {
-		return time.Time{}, err
+		return err
 	}
-	start := now
 	if c.startAt != "" {
 		var err error
-		if start, err = parseStartAt(c.startAt, now); err != nil {
-			return time.Time{}, err
+		if c.a.Start, err = loadgen.ParseStartAt(c.startAt, now); err != nil {
+			return usagef("--start-at %v", err)
 		}
 	}
 	if c.kafka.group == "" {
 		// Its own group: a run --consume of the same run id never shares
 		// the partitions with it.
-		c.kafka.group = "vesload-" + c.runID + "-consume"
+		c.kafka.group = "vesload-" + c.a.Plan.RunID + "-consume"
 	}
-	if c.events == 0 {
-		c.events = delivery.AloneEvents(c.expect, c.rps, c.duration, c.batch)
+	if c.a.Plan.Events == 0 {
+		c.a.Plan.Events = delivery.AloneEvents(c.a.Expect, c.a.Plan.Rate, c.a.Duration, c.a.Plan.Batch)
 	}
-	return start, nil
+	return nil
 }
 
 // follow connects (a failure is exit 1), reads until the run's end plus
 // the grace, --expect events or a signal, and builds the result
-// (delivery.Alone).
-func (c *consumeCmd) follow(start time.Time, stderr io.Writer) (*result.Result, error) {
+// (delivery.Alone). With --rps, request r is due r/rps after the start.
+func (c *consumeCmd) follow(stderr io.Writer) (*result.Result, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// With --rps, a constant schedule: request r is due r/rps after the start.
-	a := delivery.Alone{Plan: delivery.Plan{RunID: c.runID, Events: c.events, Batch: c.batch, Rate: c.rps},
-		Start: start, Duration: c.duration, Grace: c.kafka.grace, Expect: c.expect, Tool: result.Tool{Name: "vesload", Version: version}}
-	return a.Follow(ctx, c.kafka.open, func(end time.Time) {
+	c.a.Tool = result.Tool{Name: "vesload", Version: version}
+	return c.a.Follow(ctx, c.kafka.open, func(end time.Time) {
 		fmt.Fprintf(stderr, "vesload: consume: following run %s on %s until %s (the run's end plus %v; SIGTERM stops)\n",
-			c.runID, c.kafka.url, end.UTC().Format(time.RFC3339), c.kafka.grace)
+			c.a.Plan.RunID, c.kafka.url, end.UTC().Format(time.RFC3339), c.a.Grace)
 	})
 }
 

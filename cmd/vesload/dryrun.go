@@ -21,10 +21,6 @@ func addDryRunFlags(fs *pflag.FlagSet, d *dryRunOptions) {
 	fs.IntVar(&d.requests, "dry-run-requests", 3, "with --dry-run, how many rendered requests to print")
 }
 
-// dryRunTarget stands in for the built-in emulator's URL in a dry run,
-// which starts no emulator.
-const dryRunTarget = "http://127.0.0.1:8080/eventListener/v7"
-
 // dryRun prints what a run with o would send, without connecting to
 // anything (loadgen/dryrun), each request checked against the VES schema
 // of its API version from schemaDir. It returns exitUsage when a
@@ -40,11 +36,7 @@ func dryRun(o *runOptions, changed func(string) bool, runID, schemaDir string, s
 	if err != nil {
 		return 0, err
 	}
-	emulated := sc.Target.URL == ""
-	if emulated {
-		sc.Target.URL = dryRunTarget
-	}
-	plan, err := scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: true, RunID: runID})
+	plan, emulated, err := dryrun.Compile(sc, scenario.Options{Version: version, RunID: runID})
 	if err != nil {
 		return 0, usageError{err}
 	}

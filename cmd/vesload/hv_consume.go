@@ -43,4 +43,4 @@ type hvFollowStart struct {
 }
 
 // Begin implements loadgen.Observer.
-func (h hvFollowStart) Begin(t time.Time) { h.fl.started(t) }
+func (h hvFollowStart) Begin(t time.Time) { h.fl.Begin(t) }

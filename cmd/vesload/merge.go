@@ -51,51 +51,18 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "vesload: %v\n", err)
 		return exitUsage
 	}
-	merged.Config.Thresholds = append(merged.Config.Thresholds, gates...)
-	merged.Config.AllowErrors = merged.Config.AllowErrors || allowErrors
 	// Parallel generators are judged on the merged figures, as one run
 	// is: by every gate and by the built-in rules the shards deferred.
-	judge, err := verdict.FromConfig(merged.Config)
-	if err != nil {
-		merged.Warnings = append(merged.Warnings, fmt.Sprintf("thresholds not evaluated on the merged result: %v", err))
-		judge = verdict.Options{AllowErrors: merged.Config.AllowErrors}
-	}
-	broken := verdict.Judge(merged, judge)
-	if output == "" || output == "-" {
-		err = report.Encode(stdout, merged)
-	} else {
-		err = report.Write(output, merged)
-	}
-	if err != nil {
+	v, lines := report.JudgeMerge(merged, rs, names, gates, allowErrors)
+	if err := files.WriteResult(output, stdout, merged); err != nil {
 		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
 		return exitRun
 	}
 	if output != "" && output != "-" {
 		fmt.Fprintf(stderr, "vesload: merged %d results (%d requests sent) into %s\n", len(rs), merged.Requests.Sent, output)
 	}
-	if m := merged.Merged; m != nil && m.Partial {
-		fmt.Fprintf(stderr, "vesload: merge: partial run: shards %v of %d are missing (--allow-partial)\n", m.Missing, m.Count)
-	}
-	v := verdict.Of(merged)
-	if v == verdict.Interrupted {
-		// A shard that stopped early fails the whole run: its share of the
-		// schedule was not sent.
-		for i, r := range rs {
-			if r.Interrupted {
-				fmt.Fprintf(stderr, "vesload: merge: %s was interrupted: the merged run is incomplete\n", names[i])
-			}
-		}
-	}
-	for i, r := range rs {
-		if r.AbortedBy != "" {
-			fmt.Fprintf(stderr, "vesload: merge: %s was stopped early by --abort-on-fail: %s\n", names[i], r.AbortedBy)
-		}
-	}
-	for _, w := range broken {
-		fmt.Fprintf(stderr, "vesload: merge: %s\n", w)
-	}
-	if v == verdict.Failed {
-		fmt.Fprintf(stderr, "vesload: merge: failed on the merged result: %s\n", report.FailedGates(merged.Thresholds))
+	for _, l := range lines {
+		fmt.Fprintf(stderr, "vesload: merge: %s\n", l)
 	}
 	return verdict.ExitCode(v)
 }

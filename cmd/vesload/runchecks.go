@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -74,18 +73,10 @@ func checkFlagFiles(o *runOptions) error {
 	if !slices.ContainsFunc(ves.Domains(), func(d string) bool { return strings.EqualFold(d, o.event) }) {
 		return usagef("--event %q: want one of %s", o.event, strings.Join(ves.Domains(), ", "))
 	}
-	for _, f := range []struct{ flag, path string }{
-		{"--body-file", o.bodyFile}, {"--password-file", o.passFile}, {"--data-file", o.dataFile},
-		{"--cacert", o.cacert}, {"--cert", o.cert}, {"--key", o.key}, {"--cert-pass-file", o.certPass},
-	} {
-		if f.path == "" {
-			continue
-		}
-		if st, err := os.Stat(f.path); err != nil {
-			return usagef("%s: %v", f.flag, err)
-		} else if st.IsDir() {
-			return usagef("%s %s: is a folder, want a file", f.flag, f.path)
-		}
+	in := func(option, path string) scenario.InputFile { return scenario.InputFile{Option: option, Path: path} }
+	if err := scenario.CheckInputFiles(in("--body-file", o.bodyFile), in("--password-file", o.passFile), in("--data-file", o.dataFile),
+		in("--cacert", o.cacert), in("--cert", o.cert), in("--key", o.key), in("--cert-pass-file", o.certPass)); err != nil {
+		return usageError{err}
 	}
 	return nil
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"net"
 	"os"
 	"time"
 
@@ -65,39 +62,24 @@ func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
 	return sm, nil
 }
 
-// liveMetrics serves vesload's own metrics during a run.
+// liveMetrics serves vesload's own metrics during a run (metrics.Live).
 type liveMetrics struct {
-	exp    *metrics.Exporter
-	stop   func(context.Context) error
-	linger time.Duration
-	addr   string
+	*metrics.Live
+	addr string
 }
 
 func startMetrics(w *watchOptions) (*liveMetrics, error) {
 	if w.metricsAddr == "" {
 		return nil, nil
 	}
-	if w.metricsLinger < 0 {
-		return nil, usagef("--metrics-linger %v: want 0 or a positive duration", w.metricsLinger)
-	}
-	ln, err := net.Listen("tcp", w.metricsAddr)
+	l, err := metrics.StartLive(w.metricsAddr, w.metricsLinger)
 	if err != nil {
-		return nil, usagef("--metrics-addr %s: %v", w.metricsAddr, err)
+		return nil, usageError{err}
 	}
-	exp := metrics.New()
-	return &liveMetrics{exp: exp, stop: exp.ServeListener(ln), linger: w.metricsLinger, addr: ln.Addr().String()}, nil
+	return &liveMetrics{l, l.Addr}, nil
 }
 
 // observer feeds the exporter from the run.
-func (m *liveMetrics) observer() loadgen.Observer { return observe.Metrics{Exporter: m.exp} }
+func (m *liveMetrics) observer() loadgen.Observer { return observe.Metrics{Exporter: m.Exporter} }
 
-// close keeps serving for the linger time, then shuts the server down.
-func (m *liveMetrics) close(note func(string)) {
-	if m.linger > 0 {
-		note(fmt.Sprintf("serving metrics at http://%s/metrics for %v more", m.addr, m.linger))
-		time.Sleep(m.linger)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = m.stop(ctx)
-}
+func (m *liveMetrics) close(note func(string)) { m.Close(note) }

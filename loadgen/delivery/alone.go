@@ -73,3 +73,24 @@ func (a Alone) Follow(ctx context.Context, open func(Config) (Source, string, er
 		Errors: map[string]int64{}, Timeline: []result.Second{}, Delivery: d,
 	}, nil
 }
+
+// Check validates a lone follower's figures as `vesload consume` is
+// given them (--run-id, --duration, --rps, --batch, --expect, --grace),
+// before anything connects; errors are *OptionError naming the option.
+func (a Alone) Check() error {
+	switch {
+	case a.Plan.RunID == "":
+		return optionf("--run-id: required: the run whose events are followed")
+	case a.Duration <= 0:
+		return optionf("--duration: required and positive: the consumer stops --grace after the run's end")
+	case a.Plan.Rate < 0:
+		return optionf("--rps: must not be negative, got %g", a.Plan.Rate)
+	case a.Plan.Batch < 1:
+		return optionf("--batch: at least 1, got %d", a.Plan.Batch)
+	case a.Expect < -1:
+		return optionf("--expect: must not be negative, got %d", a.Expect)
+	case a.Grace < 0:
+		return optionf("--grace: must not be negative, got %v", a.Grace)
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,6 +77,40 @@ func TestAloneFollow(t *testing.T) {
 			}
 			if tt.expect > 0 && d.Delivered != 2 {
 				t.Errorf("delivered %d, want 2", d.Delivered)
+			}
+		})
+	}
+}
+
+// TestAloneCheck checks a lone follower's figures: every error is the
+// options' and names its option.
+func TestAloneCheck(t *testing.T) {
+	ok := Alone{Plan: Plan{RunID: "r", Batch: 1}, Duration: time.Second, Expect: -1}
+	for _, c := range []struct {
+		name    string
+		edit    func(*Alone)
+		wantErr string
+	}{
+		{"good", func(*Alone) {}, ""},
+		{"no run id", func(a *Alone) { a.Plan.RunID = "" }, "--run-id"},
+		{"no duration", func(a *Alone) { a.Duration = 0 }, "--duration"},
+		{"negative rate", func(a *Alone) { a.Plan.Rate = -1 }, "--rps"},
+		{"no batch", func(a *Alone) { a.Plan.Batch = 0 }, "--batch"},
+		{"negative expect", func(a *Alone) { a.Expect = -2 }, "--expect"},
+		{"negative grace", func(a *Alone) { a.Grace = -time.Second }, "--grace"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := ok
+			c.edit(&a)
+			err := a.Check()
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.As(err, new(*OptionError)) || !strings.HasPrefix(err.Error(), c.wantErr) {
+				t.Errorf("Check() = %v, want an option error starting %q", err, c.wantErr)
 			}
 		})
 	}

@@ -91,3 +91,23 @@ func ReadSecretFile(what, path string) (string, error) {
 	}
 	return strings.TrimRight(string(b), "\r\n"), nil
 }
+
+// InputFile is a file an option names for reading.
+type InputFile struct{ Option, Path string }
+
+// CheckInputFiles checks, before anything is read, that every file named
+// exists and is not a folder, so that a typo's error names its option
+// rather than the scenario the file ends up in. Empty paths are skipped.
+func CheckInputFiles(files ...InputFile) error {
+	for _, f := range files {
+		if f.Path == "" {
+			continue
+		}
+		if st, err := os.Stat(f.Path); err != nil {
+			return fmt.Errorf("%s: %v", f.Option, err)
+		} else if st.IsDir() {
+			return fmt.Errorf("%s %s: is a folder, want a file", f.Option, f.Path)
+		}
+	}
+	return nil
+}

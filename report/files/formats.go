@@ -57,3 +57,49 @@ func WriteOutput(path string, stdout io.Writer, render func(io.Writer) error) er
 	}
 	return nil
 }
+
+// ComparisonSet is the files `vesload compare` writes: the comparison in
+// Format to Output (stdout when "" or "-"), and, when named, the HTML
+// page with the per-run charts and the gates' JUnit report.
+type ComparisonSet struct{ Format, Output, HTML, JUnit string }
+
+// Check refuses an unknown format before any file is read.
+func (s ComparisonSet) Check() error {
+	if _, ok := ComparisonFormats()[s.Format]; !ok {
+		return fmt.Errorf("--format: unknown format %q (want %s)", s.Format, FormatNames(ComparisonFormats()))
+	}
+	return nil
+}
+
+// Write renders the comparison of a with b to every file of the set, in
+// that order; the JUnit report only when the comparison has gates.
+func (s ComparisonSet) Write(stdout io.Writer, cmp *compare.Comparison, a, b []*result.Result) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	render := ComparisonFormats()[s.Format]
+	if err := WriteOutput(s.Output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
+		return err
+	}
+	if s.HTML != "" {
+		if err := report.WriteFile(s.HTML, func(w io.Writer) error { return html.Comparison(w, cmp, a, b) }); err != nil {
+			return fmt.Errorf("write HTML %s: %w", s.HTML, err)
+		}
+	}
+	if s.JUnit != "" && cmp.Gates != nil {
+		if err := report.WriteFile(s.JUnit, func(w io.Writer) error { return compare.JUnit(w, cmp) }); err != nil {
+			return fmt.Errorf("write JUnit %s: %w", s.JUnit, err)
+		}
+	}
+	return nil
+}
+
+// WriteResult writes the result document to stdout when path is empty
+// or "-", else to the file at path, atomically (report.Write): the
+// output of every command whose -o is a result (merge, consume).
+func WriteResult(path string, stdout io.Writer, r *result.Result) error {
+	if path == "" || path == "-" {
+		return report.Encode(stdout, r)
+	}
+	return report.Write(path, r)
+}

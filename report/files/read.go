@@ -97,3 +97,29 @@ func Inputs(args []string, stdin io.Reader) ([]*result.Result, []string, error) 
 	}
 	return rs, names, nil
 }
+
+// Side is one side of a comparison: its result files, globs expanded,
+// and the results read from them.
+type Side struct {
+	Files   []string
+	Results []*result.Result
+}
+
+// ReadSides reads both sides of a comparison (`vesload compare A... --vs
+// B...`); each side must name at least one file.
+func ReadSides(argsA, argsB []string) (a, b Side, err error) {
+	if a.Files, err = ExpandGlobs(argsA); err != nil {
+		return a, b, err
+	}
+	if b.Files, err = ExpandGlobs(argsB); err != nil {
+		return a, b, err
+	}
+	if len(a.Files) == 0 || len(b.Files) == 0 {
+		return a, b, fmt.Errorf("want result files on both sides of --vs, got %d before and %d after", len(a.Files), len(b.Files))
+	}
+	if a.Results, err = ReadResults(a.Files); err != nil {
+		return a, b, err
+	}
+	b.Results, err = ReadResults(b.Files)
+	return a, b, err
+}

@@ -89,3 +89,45 @@ func TestInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSides checks that both sides of a comparison need files, and
+// that each side keeps its files in order with their results.
+func TestReadSides(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := report.Write(p, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: name}}); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a1, a2, b1 := write("a1.json"), write("a2.json"), write("b1.json")
+	for _, c := range []struct {
+		name         string
+		argsA, argsB []string
+		wantA, wantB int
+		wantErr      string
+	}{
+		{"both", []string{filepath.Join(dir, "a*.json")}, []string{b1}, 2, 1, ""},
+		{"one a side", []string{a1}, []string{a2}, 1, 1, ""},
+		{"empty side", []string{a1}, nil, 0, 0, "want result files on both sides of --vs, got 1 before and 0 after"},
+		{"no match", []string{filepath.Join(dir, "z*.json")}, []string{b1}, 0, 0, "z*.json"},
+		{"missing file", []string{a1}, []string{filepath.Join(dir, "none.json")}, 0, 0, "none.json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, b, err := ReadSides(c.argsA, c.argsB)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || len(a.Results) != c.wantA || len(b.Results) != c.wantB || len(a.Files) != c.wantA {
+				t.Fatalf("ReadSides = %d, %d results (%v)", len(a.Results), len(b.Results), err)
+			}
+			if a.Results[0].Config.RunID != filepath.Base(a.Files[0]) {
+				t.Errorf("side A's first result is %q, its file %q", a.Results[0].Config.RunID, a.Files[0])
+			}
+		})
+	}
+}

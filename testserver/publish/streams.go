@@ -50,3 +50,23 @@ func Topics() []string {
 	}
 	return out
 }
+
+// BuiltinNamespace is the stndDefinedNamespace of vesload's built-in
+// stndDefined event (loadgen/ves).
+const BuiltinNamespace = "3GPP-FaultSupervision"
+
+// BuiltinURL is the kafka:// URL of the topic broker publishes the
+// built-in events of domain to (a stndDefined event in BuiltinNamespace),
+// or "" when the collector would not publish them: where a run against
+// the built-in emulator follows its events.
+func BuiltinURL(broker, domain string) string {
+	ns := ""
+	if domain == "stndDefined" {
+		ns = BuiltinNamespace
+	}
+	topic := Topic(domain, ns)
+	if topic == "" {
+		return ""
+	}
+	return "kafka://" + broker + "/" + topic
+}

@@ -1,0 +1,90 @@
+package compare
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vesload/vesload/report"
+)
+
+// TestLoadBaseline checks the --baseline options: every error names its
+// option, and no file and no gate is no baseline.
+func TestLoadBaseline(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "base.json")
+	if err := report.Write(good, side(t, 100, 1, 0)[0]); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok := GateOptions{Exprs: []string{"p99<+10%"}, Alpha: 0.05, Undecided: "fail"}
+	for _, c := range []struct {
+		name    string
+		file    string
+		o       GateOptions
+		wantErr string
+		wantNil bool
+	}{
+		{"nothing", "", GateOptions{Alpha: 0.05, Undecided: "fail"}, "", true},
+		{"gate without baseline", "", ok, "--gate judges against a stored result", true},
+		{"baseline without gate", good, GateOptions{Alpha: 0.05, Undecided: "fail"}, "give at least one --gate", true},
+		{"bad alpha", good, GateOptions{Exprs: ok.Exprs, Alpha: 1, Undecided: "fail"}, "--alpha:", true},
+		{"bad undecided", good, GateOptions{Exprs: ok.Exprs, Alpha: 0.05, Undecided: "maybe"}, "--gate-undecided:", true},
+		{"bad gate", good, GateOptions{Exprs: []string{"p99<"}, Alpha: 0.05, Undecided: "fail"}, "--gate:", true},
+		{"missing file", filepath.Join(dir, "none.json"), ok, "--baseline:", true},
+		{"bad file", bad, ok, "--baseline:", true},
+		{"good", good, ok, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := LoadBaseline(c.file, c.o)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want one with %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || (b == nil) != c.wantNil {
+				t.Fatalf("LoadBaseline = %v, %v", b, err)
+			}
+			if b != nil && (len(b.Gates) != 1 || b.File != c.file || b.Opts.Alpha != c.o.Alpha) {
+				t.Errorf("LoadBaseline = %+v", b)
+			}
+		})
+	}
+}
+
+// TestSettingsOptions checks the comparison's settings: each error names
+// its option, in the order the options are checked.
+func TestSettingsOptions(t *testing.T) {
+	good := Settings{Test: "welch", Center: "mean", GateOptions: GateOptions{Exprs: []string{"p99<+10%"}, Alpha: 0.05, Undecided: "pass"}}
+	for _, c := range []struct {
+		name    string
+		edit    func(*Settings)
+		wantErr string
+	}{
+		{"good", func(*Settings) {}, ""},
+		{"bad test", func(s *Settings) { s.Test, s.Center = "t", "x" }, "--test: "},
+		{"bad center", func(s *Settings) { s.Center = "mode" }, "--center: "},
+		{"bad alpha", func(s *Settings) { s.Alpha = 0 }, "--alpha: "},
+		{"bad gate", func(s *Settings) { s.Exprs = []string{"nonsense"} }, "--gate: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := good
+			c.edit(&s)
+			o, err := s.Options()
+			if c.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || o.Test != Welch || o.Center != Mean || o.Alpha != 0.05 || o.Undecided != UndecidedPass || len(o.Gates) != 1 {
+				t.Errorf("Options() = %+v, %v", o, err)
+			}
+		})
+	}
+}
