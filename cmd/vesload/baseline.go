@@ -1,12 +1,9 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/report/compare"
-	"github.com/vesload/vesload/report/result"
 )
 
 // baselineOptions are the flags of `vesload run` that judge the new run
@@ -23,27 +20,12 @@ func addBaselineFlags(fs *pflag.FlagSet, o *baselineOptions) {
 	fs.StringVar(&o.Undecided, "gate-undecided", string(compare.UndecidedFail), "what a --baseline gate the seconds cannot decide means: fail or pass")
 }
 
-// baselineJudge is the stored result and gates of --baseline.
-type baselineJudge struct{ *compare.Baseline }
-
-// load checks the flags and reads the baseline before any load is sent
-// (compare.LoadBaseline); nil without --baseline.
-func (o *baselineOptions) load() (*baselineJudge, error) {
+// load reads the stored result and checks the gates of --baseline; nil
+// without --baseline.
+func (o *baselineOptions) load() (*compare.Baseline, error) {
 	b, err := compare.LoadBaseline(o.file, o.GateOptions)
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if b == nil {
-		return nil, nil
-	}
-	return &baselineJudge{b}, nil
-}
-
-// judge decides the gates, prints the verdicts to w and reports whether
-// they all passed; nothing is judged without --baseline.
-func (j *baselineJudge) judge(res *result.Result, w io.Writer) (bool, error) {
-	if j == nil {
-		return true, nil
-	}
-	return j.Judge(res, w)
+	return b, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/vesload/vesload/testserver/builtin"
 	"os"
 	"os/signal"
 	"syscall"
@@ -139,7 +140,7 @@ func (fl *follow) stop() {
 // (open-model runs only: a concurrency ramp has no due times). It
 // connects before the first request (a failure is exit 1, before any
 // load) and hooks the tally into the run.
-func (s *runSetup) startFollow(sc *profiles.Profile, emu *emulator) error {
+func (s *runSetup) startFollow(sc *profiles.Profile, emu *builtin.Emulator) error {
 	c := &s.o.consume
 	sched, open := s.plan.Config.Load.(*loadgen.Schedule)
 	switch {

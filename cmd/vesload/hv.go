@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"os"
 	"time"
@@ -243,7 +244,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 		written := res.HV.Sent.Written
 		res.Warnings = append(res.Warnings, counters.Finish(res, written, o.settle)...)
 		if emu != nil {
-			res.HV.Receiver = emu.hvView(written, o.settle)
+			res.HV.Receiver = emu.HVReceiver(written, o.settle)
 		}
 		return fl.finishExpected(res, written, s.prog.note)
 	}
@@ -255,7 +256,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 
 // hvTarget starts the built-in emulator when no --addr is given and
 // points cfg at it; nil with an address.
-func hvTarget(o *hvOptions, cfg *hv.Config, stderr io.Writer) (*emulator, error) {
+func hvTarget(o *hvOptions, cfg *hv.Config, stderr io.Writer) (*builtin.Emulator, error) {
 	if cfg.Addr != "" {
 		return nil, nil
 	}
@@ -266,11 +267,11 @@ func hvTarget(o *hvOptions, cfg *hv.Config, stderr io.Writer) (*emulator, error)
 	if o.tls.Enabled() {
 		return nil, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
 	}
-	emu, err := startEmulator(stderr)
+	emu, err := builtin.Start(stderr)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Addr = emu.HVAddr()
-	fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.describe())
+	fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.Describe())
 	return emu, nil
 }

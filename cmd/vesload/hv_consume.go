@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/vesload/vesload/testserver/builtin"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -12,7 +13,7 @@ import (
 // startHVFollow follows the HV-VES messages onto the --consume topic (or,
 // with the built-in emulator, onto its broker's route for the domain).
 // HV-VES answers nothing: every message written is expected.
-func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *emulator) (*follow, error) {
+func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*follow, error) {
 	if !cfg.Shard.Whole() {
 		if c.url != "" {
 			// A shard's messages share the run id with the other shards':

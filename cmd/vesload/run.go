@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"os"
 	"os/signal"
@@ -199,7 +201,7 @@ type runSetup struct {
 	gates    []threshold.Threshold
 	guard    *observe.AbortGuard // nil without --abort-on-fail
 	prog     *progress
-	outs     *streams
+	outs     *observe.Streams
 	ckpt     *observe.Checkpointer // nil without checkpoints
 	ctx      context.Context
 	stop     context.CancelFunc
@@ -213,7 +215,7 @@ type runSetup struct {
 	follow   *follow
 	influx   *influxHook
 	dash     *dashboard.Server // nil without --dashboard
-	baseline *baselineJudge    // nil without --baseline
+	baseline *compare.Baseline // nil without --baseline
 
 	// labels, when set, names each request in per-request outputs (the
 	// JTL's label) instead of the plan's one Label: HV-VES names the
@@ -288,9 +290,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 		return nil, err
 	}
 	emulated := sc.Target.URL == ""
-	var emu *emulator
+	var emu *builtin.Emulator
 	if emulated {
-		emu, err = startEmulator(stderr)
+		emu, err = builtin.Start(stderr)
 		if err != nil {
 			return nil, err
 		}
@@ -314,7 +316,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 	}
 	if emulated {
 		s.plan.RunConfig.Emulator, s.plan.RunConfig.EmulatorSeed = true, emu.Seed()
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.describe())
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.Describe())
 	}
 	if pool, note := fdlimit.FitPool(s.plan.Config.Pool, emulated); note != "" {
 		s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
@@ -368,10 +370,11 @@ func (s *runSetup) attach() error {
 		s.closers = append(s.closers, func() { live.close(s.prog.note) })
 		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
 	}
-	if s.outs, err = openStreams(o.jtl, o.hdrLog, s.plan.URL, time.Now()); err != nil {
+	if s.outs, err = observe.OpenStreams(observe.Stream{Option: "--jtl", Path: o.jtl}, observe.Stream{Option: "--hdr-log", Path: o.hdrLog},
+		s.plan.URL, time.Now()); err != nil {
 		return err
 	}
-	cfg.Observers = append(cfg.Observers, s.outs.observers(s.plan.Label, s.labels)...)
+	cfg.Observers = append(cfg.Observers, s.outs.Observers(s.plan.Label, s.labels)...)
 	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.influxShard(), s.prog.note); err != nil {
 		return err
 	}
@@ -412,7 +415,7 @@ func (s *runSetup) run() (*result.Result, error) {
 		eng, err = loadgen.New(s.plan.Config)
 	}
 	if err != nil {
-		s.outs.close()
+		s.outs.Close()
 		return nil, usageError{err}
 	}
 	// Signals are caught until the command returns (tearDown), so that
@@ -447,7 +450,7 @@ func (s *runSetup) run() (*result.Result, error) {
 	s.phase.Store(phaseSettling)
 	s.prog.done()
 	// A stream that failed cost only itself: the result says so.
-	if warnings := s.outs.close(); res != nil {
+	if warnings := s.outs.Close(); res != nil {
 		res.Warnings = append(res.Warnings, warnings...)
 		for _, w := range warnings {
 			s.prog.note(w)
@@ -489,9 +492,12 @@ func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, er
 	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
-	baselinePassed, err := s.baseline.judge(res, summaryOut)
-	if err != nil {
-		return 0, err
+	baselinePassed := true
+	if s.baseline != nil {
+		var err error
+		if baselinePassed, err = s.baseline.Judge(res, summaryOut); err != nil {
+			return 0, err
+		}
 	}
 	if outErr != nil {
 		if s.signalled.Load() { // the fallbacks are named; the signal decides the code

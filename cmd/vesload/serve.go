@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"log"
 	"math/rand/v2"
@@ -146,7 +147,7 @@ func (f *serveFlags) run(ctx context.Context, opts testserver.Options, log *log.
 	st := testserver.Stack{Publish: f.pub, HV: f.hv, HVMonitor: f.hvMonitor, Sink: f.sink}
 	ro := testserver.RunOptions{Logf: f.in.Logf}
 	err := testserver.RunStack(ctx, opts, st, ro, func(a testserver.Addrs) {
-		f.child.announce(stdout, emulatorAddrs{Seed: f.in.Seed, URL: a.URL, HV: a.HV, HVMonitor: a.HVMonitor, Kafka: a.Kafka})
+		f.child.announce(stdout, builtin.Addrs{Seed: f.in.Seed, URL: a.URL, HV: a.HV, HVMonitor: a.HVMonitor, Kafka: a.Kafka})
 	})
 	if err != nil {
 		log.Printf("%v", err)

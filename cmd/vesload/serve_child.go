@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"os"
 
@@ -41,7 +42,7 @@ func (c *childFlags) watchStdin(ctx context.Context) (context.Context, func()) {
 
 // announce prints the addresses line of --announce, with this process's
 // id.
-func (c *childFlags) announce(w io.Writer, a emulatorAddrs) {
+func (c *childFlags) announce(w io.Writer, a builtin.Addrs) {
 	if !c.announceAddrs {
 		return
 	}
