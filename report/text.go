@@ -213,10 +213,9 @@ func textRequests(t *textWriter, r *result.Result) {
 	// pe counts the errors never sent: pool_exhausted, or for HV-VES the
 	// messages due while the producer had no connection (disconnected).
 	unsent, unsentNote := result.ClassPoolExhausted, "due but no free connection (errors, never sent)"
-	pe := r.Errors[result.ClassPoolExhausted]
-	if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
+	pe := result.UnsentErrors(r.Errors)
+	if r.Errors[result.ClassDisconnected] > 0 {
 		unsent, unsentNote = result.ClassDisconnected, "due while the connection was down (errors, never sent)"
-		pe += dc
 	}
 	failed := q.Errors - pe
 	t.section("Requests")

@@ -125,9 +125,9 @@ func summarySection(r *result.Result) section {
 	// error rate, the result's: every error, never-sent ones included, of
 	// the attempted requests.
 	q := r.Requests
-	unsent, pe := result.ClassPoolExhausted, r.Errors[result.ClassPoolExhausted]
-	if dc := r.Errors[result.ClassDisconnected]; dc > 0 {
-		unsent, pe = result.ClassDisconnected, pe+dc
+	unsent, pe := result.ClassPoolExhausted, result.UnsentErrors(r.Errors)
+	if r.Errors[result.ClassDisconnected] > 0 {
+		unsent = result.ClassDisconnected
 	}
 	rows := [][]cell{
 		{key("scheduled"), num(fmtInt(q.Scheduled))},

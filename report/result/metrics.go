@@ -30,19 +30,31 @@ func (r *Result) ErrorRatePct() (pct float64, ok bool) {
 // for. An HV-VES message due while its producer had no connection
 // (disconnected) is, like pool_exhausted, an error that was never sent.
 func (r *Result) AccountingError() error {
-	q := r.Requests
-	pe := r.Errors[ClassPoolExhausted] + r.Errors[ClassDisconnected]
-	if q.Scheduled == q.Sent+pe+q.NotSent {
+	return scheduledError(r.Requests.Scheduled, r.Requests.Sent, r.Requests.NotSent, r.Errors)
+}
+
+// UnsentErrors counts the errors of due requests that were never sent
+// (the NeverSent classes: pool_exhausted, disconnected) among the error
+// classes: the one sum the accounting, its checks and the renderings use.
+func UnsentErrors(classes map[string]int64) int64 {
+	return classes[ClassPoolExhausted] + classes[ClassDisconnected]
+}
+
+// scheduledError checks scheduled = sent + unsent + not_sent, for a
+// Result and a Tally alike, and describes the mismatch.
+func scheduledError(scheduled, sent, notSent int64, classes map[string]int64) error {
+	pe := UnsentErrors(classes)
+	if scheduled == sent+pe+notSent {
 		return nil
 	}
 	return fmt.Errorf("scheduled %d != sent %d + %s %d + not_sent %d (%+d unaccounted)",
-		q.Scheduled, q.Sent, unsentClasses(r), pe, q.NotSent, q.Scheduled-(q.Sent+pe+q.NotSent))
+		scheduled, sent, unsentClasses(classes), pe, notSent, scheduled-(sent+pe+notSent))
 }
 
 // unsentClasses names the error classes of due requests that were not
-// sent, as the accounting of this result counts them.
-func unsentClasses(r *Result) string {
-	if r.Errors[ClassDisconnected] > 0 {
+// sent, as the accounting counts them.
+func unsentClasses(classes map[string]int64) string {
+	if classes[ClassDisconnected] > 0 {
 		return ClassPoolExhausted + " + " + ClassDisconnected
 	}
 	return ClassPoolExhausted

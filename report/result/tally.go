@@ -251,15 +251,10 @@ func (t *Tally) Requests() Requests {
 // where unsent counts the errors never sent: pool_exhausted and
 // disconnected (NeverSent).
 func (t *Tally) AccountingError() error {
-	pe := t.Classes[ClassPoolExhausted] + t.Classes[ClassDisconnected]
-	unsent := ClassPoolExhausted
-	if t.Classes[ClassDisconnected] > 0 {
-		unsent += " + " + ClassDisconnected
+	if err := scheduledError(t.Scheduled, t.Sent, t.NotSent, t.Classes); err != nil {
+		return err
 	}
-	if t.Scheduled != t.Sent+pe+t.NotSent {
-		return fmt.Errorf("scheduled %d != sent %d + %s %d + not_sent %d (%+d unaccounted)",
-			t.Scheduled, t.Sent, unsent, pe, t.NotSent, t.Scheduled-(t.Sent+pe+t.NotSent))
-	}
+	pe, unsent := UnsentErrors(t.Classes), unsentClasses(t.Classes)
 	var sum int64
 	for _, n := range t.Classes {
 		sum += n
