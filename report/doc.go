@@ -3,9 +3,10 @@
 // Markdown seed table, JUnit XML for CI and the per-second timeline as CSV.
 //
 // Everything here is a pure function from results to bytes: the package
-// never touches the network, never runs load and never imports the engine
-// (package loadgen); it renders loadgen/probe's Report, a plain value, for
-// `vesload probe` (WriteProbe).
+// never touches the network and never runs load. It imports the engine's
+// packages only for two plain values it renders: loadgen.Progress, the
+// live line of a run's second (ProgressLine), and loadgen/probe's Report
+// for `vesload probe` (WriteProbe).
 // Reading and writing result files is the only I/O it does, and writes are
 // atomic so that a crash never leaves half a document behind.
 //
