@@ -50,7 +50,7 @@ func checkDistinct(outs []Path) error {
 			continue
 		}
 		for _, prev := range seen {
-			if SameFile(prev.Path, out.Path) {
+			if sameFile(prev.Path, out.Path) {
 				return fmt.Errorf("%s %s and %s %s name the same file: give each output its own", prev.Option, prev.Path, out.Option, out.Path)
 			}
 		}
@@ -59,8 +59,8 @@ func checkDistinct(outs []Path) error {
 	return nil
 }
 
-// SameFile reports whether paths a and b name one file, existing or not.
-func SameFile(a, b string) bool {
+// sameFile reports whether paths a and b name one file, existing or not.
+func sameFile(a, b string) bool {
 	if sa, err := os.Stat(a); err == nil {
 		if sb, err := os.Stat(b); err == nil {
 			return os.SameFile(sa, sb)

@@ -53,19 +53,19 @@ func (s Set) Write(ctx context.Context, res *result.Result, stdout, stderr io.Wr
 		if r.path == "" {
 			continue
 		}
-		if err := SaveRendering(ctx, r.path, r.what, r.ext, res, r.render); err != nil {
+		if err := saveRendering(ctx, r.path, r.what, r.ext, res, r.render); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// SaveRendering writes one rendering of the result (HTML, JUnit, …) to
+// saveRendering writes one rendering of the result (HTML, JUnit, …) to
 // path. When that fails after the run, the rendering is written to the
 // temporary folder instead, as the result document is, and the error says
 // where it went: vesload-<kind>-<run id><ext>, ext being the format's own
 // extension (.html, .xml, .md, .csv), whatever path was called.
-func SaveRendering(ctx context.Context, path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
+func saveRendering(ctx context.Context, path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
 	write := func(ctx context.Context, p string) error {
 		return report.WriteFileContext(ctx, p, func(w io.Writer) error { return render(w, res) })
 	}
@@ -74,8 +74,7 @@ func SaveRendering(ctx context.Context, path, what, ext string, res *result.Resu
 		return nil
 	}
 	err = fmt.Errorf("write %s %s: %w", what, path, err)
-	name := strings.TrimSuffix(strings.TrimPrefix(FallbackName(res), "vesload-result-"), ".json")
-	fallback := filepath.Join(os.TempDir(), "vesload-"+strings.ToLower(what)+"-"+name+ext)
+	fallback := fallbackPath(res, strings.ToLower(what), ext)
 	if ferr := write(context.Background(), fallback); ferr != nil {
 		return errors.Join(err, fmt.Errorf("saving it to %s failed too: %w", fallback, ferr))
 	}
@@ -92,7 +91,7 @@ func SaveResult(ctx context.Context, path string, res *result.Result, stderr io.
 		return nil
 	}
 	err = fmt.Errorf("write result %s: %w", path, err)
-	fallback := filepath.Join(os.TempDir(), FallbackName(res))
+	fallback := fallbackPath(res, "result", ".json")
 	if ferr := report.Write(fallback, res); ferr == nil {
 		return fmt.Errorf("%w; the result was saved to %s instead", err, fallback)
 	}
@@ -103,12 +102,14 @@ func SaveResult(ctx context.Context, path string, res *result.Result, stderr io.
 	return fmt.Errorf("%w; the result was printed on stderr instead", err)
 }
 
-// FallbackName names a result saved away from its path by the run's id,
-// which is unique, or by the time when there is none.
-func FallbackName(res *result.Result) string {
+// fallbackPath is where a file of the run that could not be written at
+// its path is saved instead: vesload-<kind>-<id><ext> in the temporary
+// folder, named by the run's id, which is unique, or by the time when
+// there is none.
+func fallbackPath(res *result.Result, kind, ext string) string {
 	id := res.Config.RunID
 	if id == "" {
 		id = time.Now().UTC().Format("20060102T150405.000000000")
 	}
-	return "vesload-result-" + id + ".json"
+	return filepath.Join(os.TempDir(), "vesload-"+kind+"-"+id+ext)
 }
