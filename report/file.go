@@ -71,26 +71,43 @@ func WriteFile(path string, render func(io.Writer) error) error {
 // that a signal at the end of a run need not wait out the bounds: the
 // caller then saves the rendering elsewhere.
 func WriteFileContext(ctx context.Context, path string, render func(io.Writer) error) error {
-	if throughProcess(path) {
-		return writeThrough(ctx, path, render)
-	}
-	target, err := followLinks(path)
-	if err != nil {
+	target, through, err := resolve(path)
+	switch {
+	case err != nil:
 		return err
+	case through:
+		return writeThrough(ctx, target, render)
+	default:
+		return writeAtomic(target, render)
+	}
+}
+
+// errIsDir refuses a directory where a file is written.
+var errIsDir = errors.New("is a directory (want a file name)")
+
+// resolve says how every output is written to path: through (one of
+// this process's descriptors, a named pipe, a device) or replaced whole (a
+// regular file, or a path not there yet, ENOTDIR included: its folder is
+// the problem, which the write or check then names), at target, path's
+// links followed. A directory is refused (errIsDir). WriteFile,
+// CreateStream and CheckWritable decide alike through it.
+func resolve(path string) (target string, through bool, err error) {
+	if throughProcess(path) {
+		return path, true, nil
+	}
+	if target, err = followLinks(path); err != nil {
+		return "", false, err
 	}
 	st, err := os.Stat(target)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return writeAtomic(target, render)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return target, false, nil
 	case err != nil:
-		return err
+		return "", false, err
 	case st.IsDir():
-		return errors.New("is a directory (want a file name)")
-	case st.Mode().IsRegular():
-		return writeAtomic(target, render)
-	default:
-		return writeThrough(ctx, target, render)
+		return "", false, errIsDir
 	}
+	return target, !st.Mode().IsRegular(), nil
 }
 
 // throughProcess reports paths that name one of this process's own open
@@ -342,21 +359,12 @@ type Stream struct {
 // after throughWriteIdle), so that a stream nobody reads never holds the
 // start or the end of a run: it stops alone, as a full disk does.
 func CreateStream(path string) (*Stream, error) {
-	through := throughProcess(path)
-	if !through {
-		target, err := followLinks(path)
-		if err != nil {
-			return nil, err
-		}
-		if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
-			if st.IsDir() {
-				return nil, errors.New("is a directory (want a file name)")
-			}
-			through, path = true, target
-		}
+	target, through, err := resolve(path)
+	if err != nil {
+		return nil, err
 	}
 	if through {
-		f, err := openThrough(context.Background(), path)
+		f, err := openThrough(context.Background(), target)
 		if err != nil {
 			return nil, err
 		}

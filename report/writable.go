@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // CheckWritable reports whether WriteFile could write path, without
@@ -16,23 +15,9 @@ import (
 // outputs with it before it starts, so that a typo in a folder name does
 // not cost the result of a long test.
 func CheckWritable(path string) error {
-	if throughProcess(path) {
-		return nil
-	}
-	target, err := followLinks(path)
-	if err != nil {
-		return err
-	}
-	st, err := os.Stat(target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
-		// a new file: its folder is checked below
-	case err != nil:
-		return err
-	case st.IsDir():
-		return errors.New("is a directory (want a file name)")
-	case !st.Mode().IsRegular():
-		return nil
+	target, through, err := resolve(path)
+	if err != nil || through {
+		return err // a special file only has to exist
 	}
 	dir := filepath.Dir(target)
 	dst, err := os.Stat(dir)
