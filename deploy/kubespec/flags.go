@@ -57,7 +57,7 @@ func CheckFlags(given func(flag string) bool, user, passwordSecret string) error
 		}
 	}
 	if given("user") && passwordSecret == "" {
-		return fmt.Errorf("--user %s: the pods need the password from a Secret: give --password-secret NAME (kubectl create secret generic NAME --from-file=password=FILE)", user)
+		return needPasswordSecret(user)
 	}
 	for _, p := range [][2]string{{"password-secret-key", "password-secret"}, {"cert-secret-format", "cert-secret"}} {
 		if given(p[0]) && !given(p[1]) {

@@ -267,10 +267,16 @@ func podAuth(t *profiles.Target, o *Options) error {
 		return nil
 	}
 	if o.PasswordSecret == "" {
-		return fmt.Errorf("--user %s: the pods need the password from a Secret: give --password-secret NAME (kubectl create secret generic NAME --from-file=password=FILE)", a.User)
+		return needPasswordSecret(a.User)
 	}
 	a.PasswordFile, a.PasswordEnv = "", kube.PasswordEnv
 	return nil
+}
+
+// needPasswordSecret refuses a user without the Secret that holds the
+// password, given by a flag (CheckFlags) or by the profile (podAuth).
+func needPasswordSecret(user string) error {
+	return fmt.Errorf("--user %s: the pods need the password from a Secret: give --password-secret NAME (kubectl create secret generic NAME --from-file=password=FILE)", user)
 }
 
 // uniq keeps the first of equal strings, in order.
