@@ -352,7 +352,7 @@ func (s *Spec) args() []string {
 	if s.Dashboard {
 		// An explicit address: the page is served beyond loopback only
 		// when asked to, and the pod's network is what reaches it.
-		a = append(a, "--dashboard", fmt.Sprintf("0.0.0.0:%d", DashboardPort))
+		a = append(a, "--dashboard", DashboardAddr())
 		if s.DashboardLinger > 0 {
 			a = append(a, "--dashboard-linger", s.DashboardLinger.String())
 		}
@@ -367,6 +367,10 @@ func (s *Spec) wait() time.Duration {
 	}
 	return s.StartAt.Sub(s.RenderedAt)
 }
+
+// DashboardAddr is where each shard serves its live page when the Spec
+// asks for it: every address of the pod, on DashboardPort.
+func DashboardAddr() string { return fmt.Sprintf("0.0.0.0:%d", DashboardPort) }
 
 func (s *Spec) job() job {
 	deadline := s.wait() + s.Span + s.Timeout + s.MetricsLinger + s.DashboardLinger + slack

@@ -12,8 +12,9 @@ import (
 )
 
 // DashboardAddr is where every shard serves its live page: all of the
-// pod's addresses, on the one port the Service exposes.
-func DashboardAddr() string { return fmt.Sprintf("0.0.0.0:%d", kube.DashboardPort) }
+// pod's addresses, on the one port the Service exposes (kube.DashboardAddr,
+// the address the manifests give each shard).
+func DashboardAddr() string { return kube.DashboardAddr() }
 
 // RunFlags are the run's settings that reach the pods as flags, not
 // through the profile: what decides the exit code, what the shards
