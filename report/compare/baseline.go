@@ -93,15 +93,17 @@ type Settings struct {
 // Options checks the settings and returns them as Options; the caller
 // adds the sides' names and labels.
 func (s Settings) Options() (Options, error) {
-	if _, err := ParseTest(s.Test); err != nil {
+	test, err := ParseTest(s.Test)
+	if err != nil {
 		return Options{}, fmt.Errorf("--test: %v", err)
 	}
-	if _, err := ParseCenter(s.Center); err != nil {
+	center, err := ParseCenter(s.Center)
+	if err != nil {
 		return Options{}, fmt.Errorf("--center: %v", err)
 	}
 	gates, err := s.Parse()
 	if err != nil {
 		return Options{}, err
 	}
-	return Options{Test: Test(s.Test), Center: Center(s.Center), Alpha: s.Alpha, Gates: gates, Undecided: Undecided(s.Undecided)}, nil
+	return Options{Test: test, Center: center, Alpha: s.Alpha, Gates: gates, Undecided: Undecided(s.Undecided)}, nil
 }
