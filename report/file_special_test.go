@@ -12,6 +12,15 @@ import (
 	"time"
 )
 
+// mkfifo makes a named pipe at path, or skips the test where that is
+// not permitted.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo not permitted here: %v", err)
+	}
+}
+
 func renderText(s string) func(io.Writer) error {
 	return func(w io.Writer) error {
 		_, err := io.WriteString(w, s)
@@ -24,9 +33,7 @@ func renderText(s string) func(io.Writer) error {
 func TestWriteFileThroughFIFO(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "out.fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("mkfifo not permitted here: %v", err)
-	}
+	mkfifo(t, path)
 	// A non-blocking reader lets the writer's open succeed at once.
 	rd, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -202,9 +209,7 @@ func TestWriteFileSymlinkLoop(t *testing.T) {
 func TestWriteFileThroughFIFOWithoutReaderIsBounded(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "noreader.fifo")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skipf("mkfifo not permitted here: %v", err)
-	}
+	mkfifo(t, path)
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() { done <- WriteFile(path, renderText("lost?\n")) }()
@@ -230,9 +235,7 @@ func TestCreateStreamOnFIFO(t *testing.T) {
 	dir := t.TempDir()
 	lonely, read := filepath.Join(dir, "noreader.fifo"), filepath.Join(dir, "read.fifo")
 	for _, p := range []string{lonely, read} {
-		if err := syscall.Mkfifo(p, 0o600); err != nil {
-			t.Skipf("mkfifo not permitted here: %v", err)
-		}
+		mkfifo(t, p)
 	}
 	if s, err := CreateStream(lonely); err == nil || !strings.Contains(err.Error(), "no reader on the named pipe") {
 		if s != nil {
