@@ -74,7 +74,7 @@ func (s *Server) judgeParsed(c *checker, body []byte, version string, batch bool
 	if len(body) == 0 {
 		return verdict{outcome: outcomeEmptyBody, problem: "no body"}
 	}
-	tree, err := parseOrgJSONNames(body, &c.names)
+	tree, err := parseOrgJSONSized(body, &c.names, nil)
 	if err != nil {
 		if s.opts.StrictJSON {
 			return verdict{outcome: outcomeBadJSON, problem: "invalid JSON"}

@@ -56,7 +56,7 @@ type checker struct {
 	seed    maphash.Seed
 	ids     []uint64 // maphash of the eventId of every event, in order
 	scratch []byte
-	names   keyNames // the keys of parsed documents (see parseOrgJSONNames)
+	names   keyNames // the keys of parsed documents (see parseOrgJSONSized)
 
 	// Request-wide state for the collector's batch and stndDefined checks.
 	v            verdict
