@@ -41,10 +41,7 @@ func (s *Schemas) Check(body []byte, version string, batch bool) error {
 	if err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
+	want := bodyKey(batch)
 	if s.set.byVersion[version] == nil {
 		return fmt.Errorf("no schema for API version %q", version)
 	}

@@ -26,10 +26,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 	if !c.plainJSON() {
 		return s.judgeParsed(c, body, version, batch)
 	}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
+	want := bodyKey(batch)
 	var tree map[string]any
 	if s.opts.schemas != nil {
 		var err error
@@ -81,10 +78,7 @@ func (s *Server) judgeParsed(c *checker, body []byte, version string, batch bool
 		}
 		return verdict{outcome: outcomeParseCrash, problem: err.Error()}
 	}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
+	want := bodyKey(batch)
 	if v := s.schemaCheck(tree, want, version); v.outcome != outcomeOK {
 		return v
 	}
