@@ -30,12 +30,16 @@ type token uint32
 // outcome is recorded. The dispatcher (or the pool waiter) fills it
 // before the request counts as sent; the recorder clears it under its
 // lock, and reads the ones still held when the run ends.
+//
+// Only held is atomic: seq and due are written before held is set, and
+// read only after held is seen set, under the recorder's lock. They are
+// not written again until the token comes back, which happens after the
+// worker's record has taken that lock, so the reader never races the
+// next hand-off.
 type ticket struct {
-	held  atomic.Bool
-	seq   atomic.Int64
-	dueNs atomic.Int64 // from the start of the run
-	kind  atomic.Uint32
-	step  atomic.Uint32
+	held atomic.Bool
+	seq  int64
+	due  time.Time
 }
 
 // counters are the figures the dispatcher, the pool waiter and the
@@ -125,10 +129,7 @@ func (d *dispatcher) send(ctx context.Context, j job, now time.Time) bool {
 // ticket.
 func (d *dispatcher) handOff(j job, t token) {
 	tk := &d.tickets[t]
-	tk.seq.Store(j.seq)
-	tk.dueNs.Store(j.due.Sub(d.start).Nanoseconds())
-	tk.kind.Store(uint32(j.kind))
-	tk.step.Store(uint32(j.step))
+	tk.seq, tk.due = j.seq, j.due
 	tk.held.Store(true)
 	j.token = t
 	d.c.sent.Add(1)

@@ -230,11 +230,10 @@ func (r *recorder) abortHeld(now time.Time) {
 		if !t.held.Load() {
 			continue
 		}
-		due := r.started.Add(time.Duration(t.dueNs.Load()))
 		r.ev = RequestEvent{
-			Seq:     t.seq.Load(),
-			Due:     due,
-			Latency: max(now.Sub(due), 0),
+			Seq:     t.seq,
+			Due:     t.due,
+			Latency: max(now.Sub(t.due), 0),
 			Outcome: result.ClassAborted,
 			// They were all in flight together when the run ended.
 			InFlight: held,

@@ -41,28 +41,24 @@ func (s *Schemas) Check(body []byte, version string, batch bool) error {
 	if err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
-	if _, ok := tree[want]; !ok {
-		return errors.New("missing " + want)
-	}
-	sch := s.set.byVersion[version]
-	if sch == nil {
+	want := bodyKey(batch)
+	if s.set.byVersion[version] == nil {
 		return fmt.Errorf("no schema for API version %q", version)
 	}
-	if err := sch.Validate(any(tree)); err != nil {
+	v, err := s.set.conform(tree, want, version, true)
+	switch {
+	case v.outcome == outcomeOK:
+		return nil
+	case err != nil:
 		detail := strings.TrimSpace(err.Error())
 		if len(detail) > maxSchemaDetail {
 			detail = detail[:maxSchemaDetail] + " …"
 		}
 		return fmt.Errorf("%s does not conform to the %s schema: %s", want, version, detail)
+	case v.field == "":
+		return errors.New(v.problem) // "missing event"
 	}
-	if v := s.set.stndCheck(tree, want); v.outcome != outcomeOK {
-		return fmt.Errorf("%s %s", v.field, v.problem)
-	}
-	return nil
+	return fmt.Errorf("%s %s", v.field, v.problem)
 }
 
 // CollectorParse is what the collector's JSON parser (org.json, lenient

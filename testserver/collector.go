@@ -26,10 +26,7 @@ func (s *Server) judge(c *checker, body []byte, version string, batch bool) verd
 	if !c.plainJSON() {
 		return s.judgeParsed(c, body, version, batch)
 	}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
+	want := bodyKey(batch)
 	var tree map[string]any
 	if s.opts.schemas != nil {
 		var err error
@@ -74,17 +71,14 @@ func (s *Server) judgeParsed(c *checker, body []byte, version string, batch bool
 	if len(body) == 0 {
 		return verdict{outcome: outcomeEmptyBody, problem: "no body"}
 	}
-	tree, err := parseOrgJSONNames(body, &c.names)
+	tree, err := parseOrgJSONSized(body, &c.names, nil)
 	if err != nil {
 		if s.opts.StrictJSON {
 			return verdict{outcome: outcomeBadJSON, problem: "invalid JSON"}
 		}
 		return verdict{outcome: outcomeParseCrash, problem: err.Error()}
 	}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
+	want := bodyKey(batch)
 	if v := s.schemaCheck(tree, want, version); v.outcome != outcomeOK {
 		return v
 	}
@@ -108,19 +102,30 @@ func (s *Server) judgeParsed(c *checker, body []byte, version string, batch bool
 
 // schemaCheck is steps 2 and 3 of judge.
 func (s *Server) schemaCheck(tree map[string]any, want, version string) verdict {
-	set := s.opts.schemas
-	if set == nil {
+	if s.opts.schemas == nil {
 		return verdict{}
 	}
-	if !s.opts.NoValidate {
+	v, _ := s.opts.schemas.conform(tree, want, version, !s.opts.NoValidate)
+	return v
+}
+
+// conform is steps 2 and 3 of judge on a parsed document: with schema,
+// want is there and the document conforms to version's schema (when one
+// describes version); then the data of stndDefined events conforms to
+// externalRepo. err is the schema validator's explanation of a step 2
+// failure. The emulator and Schemas.Check judge by it alike.
+func (set *schemaSet) conform(tree map[string]any, want, version string, schema bool) (v verdict, err error) {
+	if schema {
 		if _, ok := tree[want]; !ok {
-			return verdict{outcome: outcomeBadJSON, problem: "missing " + want}
+			return verdict{outcome: outcomeBadJSON, problem: "missing " + want}, nil
 		}
-		if sch := set.byVersion[version]; sch != nil && sch.Validate(any(tree)) != nil {
-			return verdict{outcome: outcomeSchema, field: want, problem: "does not conform to the schema"}
+		if sch := set.byVersion[version]; sch != nil {
+			if err := sch.Validate(any(tree)); err != nil {
+				return verdict{outcome: outcomeSchema, field: want, problem: "does not conform to the schema"}, err
+			}
 		}
 	}
-	return set.stndCheck(tree, want)
+	return set.stndCheck(tree, want), nil
 }
 
 // stndCheck is step 3 of judge: the data of every stndDefined event

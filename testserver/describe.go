@@ -26,14 +26,8 @@ func (o Options) Describe() string {
 		parts = append(parts, "HTTP port "+o.HTTPAddr+" refused")
 	}
 	if o.PublishTime > 0 {
-		q := fmt.Sprint(o.BackendQueue)
-		switch {
-		case o.BackendQueue == 0:
-			q = fmt.Sprint(2 * o.BackendPool)
-		case o.BackendQueue < 0:
-			q = "0"
-		}
-		parts = append(parts, fmt.Sprintf("backend %d connections + %s queued, publish %v", o.BackendPool, q, o.PublishTime))
+		pool, queue := o.backend()
+		parts = append(parts, fmt.Sprintf("backend %d connections + %d queued, publish %v", pool, queue, o.PublishTime))
 	}
 	if o.Latency > 0 || o.Jitter > 0 {
 		parts = append(parts, fmt.Sprintf("latency %v±%v", o.Latency, o.Jitter))

@@ -57,12 +57,8 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, path []byte) {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
 		return
 	}
-	if ctx.IsOptions() { // Spring answers OPTIONS for a mapped path itself, after the auth check
-		if s.authorized(ctx) {
-			ctx.Response.Header.Set("Allow", "GET,HEAD,OPTIONS")
-		} else {
-			s.write(ctx, s.replies.unauthorized, "")
-		}
+	if ctx.IsOptions() {
+		s.options(ctx, "GET,HEAD,OPTIONS")
 		return
 	}
 	if !ctx.IsGet() && !ctx.IsHead() {
@@ -79,6 +75,16 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, path []byte) {
 	ctx.SetBodyString(body)
 }
 
+// options answers OPTIONS for a mapped path as Spring does itself, after
+// the auth check: the methods the path allows, or the refusal.
+func (s *Server) options(ctx *fasthttp.RequestCtx, allow string) {
+	if !s.authorized(ctx) {
+		s.write(ctx, s.replies.unauthorized, "")
+		return
+	}
+	ctx.Response.Header.Set("Allow", allow)
+}
+
 // eventListener serves /eventListener/{version}[/eventBatch] and returns
 // the number of events in the request when they passed validation.
 func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
@@ -89,12 +95,8 @@ func (s *Server) eventListener(ctx *fasthttp.RequestCtx, rest []byte) int {
 		s.springError(ctx, fasthttp.StatusNotFound, "Not Found")
 		return 0
 	}
-	if ctx.IsOptions() { // Spring answers OPTIONS for a mapped path itself, after the auth check
-		if s.authorized(ctx) {
-			ctx.Response.Header.Set("Allow", "POST,OPTIONS")
-		} else {
-			s.write(ctx, s.replies.unauthorized, "")
-		}
+	if ctx.IsOptions() {
+		s.options(ctx, "POST,OPTIONS")
 		return 0
 	}
 	if !ctx.IsPost() {

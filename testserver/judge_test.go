@@ -130,10 +130,7 @@ func FuzzPlainJSON(f *testing.F) {
 		if sized, err := parseOrgJSONSized(body, &keyNames{}, c.sc.sizes); err != nil || !reflect.DeepEqual(sized, tree) {
 			t.Fatalf("sized by the scan: %v, %v; else %v", sized, err, tree)
 		}
-		want := "event"
-		if batch {
-			want = "eventList"
-		}
+		want := bodyKey(batch)
 		if id, ok := c.stream(); ok && v.outcome == outcomeOK && string(id) != streamOf(tree, want) {
 			t.Fatalf("stream %q, the parsed document's %q: %q", id, streamOf(tree, want), body)
 		}

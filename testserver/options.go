@@ -300,14 +300,23 @@ func (s *settings) backendDefaults() error {
 	if s.PublishTime == 0 {
 		return nil
 	}
-	if s.BackendPool == 0 {
-		s.BackendPool = DefaultBackendPool
+	s.BackendPool, s.BackendQueue = s.backend()
+	return nil
+}
+
+// backend is the backend model's connections and queue after defaults:
+// a pool of 0 is DefaultBackendPool, a queue of 0 twice the pool, a
+// negative queue none at all. Start and Describe both read it from here.
+func (o Options) backend() (pool, queue int) {
+	pool, queue = o.BackendPool, o.BackendQueue
+	if pool == 0 {
+		pool = DefaultBackendPool
 	}
 	switch {
-	case s.BackendQueue == 0:
-		s.BackendQueue = 2 * s.BackendPool
-	case s.BackendQueue < 0:
-		s.BackendQueue = 0
+	case queue == 0:
+		queue = 2 * pool
+	case queue < 0:
+		queue = 0
 	}
-	return nil
+	return pool, queue
 }

@@ -53,19 +53,15 @@ type orgParser struct {
 
 // parseOrgJSON parses body as the collector's `new JSONObject(body)`.
 func parseOrgJSON(body []byte) (map[string]any, error) {
-	return parseOrgJSONNames(body, nil)
+	return parseOrgJSONSized(body, nil, nil)
 }
 
-// parseOrgJSONNames is parseOrgJSON taking the quoted keys without
+// parseOrgJSONSized is parseOrgJSON taking the quoted keys without
 // escapes from names (nil: none), so that the keys every event repeats
-// are not allocated again for each request.
-func parseOrgJSONNames(body []byte, names *keyNames) (map[string]any, error) {
-	return parseOrgJSONSized(body, names, nil)
-}
-
-// parseOrgJSONSized is parseOrgJSONNames making each object's map with
-// room for the number of keys sizes gives it (objects numbered in the
-// order they open), so that no map grows while it is filled.
+// are not allocated again for each request, and making each object's map
+// with room for the number of keys sizes gives it (objects numbered in
+// the order they open; nil: none), so that no map grows while it is
+// filled.
 func parseOrgJSONSized(body []byte, names *keyNames, sizes []int32) (map[string]any, error) {
 	p := &orgParser{s: body, names: names, sizes: sizes}
 	return p.object()

@@ -84,7 +84,7 @@ func TestParseOrgJSON(t *testing.T) {
 			got, err := parseOrgJSON([]byte(tc.body))
 			names := &keyNames{}
 			for range 2 { // the second time, the keys come from names
-				n, nerr := parseOrgJSONNames([]byte(tc.body), names)
+				n, nerr := parseOrgJSONSized([]byte(tc.body), names, nil)
 				if fmt.Sprint(nerr) != fmt.Sprint(err) || !reflect.DeepEqual(n, got) {
 					t.Fatalf("with key names: %v, %v; without: %v, %v", n, nerr, got, err)
 				}
@@ -128,7 +128,7 @@ func FuzzParseOrgJSON(f *testing.F) {
 		got, err := parseOrgJSON(body)
 		names := &keyNames{}
 		for range 2 { // the second time, the keys come from names
-			n, nerr := parseOrgJSONNames(body, names)
+			n, nerr := parseOrgJSONSized(body, names, nil)
 			if fmt.Sprint(nerr) != fmt.Sprint(err) || !reflect.DeepEqual(n, got) {
 				t.Fatalf("with key names: %v, %v; without: %v, %v", n, nerr, got, err)
 			}

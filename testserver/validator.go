@@ -56,7 +56,7 @@ type checker struct {
 	seed    maphash.Seed
 	ids     []uint64 // maphash of the eventId of every event, in order
 	scratch []byte
-	names   keyNames // the keys of parsed documents (see parseOrgJSONNames)
+	names   keyNames // the keys of parsed documents (see parseOrgJSONSized)
 
 	// Request-wide state for the collector's batch and stndDefined checks.
 	v            verdict
@@ -81,6 +81,15 @@ type streamText struct {
 	domainEsc, nsEsc bool
 }
 
+// bodyKey is the key that holds a request's events: "eventList" for the
+// batch endpoint, else "event".
+func bodyKey(batch bool) string {
+	if batch {
+		return "eventList"
+	}
+	return "event"
+}
+
 // check validates body for the endpoint kind (batch: eventList, else
 // event). Event ID hashes of all events are left in c.ids.
 func (c *checker) check(body []byte, batch bool) verdict {
@@ -89,10 +98,7 @@ func (c *checker) check(body []byte, batch bool) verdict {
 	c.v = verdict{}
 	c.allStnd, c.mixedDomains, c.mixedNS, c.missingNS, c.emptyNS = true, false, false, false, false
 	c.object, c.first = false, streamText{}
-	want := "event"
-	if batch {
-		want = "eventList"
-	}
+	want := bodyKey(batch)
 	found := false
 	if c.sc.peek() != '{' {
 		c.sc.skip()

@@ -22,15 +22,18 @@ func NewAcceptance(events uint64, batch int) *Acceptance {
 }
 
 // Accept marks request seq's events as answered 2xx.
-func (a *Acceptance) Accept(seq int64) {
+func (a *Acceptance) Accept(seq int64) { a.bits.setRequest(seq, a.batch, a.events) }
+
+// setRequest marks the events of request seq, batch a request, that lie
+// below events: the one rule of which events a request carries, for the
+// tally kept beside the follower and for an Acceptance alike.
+func (b *bitset) setRequest(seq int64, batch, events uint64) {
 	if seq < 0 {
 		return
 	}
-	first := uint64(seq) * a.batch
-	for i := range a.batch {
-		if n := first + i; n < a.events {
-			a.bits.set(n)
-		}
+	first := uint64(seq) * batch
+	for n := first; n < first+batch && n < events; n++ {
+		b.set(n)
 	}
 }
 

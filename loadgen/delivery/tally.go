@@ -114,12 +114,7 @@ func NewTally(cfg Config) (*Tally, error) {
 // the topic. It is the per-request observer's only work and allocates
 // nothing.
 func (t *Tally) Accept(seq int64) {
-	first := uint64(seq) * uint64(t.cfg.Batch)
-	for i := range uint64(t.cfg.Batch) {
-		if n := first + i; seq >= 0 && n < t.cfg.Events {
-			t.accepted.set(n)
-		}
-	}
+	t.accepted.setRequest(seq, uint64(t.cfg.Batch), t.cfg.Events)
 }
 
 // Add matches one record read at now.

@@ -127,8 +127,12 @@ func newWrittenSeconds(span time.Duration) writtenSeconds {
 // add counts n bytes whose write ended at done, in a run that started at
 // start (every message knows it: its due time less its offset).
 func (w *writtenSeconds) add(start, done time.Time, n int64) {
-	w.start.CompareAndSwap(0, start.UnixNano())
-	i := done.UnixNano() - w.start.Load()
+	s := w.start.Load()
+	if s == 0 { // the first write: a read-modify-write on every one would contend
+		w.start.CompareAndSwap(0, start.UnixNano())
+		s = w.start.Load()
+	}
+	i := done.UnixNano() - s
 	i = min(max(i/int64(time.Second), 0), int64(len(w.buckets)-1))
 	w.buckets[i].Add(n)
 }

@@ -55,7 +55,7 @@ type Transport struct {
 	// logFailure, when set (-v), is given the first failure of each
 	// error class, once.
 	logFailure func(string)
-	logged     [transport.NumClasses]atomic.Bool
+	logged     transport.FirstFailures
 
 	// wrote counts the bytes written in each second of the run, by the
 	// time the write ended: the data rate the collector saw, whose peak
@@ -224,7 +224,7 @@ func (t *Transport) LogFailures(log func(string)) { t.logFailure = log }
 
 // failure logs err, the first of its class, for producer p.
 func (t *Transport) failure(class transport.Class, p uint64, what string, err error) {
-	if t.logFailure == nil || class >= transport.NumClasses || t.logged[class].Swap(true) {
+	if t.logFailure == nil || !t.logged.First(class, 0) {
 		return
 	}
 	t.logFailure(fmt.Sprintf("first %s: producer %d (%s): %s: %v", class.Name(0), p, t.cfg.Source(int(p)).SourceName, what, err))
@@ -314,7 +314,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 		pc.disconnected.Add(1)
 		return
 	}
-	frame, err := pc.enc.Frame(wtp.Message{GlobalSeq: n, Sequence: uint32(n / uint64(cfg.Producers)),
+	frame, err := pc.enc.Frame(wtp.Message{GlobalSeq: n, Sequence: uint32(i),
 		EpochMicros: uint64(r.Due.UnixMicro())})
 	if err != nil { // cannot happen for a size Check accepted
 		o.Class, o.Done = transport.Other, cfg.Clock.Now()
@@ -330,7 +330,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 			o.Class = transport.Aborted
 		}
 		pc.failed.Add(1)
-		t.failure(o.Class, p, fmt.Sprintf("write of message %d", n/uint64(cfg.Producers)), err)
+		t.failure(o.Class, p, fmt.Sprintf("write of message %d", i), err)
 		t.dropped(pc, o.Class)
 		return
 	}

@@ -88,7 +88,7 @@ func Apply(p *profiles.Profile, o Overrides, d Defaults) error {
 	setOr(&p.Timeout, o.Timeout, d.Timeout, p.Timeout == 0)
 	if o.KeepAlive != nil || p.KeepAlive == nil {
 		ka := d.KeepAlive
-		setOr(&ka, o.KeepAlive, d.KeepAlive, true)
+		set(&ka, o.KeepAlive)
 		p.KeepAlive = &ka
 	}
 	applyTarget(&p.Target, o)
@@ -106,8 +106,8 @@ func Apply(p *profiles.Profile, o Overrides, d Defaults) error {
 		if p.Data == nil {
 			p.Data = &profiles.Data{}
 		}
-		setOr(&p.Data.File, o.DataFile, "", false)
-		setOr(&p.Data.Per, o.DataPer, "", false)
+		set(&p.Data.File, o.DataFile)
+		set(&p.Data.Per, o.DataPer)
 		if err := checkDataPer(p.Data, o.DataPer != nil); err != nil {
 			return err
 		}
@@ -126,6 +126,13 @@ func setOr[T any](dst *T, v *T, def T, fill bool) {
 	}
 }
 
+// set sets *dst to *v when given.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
 // applyLoad sets the load shape: RPS replaces the profile's shape with a
 // constant rate (for the profile's length unless Duration is given),
 // Duration alone stretches or shortens it.
@@ -133,11 +140,11 @@ func applyLoad(p *profiles.Profile, o Overrides, d Defaults) error {
 	switch {
 	case p.Load.IsZero() || o.RPS != nil:
 		rps, dur := d.RPS, d.Duration
-		setOr(&rps, o.RPS, 0, false)
+		set(&rps, o.RPS)
 		if !p.Load.IsZero() {
 			dur = p.Load.TotalDuration()
 		}
-		setOr(&dur, o.Duration, 0, false)
+		set(&dur, o.Duration)
 		p.Load = profiles.Shape{RPS: rps, Duration: dur}
 	case o.Duration != nil:
 		s, err := p.Load.WithDuration(*o.Duration)
@@ -150,7 +157,7 @@ func applyLoad(p *profiles.Profile, o Overrides, d Defaults) error {
 }
 
 func applyTarget(t *profiles.Target, o Overrides) {
-	setOr(&t.URL, o.URL, "", false)
+	set(&t.URL, o.URL)
 	if len(o.Headers) > 0 && t.Headers == nil {
 		t.Headers = map[string]string{}
 	}
@@ -161,7 +168,7 @@ func applyTarget(t *profiles.Target, o Overrides) {
 		if t.Auth == nil {
 			t.Auth = &profiles.Auth{}
 		}
-		setOr(&t.Auth.User, o.User, "", false)
+		set(&t.Auth.User, o.User)
 		if o.PasswordFile != nil {
 			t.Auth.PasswordFile, t.Auth.PasswordEnv = *o.PasswordFile, ""
 		}
@@ -176,11 +183,11 @@ func applyTarget(t *profiles.Target, o Overrides) {
 		if t.TLS == nil {
 			t.TLS = &profiles.TLS{}
 		}
-		setOr(&t.TLS.CACert, o.CACert, "", false)
+		set(&t.TLS.CACert, o.CACert)
 		if c := o.ClientCert; c != nil {
 			t.TLS.Cert, t.TLS.Key, t.TLS.CertPassFile = c.Cert, c.Key, c.PassFile
 		}
-		setOr(&t.TLS.Insecure, o.Insecure, false, false)
+		set(&t.TLS.Insecure, o.Insecure)
 	}
 }
 

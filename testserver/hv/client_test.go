@@ -13,9 +13,7 @@ import (
 // monitor in its errors.
 func TestReadStats(t *testing.T) {
 	t.Parallel()
-	o, _ := Options{MaxPayload: 4096}.normalise()
-	s := &Server{opts: o, st: newState(100)}
-	k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+	s, k := newTestConn(Options{MaxPayload: 4096}, 100, time.Time{})
 	k.reader.write(message(1, "p", 300))
 	k.frames()
 	mon := httptest.NewServer(s.Handler())

@@ -63,9 +63,7 @@ func TestDecodesAsTheCollector(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			now := time.UnixMicro(epoch).Add(time.Millisecond)
-			o, _ := Options{Now: func() time.Time { return now }}.normalise()
-			s := &Server{opts: o, st: newState(100), started: now}
-			k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+			s, k := newTestConn(Options{Now: func() time.Time { return now }}, 100, now)
 			for chunk := range chunks(c.stream, 7) { // frames split across reads
 				k.reader.write(chunk)
 				if cause := k.frames(); cause != "" {
@@ -123,9 +121,7 @@ func TestGarbageThenCloseRejectsNobody(t *testing.T) {
 // figure is held at the cap, and no percentile is reported above it.
 func TestTravelTimeCap(t *testing.T) {
 	now := time.UnixMicro(epoch)
-	o, _ := Options{Now: func() time.Time { return now }}.normalise()
-	s := &Server{opts: o, st: newState(10), started: now}
-	k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+	s, k := newTestConn(Options{Now: func() time.Time { return now }}, 10, now)
 	k.reader.write(bytes.Repeat(eventFrame(with(with(headerFields(1, "p"), 8, uint64(1)), 9, uint64(1)), 100), 3))
 	k.reader.write(eventFrame(with(headerFields(2, "p"), 8, uint64(epoch+5_000_000)), 100)) // from the future
 	if cause := k.frames(); cause != "" {

@@ -56,9 +56,7 @@ func TestStreamErrorsAsTheCollector(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			now := time.UnixMicro(epoch).Add(time.Millisecond)
-			o, _ := Options{Now: func() time.Time { return now }}.normalise()
-			s := &Server{opts: o, st: newState(100), started: now}
-			k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+			s, k := newTestConn(Options{Now: func() time.Time { return now }}, 100, now)
 			k.reader.write(c.stream)
 			if cause := k.frames(); cause != c.rejected {
 				t.Fatalf("disconnected for %q, want %q", cause, c.rejected)
@@ -120,9 +118,7 @@ func TestNestingAsProtobufJava(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			now := time.UnixMicro(epoch)
-			o, _ := Options{Now: func() time.Time { return now }}.normalise()
-			s := &Server{opts: o, st: newState(10), started: now}
-			k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+			s, k := newTestConn(Options{Now: func() time.Time { return now }}, 10, now)
 			k.reader.write(c.stream)
 			if cause := k.frames(); cause != "" {
 				t.Fatalf("disconnected: %s", cause)

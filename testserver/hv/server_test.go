@@ -275,9 +275,7 @@ func FuzzFrames(f *testing.F) {
 	f.Add([]byte{frameMarker, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 0x0a, 0x01, 0x12})
 	f.Add(eventFrame(with(headerFields(1, "p"), 7, uint64(5)), 100))
 	f.Fuzz(func(t *testing.T, stream []byte) {
-		o, _ := Options{MaxPayload: 4096}.normalise()
-		s := &Server{opts: o, st: newState(100)}
-		k := &conn{s: s, reader: frameReader{max: o.MaxPayload}}
+		s, k := newTestConn(Options{MaxPayload: 4096}, 100, time.Time{})
 		k.reader.write(stream)
 		cause := k.frames()
 		st := s.Stats()

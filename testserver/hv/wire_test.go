@@ -3,6 +3,7 @@ package hv
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -92,4 +93,13 @@ func eventFrame(h []field, size int) []byte {
 // message is a valid perf3gpp message of about size bytes.
 func message(seq uint64, source string, size int) []byte {
 	return eventFrame(headerFields(seq, source), size)
+}
+
+// newTestConn is an emulator's connection without a socket, fed by hand
+// (k.reader.write, then k.frames): the emulator runs with o normalised,
+// tracks up to maxIDs event ids and started at started.
+func newTestConn(o Options, maxIDs int, started time.Time) (*Server, *conn) {
+	o, _ = o.normalise()
+	s := &Server{opts: o, st: newState(maxIDs), started: started}
+	return s, &conn{s: s, reader: frameReader{max: o.MaxPayload}}
 }

@@ -85,20 +85,22 @@ func StartGeneration(c Config) (*Generation, error) {
 		return nil, nil
 	}
 	g := &Generation{cfg: c}
+	var brokers []string
 	if c.Embedded != "" {
 		b, err := StartBrokerWith(c.Embedded, BrokerOptions{Bounded: c.Bounded})
 		if err != nil {
 			return nil, err
 		}
-		g.broker, g.brokers = b, b.Addr()
+		g.broker, brokers = b, []string{b.Addr()}
 	} else {
 		e, err := kafkaconf.ParseURL(c.URL)
 		if err != nil {
 			return nil, fmt.Errorf("--publish: %w", err)
 		}
-		g.brokers = strings.Join(e.Brokers, ",")
+		brokers = e.Brokers
 	}
-	kopts, err := kafkaconf.Config{Brokers: strings.Split(g.brokers, ",")}.Opts()
+	g.brokers = strings.Join(brokers, ",")
+	kopts, err := kafkaconf.Config{Brokers: brokers}.Opts()
 	if err == nil {
 		mode := AfterAck
 		if c.BeforeAck {

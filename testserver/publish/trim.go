@@ -2,6 +2,7 @@ package publish
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 
@@ -73,11 +74,7 @@ func (w *fetchWatch) observe(req kmsg.Request) (kmsg.Response, error, bool) {
 func (w *fetchWatch) offsets() map[partKey]int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := make(map[partKey]int64, len(w.next))
-	for k, v := range w.next {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(w.next)
 }
 
 // retainer deletes, through the broker's own DeleteRecords, the records

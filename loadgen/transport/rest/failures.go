@@ -3,7 +3,6 @@ package rest
 import (
 	"bytes"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/valyala/fasthttp"
 
@@ -20,26 +19,13 @@ const maxLoggedBody = 2 << 10
 // swap unless it is the first of its class.
 type failureLog struct {
 	log   func(string)
-	class [transport.NumClasses]atomic.Bool
-	code  [600]atomic.Bool
-}
-
-// first reports whether this is the first failure of class c (code for
-// http), marking it seen.
-func (f *failureLog) first(c transport.Class, code int32) bool {
-	if c == transport.HTTP && code >= 0 && int(code) < len(f.code) {
-		return !f.code[code].Swap(true)
-	}
-	if c >= transport.NumClasses {
-		c = transport.Other
-	}
-	return !f.class[c].Swap(true)
+	first transport.FirstFailures
 }
 
 // observe logs the exchange when it is the first failure of its class.
 // req and resp are as the exchange left them; err is the client's error.
 func (f *failureLog) observe(o *transport.Outcome, req *fasthttp.Request, resp *fasthttp.Response, err error) {
-	if !f.first(o.Class, o.Code) {
+	if !f.first.First(o.Class, o.Code) {
 		return
 	}
 	var b bytes.Buffer
