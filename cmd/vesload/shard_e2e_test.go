@@ -43,6 +43,31 @@ func shardProc(ctx context.Context, index int, args []string, log *bytes.Buffer)
 	return cmd
 }
 
+// runShards runs n shard processes of args, as the pods of an Indexed Job
+// run, and returns each one's log. Every shard must exit 0: a shard's
+// gates wait for the merge.
+func runShards(t *testing.T, n int, args []string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	logs := make([]bytes.Buffer, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		cmd := shardProc(ctx, i, args, &logs[i])
+		wg.Go(func() { errs[i] = cmd.Run() })
+	}
+	wg.Wait()
+	out := make([]string, n)
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
+		}
+		out[i] = logs[i].String()
+	}
+	return out
+}
+
 // TestShardsEndToEnd runs four shard processes of one 40/s schedule
 // against one emulator and merges their logs as `kubectl logs | vesload
 // merge -` does: the merged result must equal one generator's at 40/s
@@ -59,27 +84,11 @@ func TestShardsEndToEnd(t *testing.T) {
 	args := []string{"-url", base + "/eventListener/v7", "-rps", fmt.Sprint(rate), "-duration", fmt.Sprintf("%ds", secs),
 		"--shard", fmt.Sprintf("auto/%d", shards), "--run-id", "e2e-shards", "--start-at", at, "--start-tolerance", "3s",
 		"--pool", "16", "-o", "-", "-q"}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	logs := make([]bytes.Buffer, shards)
-	var wg sync.WaitGroup
-	errs := make([]error, shards)
-	for i := range shards {
-		cmd := shardProc(ctx, i, args, &logs[i])
-		wg.Go(func() { errs[i] = cmd.Run() })
-	}
-	wg.Wait()
-	var all bytes.Buffer
-	for i := range shards {
-		if errs[i] != nil {
-			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
-		}
-		all.Write(logs[i].Bytes())
-	}
+	logs := runShards(t, shards, args)
 	st := emulatorStats(t, base)
 
 	want := int64(rate * secs)
-	code, stdout, stderr := mergeStream(all.String(), "-")
+	code, stdout, stderr := mergeStream(strings.Join(logs, ""), "-")
 	if code != exitOK {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
@@ -163,24 +172,7 @@ func TestHVShardsEndToEnd(t *testing.T) {
 	args := []string{"hv", "--addr", emu.Addr(), "--producers", fmt.Sprint(producers), "--messages", fmt.Sprint(messages),
 		"--interval", "40ms", "--size", "1024", "--shard", fmt.Sprintf("auto/%d", shards), "--run-id", "hv-shards",
 		"--start-at", at, "--start-tolerance", "2s", "-o", "-", "-q"}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	logs := make([]bytes.Buffer, shards)
-	errs := make([]error, shards)
-	var wg sync.WaitGroup
-	for i := range shards {
-		cmd := shardProc(ctx, i, args, &logs[i])
-		wg.Go(func() { errs[i] = cmd.Run() })
-	}
-	wg.Wait()
-	var all bytes.Buffer
-	for i := range shards {
-		if errs[i] != nil {
-			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
-		}
-		all.Write(logs[i].Bytes())
-	}
-	code, stdout, stderr := mergeStream(all.String(), "-")
+	code, stdout, stderr := mergeStream(strings.Join(runShards(t, shards, args), ""), "-")
 	if code != exitOK {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
