@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/vesload/vesload/testserver/builtin"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/testserver/builtin"
 	"github.com/vesload/vesload/testserver/publish"
 )
 

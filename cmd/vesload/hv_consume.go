@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/vesload/vesload/testserver/builtin"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
