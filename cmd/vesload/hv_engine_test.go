@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -19,15 +18,7 @@ import (
 // jtlRows reads a JTL file's rows (without the header).
 func jtlRows(t *testing.T, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readJTL(t, path)
 	if len(rows) == 0 || rows[0][2] != "label" {
 		t.Fatalf("%s: no JTL header: %v", path, rows)
 	}
