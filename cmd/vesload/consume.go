@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/vesload/vesload/testserver/builtin"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/testserver/builtin"
 	"github.com/vesload/vesload/testserver/publish"
 )
 
@@ -135,6 +135,16 @@ func (fl *follow) stop() {
 	}
 }
 
+// refuseShard is what a shard does about delivery: it follows none, and
+// --consume is refused. A shard's events are numbered run-wide and the
+// other shards' share its run id: its tally would count theirs as its own.
+func (c *consumeOptions) refuseShard() error {
+	if c.url != "" {
+		return usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
+	}
+	return nil
+}
+
 // startFollow follows the run's events: onto the --consume topic, or,
 // with the built-in emulator and no --consume, onto its embedded broker
 // (open-model runs only: a concurrency ramp has no due times). It
@@ -144,12 +154,8 @@ func (s *runSetup) startFollow(sc *profiles.Profile, emu *builtin.Emulator) erro
 	c := &s.o.consume
 	sched, open := s.plan.Config.Load.(*loadgen.Schedule)
 	switch {
-	case sharded(s.plan) && c.url != "":
-		// A shard's events are numbered run-wide, and the other shards'
-		// share its run id: its tally would count theirs as its own.
-		return usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
 	case sharded(s.plan):
-		return nil
+		return c.refuseShard()
 	case c.url == "" && emu != nil && open && len(sc.Requests) > 0:
 		c.url = publish.BuiltinURL(emu.Brokers(), sc.Requests[0].Event)
 	}

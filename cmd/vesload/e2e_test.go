@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -99,6 +100,21 @@ func readResult(t *testing.T, path string) *result.Result {
 		t.Fatalf("result accounting: %v", err)
 	}
 	return res
+}
+
+// readJTL reads a JTL file's rows, its header first.
+func readJTL(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 func TestRunAgainstBuiltinEmulator(t *testing.T) {

@@ -91,6 +91,32 @@ func startRun(t *testing.T, args ...string) (*exec.Cmd, int, chan error) {
 	return nil, 0, nil
 }
 
+// waitRunEnds waits, up to 60 s, for the started vesload to end well.
+func waitRunEnds(t *testing.T, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run did not end")
+	}
+}
+
+// killRun kills the started vesload with SIGKILL, which it cannot catch,
+// and waits until it is gone.
+func killRun(t *testing.T, cmd *exec.Cmd, done <-chan error) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var ee *exec.ExitError
+	if err := <-done; !errors.As(err, &ee) {
+		t.Fatalf("killed vesload: %v", err)
+	}
+}
+
 // TestEmulatorIsAChildProcess: with no target, the process tree shows
 // the emulator as vesload's child, and it is gone when the run ends, or
 // when vesload is killed with SIGKILL and cannot clean up.
@@ -112,14 +138,7 @@ func TestEmulatorIsAChildProcess(t *testing.T) {
 			if ppid := parentOf(pid); ppid != cmd.Process.Pid {
 				t.Errorf("emulator %d has parent %d, want vesload %d", pid, ppid, cmd.Process.Pid)
 			}
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("run: %v", err)
-				}
-			case <-time.After(60 * time.Second):
-				t.Fatal("the run did not end")
-			}
+			waitRunEnds(t, done)
 			waitGone(t, pid, "after the run")
 		})
 		t.Run(c.name+" killed", func(t *testing.T) {
@@ -129,13 +148,7 @@ func TestEmulatorIsAChildProcess(t *testing.T) {
 				long = []string{"run", "--rps", "20", "--duration", "10m", "--quiet"}
 			}
 			cmd, pid, done := startRun(t, long...)
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			var ee *exec.ExitError
-			if err := <-done; !errors.As(err, &ee) {
-				t.Fatalf("killed vesload: %v", err)
-			}
+			killRun(t, cmd, done)
 			waitGone(t, pid, "after vesload was killed with SIGKILL")
 		})
 	}
@@ -248,24 +261,11 @@ func TestConsumerIsAChildProcess(t *testing.T) {
 					}
 				})
 				if killed {
-					if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-						t.Fatal(err)
-					}
-					var ee *exec.ExitError
-					if err := <-done; !errors.As(err, &ee) {
-						t.Fatalf("killed vesload: %v", err)
-					}
+					killRun(t, cmd, done)
 					waitGone(t, consumer, "after vesload was killed with SIGKILL")
 					return
 				}
-				select {
-				case err := <-done:
-					if err != nil {
-						t.Fatalf("run: %v", err)
-					}
-				case <-time.After(60 * time.Second):
-					t.Fatal("the run did not end")
-				}
+				waitRunEnds(t, done)
 				waitGone(t, consumer, "after the run")
 			})
 		}

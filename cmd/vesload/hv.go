@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"os"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/testserver/builtin"
 )
 
 const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M] [--size B] [--interval D | --rate R] [flags]"

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/vesload/vesload/testserver/builtin"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -15,12 +15,7 @@ import (
 // HV-VES answers nothing: every message written is expected.
 func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*follow, error) {
 	if !cfg.Shard.Whole() {
-		if c.url != "" {
-			// A shard's messages share the run id with the other shards':
-			// its tally would count theirs as its own.
-			return nil, usagef("--consume: not available with --shard yet; consume the output topic once, beside the shards")
-		}
-		return nil, nil
+		return nil, c.refuseShard()
 	}
 	if c.url == "" && emu != nil {
 		if topic := hvemu.DefaultRoutes()[cfg.RunConfig().Event]; topic != "" {

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
@@ -21,15 +18,7 @@ import (
 // jtlRows reads a JTL file's rows (without the header).
 func jtlRows(t *testing.T, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readJTL(t, path)
 	if len(rows) == 0 || rows[0][2] != "label" {
 		t.Fatalf("%s: no JTL header: %v", path, rows)
 	}
@@ -138,56 +127,6 @@ func TestHVKilledCollectorShowsDisconnected(t *testing.T) {
 	}
 	if g := gate(res, "hv.disconnected==0"); g == nil || g.Pass {
 		t.Errorf("gate hv.disconnected==0: %+v", g)
-	}
-}
-
-// TestHVThreeShardsMerge: three shard processes of a 5-producer run each
-// send their producers' messages (p ≡ I mod 3) through the engine; the
-// merged result has every producer once, under its run-wide name, with
-// exact counts, and the collector gets every eventId once.
-func TestHVThreeShardsMerge(t *testing.T) {
-	t.Parallel()
-	emu, err := hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emu.Close()
-	const producers, messages, shards = 5, 20, 3
-	at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
-	logs := runShards(t, shards, []string{"hv", "--addr", emu.Addr(), "--producers", fmt.Sprint(producers),
-		"--messages", fmt.Sprint(messages), "--interval", "20ms", "--size", "1024", "--shard", fmt.Sprintf("auto/%d", shards),
-		"--run-id", "hv-three", "--start-at", at, "--start-tolerance", "2s", "-o", "-", "-q"})
-	code, stdout, stderr := mergeStream(strings.Join(logs, ""), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, stderr)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = producers * messages
-	if m.Requests.Scheduled != want || m.Requests.OK != want || m.HV == nil || m.HV.Producers != producers ||
-		m.HV.Sent.Written != want || m.Merged.Count != shards {
-		t.Fatalf("merged requests %+v hv %+v merged %+v", m.Requests, m.HV, m.Merged)
-	}
-	seen := map[string]int64{}
-	for _, p := range m.HV.ByProducer {
-		if _, dup := seen[p.Source]; dup {
-			t.Errorf("producer %s twice", p.Source)
-		}
-		seen[p.Source] = p.Counts.Written
-	}
-	for p := range producers {
-		if n := seen[fmt.Sprintf("vesload-hv-%d", p)]; n != messages {
-			t.Errorf("producer %d wrote %d, want %d (by producer %v)", p, n, messages, seen)
-		}
-	}
-	st := emu.Stats()
-	for deadline := time.Now().Add(5 * time.Second); st.Received < want && time.Now().Before(deadline); st = emu.Stats() {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if st.Received != want || st.DuplicateEventIDs != 0 || len(st.BySource) != producers {
-		t.Errorf("emulator received %d, duplicates %d, sources %v", st.Received, st.DuplicateEventIDs, st.BySource)
 	}
 }
 

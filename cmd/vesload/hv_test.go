@@ -183,6 +183,7 @@ func TestHVBadInput(t *testing.T) {
 	}
 	closed := ln.Addr().String()
 	ln.Close()
+	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -206,6 +207,7 @@ func TestHVBadInput(t *testing.T) {
 		{[]string{"--profile", "ves-50rps-10m"}, exitUsage, "no load.producers"},
 		{[]string{"--threshold", "hv.nothing<1"}, exitUsage, "unknown HV-VES metric"},
 		{[]string{"--target-metrics", "http://127.0.0.1:1/metrics"}, exitUsage, "need --addr"},
+		{[]string{"--addr", closed, "--shard", "0/2", "--run-id", "d", "--start-at", later, "--consume", "kafka://127.0.0.1:1/t"}, exitUsage, "--consume: not available with --shard"},
 		{[]string{"--addr", closed, "--target-metrics", "ftp://x"}, exitUsage, "--target-metrics: want an http"},
 		{[]string{"--addr", closed, "--target-metrics", "http://" + closed + "/metrics"}, exitRun, "--target-metrics:"},
 	} {

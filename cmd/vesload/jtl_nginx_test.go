@@ -2,10 +2,8 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,15 +25,7 @@ func TestJTLBytesAgainstNginx(t *testing.T) {
 	if o.code != exitOK {
 		t.Fatalf("exit %d: %s", o.code, o.stderr)
 	}
-	f, err := os.Open(jtl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readJTL(t, jtl)
 	if len(rows) != 21 {
 		t.Fatalf("%d rows, want a header and 20 requests", len(rows))
 	}

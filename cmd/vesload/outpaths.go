@@ -26,20 +26,15 @@ func (f *reportFiles) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.csv, "csv", "", "write the per-second timeline as CSV to FILE")
 }
 
-// flagPath is an output file and the flag that named it.
-type flagPath struct{ flag, path string }
-
-func (f *reportFiles) paths() []flagPath {
-	return []flagPath{{"-o", f.output}, {"--html", f.html}, {"--junit", f.junit}, {"--markdown", f.markdown}, {"--csv", f.csv}}
+// paths are the report files asked for, each with the flag that named it.
+func (f *reportFiles) paths() []files.Path {
+	return []files.Path{{Option: "-o", Path: f.output}, {Option: "--html", Path: f.html}, {Option: "--junit", Path: f.junit},
+		{Option: "--markdown", Path: f.markdown}, {Option: "--csv", Path: f.csv}}
 }
 
 // checkOutputPaths checks every file a run will write before any load is
 // sent; a bad one is bad usage (exit 2).
-func checkOutputPaths(outs []flagPath) error {
-	paths := make([]files.Path, len(outs))
-	for i, o := range outs {
-		paths[i] = files.Path{Option: o.flag, Path: o.path}
-	}
+func checkOutputPaths(paths []files.Path) error {
 	if err := files.Check(paths); err != nil {
 		return usageError{err}
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/report/compare"
-	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"os"
 	"os/signal"
@@ -25,9 +23,12 @@ import (
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 	"github.com/vesload/vesload/report/verdict"
+	"github.com/vesload/vesload/testserver/builtin"
 )
 
 // runOptions holds the flags of `vesload run`.
@@ -337,7 +338,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSe
 // anything starts: an unwritable path or a bad option is exit 1 or 2 at
 // once, not after the run.
 func (o *runOptions) checkObservers() error {
-	if err := checkOutputPaths(append(o.reportFiles.paths(), flagPath{"--jtl", o.jtl}, flagPath{"--hdr-log", o.hdrLog})); err != nil {
+	if err := checkOutputPaths(append(o.reportFiles.paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})); err != nil {
 		return err
 	}
 	if err := o.consume.check(); err != nil {

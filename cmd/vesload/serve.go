@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"log"
 	"math/rand/v2"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/testserver"
+	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 	"github.com/vesload/vesload/testserver/publish"
 )

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/vesload/vesload/testserver/builtin"
 	"io"
 	"os"
 
 	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/testserver/builtin"
 )
 
 // childFlags are the hidden flags of `vesload serve` run as the built-in

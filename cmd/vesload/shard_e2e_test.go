@@ -43,6 +43,31 @@ func shardProc(ctx context.Context, index int, args []string, log *bytes.Buffer)
 	return cmd
 }
 
+// runShards runs n shard processes of args, as the pods of an Indexed Job
+// run, and returns each one's log. Every shard must exit 0: a shard's
+// gates wait for the merge.
+func runShards(t *testing.T, n int, args []string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	logs := make([]bytes.Buffer, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		cmd := shardProc(ctx, i, args, &logs[i])
+		wg.Go(func() { errs[i] = cmd.Run() })
+	}
+	wg.Wait()
+	out := make([]string, n)
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
+		}
+		out[i] = logs[i].String()
+	}
+	return out
+}
+
 // TestShardsEndToEnd runs four shard processes of one 40/s schedule
 // against one emulator and merges their logs as `kubectl logs | vesload
 // merge -` does: the merged result must equal one generator's at 40/s
@@ -59,27 +84,11 @@ func TestShardsEndToEnd(t *testing.T) {
 	args := []string{"-url", base + "/eventListener/v7", "-rps", fmt.Sprint(rate), "-duration", fmt.Sprintf("%ds", secs),
 		"--shard", fmt.Sprintf("auto/%d", shards), "--run-id", "e2e-shards", "--start-at", at, "--start-tolerance", "3s",
 		"--pool", "16", "-o", "-", "-q"}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	logs := make([]bytes.Buffer, shards)
-	var wg sync.WaitGroup
-	errs := make([]error, shards)
-	for i := range shards {
-		cmd := shardProc(ctx, i, args, &logs[i])
-		wg.Go(func() { errs[i] = cmd.Run() })
-	}
-	wg.Wait()
-	var all bytes.Buffer
-	for i := range shards {
-		if errs[i] != nil {
-			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
-		}
-		all.Write(logs[i].Bytes())
-	}
+	logs := runShards(t, shards, args)
 	st := emulatorStats(t, base)
 
 	want := int64(rate * secs)
-	code, stdout, stderr := mergeStream(all.String(), "-")
+	code, stdout, stderr := mergeStream(strings.Join(logs, ""), "-")
 	if code != exitOK {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
@@ -147,59 +156,66 @@ func TestLateShardRefuses(t *testing.T) {
 	}
 }
 
-// TestHVShardsEndToEnd runs two shard processes of one HV-VES producer
-// run against one HV-VES emulator: each runs half the producers with
-// their run-wide numbers, so the merged result is the whole run and every
-// eventId arrives once.
+// TestHVShardsEndToEnd runs shard processes of one HV-VES producer run
+// against one HV-VES emulator: each shard sends its producers' messages
+// (p ≡ I mod N) through the engine with their run-wide numbers, so the
+// merged result is the whole run, with every producer once under its
+// run-wide name and exact counts, and every eventId arrives once.
 func TestHVShardsEndToEnd(t *testing.T) {
 	t.Parallel()
-	emu, err := hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emu.Close()
-	const producers, messages, shards = 4, 25, 2
-	at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
-	args := []string{"hv", "--addr", emu.Addr(), "--producers", fmt.Sprint(producers), "--messages", fmt.Sprint(messages),
-		"--interval", "40ms", "--size", "1024", "--shard", fmt.Sprintf("auto/%d", shards), "--run-id", "hv-shards",
-		"--start-at", at, "--start-tolerance", "2s", "-o", "-", "-q"}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	logs := make([]bytes.Buffer, shards)
-	errs := make([]error, shards)
-	var wg sync.WaitGroup
-	for i := range shards {
-		cmd := shardProc(ctx, i, args, &logs[i])
-		wg.Go(func() { errs[i] = cmd.Run() })
-	}
-	wg.Wait()
-	var all bytes.Buffer
-	for i := range shards {
-		if errs[i] != nil {
-			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
-		}
-		all.Write(logs[i].Bytes())
-	}
-	code, stdout, stderr := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, stderr)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = producers * messages
-	if m.Requests.Scheduled != want || m.Requests.Sent != want || m.HV == nil || m.HV.Producers != producers || m.Merged.Count != shards {
-		t.Fatalf("merged requests %+v hv %+v merged %+v", m.Requests, m.HV, m.Merged)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	st := emu.Stats()
-	for st.Received < want && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-		st = emu.Stats()
-	}
-	if st.Received != want || st.DuplicateEventIDs != 0 {
-		t.Fatalf("emulator received %d messages with %d duplicate eventIds, want %d and none", st.Received, st.DuplicateEventIDs, want)
+	for _, c := range []struct {
+		runID                       string
+		producers, messages, shards int
+		interval                    string
+	}{
+		{"hv-shards", 4, 25, 2, "40ms"},
+		{"hv-three", 5, 20, 3, "20ms"},
+	} {
+		t.Run(c.runID, func(t *testing.T) {
+			t.Parallel()
+			emu, err := hvemu.Start(hvemu.Options{Addr: "127.0.0.1:0"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer emu.Close()
+			at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
+			args := []string{"hv", "--addr", emu.Addr(), "--producers", fmt.Sprint(c.producers), "--messages", fmt.Sprint(c.messages),
+				"--interval", c.interval, "--size", "1024", "--shard", fmt.Sprintf("auto/%d", c.shards), "--run-id", c.runID,
+				"--start-at", at, "--start-tolerance", "2s", "-o", "-", "-q"}
+			code, stdout, stderr := mergeStream(strings.Join(runShards(t, c.shards, args), ""), "-")
+			if code != exitOK {
+				t.Fatalf("merge: exit %d: %s", code, stderr)
+			}
+			m, err := report.Decode(strings.NewReader(stdout), "merged")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := int64(c.producers * c.messages)
+			if m.Requests.Scheduled != want || m.Requests.Sent != want || m.Requests.OK != want || m.HV == nil ||
+				m.HV.Producers != c.producers || m.HV.Sent.Written != want || m.Merged.Count != c.shards {
+				t.Fatalf("merged requests %+v hv %+v merged %+v", m.Requests, m.HV, m.Merged)
+			}
+			seen := map[string]int64{}
+			for _, p := range m.HV.ByProducer {
+				if _, dup := seen[p.Source]; dup {
+					t.Errorf("producer %s twice", p.Source)
+				}
+				seen[p.Source] = p.Counts.Written
+			}
+			for p := range c.producers {
+				if n := seen[fmt.Sprintf("vesload-hv-%d", p)]; n != int64(c.messages) {
+					t.Errorf("producer %d wrote %d, want %d (by producer %v)", p, n, c.messages, seen)
+				}
+			}
+			st := emu.Stats()
+			for deadline := time.Now().Add(5 * time.Second); st.Received < want && time.Now().Before(deadline); st = emu.Stats() {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if st.Received != want || st.DuplicateEventIDs != 0 || len(st.BySource) != c.producers {
+				t.Errorf("emulator received %d, duplicates %d, sources %v; want %d and none from %d producers",
+					st.Received, st.DuplicateEventIDs, st.BySource, want, c.producers)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -169,15 +168,7 @@ func TestJTLThreadsAreInFlight(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	f, err := os.Open(jtl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readJTL(t, jtl)
 	if len(rows) != 21 || rows[0][11] != "grpThreads" || rows[0][12] != "allThreads" {
 		t.Fatalf("%d rows, header %q", len(rows), rows[0])
 	}

@@ -7,38 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/report"
 )
-
-// runShards runs n shard processes of args, as the pods of an Indexed Job
-// run, and returns each one's log. Every shard must exit 0: a shard's
-// gates wait for the merge.
-func runShards(t *testing.T, n int, args []string) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	logs := make([]bytes.Buffer, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		cmd := shardProc(ctx, i, args, &logs[i])
-		wg.Go(func() { errs[i] = cmd.Run() })
-	}
-	wg.Wait()
-	out := make([]string, n)
-	for i := range n {
-		if errs[i] != nil {
-			t.Fatalf("shard %d: %v\n%s", i, errs[i], logs[i].String())
-		}
-		out[i] = logs[i].String()
-	}
-	return out
-}
 
 // mergeBinary runs `vesload merge args...` through the built binary with
 // stdin on its standard input.
