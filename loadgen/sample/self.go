@@ -47,11 +47,18 @@ func goHeap(buf []metrics.Sample) int64 {
 // NewSelf samples vesload's own process, so that every report can say
 // whether the generator or the target was the bottleneck: the one meter
 // of the generator's CPU and memory, for REST and HV-VES runs alike. It
-// is the process sampler on vesload's own pid (gopsutil, on every system)
-// and is primed here: the first Sample already has a CPU figure.
+// is the process sampler on vesload's own pid (gopsutil, on every system,
+// through one handle kept for the run: see ownProcs) and is primed here:
+// the first Sample already has a CPU figure.
 func NewSelf() (Sampler, error) {
-	s, err := NewProcess([]int32{int32(os.Getpid())}, nil)
+	ctx := context.Background()
+	pid := int32(os.Getpid())
+	procs, err := newOwnProcs(ctx, pid)
 	if err != nil {
+		return nil, fmt.Errorf("self sampler: %w", err)
+	}
+	s := newProcessSampler(procs, []int32{pid}, nil, pid)
+	if err := s.start(ctx, []int32{pid}, time.Now()); err != nil {
 		return nil, fmt.Errorf("self sampler: %w", err)
 	}
 	heap := make([]metrics.Sample, len(heapInUse))
