@@ -119,3 +119,47 @@ func LastValue(args []string, name string) string {
 	}
 	return value
 }
+
+// SeparatorError is a separator flag of SplitAt that is missing, or
+// given twice.
+type SeparatorError struct {
+	Name  string // the flag's name, without dashes
+	Twice bool   // given twice; else missing
+}
+
+// Error names the flag as the user types it: "no --vs", "--vs given
+// twice".
+func (e *SeparatorError) Error() string {
+	if e.Twice {
+		return "--" + e.Name + " given twice"
+	}
+	return "no --" + e.Name
+}
+
+// SplitAt cuts args at the flag called name, spelt -name, --name or
+// --name=VALUE (VALUE then starts the second half), so that one command
+// can take two lists of arguments, as `vesload compare A... --vs B...`
+// does; each half is parsed on its own afterwards. After "--" the flag
+// is an argument. A missing or repeated separator is a *SeparatorError.
+func SplitAt(args []string, name string) (before, after []string, err error) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		flag, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != name {
+			continue
+		}
+		before, after = args[:i], append([]string(nil), args[i+1:]...)
+		if hasValue {
+			after = append([]string{value}, after...)
+		}
+		for _, b := range after {
+			if n, _, _ := strings.Cut(strings.TrimLeft(b, "-"), "="); strings.HasPrefix(b, "-") && n == name {
+				return nil, nil, &SeparatorError{Name: name, Twice: true}
+			}
+		}
+		return before, after, nil
+	}
+	return nil, nil, &SeparatorError{Name: name}
+}

@@ -89,3 +89,67 @@ func TestLastValue(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitAt cuts arguments at a separator flag in each spelling, and
+// refuses a missing or repeated one with an error naming it.
+func TestSplitAt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args          []string
+		before, after string
+		err           string // "" when the split succeeds
+	}{
+		{[]string{"a", "--vs", "b", "c"}, "a", "b c", ""},
+		{[]string{"a", "-vs", "b"}, "a", "b", ""},
+		{[]string{"a", "--vs=b", "c"}, "a", "b c", ""},
+		{[]string{"--name-a", "x", "a", "--vs", "b", "--format", "json"}, "--name-a x a", "b --format json", ""},
+		{[]string{"--vs", "b"}, "", "b", ""},
+		{[]string{"a", "--vs"}, "a", "", ""},
+		{[]string{"a", "b"}, "", "", "no --vs"},
+		{[]string{"a", "vs", "b"}, "", "", "no --vs"},
+		{[]string{"a", "--", "--vs", "b"}, "", "", "no --vs"},
+		{[]string{"a", "--vs", "b", "--vs", "c"}, "", "", "--vs given twice"},
+		{[]string{"a", "--vs", "b", "-vs=c"}, "", "", "--vs given twice"},
+	}
+	for _, tc := range tests {
+		before, after, err := SplitAt(tc.args, "vs")
+		if tc.err != "" {
+			var se *SeparatorError
+			if !errors.As(err, &se) || se.Name != "vs" || err.Error() != tc.err {
+				t.Errorf("SplitAt(%q) error %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(before, " ") != tc.before || strings.Join(after, " ") != tc.after {
+			t.Errorf("SplitAt(%q) = %q, %q, %v", tc.args, before, after, err)
+		}
+	}
+}
+
+// FuzzSplitAt cuts arbitrary argument lists: no panic, and on success
+// the arguments before the separator are a prefix of the input and
+// nothing is lost or invented.
+func FuzzSplitAt(f *testing.F) {
+	f.Add("a.json\x00--vs\x00b.json")
+	f.Add("a.json\x00--vs=b.json\x00c.json")
+	f.Add("--format\x00json\x00a\x00-vs\x00b\x00--vs\x00c")
+	f.Add("a\x00--\x00--vs\x00b")
+	f.Fuzz(func(t *testing.T, joined string) {
+		args := strings.Split(joined, "\x00")
+		before, after, err := SplitAt(args, "vs")
+		if err != nil {
+			return
+		}
+		if len(before) >= len(args) || strings.Join(before, "\x00") != strings.Join(args[:len(before)], "\x00") {
+			t.Fatalf("before %q is not a proper prefix of %q", before, args)
+		}
+		sep := args[len(before)]
+		n := len(before) + 1 + len(after)
+		if strings.Contains(sep, "=") {
+			n-- // --vs=FILE carries the first file
+		}
+		if n != len(args) {
+			t.Fatalf("split %q into %q | %q", args, before, after)
+		}
+	})
+}
