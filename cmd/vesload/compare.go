@@ -44,37 +44,22 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 func runCompare(args []string, stdout, stderr io.Writer) int {
 	var o compareOptions
 	fs := compareFlags(&o)
-	before, after, err := cliflag.SplitAt(args, "vs")
-	if err != nil {
-		// Without --vs there is nothing to compare, but help and bad
-		// flags still get their own answer.
-		var sep *cliflag.SeparatorError
-		twice := errors.As(err, &sep) && sep.Twice
-		perr := parseFlags(fs, args)
-		switch {
-		case errors.Is(perr, errHelp):
-			printUsage(stdout, compareSynopsis, fs)
-			return exitOK
-		case perr != nil && !twice:
-			fmt.Fprintf(stderr, "vesload %v\n", perr)
-		case twice:
-			fmt.Fprintf(stderr, "vesload: compare: %v: put the baseline files before it and the others after it\n", err)
-		default:
-			fmt.Fprintf(stderr, "vesload: compare: %v: usage: %s\n", err, compareSynopsis)
-		}
+	// Flags may sit on either side of --vs; each half's remaining
+	// arguments are its files.
+	filesA, filesB, err := cliflag.ParseAt(fs, args, "vs")
+	var sep *cliflag.SeparatorError
+	switch {
+	case err == nil:
+	case errors.Is(err, errHelp):
+		printUsage(stdout, compareSynopsis, fs)
+		return exitOK
+	case !errors.As(err, &sep):
+		fmt.Fprintf(stderr, "vesload %v\n", err)
 		return exitUsage
-	}
-	// One flag set parses both halves, so flags may sit on either side
-	// of --vs; each half's remaining arguments are its files.
-	var filesA, filesB []string
-	for _, half := range []struct {
-		args  []string
-		files *[]string
-	}{{before, &filesA}, {after, &filesB}} {
-		if code, done := parseCommand(fs, half.args, compareSynopsis, stdout, stderr); done {
-			return code
-		}
-		*half.files = fs.Args()
+	case sep.Twice:
+		return fail(stderr, "vesload: compare", usagef("%v: put the baseline files before it and the others after it", err))
+	default:
+		return fail(stderr, "vesload: compare", usagef("%v: usage: %s", err, compareSynopsis))
 	}
 	cmp, err := executeCompare(&o, filesA, filesB, stdout)
 	if err != nil {

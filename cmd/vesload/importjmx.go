@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/profiles/jmx"
 	"github.com/vesload/vesload/report"
 )
@@ -38,7 +39,7 @@ func runImportJMX(args []string, stdout, stderr io.Writer) int {
 	}
 	code, err := importJMX(&o, fs.Arg(0), stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload import-jmx: %s\n", cliLine(err.Error()))
+		fmt.Fprintf(stderr, "vesload import-jmx: %s\n", cliflag.OneLine(err.Error()))
 	}
 	return code
 }

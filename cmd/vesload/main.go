@@ -102,8 +102,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if args[0] != "" && args[0][0] != '-' {
-			fmt.Fprintf(stderr, "vesload: unknown command %q (see 'vesload help')\n", args[0])
-			return exitUsage
+			return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", args[0]))
 		}
 	}
 	return runRun(args, stdout, stderr)
@@ -117,8 +116,7 @@ func helpFor(name string, stdout, stderr io.Writer) int {
 			return c.run([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "vesload: unknown command %q (see 'vesload help')\n", name)
-	return exitUsage
+	return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", name))
 }
 
 func usage(w io.Writer) {

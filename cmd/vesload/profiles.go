@@ -1,11 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -76,23 +75,16 @@ func checkProfiles(args []string, stdout, stderr io.Writer) int {
 	code := exitOK
 	for _, path := range args {
 		line, err := scenario.CheckFile(path)
-		var pe *profiles.Error
-		var fe *scenario.FileError
 		switch {
 		case err == nil:
 			fmt.Fprintln(stdout, line)
 			continue
-		case errors.As(err, &pe) && !errors.As(err, &fe):
-			fmt.Fprintln(stderr, cliLine(err.Error())) // file:line:column first
+		case scenario.Positioned(err):
+			fmt.Fprintln(stderr, cliflag.OneLine(err.Error())) // file:line:column first
 		default:
-			fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
+			fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliflag.OneLine(err.Error()))
 		}
 		code = exitUsage
 	}
 	return code
-}
-
-// cliLine keeps text from the command line or a file on one output line.
-func cliLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
 }

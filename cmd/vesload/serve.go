@@ -7,7 +7,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -36,15 +35,8 @@ type serveFlags struct {
 	quiet bool
 }
 
-// defaultSchemaDir is where the collector's schemas are looked for when
-// --schema-dir is not given: $VESLOAD_SHARED/ves when set, else
-// ../shared/ves, the reference material's place beside the repository.
-func defaultSchemaDir() string {
-	if root := os.Getenv("VESLOAD_SHARED"); root != "" {
-		return filepath.Join(root, "ves")
-	}
-	return filepath.Join("..", "shared", "ves")
-}
+// defaultSchemaDir is testserver.DefaultSchemaDir, which run's dry run uses.
+func defaultSchemaDir() string { return testserver.DefaultSchemaDir() }
 
 func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	o := &f.in.Options
@@ -66,7 +58,7 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.StringVar(&f.in.Stall, "stall", "", "freeze every answer for `D` starting `T` after start, written D@T (e.g. 2s@10s)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed for --error-rate, --jitter and --publish-drop, to repeat a run exactly (0: a random one, named in the start lines)")
 	fs.BoolVar(&o.NoValidate, "no-validate", false, "skip the schema checks (the collector's collector.schema.checkflag=-1; JSON syntax, batch and routing checks stay)")
-	fs.StringVar(&o.SchemaDir, "schema-dir", defaultSchemaDir(), "`DIR` laid out as the collector's etc/: CommonEventFormat_27.2.json, _28.4.1.json, _30.2.1_ONAP.json and externalRepo/schema-map.json; when it does not exist, only the built-in header rules apply (said on start)")
+	fs.StringVar(&o.SchemaDir, "schema-dir", testserver.DefaultSchemaDir(), "`DIR` laid out as the collector's etc/: CommonEventFormat_27.2.json, _28.4.1.json, _30.2.1_ONAP.json and externalRepo/schema-map.json; when it does not exist, only the built-in header rules apply (said on start)")
 	fs.BoolVar(&o.StrictJSON, "strict-json", false, "answer any body that is not strict JSON with 400 SVC0002, instead of parsing as the collector's org.json does (lenient; 500 for what it throws on)")
 	fs.StringVar(&o.Streams, "streams", testserver.DefaultStreams, "the collector's collector.dmaap.streamid (`DOMAIN=STREAM|...`): an event whose domain, or stndDefined namespace, is not listed gets 400 SVC2000")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")

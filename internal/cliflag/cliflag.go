@@ -163,3 +163,37 @@ func SplitAt(args []string, name string) (before, after []string, err error) {
 	}
 	return nil, nil, &SeparatorError{Name: name}
 }
+
+// ParseAt parses a command whose arguments come in two lists cut by the
+// flag called name (SplitAt): one flag set parses both halves, so that
+// flags may sit on either side, and each half's remaining arguments are
+// returned. Help and a bad flag get their own answer even when the
+// separator is missing: ErrHelp, or Parse's error; a separator given
+// twice is reported before a bad flag, which the second one would be.
+func ParseAt(fs *pflag.FlagSet, args []string, name string) (before, after []string, err error) {
+	before, after, err = SplitAt(args, name)
+	if err != nil {
+		var sep *SeparatorError
+		twice := errors.As(err, &sep) && sep.Twice
+		perr := Parse(fs, args)
+		if errors.Is(perr, ErrHelp) || (perr != nil && !twice) {
+			return nil, nil, perr
+		}
+		return nil, nil, err
+	}
+	if err := Parse(fs, before); err != nil {
+		return nil, nil, err
+	}
+	before = fs.Args()
+	if err := Parse(fs, after); err != nil {
+		return nil, nil, err
+	}
+	return before, fs.Args(), nil
+}
+
+// OneLine keeps text from the command line or a file (a name, a value,
+// a parser's message) on one output line: its lines are joined with
+// spaces, so that a command's error stays the one line it promises.
+func OneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+}

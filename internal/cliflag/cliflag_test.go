@@ -153,3 +153,59 @@ func FuzzSplitAt(f *testing.F) {
 		}
 	})
 }
+
+// TestParseAt parses both halves with one flag set and answers help and
+// bad flags before a missing separator, but a repeated separator before
+// a bad flag.
+func TestParseAt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		args          []string
+		before, after string
+		format        string
+		err           string // "" when parsing succeeds
+	}{
+		{"flags on both sides", []string{"-format", "json", "a1", "a2", "--vs", "b1", "--name", "x"}, "a1 a2", "b1", "json", ""},
+		{"flag after the separator", []string{"a", "--vs=b", "c", "--format", "md"}, "a", "b c", "md", ""},
+		{"empty halves", []string{"--vs"}, "", "", "text", ""},
+		{"missing", []string{"a", "b"}, "", "", "", "no --vs"},
+		{"help without the separator", []string{"a", "--help"}, "", "", "", ErrHelp.Error()},
+		{"bad flag without the separator", []string{"a", "--formt", "x"}, "", "", "", "compare: unknown flag: --formt (did you mean --format?)"},
+		{"twice beats a bad flag", []string{"a", "--vs", "b", "--vs", "c", "--bad"}, "", "", "", "--vs given twice"},
+		{"help in a half", []string{"a", "--vs", "b", "-h"}, "", "", "", ErrHelp.Error()},
+		{"bad flag in a half", []string{"a", "--bad", "--vs", "b"}, "", "", "", "compare: unknown flag: --bad"},
+	}
+	for _, tc := range tests {
+		fs := New("compare")
+		format := fs.String("format", "text", "")
+		fs.String("name", "", "")
+		before, after, err := ParseAt(fs, tc.args, "vs")
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(before, " ") != tc.before || strings.Join(after, " ") != tc.after || *format != tc.format {
+			t.Errorf("%s: %q | %q, format %q, %v; want %q | %q, format %q", tc.name, before, after, *format, err, tc.before, tc.after, tc.format)
+		}
+	}
+}
+
+// TestOneLine joins the lines of a text with single spaces, whatever the
+// line ends.
+func TestOneLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"one line", "one line"},
+		{"a\nb", "a b"},
+		{"a\r\nb\rc", "a b c"},
+		{"\nlead and trail\n\n", "lead and trail"},
+		{"", ""},
+	} {
+		if got := OneLine(c.in); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
