@@ -69,7 +69,8 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 }
 
 // executeCompare checks the flags (files.ComparisonSet.Options), reads
-// both sides and renders the comparison.
+// both sides and renders the comparison. Bad flags or input files are a
+// usageError (exit 2); a rendering that cannot be written is exit 1.
 func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) (*compare.Comparison, error) {
 	opts, err := o.ComparisonSet.Options(o.Settings)
 	if err != nil {
