@@ -65,9 +65,9 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	return fs
 }
 
-// runHV runs HV-VES producers until done or SIGINT/SIGTERM (the shared
-// runner handles the signals: the first stops and drains, a second
-// aborts).
+// runHV runs HV-VES producers until done or SIGINT/SIGTERM (as for
+// every run, the session decides what a signal does: the first stops
+// and drains, a second aborts).
 func runHV(args []string, stdout, stderr io.Writer) int {
 	return hvMain(context.Background(), args, stdout, stderr)
 }
