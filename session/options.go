@@ -42,9 +42,10 @@ type Options struct {
 	// gates, checked over a sliding window during the run and on the
 	// whole run at the end; AbortOn their expressions, for the result's
 	// config.
-	Gates       []threshold.Threshold
-	AbortGates  []threshold.Threshold
-	AbortOn     []string
+	Gates      []threshold.Threshold
+	AbortGates []threshold.Threshold
+	AbortOn    []string
+	// AllowErrors lets a run in which nothing succeeded pass.
 	AllowErrors bool
 	// Baseline, when set, judges the result against a stored one.
 	Baseline *compare.Baseline
@@ -112,7 +113,10 @@ type Delivery struct {
 // command line's bad usage.
 type UsageError struct{ Err error }
 
+// Error is the option's error as it was found.
 func (u UsageError) Error() string { return u.Err.Error() }
+
+// Unwrap gives the option's error to errors.Is and errors.As.
 func (u UsageError) Unwrap() error { return u.Err }
 
 // optionError makes an error of the follower's options a UsageError.
