@@ -103,6 +103,9 @@ func Start(plan *scenario.Plan, o Options) (_ *Session, err error) {
 	s.closers = append(s.closers, s.stop, s.stopSettle, func() { s.stopOutputs(nil) })
 	defer func() {
 		if err != nil {
+			if s.outs != nil {
+				s.outs.Close() // Run, which closes them, never comes
+			}
 			s.Close()
 		}
 	}()

@@ -251,6 +251,8 @@ func TestStartRefusesBadOptions(t *testing.T) {
 		{"metrics address", Options{MetricsAddr: "127.0.0.1:99999"}},
 		{"dashboard address", Options{DashboardAddr: "127.0.0.1:99999"}},
 		{"target sampler", Options{Target: targetOptions("ftp://x/metrics")}},
+		{"dashboard address after the streams", Options{DashboardAddr: "127.0.0.1:99999",
+			JTL: observe.Stream{Option: "--jtl", Path: filepath.Join(t.TempDir(), "r.jtl")}}},
 	} {
 		c.o.Stderr = &lockedBuffer{}
 		_, err := Start(testPlan(t, 10, time.Second, 0), c.o)
