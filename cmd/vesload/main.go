@@ -6,7 +6,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,7 +36,7 @@ func exitCode(res *result.Result, note func(string)) int {
 
 // fail prints err as the one line a failed command gives, after prefix
 // (its name: "vesload: report"), and returns the exit code: exitUsage
-// for bad usage (a usageError: usagef, asUsage), else exitRun. The
+// for bad usage (isUsage: usagef, asUsage), else exitRun. The
 // subcommands end their errors here so that the rule is one place.
 func fail(stderr io.Writer, prefix string, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
@@ -46,9 +45,6 @@ func fail(stderr io.Writer, prefix string, err error) int {
 	}
 	return exitRun
 }
-
-// isUsage reports whether err is bad usage (exit 2), however wrapped.
-func isUsage(err error) bool { return errors.As(err, new(usageError)) }
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
