@@ -86,11 +86,7 @@ func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	code, err := hvExecute(ctx, &o, fs.Changed, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload hv: %v\n", err)
-		if isUsage(err) {
-			return exitUsage
-		}
-		return exitRun
+		return fail(stderr, "vesload hv", err)
 	}
 	return code
 }

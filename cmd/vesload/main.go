@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -22,17 +21,6 @@ const (
 	exitThreshold   = verdict.ExitFailed      // a threshold or a built-in rule failed
 	exitInterrupted = verdict.ExitInterrupted // stopped by a signal; the result was still written
 )
-
-// exitCode is the exit code of a judged result (package report/verdict
-// decides it). A shard of several whose gates failed passes here, with a
-// note: its gates are judged on the merged result by vesload merge.
-func exitCode(res *result.Result, note func(string)) int {
-	v := verdict.Of(res)
-	if v == verdict.Deferred {
-		note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
-	}
-	return verdict.ExitCode(v)
-}
 
 // fail prints err as the one line a failed command gives, after prefix
 // (its name: "vesload: report"), and returns the exit code: exitUsage

@@ -19,6 +19,7 @@ import (
 	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/threshold"
 	"github.com/vesload/vesload/session"
+	"github.com/vesload/vesload/testserver"
 	"github.com/vesload/vesload/testserver/builtin"
 )
 
@@ -155,11 +156,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	code, err := execute(&o, fs.Changed, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: %v\n", err)
-		if isUsage(err) {
-			return exitUsage
-		}
-		return exitRun
+		return fail(stderr, "vesload", err)
 	}
 	return code
 }
@@ -167,7 +164,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // execute runs the test described by o and returns the exit code.
 func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
 	if o.dry.on {
-		return dryRun(o, changed, "", defaultSchemaDir(), stdout)
+		return dryRun(o, changed, "", testserver.DefaultSchemaDir(), stdout)
 	}
 	plan, so, emu, err := setUp(o, changed, stderr)
 	if emu != nil {

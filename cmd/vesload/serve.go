@@ -35,9 +35,6 @@ type serveFlags struct {
 	quiet bool
 }
 
-// defaultSchemaDir is testserver.DefaultSchemaDir, which run's dry run uses.
-func defaultSchemaDir() string { return testserver.DefaultSchemaDir() }
-
 func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	o := &f.in.Options
 	fs.StringVar(&o.Addr, "listen", "127.0.0.1:8080", "address to listen on (`HOST:PORT`; \":8080\" listens on every interface)")
