@@ -43,3 +43,13 @@ func WriteProbeJSON(w io.Writer, r *probe.Report) error {
 	}
 	return nil
 }
+
+// WriteProbeAs writes the probe's figures as `vesload probe` prints
+// them: as text (WriteProbe), or as one JSON document with asJSON
+// (WriteProbeJSON).
+func WriteProbeAs(w io.Writer, r *probe.Report, asJSON bool) error {
+	if asJSON {
+		return WriteProbeJSON(w, r)
+	}
+	return WriteProbe(w, r)
+}

@@ -59,3 +59,19 @@ func TestWriteProbeJSON(t *testing.T) {
 		t.Error("WriteProbe to a failing writer: want an error")
 	}
 }
+
+// TestWriteProbeAs checks that --json picks the JSON document and its
+// absence the text lines.
+func TestWriteProbeAs(t *testing.T) {
+	t.Parallel()
+	in := probe.Report{Target: "x:1", Address: "a:1", ConnectMs: []float64{1.5}, ConnectMedianMs: 1.5}
+	for _, c := range []struct {
+		asJSON bool
+		prefix string
+	}{{false, "probe x:1 (a:1)\n"}, {true, "{\n  \"target\": \"x:1\""}} {
+		var b bytes.Buffer
+		if err := WriteProbeAs(&b, &in, c.asJSON); err != nil || !strings.HasPrefix(b.String(), c.prefix) {
+			t.Errorf("asJSON %v: %v, wrote %q, want it to start %q", c.asJSON, err, b.String(), c.prefix)
+		}
+	}
+}

@@ -3,8 +3,21 @@ package testserver
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
+
+// DefaultSchemaDir is where the collector's schemas are looked for when
+// none is named (Options.SchemaDir, vesload serve --schema-dir):
+// $VESLOAD_SHARED/ves when set, else ../shared/ves, the reference
+// material's place beside the repository.
+func DefaultSchemaDir() string {
+	if root := os.Getenv("VESLOAD_SHARED"); root != "" {
+		return filepath.Join(root, "ves")
+	}
+	return filepath.Join("..", "shared", "ves")
+}
 
 // Schemas checks request bodies as the emulator does with a schema
 // directory, without a server: what a client would send can be judged

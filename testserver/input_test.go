@@ -132,3 +132,17 @@ func FuzzParseStall(f *testing.F) {
 		}
 	})
 }
+
+// TestDefaultSchemaDir checks where the schemas are looked for when
+// none is named: under $VESLOAD_SHARED, else beside the repository.
+func TestDefaultSchemaDir(t *testing.T) {
+	for _, c := range []struct{ shared, want string }{
+		{"", filepath.Join("..", "shared", "ves")},
+		{"/srv/onap", filepath.Join("/srv/onap", "ves")},
+	} {
+		t.Setenv("VESLOAD_SHARED", c.shared)
+		if got := DefaultSchemaDir(); got != c.want {
+			t.Errorf("VESLOAD_SHARED=%q: %q, want %q", c.shared, got, c.want)
+		}
+	}
+}

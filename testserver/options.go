@@ -33,6 +33,10 @@ const (
 const (
 	CompatV72    = "v7.2"   // success 202, publish failure 500 SVC2000 (the collector's default)
 	CompatLegacy = "legacy" // success 200, publish failure 503 SVC2000 (the setting "None")
+	// CompatKafka is the Kafka generation of the collector: v7.2 answers,
+	// given before the broker acknowledges. It is a setting of a Stack
+	// (Prepare), not of Options: the answer's timing is the publisher's.
+	CompatKafka = "kafka"
 )
 
 // Options configure an emulator. The zero value is a collector with the

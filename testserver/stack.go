@@ -3,6 +3,8 @@ package testserver
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 
 	hvemu "github.com/vesload/vesload/testserver/hv"
 	"github.com/vesload/vesload/testserver/publish"
@@ -18,6 +20,29 @@ type Stack struct {
 	HV        hvemu.Options
 	HVMonitor string
 	Sink      string
+}
+
+// Prepare settles what in leaves open for a stack and checks them both,
+// as `vesload serve` is given them: compat CompatKafka becomes CompatV72
+// with a publisher that answers before the broker acknowledges; a zero
+// seed becomes a random one, which the publisher shares and the start
+// lines name, so that a run can be repeated exactly. It returns the
+// emulator's Options (Input.Check); every error names its flag.
+func (s *Stack) Prepare(in *Input) (Options, error) {
+	if strings.EqualFold(in.Compat, CompatKafka) {
+		in.Compat, s.Publish.BeforeAck = CompatV72, true
+	}
+	for in.Seed == 0 { // 0 means random: pick one here, so the start lines can name it
+		in.Seed = rand.Uint64()
+	}
+	s.Publish.Seed = in.Seed
+	opts, err := in.Check()
+	for _, check := range []func() error{s.Publish.Check, s.HV.Check} {
+		if err == nil {
+			err = check()
+		}
+	}
+	return opts, err
 }
 
 // Addrs are the addresses of a running Stack and its REST emulator.

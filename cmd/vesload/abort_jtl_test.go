@@ -47,7 +47,14 @@ func TestDoubleInterruptKeepsEveryRowInTheJTL(t *testing.T) {
 		}
 		close(notes)
 	}()
-	time.Sleep(1500 * time.Millisecond) // some requests are due and in flight
+	// Some requests are due and in flight (a loaded machine may take
+	// seconds to set the run up) before the first Ctrl-C.
+	for emulatorStats(t, url).InFlight < 3 {
+		if ctx.Err() != nil {
+			t.Fatal("no 3 requests in flight in 60 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

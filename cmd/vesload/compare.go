@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
 )
@@ -43,125 +44,68 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 func runCompare(args []string, stdout, stderr io.Writer) int {
 	var o compareOptions
 	fs := compareFlags(&o)
-	before, after, err := splitVs(args)
-	if err != nil {
-		// Without --vs there is nothing to compare, but help and bad
-		// flags still get their own answer.
-		perr := parseFlags(fs, args)
-		switch {
-		case errors.Is(perr, errHelp):
-			printUsage(stdout, compareSynopsis, fs)
-			return exitOK
-		case perr != nil && errors.Is(err, errNoVs):
-			fmt.Fprintf(stderr, "vesload %v\n", perr)
-		default:
-			fmt.Fprintf(stderr, "vesload: compare: %v\n", err)
-		}
+	// Flags may sit on either side of --vs; each half's remaining
+	// arguments are its files.
+	filesA, filesB, err := cliflag.ParseAt(fs, args, "vs")
+	var sep *cliflag.SeparatorError
+	switch {
+	case err == nil:
+	case errors.Is(err, errHelp):
+		printUsage(stdout, compareSynopsis, fs)
+		return exitOK
+	case !errors.As(err, &sep):
+		fmt.Fprintf(stderr, "vesload %v\n", err)
 		return exitUsage
+	case sep.Twice:
+		return fail(stderr, "vesload: compare", usagef("%v: put the baseline files before it and the others after it", err))
+	default:
+		return fail(stderr, "vesload: compare", usagef("%v: usage: %s", err, compareSynopsis))
 	}
-	// One flag set parses both halves, so flags may sit on either side
-	// of --vs; each half's remaining arguments are its files.
-	var filesA, filesB []string
-	for _, half := range []struct {
-		args  []string
-		files *[]string
-	}{{before, &filesA}, {after, &filesB}} {
-		if code, done := parseCommand(fs, half.args, compareSynopsis, stdout, stderr); done {
-			return code
-		}
-		*half.files = fs.Args()
-	}
-	code, err := executeCompare(&o, filesA, filesB, stdout, stderr)
+	cmp, err := executeCompare(&o, filesA, filesB, stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: compare: %v\n", err)
+		return fail(stderr, "vesload: compare", err)
 	}
-	return code
+	return finishGates(&o, cmp, stderr)
 }
 
-// splitVs cuts the arguments at --vs (also -vs, --vs=FILE).
-func splitVs(args []string) (before, after []string, err error) {
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || name != "vs" {
-			continue
-		}
-		before, after = args[:i], append([]string(nil), args[i+1:]...)
-		if hasValue {
-			after = append([]string{value}, after...)
-		}
-		for _, b := range after {
-			if n, _, _ := strings.Cut(strings.TrimLeft(b, "-"), "="); strings.HasPrefix(b, "-") && n == "vs" {
-				return nil, nil, errors.New("--vs given twice: put the baseline files before it and the others after it")
-			}
-		}
-		return before, after, nil
-	}
-	return nil, nil, fmt.Errorf("%w: usage: %s", errNoVs, compareSynopsis)
-}
-
-// errNoVs is the missing separator between the two sides.
-var errNoVs = errors.New("no --vs")
-
-// executeCompare checks the flags, reads both sides and renders the
-// comparison; it returns the exit code with the error to print.
-func executeCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.Writer) (int, error) {
-	if err := o.ComparisonSet.Check(); err != nil {
-		return exitUsage, err
-	}
-	opts, err := checkCompareFlags(o)
+// executeCompare checks the flags (files.ComparisonSet.Options), reads
+// both sides and renders the comparison. Bad flags or input files are a
+// usageError (exit 2); a rendering that cannot be written is exit 1.
+func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) (*compare.Comparison, error) {
+	opts, err := o.ComparisonSet.Options(o.Settings)
 	if err != nil {
-		return exitUsage, err
+		return nil, usageError{err}
 	}
 	sa, sb, err := files.ReadSides(argsA, argsB)
 	if err != nil {
-		return exitUsage, err
+		return nil, usageError{err}
 	}
 	a, b := sa.Results, sb.Results
 	opts.NameA, opts.NameB, opts.Force, opts.LabelsA, opts.LabelsB = o.nameA, o.nameB, o.force, sa.Files, sb.Files
 	cmp, err := compare.Compare(a, b, opts)
 	var mismatch *compare.MismatchError
 	if errors.As(err, &mismatch) {
-		return exitUsage, fmt.Errorf("%v (--force compares anyway)", mismatch)
+		return nil, usagef("%v (--force compares anyway)", mismatch)
 	}
 	if err != nil {
-		return exitUsage, err
+		return nil, usageError{err}
 	}
-	if err := o.ComparisonSet.Write(stdout, cmp, a, b); err != nil {
-		return exitRun, err
-	}
-	return finishGates(o, cmp, stderr)
-}
-
-// checkCompareFlags checks the comparison's flags (compare.Settings)
-// and --junit, which only means something with gates.
-func checkCompareFlags(o *compareOptions) (compare.Options, error) {
-	opts, err := o.Settings.Options()
-	switch {
-	case err != nil || o.JUnit == "":
-		return opts, err
-	case len(opts.Gates) == 0:
-		return opts, errors.New("--junit reports gates: give at least one --gate")
-	}
-	return opts, files.Check([]files.Path{{Option: "--junit", Path: o.JUnit}})
+	return cmp, o.ComparisonSet.Write(stdout, cmp, a, b)
 }
 
 // finishGates tells stderr what the gates decided when the text
 // rendering is not on stdout, and returns exit 3 when a gate failed.
-func finishGates(o *compareOptions, cmp *compare.Comparison, stderr io.Writer) (int, error) {
+func finishGates(o *compareOptions, cmp *compare.Comparison, stderr io.Writer) int {
 	if cmp.Gates == nil {
-		return exitOK, nil
+		return exitOK
 	}
-	if o.Format != "text" || (o.Output != "" && o.Output != "-") {
-		if cmp.Gates.Limit != "" {
-			fmt.Fprintln(stderr, "vesload: compare: cannot decide: "+cmp.Gates.Limit)
+	if !o.TextOnStdout() {
+		for _, line := range cmp.Gates.Summary() {
+			fmt.Fprintln(stderr, "vesload: compare: "+line)
 		}
-		fmt.Fprintln(stderr, "vesload: compare: "+cmp.Gates.Headline())
 	}
 	if !cmp.Gates.Passed() {
-		return exitThreshold, nil
+		return exitThreshold
 	}
-	return exitOK, nil
+	return exitOK
 }

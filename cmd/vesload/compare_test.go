@@ -152,25 +152,6 @@ func TestCompareCLIBadInput(t *testing.T) {
 	}
 }
 
-func TestSplitVs(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		args          []string
-		before, after string
-	}{
-		{[]string{"a", "--vs", "b", "c"}, "a", "b c"},
-		{[]string{"a", "-vs", "b"}, "a", "b"},
-		{[]string{"a", "--vs=b", "c"}, "a", "b c"},
-		{[]string{"--name-a", "x", "a", "--vs", "b", "--format", "json"}, "--name-a x a", "b --format json"},
-	}
-	for _, tc := range tests {
-		before, after, err := splitVs(tc.args)
-		if err != nil || strings.Join(before, " ") != tc.before || strings.Join(after, " ") != tc.after {
-			t.Errorf("splitVs(%q) = %q, %q, %v", tc.args, before, after, err)
-		}
-	}
-}
-
 func TestCompareEndToEnd(t *testing.T) {
 	t.Parallel()
 	dir := abFiles(t)
@@ -185,32 +166,4 @@ func TestCompareEndToEnd(t *testing.T) {
 	if o.code != exitUsage || !strings.Contains(o.stderr, "config differs in path") {
 		t.Errorf("path mismatch through the binary: exit %d stderr %q", o.code, o.stderr)
 	}
-}
-
-// FuzzSplitVs cuts arbitrary argument lists: no panic, and on success
-// the arguments before --vs are a prefix of the input and nothing is
-// lost or invented.
-func FuzzSplitVs(f *testing.F) {
-	f.Add("a.json\x00--vs\x00b.json")
-	f.Add("a.json\x00--vs=b.json\x00c.json")
-	f.Add("--format\x00json\x00a\x00-vs\x00b\x00--vs\x00c")
-	f.Add("a\x00--\x00--vs\x00b")
-	f.Fuzz(func(t *testing.T, joined string) {
-		args := strings.Split(joined, "\x00")
-		before, after, err := splitVs(args)
-		if err != nil {
-			return
-		}
-		if len(before) >= len(args) || strings.Join(before, "\x00") != strings.Join(args[:len(before)], "\x00") {
-			t.Fatalf("before %q is not a proper prefix of %q", before, args)
-		}
-		sep := args[len(before)]
-		n := len(before) + 1 + len(after)
-		if strings.Contains(sep, "=") {
-			n-- // --vs=FILE carries the first file
-		}
-		if n != len(args) {
-			t.Fatalf("split %q into %q | %q", args, before, after)
-		}
-	})
 }

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -15,7 +12,8 @@ import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
 	"github.com/vesload/vesload/testserver/publish"
 )
@@ -83,19 +81,6 @@ func (c *consumeOptions) open(cfg delivery.Config) (delivery.Source, string, err
 	return src, c.url, asUsage(err)
 }
 
-// follow is the run's delivery check (delivery.Child); nil when nothing
-// is followed.
-type follow struct{ *delivery.Child }
-
-// newFollow starts the follower process and waits until it reads.
-func newFollow(c *consumeOptions, p delivery.Plan) (*follow, error) {
-	ch, err := delivery.StartChild(c.options(), c.grace, p, os.Stderr)
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	return &follow{ch}, nil
-}
-
 // eventsPerRequest is the events each request carries; a mix must agree.
 func eventsPerRequest(sc *profiles.Profile) (int, error) {
 	n, err := sc.EventsPerRequest()
@@ -103,36 +88,6 @@ func eventsPerRequest(sc *profiles.Profile) (int, error) {
 		return 0, usagef("--consume: %v", err)
 	}
 	return n, nil
-}
-
-// finish waits out the grace for the events still due and adds the
-// delivery section to the result.
-func (fl *follow) finish(res *result.Result, note func(string)) error {
-	if fl == nil {
-		return nil
-	}
-	return fl.finishExpected(res, fl.Expected(res), note)
-}
-
-// finishExpected is finish for expected events (HV-VES: those written).
-// A signal ends the wait, not the process: the result is still written.
-// The handler is in place before the wait is announced, so a Ctrl-C
-// answering the announcement never finds the default action.
-func (fl *follow) finishExpected(res *result.Result, expected int64, note func(string)) error {
-	if fl == nil {
-		return nil
-	}
-	defer fl.stop()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return fl.Finish(ctx, res, expected, note)
-}
-
-// stop ends the follower process; it is safe more than once.
-func (fl *follow) stop() {
-	if fl != nil {
-		fl.Close()
-	}
 }
 
 // refuseShard is what a shard does about delivery: it follows none, and
@@ -145,37 +100,35 @@ func (c *consumeOptions) refuseShard() error {
 	return nil
 }
 
-// startFollow follows the run's events: onto the --consume topic, or,
-// with the built-in emulator and no --consume, onto its embedded broker
-// (open-model runs only: a concurrency ramp has no due times). It
-// connects before the first request (a failure is exit 1, before any
-// load) and hooks the tally into the run.
-func (s *runSetup) startFollow(sc *profiles.Profile, emu *builtin.Emulator) error {
-	c := &s.o.consume
-	sched, open := s.plan.Config.Load.(*loadgen.Schedule)
+// follow is how the run's events are followed (session.Delivery): onto
+// the --consume topic, or, with the built-in emulator and no --consume,
+// onto its embedded broker (open-model runs only: a concurrency ramp has
+// no due times); nil when nothing is followed. The follower connects
+// before the first request (a failure is exit 1, before any load).
+func (c *consumeOptions) follow(pl *scenario.Plan, sc *profiles.Profile, emu *builtin.Emulator) (*session.Delivery, error) {
+	sched, open := pl.Config.Load.(*loadgen.Schedule)
 	switch {
-	case sharded(s.plan):
-		return c.refuseShard()
+	case sharded(pl):
+		return nil, c.refuseShard()
 	case c.url == "" && emu != nil && open && len(sc.Requests) > 0:
 		c.url = publish.BuiltinURL(emu.Brokers(), sc.Requests[0].Event)
 	}
 	if c.url == "" {
-		return nil
+		return nil, nil
 	}
 	if !open {
-		return usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
+		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
 	}
 	batch, err := eventsPerRequest(sc)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fl, err := newFollow(c, delivery.Plan{RunID: s.plan.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
-		Batch: batch, Segments: sched.Segments()})
-	if err != nil {
-		return err
-	}
-	s.plan.Config.Observers = append(s.plan.Config.Observers, fl)
-	s.follow = fl
-	s.closers = append(s.closers, fl.stop)
-	return nil
+	return c.delivery(delivery.Plan{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
+		Batch: batch, Segments: sched.Segments()}), nil
+}
+
+// delivery is the follower of plan p as the flags configure it; its
+// error lines go to the process's stderr when it stops.
+func (c *consumeOptions) delivery(p delivery.Plan) *session.Delivery {
+	return &session.Delivery{Options: c.options(), Grace: c.grace, Plan: p, Stderr: os.Stderr}
 }

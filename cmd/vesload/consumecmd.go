@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -57,25 +56,14 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 		return c.serveParent(fs.Args(), stdout, stderr)
 	}
 	if err := c.check(fs.Args(), time.Now()); err != nil {
-		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload: consume", usageError{err})
 	}
 	res, err := c.follow(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
-		if errors.As(err, new(usageError)) {
-			return exitUsage
-		}
-		return exitRun
+		return fail(stderr, "vesload: consume", err)
 	}
-	if c.output == "-" {
-		err = report.Encode(stdout, res)
-	} else {
-		err = report.Write(c.output, res)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "vesload: consume: %v\n", err)
-		return exitRun
+	if err := files.WriteResult(c.output, stdout, res); err != nil {
+		return fail(stderr, "vesload: consume", err)
 	}
 	d := res.Delivery
 	fmt.Fprintf(stderr, "vesload: consume: %d events of run %s delivered to %s (%d duplicates, %d foreign records)\n",
@@ -84,13 +72,14 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 }
 
 // check validates the flags (every error names its flag, exit 2) and
-// completes the follower: its start, group and event count.
+// completes the follower: its start, group and event count
+// (delivery.Alone's Prepare and Group).
 func (c *consumeCmd) check(args []string, now time.Time) error {
 	if len(args) != 1 {
 		return usagef("want one URL: kafka://HOST:PORT/TOPIC or dmaap://HOST:PORT/events/TOPIC/GROUP/ID (usage: %s)", consumeSynopsis)
 	}
 	c.kafka.url, c.a.Grace, c.a.Start = args[0], c.kafka.grace, now
-	if err := asUsage(c.a.Check()); err != nil {
+	if err := asUsage(c.a.Prepare()); err != nil {
 		return err
 	}
 	if err := c.kafka.check(); err != nil {
@@ -103,12 +92,7 @@ func (c *consumeCmd) check(args []string, now time.Time) error {
 		}
 	}
 	if c.kafka.group == "" {
-		// Its own group: a run --consume of the same run id never shares
-		// the partitions with it.
-		c.kafka.group = "vesload-" + c.a.Plan.RunID + "-consume"
-	}
-	if c.a.Plan.Events == 0 {
-		c.a.Plan.Events = delivery.AloneEvents(c.a.Expect, c.a.Plan.Rate, c.a.Duration, c.a.Plan.Batch)
+		c.kafka.group = c.a.Group()
 	}
 	return nil
 }
@@ -132,13 +116,11 @@ func (c *consumeCmd) follow(stderr io.Writer) (*result.Result, error) {
 // end of stdin, or at SIGTERM (the parent-death signal).
 func (c *consumeCmd) serveParent(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "vesload: consume: want one URL\n")
-		return exitUsage
+		return fail(stderr, "vesload: consume", usagef("want one URL"))
 	}
 	c.kafka.url = args[0]
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	isUsage := func(err error) bool { return errors.As(err, new(usageError)) }
 	if err := delivery.Serve(ctx, os.Stdin, stdout, c.kafka.grace, c.kafka.open, isUsage); err != nil {
 		return exitRun
 	}

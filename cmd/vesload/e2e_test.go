@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -225,10 +226,11 @@ func TestUnreachableTargetExitsOneQuickly(t *testing.T) {
 
 func TestInterruptWritesResult(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "r.json")
+	dir := t.TempDir()
+	out, jtl := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.jtl")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "-rps", "50", "-duration", "1m", "-o", out)
+	cmd := exec.CommandContext(ctx, binary, "-rps", "50", "-duration", "1m", "-o", out, "--jtl", jtl)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -237,21 +239,22 @@ func TestInterruptWritesResult(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the run is under way, then press Ctrl-C once.
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if strings.Contains(sc.Text(), "emulator") {
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	// Wait until the run is under way (its JTL, flushed every 200 ms,
+	// holds 25 requests: a loaded machine may take seconds to set up),
+	// then press Ctrl-C once.
+	for {
+		if b, _ := os.ReadFile(jtl); bytes.Count(b, []byte("\n")) > 25 {
 			break
 		}
+		if ctx.Err() != nil {
+			t.Fatal("the run sent no 25 requests in 30 s")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(1500 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
 	err = cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitInterrupted {

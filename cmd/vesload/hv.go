@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,11 +11,11 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/hv"
-	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
 )
 
@@ -66,9 +65,9 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	return fs
 }
 
-// runHV runs HV-VES producers until done or SIGINT/SIGTERM (the shared
-// runner handles the signals: the first stops and drains, a second
-// aborts).
+// runHV runs HV-VES producers until done or SIGINT/SIGTERM (as for
+// every run, the session decides what a signal does: the first stops
+// and drains, a second aborts).
 func runHV(args []string, stdout, stderr io.Writer) int {
 	return hvMain(context.Background(), args, stdout, stderr)
 }
@@ -87,12 +86,7 @@ func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	code, err := hvExecute(ctx, &o, fs.Changed, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload hv: %v\n", err)
-		var u usageError
-		if errors.As(err, &u) {
-			return exitUsage
-		}
-		return exitRun
+		return fail(stderr, "vesload hv", err)
 	}
 	return code
 }
@@ -125,7 +119,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 	if err != nil {
 		return cfg, nil, err
 	}
-	cfg.Shard, cfg.Start = sp.shard, sp.start
+	cfg.Shard, cfg.Start = sp.Shard, sp.Start
 	if cfg.RunID == "" {
 		cfg.RunID = ves.NewRunID() // the same 64-bit ids as REST runs
 	}
@@ -145,76 +139,79 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 
 // hvExecute runs the producers through the engine, against the
 // built-in emulator when no address is given, and finishes as every run
-// does (runSetup): one runner, one progress line, one finish path.
+// does (package session): one runner, one progress line, one finish path.
 func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
-	s, err := hvSetUp(o, changed, stderr)
+	plan, so, release, err := hvSetUp(o, changed, stderr)
+	defer release()
 	if err != nil {
 		return 0, err
 	}
-	defer s.tearDown()
-	defer context.AfterFunc(ctx, func() {
-		s.signalled.Store(true)
-		s.stop()
-	})()
-	res, err := s.run()
+	s, err := session.Start(plan, so)
 	if err != nil {
-		if s.signalled.Load() {
+		return 0, err
+	}
+	defer s.Close()
+	defer context.AfterFunc(ctx, s.Interrupt)()
+	defer catchSignals(s.Interrupt)()
+	res, err := s.Run()
+	if err != nil {
+		if s.Interrupted() {
 			fmt.Fprintln(stderr, "vesload hv: interrupted while connecting: nothing was sent")
 			return exitInterrupted, nil
 		}
 		return 0, err
 	}
-	return s.finish(res, stdout, stderr)
+	return s.Finish(res, stdout)
 }
 
 // hvSetUp checks the flags, starts the emulator when there is no
 // address, builds the engine's configuration with the HV-VES transport
-// and attaches the same observers as a REST run, plus the receiver's
-// view (the emulator's or the collector's counters) and the delivery
-// follower, which complete the result before it is judged.
-func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runSetup, err error) {
+// and the session's options: the same observers as a REST run, plus the
+// receiver's view (the emulator's or the collector's counters) and the
+// delivery follower, which complete the result before it is judged.
+// release stops the emulator and the counters' follower; it is to be
+// called even after an error.
+func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scenario.Plan, _ session.Options, release func(), err error) {
 	ro := &o.run
-	s := &runSetup{o: ro}
-	defer func() {
-		if err != nil {
-			s.tearDown()
+	var so session.Options
+	var closers []func()
+	release = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
 		}
-	}()
+	}
 	cfg, exprs, err := hvConfig(o, changed)
 	if err != nil {
-		return nil, err
+		return nil, so, release, err
 	}
 	if err := ro.checkObservers(); err != nil {
-		return nil, err
+		return nil, so, release, err
 	}
-	if s.gates, err = parseThresholds(exprs); err != nil {
-		return nil, err
-	}
-	if s.abortGates, err = observe.ParseAbortGates(ro.abortOn); err != nil {
-		return nil, usageError{err}
+	if so, err = ro.sessionOptions(exprs, stderr); err != nil {
+		return nil, so, release, err
 	}
 	probe := cfg
 	if probe.Addr == "" {
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
 	}
 	if err := probe.Check(); err != nil {
-		return nil, usageError{err}
+		return nil, so, release, usageError{err}
 	}
 	emu, err := hvTarget(o, &cfg, stderr)
 	if err != nil {
-		return nil, err
+		return nil, so, release, err
 	}
 	if emu != nil {
-		s.closers = append(s.closers, emu.Close)
+		closers = append(closers, emu.Close)
 	}
 	if o.tls.Enabled() {
 		if cfg.TLS, err = o.tls.Client(""); err != nil {
-			return nil, usageError{err}
+			return nil, so, release, usageError{err}
 		}
 	}
 	ec, _, err := hv.EngineConfig(cfg)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, so, release, usageError{err}
 	}
 	ec.TLS = o.tls // for the target's https metrics endpoint
 	rc := cfg.RunConfig()
@@ -222,36 +219,24 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *runS
 	if emu != nil {
 		rc.EmulatorSeed = emu.Seed()
 	}
-	s.plan = &scenario.Plan{Config: ec, RunConfig: rc, URL: rc.URL, Label: "hv-ves"}
-	s.labels = cfg.Labels()
-	s.shard = &shardPlan{shard: cfg.Shard, runID: cfg.RunID, start: cfg.Start}
-	fl, err := startHVFollow(&ro.consume, &cfg, emu)
-	if err != nil {
-		return nil, err
-	}
-	if fl != nil {
-		s.closers = append(s.closers, fl.stop)
-		s.plan.Config.Observers = append(s.plan.Config.Observers, hvFollowStart{fl: fl})
+	plan := &scenario.Plan{Config: ec, RunConfig: rc, URL: rc.URL, Label: "hv-ves"}
+	if so.Delivery, err = hvFollow(&ro.consume, &cfg, emu); err != nil {
+		return nil, so, release, err
 	}
 	counters, err := startHVCounters(context.Background(), ro.watch.targetMetrics, o.tls)
 	if err != nil {
-		return nil, err
+		return nil, so, release, err
 	}
-	s.closers = append(s.closers, counters.Stop)
-	s.prog = newProgress(stderr, ro.quiet, cfg.Span()+cfg.Interval)
-	s.prog.messages = true
-	s.complete = func(res *result.Result) error {
+	closers = append(closers, counters.Stop)
+	so.Labels, so.Total, so.Messages = cfg.Labels(), cfg.Span()+cfg.Interval, true
+	so.Complete = func(res *result.Result) {
 		written := res.HV.Sent.Written
 		res.Warnings = append(res.Warnings, counters.Finish(res, written, o.settle)...)
 		if emu != nil {
 			res.HV.Receiver = emu.HVReceiver(written, o.settle)
 		}
-		return fl.finishExpected(res, written, s.prog.note)
 	}
-	if err := s.attach(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return plan, so, release, nil
 }
 
 // hvTarget starts the built-in emulator when no --addr is given and

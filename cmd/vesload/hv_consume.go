@@ -1,19 +1,20 @@
 package main
 
 import (
-	"time"
-
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
-// startHVFollow follows the HV-VES messages onto the --consume topic (or,
-// with the built-in emulator, onto its broker's route for the domain).
-// HV-VES answers nothing: every message written is expected.
-func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*follow, error) {
+// hvFollow is how the HV-VES messages are followed (session.Delivery):
+// onto the --consume topic or, with the built-in emulator, onto its
+// broker's route for the domain; nil when nothing is followed. HV-VES
+// answers nothing: every message written is expected, and the follower
+// is told only the instant the schedule starts (delivery.Plan's
+// NoAnswers).
+func hvFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*session.Delivery, error) {
 	if !cfg.Shard.Whole() {
 		return nil, c.refuseShard()
 	}
@@ -26,17 +27,6 @@ func startHVFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*f
 		return nil, nil
 	}
 	producers := uint64(max(cfg.Producers, 1))
-	return newFollow(c, delivery.Plan{RunID: cfg.RunID, Events: producers * uint64(max(cfg.Messages, 0)),
-		NoAnswers: true, Sources: producers, Interval: cfg.Interval})
+	return c.delivery(delivery.Plan{RunID: cfg.RunID, Events: producers * uint64(max(cfg.Messages, 0)),
+		NoAnswers: true, Sources: producers, Interval: cfg.Interval}), nil
 }
-
-// hvFollowStart hands the follower the instant the schedule starts, from
-// which the messages' due times count. It is the follower's only
-// observer: HV-VES answers nothing, so no message is "accepted".
-type hvFollowStart struct {
-	loadgen.NopObserver
-	fl *follow
-}
-
-// Begin implements loadgen.Observer.
-func (h hvFollowStart) Begin(t time.Time) { h.fl.Begin(t) }

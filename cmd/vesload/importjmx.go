@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/profiles/jmx"
 	"github.com/vesload/vesload/report"
 )
@@ -31,16 +32,14 @@ func runImportJMX(args []string, stdout, stderr io.Writer) int {
 	}
 	switch fs.NArg() {
 	case 0:
-		fmt.Fprintf(stderr, "vesload import-jmx: name the JMeter plan to import (usage: %s)\n", importJMXSynopsis)
-		return exitUsage
+		return fail(stderr, "vesload import-jmx", usagef("name the JMeter plan to import (usage: %s)", importJMXSynopsis))
 	case 1:
 	default:
-		fmt.Fprintf(stderr, "vesload import-jmx: unexpected argument %q: import one plan at a time\n", fs.Arg(1))
-		return exitUsage
+		return fail(stderr, "vesload import-jmx", usagef("unexpected argument %q: import one plan at a time", fs.Arg(1)))
 	}
 	code, err := importJMX(&o, fs.Arg(0), stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload import-jmx: %s\n", cliLine(err.Error()))
+		fmt.Fprintf(stderr, "vesload import-jmx: %s\n", cliflag.OneLine(err.Error()))
 	}
 	return code
 }

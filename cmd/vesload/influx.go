@@ -2,13 +2,10 @@ package main
 
 import (
 	"os"
-	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/loadgen/influx"
-	"github.com/vesload/vesload/report/result"
 )
 
 // influxOptions are the flags that send the run to InfluxDB as JMeter's
@@ -38,38 +35,13 @@ func (o *influxOptions) check() error {
 	return nil
 }
 
-// influxHook feeds the InfluxDB writer from the run (influx.Observer).
-type influxHook struct{ influx.Observer }
-
-// startInflux starts the writer when --influx-url is set; label is the
-// transaction tag of the run's requests, shard the shard tag of the
-// points ("" for a whole run).
-func startInflux(o *influxOptions, label, shard string, note func(string)) (*influxHook, error) {
+// config is the flags as the writer's configuration (influx.Config),
+// the password from the URL or $VESLOAD_INFLUX_PASSWORD; empty without
+// --influx-url. The session adds the transaction and shard tags.
+func (o *influxOptions) config() influx.Config {
 	if o.url == "" {
-		return nil, nil
+		return influx.Config{}
 	}
-	w, err := influx.New(influx.Config{
-		URL: o.url, Password: os.Getenv("VESLOAD_INFLUX_PASSWORD"),
-		Application: o.application, Shard: shard, Measurement: o.measurement, Label: label,
-		Percentiles: o.percentiles,
-	})
-	if err != nil {
-		return nil, usagef("--influx-url: %v", err)
-	}
-	note("writing per-second figures to InfluxDB at " + redact.URL(o.url))
-	return &influxHook{influx.Observer{W: w}}, nil
-}
-
-// close stops the writer of a run that ended without a result.
-func (h *influxHook) close() {
-	if h != nil {
-		h.W.Close(0, time.Second)
-	}
-}
-
-// finish records in the result what reached InfluxDB.
-func (h *influxHook) finish(res *result.Result) {
-	if h != nil {
-		h.Finish(res, 5*time.Second)
-	}
+	return influx.Config{URL: o.url, Password: os.Getenv("VESLOAD_INFLUX_PASSWORD"),
+		Application: o.application, Measurement: o.measurement, Percentiles: o.percentiles}
 }

@@ -126,8 +126,8 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 		ko.User = o.user
 	}
 	// Without --start-at the shards agree on their start when they run.
-	if sp.start != nil {
-		ko.StartAt = sp.start.At
+	if sp.Start != nil {
+		ko.StartAt = sp.Start.At
 	}
 	if changed("metrics-linger") {
 		ko.MetricsLinger = o.watch.metricsLinger

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -23,15 +22,16 @@ const (
 	exitInterrupted = verdict.ExitInterrupted // stopped by a signal; the result was still written
 )
 
-// exitCode is the exit code of a judged result (package report/verdict
-// decides it). A shard of several whose gates failed passes here, with a
-// note: its gates are judged on the merged result by vesload merge.
-func exitCode(res *result.Result, note func(string)) int {
-	v := verdict.Of(res)
-	if v == verdict.Deferred {
-		note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
+// fail prints err as the one line a failed command gives, after prefix
+// (its name: "vesload: report"), and returns the exit code: exitUsage
+// for bad usage (isUsage: usagef, asUsage), else exitRun. The
+// subcommands end their errors here so that the rule is one place.
+func fail(stderr io.Writer, prefix string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+	if isUsage(err) {
+		return exitUsage
 	}
-	return verdict.ExitCode(v)
+	return exitRun
 }
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -86,8 +86,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if args[0] != "" && args[0][0] != '-' {
-			fmt.Fprintf(stderr, "vesload: unknown command %q (see 'vesload help')\n", args[0])
-			return exitUsage
+			return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", args[0]))
 		}
 	}
 	return runRun(args, stdout, stderr)
@@ -101,8 +100,7 @@ func helpFor(name string, stdout, stderr io.Writer) int {
 			return c.run([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "vesload: unknown command %q (see 'vesload help')\n", name)
-	return exitUsage
+	return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", name))
 }
 
 func usage(w io.Writer) {

@@ -35,28 +35,24 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return code
 	}
 	if _, err := parseThresholds(gates); err != nil {
-		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload: merge", usageError{err})
 	}
 	rs, names, err := files.Inputs(fs.Args(), stdin)
 	if errors.Is(err, files.ErrNoInputs) {
 		err = fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload: merge", usageError{err})
 	}
 	merged, err := report.MergeShards(rs, names, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload", usageError{err})
 	}
 	// Parallel generators are judged on the merged figures, as one run
 	// is: by every gate and by the built-in rules the shards deferred.
 	v, lines := report.JudgeMerge(merged, rs, names, gates, allowErrors)
 	if err := files.WriteResult(output, stdout, merged); err != nil {
-		fmt.Fprintf(stderr, "vesload: merge: %v\n", err)
-		return exitRun
+		return fail(stderr, "vesload: merge", err)
 	}
 	if output != "" && output != "-" {
 		fmt.Fprintf(stderr, "vesload: merged %d results (%d requests sent) into %s\n", len(rs), merged.Requests.Sent, output)

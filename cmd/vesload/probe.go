@@ -39,34 +39,21 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if err := probeArgs(fs.Args(), &o, bulkMiB); err != nil {
-		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload probe", usageError{err})
 	}
-	cfg, err := t.Client("")
-	if err != nil {
-		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
-		return exitUsage
+	if err := o.SetTLS(t); err != nil {
+		return fail(stderr, "vesload probe", usageError{err})
 	}
-	o.TLS = cfg
-	// A CA or client certificate only means something over TLS: a bare
-	// HOST:PORT given one is probed as a TLS listener.
-	o.UseTLS = t.CAFile != "" || t.CertFile != ""
 	r, err := probe.Run(ctx, o)
 	if err != nil {
 		// What was measured before the failing step is still printed.
 		if r != nil && !asJSON {
 			_ = report.WriteProbe(stdout, r) // the step's error is the one line to give
 		}
-		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
-		return exitRun
+		return fail(stderr, "vesload probe", err)
 	}
-	write := report.WriteProbe
-	if asJSON {
-		write = report.WriteProbeJSON
-	}
-	if err := write(stdout, r); err != nil {
-		fmt.Fprintf(stderr, "vesload probe: %v\n", err)
-		return exitRun
+	if err := report.WriteProbeAs(stdout, r, asJSON); err != nil {
+		return fail(stderr, "vesload probe", err)
 	}
 	return exitOK
 }

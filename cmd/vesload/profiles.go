@@ -1,11 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -28,8 +27,7 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 	switch rest[0] {
 	case "list":
 		if len(rest) > 1 {
-			fmt.Fprintf(stderr, "vesload profiles list: unexpected argument %q\n", rest[1])
-			return exitUsage
+			return fail(stderr, "vesload profiles list", usagef("unexpected argument %q", rest[1]))
 		}
 		return listProfiles(stdout, stderr)
 	case "show":
@@ -37,15 +35,13 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		return checkProfiles(rest[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "vesload profiles: unknown command %q: want show NAME or check FILE (or nothing, to list the built-ins)\n", rest[0])
-	return exitUsage
+	return fail(stderr, "vesload profiles", usagef("unknown command %q: want show NAME or check FILE (or nothing, to list the built-ins)", rest[0]))
 }
 
 // listProfiles writes the built-ins, one a line.
 func listProfiles(stdout, stderr io.Writer) int {
 	if err := profiles.WriteBuiltins(stdout); err != nil {
-		fmt.Fprintf(stderr, "vesload profiles: write: %v\n", err)
-		return exitRun
+		return fail(stderr, "vesload profiles", fmt.Errorf("write: %w", err))
 	}
 	return exitOK
 }
@@ -55,20 +51,16 @@ func listProfiles(stdout, stderr io.Writer) int {
 func showProfile(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 0:
-		fmt.Fprintf(stderr, "vesload profiles show: name a built-in profile: %s\n", profiles.BuiltinNames())
-		return exitUsage
+		return fail(stderr, "vesload profiles show", usagef("name a built-in profile: %s", profiles.BuiltinNames()))
 	case len(args) > 1:
-		fmt.Fprintf(stderr, "vesload profiles show: unexpected argument %q: show takes one name\n", args[1])
-		return exitUsage
+		return fail(stderr, "vesload profiles show", usagef("unexpected argument %q: show takes one name", args[1]))
 	}
 	data, err := profiles.BuiltinYAML(args[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload profiles show: no built-in profile %q (built-ins: %s)\n", args[0], profiles.BuiltinNames())
-		return exitUsage
+		return fail(stderr, "vesload profiles show", usagef("no built-in profile %q (built-ins: %s)", args[0], profiles.BuiltinNames()))
 	}
 	if _, err := stdout.Write(data); err != nil {
-		fmt.Fprintf(stderr, "vesload profiles show: write: %v\n", err)
-		return exitRun
+		return fail(stderr, "vesload profiles show", fmt.Errorf("write: %w", err))
 	}
 	return exitOK
 }
@@ -78,29 +70,21 @@ func showProfile(args []string, stdout, stderr io.Writer) int {
 // first, as compilers do, so editors can jump to it.
 func checkProfiles(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "vesload profiles check: name at least one profile file")
-		return exitUsage
+		return fail(stderr, "vesload profiles check", usagef("name at least one profile file"))
 	}
 	code := exitOK
 	for _, path := range args {
 		line, err := scenario.CheckFile(path)
-		var pe *profiles.Error
-		var fe *scenario.FileError
 		switch {
 		case err == nil:
 			fmt.Fprintln(stdout, line)
 			continue
-		case errors.As(err, &pe) && !errors.As(err, &fe):
-			fmt.Fprintln(stderr, cliLine(err.Error())) // file:line:column first
+		case scenario.Positioned(err):
+			fmt.Fprintln(stderr, cliflag.OneLine(err.Error())) // file:line:column first
 		default:
-			fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliLine(err.Error()))
+			fmt.Fprintf(stderr, "vesload profiles check: %s\n", cliflag.OneLine(err.Error()))
 		}
 		code = exitUsage
 	}
 	return code
-}
-
-// cliLine keeps text from the command line or a file on one output line.
-func cliLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/vesload/vesload/report"
@@ -21,21 +20,17 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	render, ok := files.Formats()[format]
 	if !ok {
-		fmt.Fprintf(stderr, "vesload: report: --format: unknown format %q (want %s)\n", format, files.FormatNames(files.Formats()))
-		return exitUsage
+		return fail(stderr, "vesload: report", usagef("--format: unknown format %q (want %s)", format, files.FormatNames(files.Formats())))
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "vesload: report: want exactly one result file, got %d (usage: %s)\n", fs.NArg(), reportSynopsis)
-		return exitUsage
+		return fail(stderr, "vesload: report", usagef("want exactly one result file, got %d (usage: %s)", fs.NArg(), reportSynopsis))
 	}
 	res, err := report.Read(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: report: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload: report", usageError{err})
 	}
 	if err := files.WriteOutput(output, stdout, func(w io.Writer) error { return render(w, res) }); err != nil {
-		fmt.Fprintf(stderr, "vesload: report: %v\n", err)
-		return exitRun
+		return fail(stderr, "vesload: report", err)
 	}
 	return exitOK
 }

@@ -1,33 +1,25 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/fdlimit"
-	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/observe"
-	"github.com/vesload/vesload/loadgen/rendezvous"
-	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
-	"github.com/vesload/vesload/report"
-	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
-	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
-	"github.com/vesload/vesload/report/verdict"
+	"github.com/vesload/vesload/session"
+	"github.com/vesload/vesload/testserver"
 	"github.com/vesload/vesload/testserver/builtin"
 )
 
@@ -59,7 +51,7 @@ type runOptions struct {
 	dataPer   string
 	vars      []string
 
-	reportFiles
+	files      files.Set
 	quiet      bool
 	verbose    bool
 	checkpoint time.Duration
@@ -125,7 +117,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 // and HdrHistogram log, the target's sampling and the live metrics, InfluxDB
 // and the live page.
 func addObserverFlags(fs *pflag.FlagSet, o *runOptions) {
-	o.reportFiles.addFlags(fs)
+	addFileFlags(fs, &o.files)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log the first failing request of each error class to stderr (HTTP: request and response, credentials hidden, bodies cut to 2 KiB)")
 	fs.DurationVar(&o.checkpoint, "checkpoint", time.Minute, "with -o FILE, rewrite FILE with the result so far this often (0: only at the end)")
@@ -164,12 +156,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	code, err := execute(&o, fs.Changed, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload: %v\n", err)
-		var u usageError
-		if errors.As(err, &u) {
-			return exitUsage
-		}
-		return exitRun
+		return fail(stderr, "vesload", err)
 	}
 	return code
 }
@@ -177,344 +164,163 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // execute runs the test described by o and returns the exit code.
 func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
 	if o.dry.on {
-		return dryRun(o, changed, "", defaultSchemaDir(), stdout)
+		return dryRun(o, changed, "", testserver.DefaultSchemaDir(), stdout)
 	}
-	set, err := setUp(o, changed, stderr)
+	plan, so, emu, err := setUp(o, changed, stderr)
+	if emu != nil {
+		defer emu.Close()
+	}
 	if err != nil {
 		return 0, err
 	}
-	defer set.tearDown()
-	if err := set.agreeStart(stderr); err != nil {
-		return 0, err
-	}
-	res, err := set.run()
+	s, err := session.Start(plan, so)
 	if err != nil {
 		return 0, err
 	}
-	return set.finish(res, stdout, stderr)
+	defer s.Close()
+	if err := s.AgreeStart(); err != nil {
+		return 0, err
+	}
+	defer catchSignals(s.Interrupt)()
+	res, err := s.Run()
+	if err != nil {
+		return 0, err
+	}
+	return s.Finish(res, stdout)
 }
 
-// runSetup is a run ready to start: its plan, its gates and everything
-// that watches it. tearDown releases what setUp started, in reverse order.
-type runSetup struct {
-	o        *runOptions
-	plan     *scenario.Plan
-	gates    []threshold.Threshold
-	guard    *observe.AbortGuard // nil without --abort-on-fail
-	prog     *progress
-	outs     *observe.Streams
-	ckpt     *observe.Checkpointer // nil without checkpoints
-	ctx      context.Context
-	stop     context.CancelFunc
-	closers  []func()
-	fillMeta func(*result.Result)
-	// shard and coord are the run's shard plan and, on shard 0 of a run
-	// that agrees on its start (--rendezvous), the coordinator.
-	shard    *shardPlan
-	coord    *rendezvous.Coordinator
-	notes    []string // warnings about the set-up, for the result
-	follow   *follow
-	influx   *influxHook
-	dash     *dashboard.Server // nil without --dashboard
-	baseline *compare.Baseline // nil without --baseline
-
-	// labels, when set, names each request in per-request outputs (the
-	// JTL's label) instead of the plan's one Label: HV-VES names the
-	// producer. complete, when set, adds what the command knows to the
-	// result before it is judged (HV-VES: the receiver's counts).
-	labels   func(seq int64) string
-	complete func(*result.Result) error
-
-	// abortGates are the --abort-on-fail gates, judged on the whole run
-	// at the end as well.
-	abortGates []threshold.Threshold
-	// signalled is set by the first SIGINT/SIGTERM: only a signal marks
-	// a run interrupted, not a stop by --abort-on-fail.
-	signalled atomic.Bool
-	// phase says what a signal stops: the run (phaseRunning), nothing
-	// while the run settles (the delivery follower's grace wait answers
-	// Ctrl-C itself), or the outputs being written (phaseWriting: a write
-	// stuck on a pipe gives up and falls back, and the exit code is 130).
-	phase       atomic.Int32
-	outputs     context.Context
-	stopOutputs context.CancelCauseFunc
-}
-
-// The phases of a run, as a signal sees them (runSetup.phase).
-const (
-	phaseRunning int32 = iota
-	phaseSettling
-	phaseWriting
-)
-
-func (s *runSetup) tearDown() {
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		s.closers[i]()
+// catchSignals hands every SIGINT and SIGTERM to interrupt (the
+// session's: what a signal does depends on the run's phase) until the
+// function it returns is called. Signals are caught until the command
+// returns, so that one that comes while the outputs are written still
+// ends with the summary, the result and exit 130, not the default
+// action's 143.
+func catchSignals(interrupt func()) (release func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range sigs {
+			interrupt()
+		}
+	}()
+	return func() {
+		signal.Stop(sigs) // no signal is sent on sigs once Stop returns
+		close(sigs)
+		<-done
 	}
 }
 
 // setUp checks the flags, resolves the scenario, starts the emulator when
-// there is no target, and attaches progress, samplers, live metrics,
-// streams, checkpoints and abort gates to the engine's hooks.
-func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *runSetup, err error) {
-	s := &runSetup{o: o}
-	defer func() {
-		if err != nil {
-			s.tearDown()
-		}
-	}()
+// there is no target, compiles the plan and turns the flags into the
+// session's options. The emulator, once started, is returned even with an
+// error, for the caller to close.
+func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scenario.Plan, _ session.Options, emu *builtin.Emulator, err error) {
+	var so session.Options
 	if err := checkNumbers(o); err != nil {
-		return nil, err
+		return nil, so, nil, err
 	}
 	if err := o.checkObservers(); err != nil {
-		return nil, err
+		return nil, so, nil, err
 	}
-	sp, err := o.shard.resolve(time.Now(), os.Getenv)
+	rv, err := o.shard.resolve(time.Now(), os.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, so, nil, err
 	}
 	sc, err := resolveScenario(o, changed)
 	if err != nil {
-		return nil, err
+		return nil, so, nil, err
 	}
 	digest, err := sc.Digest()
 	if err != nil {
-		return nil, err
+		return nil, so, nil, err
 	}
-	if s.gates, err = parseThresholds(sc.Thresholds); err != nil {
-		return nil, err
+	if so, err = o.sessionOptions(sc.Thresholds, stderr); err != nil {
+		return nil, so, nil, err
 	}
-	if s.abortGates, err = observe.ParseAbortGates(o.abortOn); err != nil {
-		return nil, usageError{err}
-	}
-	if s.baseline, err = o.baseline.load(); err != nil {
-		return nil, err
+	if so.Baseline, err = o.baseline.load(); err != nil {
+		return nil, so, nil, err
 	}
 	emulated := sc.Target.URL == ""
-	var emu *builtin.Emulator
 	if emulated {
-		emu, err = builtin.Start(stderr)
-		if err != nil {
-			return nil, err
+		if emu, err = builtin.Start(stderr); err != nil {
+			return nil, so, nil, err
 		}
-		s.closers = append(s.closers, func() { emu.Close() })
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}
-	if s.plan, err = scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight, RunID: sp.runID}); err != nil {
-		return nil, usageError{err}
+	plan, err := scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight, RunID: rv.RunID})
+	if err != nil {
+		return nil, so, emu, usageError{err}
 	}
-	s.plan.RunConfig.Digest = digest
-	for _, w := range s.plan.Warnings {
-		s.notes = append(s.notes, w)
+	plan.RunConfig.Digest = digest
+	for _, w := range plan.Warnings {
+		so.Notes = append(so.Notes, w)
 		fmt.Fprintln(stderr, "vesload: warning: "+w)
 	}
-	if err := sp.apply(s.plan); err != nil {
-		return nil, err
+	if err := applyShard(plan, rv); err != nil {
+		return nil, so, emu, err
 	}
-	sp.announce(stderr, o.quiet, time.Now())
-	if err := s.startRendezvous(sp); err != nil {
-		return nil, err
+	if !o.quiet {
+		rv.Announce(stderr, time.Now())
 	}
+	so.Rendezvous = rv
 	if emulated {
-		s.plan.RunConfig.Emulator, s.plan.RunConfig.EmulatorSeed = true, emu.Seed()
-		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", s.plan.URL, emu.Describe())
+		plan.RunConfig.Emulator, plan.RunConfig.EmulatorSeed = true, emu.Seed()
+		fmt.Fprintf(stderr, "vesload: no --url given: sending to the built-in VES collector emulator at %s\nvesload: %s\n", plan.URL, emu.Describe())
 	}
-	if pool, note := fdlimit.FitPool(s.plan.Config.Pool, emulated); note != "" {
-		s.plan.Config.Pool, s.plan.RunConfig.Pool = pool, pool
-		s.notes = append(s.notes, note)
+	if pool, note := fdlimit.FitPool(plan.Config.Pool, emulated); note != "" {
+		plan.Config.Pool, plan.RunConfig.Pool = pool, pool
+		so.Notes = append(so.Notes, note)
 		fmt.Fprintln(stderr, "vesload: "+note)
 	}
-	if err := s.startFollow(sc, emu); err != nil {
-		return nil, err
+	if so.Delivery, err = o.consume.follow(plan, sc, emu); err != nil {
+		return nil, so, emu, err
 	}
-	s.prog = newProgress(stderr, o.quiet, sc.Load.TotalDuration())
-	if err := s.attach(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	so.Total, so.Transport = sc.Load.TotalDuration(), restTransport
+	return plan, so, emu, nil
 }
 
 // checkObservers checks the flags of the outputs and observers before
 // anything starts: an unwritable path or a bad option is exit 1 or 2 at
 // once, not after the run.
 func (o *runOptions) checkObservers() error {
-	if err := checkOutputPaths(append(o.reportFiles.paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})); err != nil {
+	if err := checkOutputPaths(append(o.files.Paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})); err != nil {
 		return err
 	}
 	if err := o.consume.check(); err != nil {
 		return err
 	}
+	if o.dash.addr != "" && o.dash.linger < 0 {
+		return usagef("--dashboard-linger %v: want 0 or a positive duration", o.dash.linger)
+	}
 	return o.influx.check()
 }
 
-// attach registers the observers of the run, in the order they see each
-// event, and the samplers.
-func (s *runSetup) attach() error {
-	o, cfg := s.o, &s.plan.Config
-	cfg.Observers = append(cfg.Observers, s.prog)
-	if o.verbose {
-		cfg.LogFailure = s.prog.note
-	}
+// sessionOptions turns the flags every run of the engine shares (`run`,
+// `hv`) into the session's options, with thresholds, the run's gates
+// (a profile's too); the command adds what its plan decides.
+func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (session.Options, error) {
+	so := session.Options{Stderr: stderr, Version: version, Quiet: o.quiet, Verbose: o.verbose,
+		AbortOn: o.abortOn, AllowErrors: o.allowErrors, Files: o.files, Checkpoint: o.checkpoint,
+		JTL: observe.Stream{Option: "--jtl", Path: o.jtl}, HdrLog: observe.Stream{Option: "--hdr-log", Path: o.hdrLog},
+		MetricsAddr: o.watch.metricsAddr, MetricsLinger: o.watch.metricsLinger, Influx: o.influx.config(),
+		DashboardAddr: o.dash.addr, DashboardLinger: o.dash.linger}
 	var err error
-	if cfg.Target, err = targetSampler(&o.watch, cfg.TLS); err != nil {
-		return err
+	if so.Gates, err = parseThresholds(thresholds); err != nil {
+		return so, err
 	}
-	if self, err := sample.NewSelf(); err == nil {
-		cfg.Generator = self
+	if so.AbortGates, err = observe.ParseAbortGates(o.abortOn); err != nil {
+		return so, usageError{err}
 	}
-	live, err := startMetrics(&o.watch)
-	if err != nil {
-		return err
-	}
-	if live != nil {
-		cfg.Observers = append(cfg.Observers, live.observer())
-		s.closers = append(s.closers, func() { live.close(s.prog.note) })
-		s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.addr))
-	}
-	if s.outs, err = observe.OpenStreams(observe.Stream{Option: "--jtl", Path: o.jtl}, observe.Stream{Option: "--hdr-log", Path: o.hdrLog},
-		s.plan.URL, time.Now()); err != nil {
-		return err
-	}
-	cfg.Observers = append(cfg.Observers, s.outs.Observers(s.plan.Label, s.labels)...)
-	if s.influx, err = startInflux(&o.influx, s.plan.Label, s.influxShard(), s.prog.note); err != nil {
-		return err
-	}
-	if s.influx != nil {
-		cfg.Observers = append(cfg.Observers, s.influx)
-		s.closers = append(s.closers, s.influx.close)
-	}
-	s.fillMeta = func(res *result.Result) {
-		res.Tool = result.Tool{Name: "vesload", Version: version}
-		res.Config = s.plan.RunConfig
-		res.Warnings = append(res.Warnings, s.notes...)
-		res.Config.AllowErrors = s.o.allowErrors
-		res.Config.AbortOnFail = s.o.abortOn
-	}
-	s.ctx, s.stop = context.WithCancel(context.Background())
-	s.closers = append(s.closers, s.stop)
-	if len(s.abortGates) > 0 {
-		s.guard = observe.NewAbortGuard(s.abortGates, observe.AbortWindow, s.stop, s.prog.note)
-		cfg.Observers = append(cfg.Observers, s.guard)
-	}
-	if o.output != "" && o.output != "-" && o.checkpoint > 0 {
-		s.ckpt = observe.NewCheckpointer(o.output, s.fillMeta)
-		cfg.Observers = append(cfg.Observers, s.ckpt)
-		cfg.CheckpointEvery = o.checkpoint
-	}
-	return s.startDashboard()
+	so.Target, err = o.watch.target()
+	return so, err
 }
 
-// run drives the engine: a first signal stops the schedule and drains, a
-// second aborts at once.
-func (s *runSetup) run() (*result.Result, error) {
-	var eng *loadgen.Engine
-	var err error
-	if s.plan.Config.Transport == nil { // a REST run; other protocols come with their transport
-		s.plan.Config.Transport, err = restTransport(&s.plan.Config)
-	}
-	if err == nil {
-		eng, err = loadgen.New(s.plan.Config)
-	}
-	if err != nil {
-		s.outs.Close()
-		return nil, usageError{err}
-	}
-	// Signals are caught until the command returns (tearDown), so that
-	// one that comes while the outputs are written still ends with the
-	// summary, the result and exit 130, not the default action's 143.
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	s.outputs, s.stopOutputs = context.WithCancelCause(context.Background())
-	s.closers = append(s.closers, func() { signal.Stop(sigs); s.stopOutputs(nil) })
-	go func() {
-		n := 0
-		for range sigs {
-			n++
-			switch s.phase.Load() {
-			case phaseSettling:
-				continue
-			case phaseWriting:
-				s.signalled.Store(true)
-				s.stopOutputs(errors.New("interrupted"))
-				continue
-			}
-			if n == 1 {
-				s.signalled.Store(true)
-				s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
-				s.stop()
-			} else {
-				eng.Abort()
-			}
-		}
-	}()
-	res, err := eng.Run(s.ctx)
-	s.phase.Store(phaseSettling)
-	s.prog.done()
-	// A stream that failed cost only itself: the result says so.
-	if warnings := s.outs.Close(); res != nil {
-		res.Warnings = append(res.Warnings, warnings...)
-		for _, w := range warnings {
-			s.prog.note(w)
-		}
-	}
-	return res, err
-}
-
-// finish completes the result, writes every output, prints the summary
-// and decides the exit code.
-func (s *runSetup) finish(res *result.Result, stdout, stderr io.Writer) (int, error) {
-	if err := s.follow.finish(res, s.prog.note); err != nil {
-		return 0, err
-	}
-	if s.complete != nil {
-		if err := s.complete(res); err != nil {
-			return 0, err
-		}
-	}
-	if s.ckpt != nil {
-		if cerr := s.ckpt.Err(); cerr != nil {
-			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
-		}
-	}
-	s.fillMeta(res)
-	s.influx.finish(res)
-	verdict.Judge(res, verdict.Options{Gates: s.gates, AbortGates: s.abortGates, AllowErrors: s.o.allowErrors})
-	verdict.WarnUngatedErrors(res, len(s.gates)+len(s.abortGates))
-	s.guard.Complete(res, s.signalled.Load())
-	s.dash.Finish(res) // the live page shows the final result
-	// The summary is printed even when an output could not be written:
-	// the run happened and its figures are not lost.
-	s.phase.Store(phaseWriting)
-	outErr := s.o.reportFiles.write(s.outputs, res, stdout, stderr)
-	summaryOut := stdout
-	if s.o.output == "-" {
-		summaryOut = stderr
-	}
-	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
-		return 0, fmt.Errorf("print summary: %w", err)
-	}
-	baselinePassed := true
-	if s.baseline != nil {
-		var err error
-		if baselinePassed, err = s.baseline.Judge(res, summaryOut); err != nil {
-			return 0, err
-		}
-	}
-	if outErr != nil {
-		if s.signalled.Load() { // the fallbacks are named; the signal decides the code
-			fmt.Fprintf(stderr, "vesload: %v\n", outErr)
-			return exitInterrupted, nil
-		}
-		return 0, outErr
-	}
-	code := exitCode(res, s.prog.note)
-	if code == exitOK && !baselinePassed {
-		code = exitThreshold
-	}
-	if code == exitOK && s.signalled.Load() {
-		code = exitInterrupted // a signal while the outputs were written
-	}
-	return code, nil
+// isUsage reports whether err is bad usage (exit 2): the command line's
+// own, or an option the session could not use.
+func isUsage(err error) bool {
+	return errors.As(err, new(usageError)) || errors.As(err, new(session.UsageError))
 }
 
 // parseThresholds parses the --threshold gates (a profile's too).

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"math/rand/v2"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -22,10 +20,6 @@ import (
 
 const serveSynopsis = "vesload serve [flags]"
 
-// compatKafka is the --compat value of the Kafka generation of the
-// collector: v7.2 answers, given before the broker acknowledges.
-const compatKafka = "kafka"
-
 // runServe runs the VES collector emulator until SIGINT or SIGTERM.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -35,23 +29,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 // serveFlags are the parsed flags of `vesload serve`.
 type serveFlags struct {
-	in        testserver.Input
-	hv        hvemu.Options
-	hvMonitor string
-	pub       publish.Config
-	sink      string
-	child     childFlags
-	quiet     bool
-}
-
-// defaultSchemaDir is where the collector's schemas are looked for when
-// --schema-dir is not given: $VESLOAD_SHARED/ves when set, else
-// ../shared/ves, the reference material's place beside the repository.
-func defaultSchemaDir() string {
-	if root := os.Getenv("VESLOAD_SHARED"); root != "" {
-		return filepath.Join(root, "ves")
-	}
-	return filepath.Join("..", "shared", "ves")
+	in    testserver.Input
+	st    testserver.Stack
+	child builtin.Child
+	quiet bool
 }
 
 func (f *serveFlags) declare(fs *pflag.FlagSet) {
@@ -74,20 +55,20 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.StringVar(&f.in.Stall, "stall", "", "freeze every answer for `D` starting `T` after start, written D@T (e.g. 2s@10s)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed for --error-rate, --jitter and --publish-drop, to repeat a run exactly (0: a random one, named in the start lines)")
 	fs.BoolVar(&o.NoValidate, "no-validate", false, "skip the schema checks (the collector's collector.schema.checkflag=-1; JSON syntax, batch and routing checks stay)")
-	fs.StringVar(&o.SchemaDir, "schema-dir", defaultSchemaDir(), "`DIR` laid out as the collector's etc/: CommonEventFormat_27.2.json, _28.4.1.json, _30.2.1_ONAP.json and externalRepo/schema-map.json; when it does not exist, only the built-in header rules apply (said on start)")
+	fs.StringVar(&o.SchemaDir, "schema-dir", testserver.DefaultSchemaDir(), "`DIR` laid out as the collector's etc/: CommonEventFormat_27.2.json, _28.4.1.json, _30.2.1_ONAP.json and externalRepo/schema-map.json; when it does not exist, only the built-in header rules apply (said on start)")
 	fs.BoolVar(&o.StrictJSON, "strict-json", false, "answer any body that is not strict JSON with 400 SVC0002, instead of parsing as the collector's org.json does (lenient; 500 for what it throws on)")
 	fs.StringVar(&o.Streams, "streams", testserver.DefaultStreams, "the collector's collector.dmaap.streamid (`DOMAIN=STREAM|...`): an event whose domain, or stndDefined namespace, is not listed gets 400 SVC2000")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
-	p := &f.pub
+	p := &f.st.Publish
 	fs.StringVar(&p.Embedded, "kafka-embedded", "", "start an in-process Kafka broker on `HOST:PORT` and publish accepted events to it")
 	fs.StringVar(&p.URL, "publish", "", "publish accepted events to an external broker, `kafka://HOST:PORT`")
 	fs.Float64Var(&p.Drop, "publish-drop", 0, "fraction (0..1) of accepted events silently not published (a broken publisher)")
 	fs.DurationVar(&p.Delay, "publish-delay", 0, "hold every event this long before producing it")
 	fs.IntVar(&p.Buffer, "publish-buffer", publish.DefaultBuffer, "events buffered for the broker at most; a full buffer stalls requests")
 	fs.DurationVar(&p.MaxBlock, "publish-max-block", publish.DefaultMaxBlock, "how long a request waits for buffer room before its publish fails (the producer's max.block.ms)")
-	h := &f.hv
+	h := &f.st.HV
 	fs.StringVar(&h.Addr, "hv-listen", "", "also run the HV-VES emulator: WTP frames over TCP on `HOST:PORT` (the collector uses 6061)")
-	fs.StringVar(&f.hvMonitor, "hv-monitor", "127.0.0.1:6060", "the HV-VES emulator's /stats, /metrics (hvves_* names) and /health/ready on `HOST:PORT`")
+	fs.StringVar(&f.st.HVMonitor, "hv-monitor", "127.0.0.1:6060", "the HV-VES emulator's /stats, /metrics (hvves_* names) and /health/ready on `HOST:PORT`")
 	fs.StringVar(&h.TLSCertFile, "hv-tls-cert", "", "HV-VES over TLS with this PEM certificate `FILE` (needs --hv-tls-key)")
 	fs.StringVar(&h.TLSKeyFile, "hv-tls-key", "", "PEM private key `FILE` of --hv-tls-cert")
 	fs.StringVar(&h.ClientCAFile, "hv-client-ca", "", "require HV-VES client certificates signed by this PEM CA `FILE`")
@@ -95,8 +76,8 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.Int64Var(&h.ReadRate, "hv-read-rate", 0, "read each HV-VES connection at most this many `BYTES` a second (0: no limit), to create back-pressure")
 	fs.IntVar(&h.MaxPayload, "hv-max-payload", hvemu.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
 	fs.BoolVar(&o.RecordArrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
-	fs.StringVar(&f.sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
-	addChildFlags(fs, &f.child)
+	fs.StringVar(&f.st.Sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
+	f.child.Declare(fs)
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -109,8 +90,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "vesload serve: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+		return fail(stderr, "vesload serve", usagef("unexpected argument %q", fs.Arg(0)))
 	}
 	log := log.New(stderr, "vesload serve: ", 0) // whole lines from any goroutine
 	logf := func(format string, args ...any) {
@@ -118,25 +98,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			log.Print(strings.TrimRight(fmt.Sprintf(format, args...), "\n"))
 		}
 	}
-	if strings.EqualFold(f.in.Compat, compatKafka) {
-		f.in.Compat, f.pub.BeforeAck = testserver.CompatV72, true
-	}
-	for f.in.Seed == 0 { // 0 means random: pick one here, so the start lines can name it
-		f.in.Seed = rand.Uint64()
-	}
-	f.pub.Seed, f.pub.Bounded = f.in.Seed, f.child.bounded
-	f.in.QueueGiven, f.in.Logf, f.hv.Logf = fs.Changed("backend-queue"), logf, logf
-	ctx, stopWatch := f.child.watchStdin(ctx)
+	f.st.Publish.Bounded = f.child.Bounded
+	f.in.QueueGiven, f.in.Logf, f.st.HV.Logf = fs.Changed("backend-queue"), logf, logf
+	ctx, stopWatch := f.child.Watch(ctx, os.Stdin)
 	defer stopWatch()
-	opts, err := f.in.Check()
-	for _, check := range []func() error{f.pub.Check, f.hv.Check} {
-		if err == nil {
-			err = check()
-		}
-	}
+	opts, err := f.st.Prepare(&f.in)
 	if err != nil {
-		fmt.Fprintf(stderr, "vesload serve: %v\n", err)
-		return exitUsage
+		return fail(stderr, "vesload serve", usageError{err})
 	}
 	return f.run(ctx, opts, log, stdout)
 }
@@ -144,10 +112,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // run serves the emulator and what the flags start beside it
 // (testserver.RunStack) until ctx ends.
 func (f *serveFlags) run(ctx context.Context, opts testserver.Options, log *log.Logger, stdout io.Writer) int {
-	st := testserver.Stack{Publish: f.pub, HV: f.hv, HVMonitor: f.hvMonitor, Sink: f.sink}
 	ro := testserver.RunOptions{Logf: f.in.Logf}
-	err := testserver.RunStack(ctx, opts, st, ro, func(a testserver.Addrs) {
-		f.child.announce(stdout, builtin.Addrs{Seed: f.in.Seed, URL: a.URL, HV: a.HV, HVMonitor: a.HVMonitor, Kafka: a.Kafka})
+	err := testserver.RunStack(ctx, opts, f.st, ro, func(a testserver.Addrs) {
+		f.child.Print(stdout, builtin.Addrs{Seed: f.in.Seed, URL: a.URL, HV: a.HV, HVMonitor: a.HVMonitor, Kafka: a.Kafka}, os.Getpid())
 	})
 	if err != nil {
 		log.Printf("%v", err)

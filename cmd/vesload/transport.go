@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/loadgen/transport/rest"
 )
 
@@ -9,8 +10,9 @@ import (
 // request mix (each kind's URL and headers), credentials, TLS, pool,
 // timeout, keep-alive and dialer. It is the one place a run's
 // configuration becomes rest.Options; every command that runs the engine
-// comes through runSetup.run, which calls it.
-func restTransport(cfg *loadgen.Config) (*rest.Transport, error) {
+// over REST hands it to its session (session.Options.Transport), whose
+// Run calls it once the observers are attached (-v's failure log is one).
+func restTransport(cfg *loadgen.Config) (transport.Transport, error) {
 	o := rest.Options{
 		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
 		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,
@@ -23,5 +25,9 @@ func restTransport(cfg *loadgen.Config) (*rest.Transport, error) {
 	for _, k := range cfg.Mix {
 		o.Kinds = append(o.Kinds, rest.Kind{URL: k.URL, Headers: k.Headers})
 	}
-	return rest.New(o)
+	tr, err := rest.New(o)
+	if err != nil {
+		return nil, err // not a nil *rest.Transport in an interface
+	}
+	return tr, nil
 }

@@ -6,9 +6,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/loadgen/metrics"
-	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -39,47 +36,21 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 	fs.DurationVar(&w.metricsLinger, "metrics-linger", 0, "keep serving metrics this long after the run, so the last scrape is not lost")
 }
 
-// targetSampler builds the sampler of the system under test from the
-// flags, or nil when nothing is to be sampled. Remote endpoints use the
-// target's TLS settings; their credentials come from the URL and never
-// reach the result.
-func targetSampler(w *watchOptions, tls loadgen.TLS) (sample.Sampler, error) {
-	opts := sample.HTTPOptions{TLS: tls, User: w.metricsUser}
+// target is the flags as the target sampler's options: the password of
+// the metrics endpoints comes from its file or $VESLOAD_METRICS_PASSWORD.
+// Remote endpoints use the target's TLS settings (the session adds them);
+// their credentials come from the URL and never reach the result.
+func (w *watchOptions) target() (sample.TargetOptions, error) {
+	opts := sample.HTTPOptions{User: w.metricsUser}
 	if w.metricsPass != "" {
 		pw, err := scenario.ReadSecretFile("--target-metrics-password-file", w.metricsPass)
 		if err != nil {
-			return nil, usageError{err}
+			return sample.TargetOptions{}, usageError{err}
 		}
 		opts.Password = pw
 	} else {
 		opts.Password = os.Getenv("VESLOAD_METRICS_PASSWORD")
 	}
-	sm, err := sample.Target(sample.TargetOptions{PIDs: w.targetPIDs, Processes: w.targetProcs, MetricsURL: w.targetMetrics,
-		PromURL: w.promURL, PromQueries: w.promQueries, HTTP: opts})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return sm, nil
+	return sample.TargetOptions{PIDs: w.targetPIDs, Processes: w.targetProcs, MetricsURL: w.targetMetrics,
+		PromURL: w.promURL, PromQueries: w.promQueries, HTTP: opts}, nil
 }
-
-// liveMetrics serves vesload's own metrics during a run (metrics.Live).
-type liveMetrics struct {
-	*metrics.Live
-	addr string
-}
-
-func startMetrics(w *watchOptions) (*liveMetrics, error) {
-	if w.metricsAddr == "" {
-		return nil, nil
-	}
-	l, err := metrics.StartLive(w.metricsAddr, w.metricsLinger)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return &liveMetrics{l, l.Addr}, nil
-}
-
-// observer feeds the exporter from the run.
-func (m *liveMetrics) observer() loadgen.Observer { return observe.Metrics{Exporter: m.Exporter} }
-
-func (m *liveMetrics) close(note func(string)) { m.Close(note) }

@@ -119,3 +119,81 @@ func LastValue(args []string, name string) string {
 	}
 	return value
 }
+
+// SeparatorError is a separator flag of SplitAt that is missing, or
+// given twice.
+type SeparatorError struct {
+	Name  string // the flag's name, without dashes
+	Twice bool   // given twice; else missing
+}
+
+// Error names the flag as the user types it: "no --vs", "--vs given
+// twice".
+func (e *SeparatorError) Error() string {
+	if e.Twice {
+		return "--" + e.Name + " given twice"
+	}
+	return "no --" + e.Name
+}
+
+// SplitAt cuts args at the flag called name, spelt -name, --name or
+// --name=VALUE (VALUE then starts the second half), so that one command
+// can take two lists of arguments, as `vesload compare A... --vs B...`
+// does; each half is parsed on its own afterwards. After "--" the flag
+// is an argument. A missing or repeated separator is a *SeparatorError.
+func SplitAt(args []string, name string) (before, after []string, err error) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		flag, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != name {
+			continue
+		}
+		before, after = args[:i], append([]string(nil), args[i+1:]...)
+		if hasValue {
+			after = append([]string{value}, after...)
+		}
+		for _, b := range after {
+			if n, _, _ := strings.Cut(strings.TrimLeft(b, "-"), "="); strings.HasPrefix(b, "-") && n == name {
+				return nil, nil, &SeparatorError{Name: name, Twice: true}
+			}
+		}
+		return before, after, nil
+	}
+	return nil, nil, &SeparatorError{Name: name}
+}
+
+// ParseAt parses a command whose arguments come in two lists cut by the
+// flag called name (SplitAt): one flag set parses both halves, so that
+// flags may sit on either side, and each half's remaining arguments are
+// returned. Help and a bad flag get their own answer even when the
+// separator is missing: ErrHelp, or Parse's error; a separator given
+// twice is reported before a bad flag, which the second one would be.
+func ParseAt(fs *pflag.FlagSet, args []string, name string) (before, after []string, err error) {
+	before, after, err = SplitAt(args, name)
+	if err != nil {
+		var sep *SeparatorError
+		twice := errors.As(err, &sep) && sep.Twice
+		perr := Parse(fs, args)
+		if errors.Is(perr, ErrHelp) || (perr != nil && !twice) {
+			return nil, nil, perr
+		}
+		return nil, nil, err
+	}
+	if err := Parse(fs, before); err != nil {
+		return nil, nil, err
+	}
+	before = fs.Args()
+	if err := Parse(fs, after); err != nil {
+		return nil, nil, err
+	}
+	return before, fs.Args(), nil
+}
+
+// OneLine keeps text from the command line or a file (a name, a value,
+// a parser's message) on one output line: its lines are joined with
+// spaces, so that a command's error stays the one line it promises.
+func OneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+}

@@ -89,3 +89,123 @@ func TestLastValue(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitAt cuts arguments at a separator flag in each spelling, and
+// refuses a missing or repeated one with an error naming it.
+func TestSplitAt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args          []string
+		before, after string
+		err           string // "" when the split succeeds
+	}{
+		{[]string{"a", "--vs", "b", "c"}, "a", "b c", ""},
+		{[]string{"a", "-vs", "b"}, "a", "b", ""},
+		{[]string{"a", "--vs=b", "c"}, "a", "b c", ""},
+		{[]string{"--name-a", "x", "a", "--vs", "b", "--format", "json"}, "--name-a x a", "b --format json", ""},
+		{[]string{"--vs", "b"}, "", "b", ""},
+		{[]string{"a", "--vs"}, "a", "", ""},
+		{[]string{"a", "b"}, "", "", "no --vs"},
+		{[]string{"a", "vs", "b"}, "", "", "no --vs"},
+		{[]string{"a", "--", "--vs", "b"}, "", "", "no --vs"},
+		{[]string{"a", "--vs", "b", "--vs", "c"}, "", "", "--vs given twice"},
+		{[]string{"a", "--vs", "b", "-vs=c"}, "", "", "--vs given twice"},
+	}
+	for _, tc := range tests {
+		before, after, err := SplitAt(tc.args, "vs")
+		if tc.err != "" {
+			var se *SeparatorError
+			if !errors.As(err, &se) || se.Name != "vs" || err.Error() != tc.err {
+				t.Errorf("SplitAt(%q) error %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(before, " ") != tc.before || strings.Join(after, " ") != tc.after {
+			t.Errorf("SplitAt(%q) = %q, %q, %v", tc.args, before, after, err)
+		}
+	}
+}
+
+// FuzzSplitAt cuts arbitrary argument lists: no panic, and on success
+// the arguments before the separator are a prefix of the input and
+// nothing is lost or invented.
+func FuzzSplitAt(f *testing.F) {
+	f.Add("a.json\x00--vs\x00b.json")
+	f.Add("a.json\x00--vs=b.json\x00c.json")
+	f.Add("--format\x00json\x00a\x00-vs\x00b\x00--vs\x00c")
+	f.Add("a\x00--\x00--vs\x00b")
+	f.Fuzz(func(t *testing.T, joined string) {
+		args := strings.Split(joined, "\x00")
+		before, after, err := SplitAt(args, "vs")
+		if err != nil {
+			return
+		}
+		if len(before) >= len(args) || strings.Join(before, "\x00") != strings.Join(args[:len(before)], "\x00") {
+			t.Fatalf("before %q is not a proper prefix of %q", before, args)
+		}
+		sep := args[len(before)]
+		n := len(before) + 1 + len(after)
+		if strings.Contains(sep, "=") {
+			n-- // --vs=FILE carries the first file
+		}
+		if n != len(args) {
+			t.Fatalf("split %q into %q | %q", args, before, after)
+		}
+	})
+}
+
+// TestParseAt parses both halves with one flag set and answers help and
+// bad flags before a missing separator, but a repeated separator before
+// a bad flag.
+func TestParseAt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		args          []string
+		before, after string
+		format        string
+		err           string // "" when parsing succeeds
+	}{
+		{"flags on both sides", []string{"-format", "json", "a1", "a2", "--vs", "b1", "--name", "x"}, "a1 a2", "b1", "json", ""},
+		{"flag after the separator", []string{"a", "--vs=b", "c", "--format", "md"}, "a", "b c", "md", ""},
+		{"empty halves", []string{"--vs"}, "", "", "text", ""},
+		{"missing", []string{"a", "b"}, "", "", "", "no --vs"},
+		{"help without the separator", []string{"a", "--help"}, "", "", "", ErrHelp.Error()},
+		{"bad flag without the separator", []string{"a", "--formt", "x"}, "", "", "", "compare: unknown flag: --formt (did you mean --format?)"},
+		{"twice beats a bad flag", []string{"a", "--vs", "b", "--vs", "c", "--bad"}, "", "", "", "--vs given twice"},
+		{"help in a half", []string{"a", "--vs", "b", "-h"}, "", "", "", ErrHelp.Error()},
+		{"bad flag in a half", []string{"a", "--bad", "--vs", "b"}, "", "", "", "compare: unknown flag: --bad"},
+	}
+	for _, tc := range tests {
+		fs := New("compare")
+		format := fs.String("format", "text", "")
+		fs.String("name", "", "")
+		before, after, err := ParseAt(fs, tc.args, "vs")
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(before, " ") != tc.before || strings.Join(after, " ") != tc.after || *format != tc.format {
+			t.Errorf("%s: %q | %q, format %q, %v; want %q | %q, format %q", tc.name, before, after, *format, err, tc.before, tc.after, tc.format)
+		}
+	}
+}
+
+// TestOneLine joins the lines of a text with single spaces, whatever the
+// line ends.
+func TestOneLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"one line", "one line"},
+		{"a\nb", "a b"},
+		{"a\r\nb\rc", "a b c"},
+		{"\nlead and trail\n\n", "lead and trail"},
+		{"", ""},
+	} {
+		if got := OneLine(c.in); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -74,6 +74,23 @@ func (a Alone) Follow(ctx context.Context, open func(Config) (Source, string, er
 	}, nil
 }
 
+// Prepare checks the follower (Check) and completes what was not given:
+// Plan.Events, when zero, from AloneEvents.
+func (a *Alone) Prepare() error {
+	if err := a.Check(); err != nil {
+		return err
+	}
+	if a.Plan.Events == 0 {
+		a.Plan.Events = AloneEvents(a.Expect, a.Plan.Rate, a.Duration, a.Plan.Batch)
+	}
+	return nil
+}
+
+// Group is the Kafka consumer group of a lone follower given none: one
+// of its own, so that a run --consume of the same run id (whose group is
+// vesload-<run id>) never shares the partitions with it.
+func (a Alone) Group() string { return "vesload-" + a.Plan.RunID + "-consume" }
+
 // Check validates a lone follower's figures as `vesload consume` is
 // given them (--run-id, --duration, --rps, --batch, --expect, --grace),
 // before anything connects; errors are *OptionError naming the option.

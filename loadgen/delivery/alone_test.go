@@ -115,3 +115,50 @@ func TestAloneCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestAlonePrepare checks that Prepare refuses what Check refuses and
+// completes the events followed only when they were not given.
+func TestAlonePrepare(t *testing.T) {
+	ok := Alone{Plan: Plan{RunID: "r", Batch: 2, Rate: 10}, Duration: time.Minute, Expect: -1}
+	for _, c := range []struct {
+		name       string
+		edit       func(*Alone)
+		wantEvents uint64
+		wantErr    string
+	}{
+		{"from the rate", func(*Alone) {}, 601 * 2, ""},
+		{"from --expect", func(a *Alone) { a.Expect = 50 }, 50, ""},
+		{"given", func(a *Alone) { a.Plan.Events = 7 }, 7, ""},
+		{"nothing to go by", func(a *Alone) { a.Plan.Rate = 0 }, DefaultAloneEvents, ""},
+		{"checked first", func(a *Alone) { a.Plan.RunID = "" }, 0, "--run-id"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := ok
+			c.edit(&a)
+			err := a.Prepare()
+			switch {
+			case c.wantErr != "":
+				if !errors.As(err, new(*OptionError)) || !strings.HasPrefix(err.Error(), c.wantErr) || a.Plan.Events != 0 {
+					t.Errorf("Prepare() = %v with %d events, want an option error starting %q", err, a.Plan.Events, c.wantErr)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case a.Plan.Events != c.wantEvents:
+				t.Errorf("%d events, want %d", a.Plan.Events, c.wantEvents)
+			}
+		})
+	}
+}
+
+// TestAloneGroup checks that a lone follower's group is its own, apart
+// from the group of run --consume for the same run.
+func TestAloneGroup(t *testing.T) {
+	for _, c := range []struct{ runID, want string }{
+		{"r1", "vesload-r1-consume"},
+		{"nightly-42", "vesload-nightly-42-consume"},
+	} {
+		if got := (Alone{Plan: Plan{RunID: c.runID}}).Group(); got != c.want {
+			t.Errorf("run %q: group %q, want %q", c.runID, got, c.want)
+		}
+	}
+}

@@ -36,6 +36,10 @@ type Child struct {
 	remote *Remote
 	grace  time.Duration
 	batch  int
+	// noAnswers is a plan's NoAnswers: the run's requests get no answer
+	// (HV-VES), so none is accepted and every message written is
+	// expected.
+	noAnswers bool
 }
 
 // Args are a follower's arguments: the consume command reading its plan
@@ -76,7 +80,7 @@ func StartChild(o Options, grace time.Duration, p Plan, stderr io.Writer) (*Chil
 		}
 		return nil, err
 	}
-	return &Child{proc: proc, remote: rm, grace: grace, batch: max(p.Batch, 1)}, nil
+	return &Child{proc: proc, remote: rm, grace: grace, batch: max(p.Batch, 1), noAnswers: p.NoAnswers}, nil
 }
 
 // Begin tells the follower the instant the schedule's clock starts:
@@ -84,15 +88,25 @@ func StartChild(o Options, grace time.Duration, p Plan, stderr io.Writer) (*Chil
 func (c *Child) Begin(t time.Time) { _ = c.remote.Begin(t) } // a follower gone shows at Finish
 
 // Request marks every accepted request, so that an event lost after a
-// 2xx is told apart from one whose request failed.
+// 2xx is told apart from one whose request failed. A run whose requests
+// get no answer (HV-VES) accepts none: the follower only needs its start.
 func (c *Child) Request(ev *loadgen.RequestEvent) {
-	if ev.Outcome == "ok" {
+	if ev.Outcome == "ok" && !c.noAnswers {
 		c.remote.Accept(ev.Seq)
 	}
 }
 
-// Expected is the events a REST run's sent requests carry.
-func (c *Child) Expected(res *result.Result) int64 { return res.Requests.Sent * int64(c.batch) }
+// Expected is the events a REST run's sent requests carry, or, for a run
+// whose requests get no answer (HV-VES), every message written.
+func (c *Child) Expected(res *result.Result) int64 {
+	if c.noAnswers {
+		if res.HV == nil {
+			return 0
+		}
+		return res.HV.Sent.Written
+	}
+	return res.Requests.Sent * int64(c.batch)
+}
 
 // Finish waits out the grace for the expected events still due (ctx
 // ending stops the wait, not the result) and adds the delivery section

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/report/result"
 )
 
 // TestArgs checks the follower's arguments: the run's options passed on,
@@ -28,5 +29,27 @@ func TestArgs(t *testing.T) {
 				t.Errorf("Args = %q\nwant   %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestChildExpected checks what a follower waits for: the events of the
+// requests sent, or, for a run whose requests get no answer (HV-VES), every
+// message written.
+func TestChildExpected(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		child Child
+		res   result.Result
+		want  int64
+	}{
+		{"REST, one event a request", Child{batch: 1}, result.Result{Requests: result.Requests{Sent: 40}}, 40},
+		{"REST, batches of 5", Child{batch: 5}, result.Result{Requests: result.Requests{Sent: 40}}, 200},
+		{"HV-VES, written", Child{batch: 1, noAnswers: true},
+			result.Result{Requests: result.Requests{Sent: 40}, HV: &result.HV{Sent: result.HVCounts{Written: 37}}}, 37},
+		{"HV-VES without its section", Child{batch: 1, noAnswers: true}, result.Result{Requests: result.Requests{Sent: 40}}, 0},
+	} {
+		if got := c.child.Expected(&c.res); got != c.want {
+			t.Errorf("%s: expected %d, want %d", c.name, got, c.want)
+		}
 	}
 }

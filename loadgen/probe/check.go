@@ -1,6 +1,10 @@
 package probe
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vesload/vesload/internal/tlsconf"
+)
 
 // Limits of a probe's options: a link check, not a load test.
 const (
@@ -30,5 +34,17 @@ func (o Options) Check() error {
 			return fmt.Errorf("--sink %q: want the http(s) URL of a vesload serve --sink listener", o.Sink)
 		}
 	}
+	return nil
+}
+
+// SetTLS sets TLS from t (tlsconf.Options.Client) and UseTLS when t
+// names a CA or a client certificate: those only mean something over
+// TLS, so a bare HOST:PORT given one is probed as a TLS listener.
+func (o *Options) SetTLS(t tlsconf.Options) error {
+	cfg, err := t.Client("")
+	if err != nil {
+		return err
+	}
+	o.TLS, o.UseTLS = cfg, t.CAFile != "" || t.CertFile != ""
 	return nil
 }

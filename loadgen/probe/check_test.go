@@ -1,9 +1,13 @@
 package probe
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 func TestOptionsCheck(t *testing.T) {
@@ -33,6 +37,37 @@ func TestOptionsCheck(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.err)
+		}
+	}
+}
+
+// TestSetTLS checks that a CA or a client certificate turns TLS on for a
+// bare HOST:PORT, and that a file that cannot be read is the error.
+func TestSetTLS(t *testing.T) {
+	t.Parallel()
+	cert, key, _ := testcert.Write(t)
+	tests := []struct {
+		name       string
+		tls        tlsconf.Options
+		wantUseTLS bool
+		err        bool
+	}{
+		{"nothing", tlsconf.Options{}, false, false},
+		{"insecure alone", tlsconf.Options{Insecure: true}, false, false},
+		{"a CA", tlsconf.Options{CAFile: cert}, true, false},
+		{"a client certificate", tlsconf.Options{CertFile: cert, KeyFile: key}, true, false},
+		{"a missing CA", tlsconf.Options{CAFile: filepath.Join(t.TempDir(), "none.pem")}, false, true},
+	}
+	for _, tt := range tests {
+		var o Options
+		err := o.SetTLS(tt.tls)
+		switch {
+		case (err != nil) != tt.err:
+			t.Errorf("%s: error %v, want one: %v", tt.name, err, tt.err)
+		case err == nil && (o.TLS == nil || o.UseTLS != tt.wantUseTLS):
+			t.Errorf("%s: TLS %v UseTLS %v, want a configuration and %v", tt.name, o.TLS != nil, o.UseTLS, tt.wantUseTLS)
+		case err == nil && o.TLS.InsecureSkipVerify != tt.tls.Insecure:
+			t.Errorf("%s: InsecureSkipVerify %v", tt.name, o.TLS.InsecureSkipVerify)
 		}
 	}
 }

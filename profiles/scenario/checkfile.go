@@ -1,6 +1,10 @@
 package scenario
 
-import "github.com/vesload/vesload/profiles"
+import (
+	"errors"
+
+	"github.com/vesload/vesload/profiles"
+)
 
 // FileError is a problem CheckFile found in a profile that loads; it
 // names the file, since the problem's own text may not.
@@ -37,4 +41,14 @@ func CheckFile(path string) (string, error) {
 		return "", &FileError{path, err}
 	}
 	return line, nil
+}
+
+// Positioned reports whether a CheckFile error starts with its
+// file:line:column (the loader's *profiles.Error), so that it is printed
+// first, as compilers print theirs, for editors to jump to; a *FileError
+// names its file only.
+func Positioned(err error) bool {
+	var pe *profiles.Error
+	var fe *FileError
+	return errors.As(err, &pe) && !errors.As(err, &fe)
 }

@@ -57,6 +57,8 @@ func TestCheckFile(t *testing.T) {
 			t.Errorf("CheckFile(%s): %T %v, want the loader's *profiles.Error", tt.path, err, err)
 		case !strings.Contains(err.Error(), tt.contains):
 			t.Errorf("CheckFile(%s): %v, want %q", tt.path, err, tt.contains)
+		case Positioned(err) == tt.fileErr:
+			t.Errorf("CheckFile(%s): Positioned(%v) = %v, want %v", tt.path, err, tt.fileErr, !tt.fileErr)
 		}
 	}
 }

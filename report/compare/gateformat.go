@@ -114,6 +114,18 @@ func (s *GateSet) Headline() string {
 	return fmt.Sprintf("gates: all %d passed", n)
 }
 
+// Summary is what the gates decided in at most two lines, for a log
+// beside a rendering that shows no gates' section (`vesload compare
+// --format json`): why nothing could be decided, when that is so, then
+// the headline.
+func (s *GateSet) Summary() []string {
+	var out []string
+	if s.Limit != "" {
+		out = append(out, "cannot decide: "+s.Limit)
+	}
+	return append(out, s.Headline())
+}
+
 // Policy says what undecided gates mean, for a reader.
 func (s *GateSet) Policy() string {
 	if s.Undecided == UndecidedPass {

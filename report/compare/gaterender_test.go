@@ -142,3 +142,24 @@ func TestGatesJUnit(t *testing.T) {
 		t.Error("JUnit without gates wrote a report")
 	}
 }
+
+// TestGatesSummary checks the lines that tell a log what the gates
+// decided: the reason nothing could be decided, when so, then the
+// headline.
+func TestGatesSummary(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		set  GateSet
+		want []string
+	}{
+		{"passed", GateSet{Verdicts: []GateVerdict{{Outcome: GatePass, Pass: true}}}, []string{"gates: the gate passed"}},
+		{"failed", GateSet{Verdicts: []GateVerdict{{Outcome: GateFail}, {Outcome: GatePass, Pass: true}}}, []string{"gates: 1 of 2 failed"}},
+		{"cannot decide", GateSet{Limit: "too few runs", Verdicts: []GateVerdict{{Outcome: GateUndecided}}},
+			[]string{"cannot decide: too few runs", "gates: 1 of 1 failed (1 undecided)"}},
+	} {
+		if got := c.set.Summary(); strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s: Summary() = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

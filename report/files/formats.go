@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -69,6 +70,31 @@ func (s ComparisonSet) Check() error {
 		return fmt.Errorf("--format: unknown format %q (want %s)", s.Format, FormatNames(ComparisonFormats()))
 	}
 	return nil
+}
+
+// Options checks a comparison's settings with the set before any file
+// is read, and returns them as compare.Options: the format (Check), the
+// settings themselves (compare.Settings), and the JUnit file, which
+// reports gates, so needs one, and must be writable.
+func (s ComparisonSet) Options(st compare.Settings) (compare.Options, error) {
+	if err := s.Check(); err != nil {
+		return compare.Options{}, err
+	}
+	opts, err := st.Options()
+	switch {
+	case err != nil || s.JUnit == "":
+		return opts, err
+	case len(opts.Gates) == 0:
+		return opts, errors.New("--junit reports gates: give at least one --gate")
+	}
+	return opts, Check([]Path{{Option: "--junit", Path: s.JUnit}})
+}
+
+// TextOnStdout reports whether the text rendering goes to stdout, where
+// its gates' section tells the user what the gates decided; otherwise
+// the caller says it on stderr (compare.GateSet.Summary).
+func (s ComparisonSet) TextOnStdout() bool {
+	return s.Format == "text" && (s.Output == "" || s.Output == "-")
 }
 
 // Write renders the comparison of a with b to every file of the set, in

@@ -66,3 +66,61 @@ func TestWriteResult(t *testing.T) {
 		t.Errorf("file holds %q (%v)", b, err)
 	}
 }
+
+// TestComparisonSetOptions checks the settings with the files before any
+// is read: the format first, then the comparison's settings, then
+// --junit, which needs a gate and a writable path.
+func TestComparisonSetOptions(t *testing.T) {
+	dir := t.TempDir()
+	ok := compare.Settings{Test: string(compare.Welch), Center: string(compare.Mean),
+		GateOptions: compare.GateOptions{Alpha: compare.DefaultAlpha, Undecided: string(compare.UndecidedFail)}}
+	gated := ok
+	gated.Exprs = []string{"p99<+10%"}
+	badTest := gated
+	badTest.Test = "ks"
+	for _, c := range []struct {
+		name      string
+		set       ComparisonSet
+		st        compare.Settings
+		want      string // "" when valid
+		wantGates int
+	}{
+		{"plain", ComparisonSet{Format: "text"}, ok, "", 0},
+		{"gates", ComparisonSet{Format: "json", JUnit: filepath.Join(dir, "j.xml")}, gated, "", 1},
+		{"format first", ComparisonSet{Format: "pdf"}, badTest, `--format: unknown format "pdf"`, 0},
+		{"then the settings", ComparisonSet{Format: "text"}, badTest, "--test: ", 0},
+		{"junit without gates", ComparisonSet{Format: "text", JUnit: filepath.Join(dir, "j.xml")}, ok, "--junit reports gates: give at least one --gate", 0},
+		{"junit on a folder", ComparisonSet{Format: "text", JUnit: dir}, gated, "--junit " + dir + ": is a folder", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts, err := c.set.Options(c.st)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("%v, want no error", err)
+			case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+				t.Fatalf("error %v, want one starting %q", err, c.want)
+			case c.want == "" && len(opts.Gates) != c.wantGates:
+				t.Errorf("%d gates, want %d", len(opts.Gates), c.wantGates)
+			}
+		})
+	}
+}
+
+// TestTextOnStdout checks when the text rendering, with its gates'
+// section, is on stdout.
+func TestTextOnStdout(t *testing.T) {
+	for _, c := range []struct {
+		set  ComparisonSet
+		want bool
+	}{
+		{ComparisonSet{Format: "text"}, true},
+		{ComparisonSet{Format: "text", Output: "-"}, true},
+		{ComparisonSet{Format: "text", Output: "c.txt"}, false},
+		{ComparisonSet{Format: "json"}, false},
+		{ComparisonSet{Format: "markdown", Output: "-"}, false},
+	} {
+		if got := c.set.TextOnStdout(); got != c.want {
+			t.Errorf("%+v: TextOnStdout() = %v, want %v", c.set, got, c.want)
+		}
+	}
+}

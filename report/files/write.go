@@ -21,6 +21,13 @@ type Set struct {
 	Result, JUnit, HTML, Markdown, CSV string
 }
 
+// Paths are the files of the set, each with the option that names it, as
+// Check takes them before any load is sent.
+func (s Set) Paths() []Path {
+	return []Path{{Option: "-o", Path: s.Result}, {Option: "--html", Path: s.HTML}, {Option: "--junit", Path: s.JUnit},
+		{Option: "--markdown", Path: s.Markdown}, {Option: "--csv", Path: s.CSV}}
+}
+
 // Write writes the result and every rendering asked for. A file that
 // cannot be written does not stop the others; each is saved in the
 // temporary folder instead, and the error says where. A result that

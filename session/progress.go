@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"fmt"
@@ -29,10 +29,14 @@ type progress struct {
 	last     loadgen.Progress // the previous second's figures, for rates
 }
 
+// newProgress prints on w; quiet keeps the live line off it (notes are
+// still printed), total is the run's planned length.
 func newProgress(w io.Writer, quiet bool, total time.Duration) *progress {
 	return &progress{w: w, quiet: quiet, terminal: isTerminal(w), total: total}
 }
 
+// isTerminal reports whether w is a terminal: the live line is rewritten
+// in place there, and the summary is in colour.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {

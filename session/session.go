@@ -1,0 +1,446 @@
+// Package session is one run of the engine with everything that watches it
+// and what it writes: the observers attached to the engine (the live line,
+// samplers, live metrics, the JTL and HdrHistogram log, InfluxDB, abort
+// gates, checkpoints, the live page, the delivery follower), the agreement
+// of shards on their start, the run itself, and its finish: the result
+// completed, judged (report/verdict), written with its fallbacks, summed
+// up, compared with a baseline, and its exit code.
+//
+// It is the application layer between the command line, which turns flags
+// into Options and owns the process's signals, and the packages that do
+// the work: data flows config → engine → result → renderers, and the
+// session wires them. A signal reaches it as Interrupt, which does what the
+// run's phase says.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/dashboard"
+	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/loadgen/influx"
+	"github.com/vesload/vesload/loadgen/metrics"
+	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/rendezvous"
+	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/verdict"
+)
+
+// The phases of a run, as a signal sees them (Session.Interrupt).
+const (
+	// phaseRunning: a first signal stops the schedule and drains, a
+	// second aborts.
+	phaseRunning int32 = iota
+	// phaseSettling: the run has ended and its result is being
+	// completed; a signal ends the delivery follower's grace wait.
+	phaseSettling
+	// phaseWriting: the outputs are being written; a signal makes a
+	// write stuck on a pipe give up and fall back, and the exit code
+	// is 130.
+	phaseWriting
+)
+
+// Session is one run of the engine, ready to start once Start returns.
+// Close releases what Start started, in reverse order.
+type Session struct {
+	o    Options
+	plan *scenario.Plan
+	prog *progress
+
+	outs   *observe.Streams
+	ckpt   *observe.Checkpointer // nil without checkpoints
+	guard  *observe.AbortGuard   // nil without abort gates
+	follow *delivery.Child       // nil when nothing is followed
+	influx *influx.Observer      // nil without InfluxDB
+	dash   *dashboard.Server     // nil without the live page
+	coord  *rendezvous.Coordinator
+
+	closers []func()
+
+	// ctx ends the run: a first signal or an abort gate stops the
+	// schedule through it.
+	ctx  context.Context
+	stop context.CancelFunc
+	// settle ends the delivery follower's grace wait.
+	settle     context.Context
+	stopSettle context.CancelFunc
+	// outputs ends a write stuck on a pipe.
+	outputs     context.Context
+	stopOutputs context.CancelCauseFunc
+
+	engine atomic.Pointer[loadgen.Engine]
+	phase  atomic.Int32
+	// interrupts counts the signals of the running phase.
+	interrupts atomic.Int32
+	// signalled is set by a signal that stopped the run or the outputs:
+	// only a signal marks a run interrupted, not a stop by
+	// --abort-on-fail.
+	signalled atomic.Bool
+}
+
+// Start sets the session of plan up: it starts shard 0's coordinator of a
+// run that agrees on its start, the delivery follower, and attaches the
+// live line, samplers, live metrics, streams, InfluxDB, abort gates,
+// checkpoints and the live page to the engine's hooks. On an error,
+// whatever it started is released.
+func Start(plan *scenario.Plan, o Options) (_ *Session, err error) {
+	s := &Session{o: o, plan: plan, prog: newProgress(o.Stderr, o.Quiet, o.Total)}
+	s.prog.messages = o.Messages
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.settle, s.stopSettle = context.WithCancel(context.Background())
+	s.outputs, s.stopOutputs = context.WithCancelCause(context.Background())
+	s.closers = append(s.closers, s.stop, s.stopSettle, func() { s.stopOutputs(nil) })
+	defer func() {
+		if err != nil {
+			if s.outs != nil {
+				s.outs.Close() // Run, which closes them, never comes
+			}
+			s.Close()
+		}
+	}()
+	if err := s.startRendezvous(); err != nil {
+		return nil, err
+	}
+	if err := s.startFollow(); err != nil {
+		return nil, err
+	}
+	if err := s.attach(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases what Start started, in reverse order; the live page and
+// the live metrics linger first when asked to.
+func (s *Session) Close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+// Interrupted reports whether a signal stopped the run or its outputs.
+func (s *Session) Interrupted() bool { return s.signalled.Load() }
+
+// startRendezvous starts, on shard 0 of a run started by --rendezvous,
+// the coordinator as soon as the run is set up, so that the other shards
+// can reach it while this one gets ready.
+func (s *Session) startRendezvous() error {
+	if s.o.Rendezvous == nil {
+		return nil
+	}
+	c, stop, err := s.o.Rendezvous.Coordinate(loadgen.SystemClock{})
+	if err != nil {
+		return err
+	}
+	s.coord = c
+	s.closers = append(s.closers, stop)
+	return nil
+}
+
+// AgreeStart waits, with --rendezvous, for every shard to be ready and
+// sets the start gate to the instant they agreed on.
+func (s *Session) AgreeStart() error {
+	rv := s.o.Rendezvous
+	if rv == nil || rv.Addr == "" {
+		return nil
+	}
+	if !s.o.Quiet {
+		fmt.Fprintf(s.o.Stderr, "vesload: shard %s of run %s is ready: waiting for the other shards at %s (up to %v)\n", rv.Shard, rv.RunID, rv.Addr, rv.ReadyTimeout)
+	}
+	gate, err := rv.AgreeStart(s.ctx, s.coord, loadgen.SystemClock{})
+	if err != nil {
+		return err
+	}
+	s.plan.Config.Start, rv.Start = gate, gate
+	if !s.o.Quiet {
+		rv.Announce(s.o.Stderr, time.Now())
+	}
+	return nil
+}
+
+// startFollow starts the delivery follower, which connects before the
+// first request (a failure is exit 1, before any load), and hooks it into
+// the run.
+func (s *Session) startFollow() error {
+	d := s.o.Delivery
+	if d == nil {
+		return nil
+	}
+	fl, err := delivery.StartChild(d.Options, d.Grace, d.Plan, d.Stderr)
+	if err != nil {
+		return optionError(err)
+	}
+	s.plan.Config.Observers = append(s.plan.Config.Observers, fl)
+	s.follow = fl
+	s.closers = append(s.closers, fl.Close)
+	return nil
+}
+
+// attach registers the observers of the run, in the order they see each
+// event, and the samplers.
+func (s *Session) attach() error {
+	o, cfg := &s.o, &s.plan.Config
+	cfg.Observers = append(cfg.Observers, s.prog)
+	if o.Verbose {
+		cfg.LogFailure = s.prog.note
+	}
+	target := o.Target
+	target.HTTP.TLS = cfg.TLS // remote endpoints use the target's TLS settings
+	var err error
+	if cfg.Target, err = sample.Target(target); err != nil {
+		return UsageError{err}
+	}
+	if self, err := sample.NewSelf(); err == nil {
+		cfg.Generator = self
+	}
+	if err := s.startMetrics(); err != nil {
+		return err
+	}
+	if s.outs, err = observe.OpenStreams(o.JTL, o.HdrLog, s.plan.URL, time.Now()); err != nil {
+		return err
+	}
+	cfg.Observers = append(cfg.Observers, s.outs.Observers(s.plan.Label, o.Labels)...)
+	if err := s.startInflux(); err != nil {
+		return err
+	}
+	if len(o.AbortGates) > 0 {
+		s.guard = observe.NewAbortGuard(o.AbortGates, observe.AbortWindow, s.stop, s.prog.note)
+		cfg.Observers = append(cfg.Observers, s.guard)
+	}
+	if o.Files.Result != "" && o.Files.Result != "-" && o.Checkpoint > 0 {
+		s.ckpt = observe.NewCheckpointer(o.Files.Result, s.meta)
+		cfg.Observers = append(cfg.Observers, s.ckpt)
+		cfg.CheckpointEvery = o.Checkpoint
+	}
+	return s.startDashboard()
+}
+
+// startMetrics serves vesload's own metrics during the run (metrics.Live)
+// when an address is given.
+func (s *Session) startMetrics() error {
+	if s.o.MetricsAddr == "" {
+		return nil
+	}
+	live, err := metrics.StartLive(s.o.MetricsAddr, s.o.MetricsLinger)
+	if err != nil {
+		return UsageError{err}
+	}
+	s.plan.Config.Observers = append(s.plan.Config.Observers, observe.Metrics{Exporter: live.Exporter})
+	s.closers = append(s.closers, func() { live.Close(s.prog.note) })
+	s.prog.note(fmt.Sprintf("serving metrics at http://%s/metrics", live.Addr))
+	return nil
+}
+
+// startInflux starts the InfluxDB writer when a URL is given: its points
+// carry the run's label as their transaction and, for one shard of
+// several, the shard's index as the PodMonitor's shard label does.
+func (s *Session) startInflux() error {
+	c := s.o.Influx
+	if c.URL == "" {
+		return nil
+	}
+	c.Label = s.plan.Label
+	if sh := loadgen.ShardOf(s.plan.Config.Load); !sh.Whole() {
+		c.Shard = strconv.Itoa(sh.Index)
+	}
+	w, err := influx.New(c)
+	if err != nil {
+		return UsageError{fmt.Errorf("--influx-url: %w", err)}
+	}
+	s.prog.note("writing per-second figures to InfluxDB at " + redact.URL(c.URL))
+	s.influx = &influx.Observer{W: w}
+	s.plan.Config.Observers = append(s.plan.Config.Observers, s.influx)
+	s.closers = append(s.closers, func() { w.Close(0, time.Second) }) // a run that ended without a result
+	return nil
+}
+
+// startDashboard serves the live page when an address is given: the
+// server takes a snapshot every second, and the checkpoint file, if any,
+// still gets one every Checkpoint.
+func (s *Session) startDashboard() error {
+	if s.o.DashboardAddr == "" {
+		return nil
+	}
+	srv, err := dashboard.Listen(dashboard.Options{Addr: s.o.DashboardAddr, Gates: s.o.Gates, Meta: s.meta})
+	if err != nil {
+		return UsageError{err}
+	}
+	s.dash = srv
+	var ckpt loadgen.Observer // the checkpoint file keeps its period
+	if s.ckpt != nil {
+		ckpt = s.ckpt
+	}
+	srv.Attach(&s.plan.Config, ckpt)
+	linger := s.o.DashboardLinger
+	s.closers = append(s.closers, func() {
+		if linger > 0 {
+			s.prog.note(fmt.Sprintf("serving the report at %s for %v more (Ctrl-C to stop)", srv.URL(), linger))
+			time.Sleep(linger)
+		}
+		_ = srv.Close()
+	})
+	s.prog.note("serving the live report at " + srv.URL())
+	return nil
+}
+
+// meta completes a result, a checkpoint's too, with what the set-up knows:
+// the tool, the run's configuration and the set-up's notes.
+func (s *Session) meta(res *result.Result) {
+	res.Tool = result.Tool{Name: "vesload", Version: s.o.Version}
+	res.Config = s.plan.RunConfig
+	res.Warnings = append(res.Warnings, s.o.Notes...)
+	res.Config.AllowErrors = s.o.AllowErrors
+	res.Config.AbortOnFail = s.o.AbortOn
+}
+
+// Interrupt is what one signal does, by the run's phase: while the run
+// goes on, the first stops the schedule and drains the requests in
+// flight, a second aborts; while the result settles, it ends the delivery
+// follower's grace wait; while the outputs are written, it makes a write
+// stuck on a pipe give up and fall back, and the exit code 130. Only a
+// signal marks a run interrupted. It is safe from any goroutine.
+func (s *Session) Interrupt() {
+	switch s.phase.Load() {
+	case phaseSettling:
+		s.stopSettle()
+		return
+	case phaseWriting:
+		s.signalled.Store(true)
+		s.stopOutputs(errors.New("interrupted"))
+		return
+	}
+	if s.interrupts.Add(1) == 1 {
+		s.signalled.Store(true)
+		s.prog.note("stopping: draining requests in flight (press Ctrl-C again to abort)")
+		s.stop()
+		return
+	}
+	if eng := s.engine.Load(); eng != nil {
+		eng.Abort()
+	}
+}
+
+// Run builds the engine (and the transport of a plan without one) and
+// runs it until its schedule ends, an abort gate fails or Interrupt stops
+// it. A stream that failed costs only itself: the result says so.
+func (s *Session) Run() (*result.Result, error) {
+	cfg := &s.plan.Config
+	var err error
+	if cfg.Transport == nil && s.o.Transport != nil {
+		cfg.Transport, err = s.o.Transport(cfg)
+	}
+	var eng *loadgen.Engine
+	if err == nil {
+		eng, err = loadgen.New(*cfg)
+	}
+	if err != nil {
+		s.outs.Close()
+		return nil, UsageError{err}
+	}
+	s.engine.Store(eng)
+	res, err := eng.Run(s.ctx)
+	s.phase.Store(phaseSettling)
+	s.prog.done()
+	if warnings := s.outs.Close(); res != nil {
+		res.Warnings = append(res.Warnings, warnings...)
+		for _, w := range warnings {
+			s.prog.note(w)
+		}
+	}
+	return res, err
+}
+
+// Finish completes the result (the command's Complete, then the
+// delivery follower's section), judges it, writes every output, prints
+// the summary, judges the baseline and returns the exit code: the
+// verdict's (report/verdict), 3 for a failed baseline gate, 130 for a
+// signal while the outputs were written. The summary is printed even when
+// an output could not be written: the run happened and its figures are
+// not lost.
+func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
+	s.phase.Store(phaseSettling)
+	if s.o.Complete != nil {
+		s.o.Complete(res)
+	}
+	if err := s.finishFollow(res); err != nil {
+		return 0, err
+	}
+	if s.ckpt != nil {
+		if cerr := s.ckpt.Err(); cerr != nil {
+			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
+		}
+	}
+	s.meta(res)
+	if s.influx != nil {
+		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
+	}
+	verdict.Judge(res, verdict.Options{Gates: s.o.Gates, AbortGates: s.o.AbortGates, AllowErrors: s.o.AllowErrors})
+	verdict.WarnUngatedErrors(res, len(s.o.Gates)+len(s.o.AbortGates))
+	s.guard.Complete(res, s.signalled.Load())
+	s.dash.Finish(res) // the live page shows the final result
+	s.phase.Store(phaseWriting)
+	outErr := s.o.Files.Write(s.outputs, res, stdout, s.o.Stderr)
+	summaryOut := stdout
+	if s.o.Files.Result == "-" {
+		summaryOut = s.o.Stderr
+	}
+	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
+		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	baselinePassed := true
+	if s.o.Baseline != nil {
+		var err error
+		if baselinePassed, err = s.o.Baseline.Judge(res, summaryOut); err != nil {
+			return 0, err
+		}
+	}
+	if outErr != nil {
+		if s.signalled.Load() { // the fallbacks are named; the signal decides the code
+			fmt.Fprintf(s.o.Stderr, "vesload: %v\n", outErr)
+			return verdict.ExitInterrupted, nil
+		}
+		return 0, outErr
+	}
+	code := s.exitCode(res)
+	if code == verdict.ExitOK && !baselinePassed {
+		code = verdict.ExitFailed
+	}
+	if code == verdict.ExitOK && s.signalled.Load() {
+		code = verdict.ExitInterrupted // a signal while the outputs were written
+	}
+	return code, nil
+}
+
+// finishFollow waits out the grace for the events still due (Interrupt
+// ends the wait, not the result) and adds the delivery section to the
+// result; the follower stops then.
+func (s *Session) finishFollow(res *result.Result) error {
+	if s.follow == nil {
+		return nil
+	}
+	defer s.follow.Close()
+	return s.follow.Finish(s.settle, res, s.follow.Expected(res), s.prog.note)
+}
+
+// exitCode is the exit code of a judged result (report/verdict decides
+// it). A shard of several whose gates failed passes here, with a note:
+// its gates are judged on the merged result by vesload merge.
+func (s *Session) exitCode(res *result.Result) int {
+	v := verdict.Of(res)
+	if v == verdict.Deferred {
+		s.prog.note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
+	}
+	return verdict.ExitCode(v)
+}
