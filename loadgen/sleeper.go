@@ -8,40 +8,18 @@ import (
 // The dispatcher must wake within tens of microseconds of a due time, but
 // Go's timers alone wake up to a millisecond late whenever the runtime
 // sleeps in its network poller (epoll_wait takes whole milliseconds). On
-// Linux the sleeper therefore waits on a timerfd in the poller
-// (docs/ARCHITECTURE.md, "Model"):
-//
-//   - The last millisecond of a wait (all of a wait shorter than
-//     readFrom, at rates above 500/s) rides a Go timer with the timerfd
-//     armed for the same instant: the timerfd ends the poller's sleep on
-//     time and the Go timer then readies the dispatcher ahead of the
-//     connections' goroutines already queued.
-//   - Before that, a longer wait reads the timerfd. A Go timer due in
-//     10 ms keeps the runtime's monitor thread waking with it and ends
-//     the poll early, rounded down to whole milliseconds, for nothing: at
-//     100 requests/s that was about 3.6 wake-ups of the process per wait
-//     against 2 (one at the read's end, one at the due time). The wake-up
-//     a millisecond ahead is kept on purpose: a thread woken then is on
-//     time more surely than one that slept through the whole wait, whose
-//     wake-up a virtual machine delays more often.
-//
-// Elsewhere it sleeps on a Go timer until shortly before the due time and
-// ends the wait in nanosleep. It never spins.
+// Linux the sleeper therefore pairs each Go timer with a timerfd armed for
+// the same instant: the timerfd ends the poller's sleep on time and the Go
+// timer then readies the dispatcher ahead of the connections' goroutines
+// already queued (docs/ARCHITECTURE.md, "Model"). Elsewhere it
+// sleeps on a Go timer until shortly before the due time and ends the wait
+// in nanosleep. It never spins.
 const (
 	// timerMargin is how long before the due time a plain Go timer should
 	// fire where a nanosleep ends the wait.
 	timerMargin = 1500 * time.Microsecond
 	// dueEnough is a wait too short to be worth a system call.
 	dueEnough = 20 * time.Microsecond
-	// timerLead is the end of a wait that rides the Go timer and its kick.
-	timerLead = time.Millisecond
-	// readFrom is the shortest wait that starts with a read of the
-	// timerfd, which then lasts at least a millisecond.
-	readFrom = 2 * timerLead
-	// readLongest is the longest wait on one read of the timerfd, which a
-	// stop cannot interrupt: a stop is noticed within it. Longer waits
-	// start on a Go timer, which a stop interrupts.
-	readLongest = 50 * time.Millisecond
 )
 
 // coalesce is the shortest time between two wake-ups of the dispatcher.
@@ -60,9 +38,6 @@ type sleeper struct {
 type poller interface {
 	// arm makes the poller wake d from now (it replaces an earlier arm).
 	arm(d time.Duration) error
-	// sleep blocks the goroutine in the network poller for d; an error
-	// says the poller cannot be used any more.
-	sleep(d time.Duration) error
 	close()
 }
 
@@ -87,27 +62,10 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 			continue
 		case s.kick == nil:
 			w -= timerMargin
-		case w > readLongest+timerLead:
-			w -= readLongest + timerLead // the rest on the timerfd, then on the timer
-		case w >= readFrom:
-			if stopped(ctx, abort) {
-				return false
-			}
-			s.read(w - timerLead)
-			continue
 		}
 		if !s.wait(ctx, w, abort) {
 			return false
 		}
-	}
-}
-
-// read sleeps d on a read of the timerfd; should it fail, the sleeper
-// goes on without it, and the loop of until re-checks the time.
-func (s *sleeper) read(d time.Duration) {
-	if s.kick.sleep(d) != nil {
-		s.kick.close()
-		s.kick = nil // the waits end in nanosleep from now on
 	}
 }
 

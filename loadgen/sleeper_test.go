@@ -13,10 +13,9 @@ import (
 const earliest = 20 * time.Microsecond
 
 // waits are the waits the sleeper tests time: none, below the system-call
-// threshold, on each side of the timer margin and of the shortest read of
-// the timerfd, and one longer than a read covers (a Go timer, then a read).
-var waits = []time.Duration{0, 10 * time.Microsecond, 150 * time.Microsecond, 900 * time.Microsecond,
-	time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 60 * time.Millisecond}
+// threshold, and on each side of the timer margin.
+var waits = []time.Duration{0, 10 * time.Microsecond, 150 * time.Microsecond, time.Millisecond,
+	2 * time.Millisecond, 4 * time.Millisecond}
 
 // checkNeverEarly times each wait from before the call: a wait of w must
 // take at least w - earliest, however the sleeper ends it.
@@ -42,27 +41,18 @@ func TestSleeperNeverEarly(t *testing.T) {
 }
 
 // TestSleeperStops: a stop ends a long wait at once, whether it comes
-// from the context or from the abort guard, and a wait on one read of the
-// timerfd (readLongest at most) reports it when the read ends.
+// from the context or from the abort guard.
 func TestSleeperStops(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		wait time.Duration
-	}{
-		{"cancel", time.Hour},
-		{"abort", time.Hour},
-		{"cancel", readLongest / 2},
-		{"abort", readLongest / 2},
-	} {
-		t.Run(tc.name+"/"+tc.wait.String(), func(t *testing.T) {
+	for _, name := range []string{"cancel", "abort"} {
+		t.Run(name, func(t *testing.T) {
 			s := newSleeper(newPoller())
 			defer s.close()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			abort := make(chan struct{})
 			done := make(chan bool)
-			go func() { done <- s.until(ctx, time.Now().Add(tc.wait), abort) }()
-			if tc.name == "cancel" {
+			go func() { done <- s.until(ctx, time.Now().Add(time.Hour), abort) }()
+			if name == "cancel" {
 				cancel()
 			} else {
 				close(abort)
@@ -70,31 +60,12 @@ func TestSleeperStops(t *testing.T) {
 			select {
 			case ok := <-done:
 				if ok {
-					t.Fatalf("until reported the due time of a %v wait reached after a stop", tc.wait)
+					t.Fatal("until reported the due time reached after a stop")
 				}
 			case <-time.After(10 * time.Second):
-				t.Fatalf("a stop did not end a %v wait", tc.wait)
+				t.Fatal("a stop did not end an hour-long wait")
 			}
 		})
-	}
-}
-
-// TestSleeperWaitsAllocateNothing: the dispatcher waits once per request
-// at low rates, so a wait, on the timerfd's read or on the Go timer and
-// its kick, must not allocate.
-func TestSleeperWaitsAllocateNothing(t *testing.T) {
-	s := newSleeper(newPoller())
-	defer s.close()
-	ctx := context.Background()
-	for _, w := range []time.Duration{300 * time.Microsecond, 2 * time.Millisecond} {
-		allocs := testing.AllocsPerRun(20, func() {
-			if !s.until(ctx, time.Now().Add(w), nil) {
-				t.Fatal("until reported a stop that did not happen")
-			}
-		})
-		if allocs != 0 {
-			t.Errorf("a wait of %v allocates %.1f times", w, allocs)
-		}
 	}
 }
 
