@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -455,10 +454,6 @@ func (s *Spec) podTemplate() podTemplate {
 		Spec: spec,
 	}
 }
-
-// FileKeys lists the Spec's extra ConfigMap entries in order (for
-// messages and tests).
-func (s *Spec) FileKeys() []string { return slices.Sorted(maps.Keys(s.Files)) }
 
 // ConsumerName names the consumer's Job.
 func (s *Spec) ConsumerName() string { return s.Name() + "-consume" }

@@ -20,9 +20,6 @@ type Statuses struct {
 	text string     // as written, normalised ("202,2xx"); "" is the default
 }
 
-// Default is the set a run uses when none is given: 2xx.
-func Default() Statuses { return Statuses{} }
-
 // Parse reads items such as "202", "2xx" or "200,202" (several items,
 // or commas inside one, add up). No items means the default. An error
 // names the item and says what is expected.
