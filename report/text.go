@@ -212,10 +212,10 @@ func textRequests(t *textWriter, r *result.Result) {
 	q := r.Requests
 	// pe counts the errors never sent: pool_exhausted, or for HV-VES the
 	// messages due while the producer had no connection (disconnected).
-	unsent, unsentNote := result.ClassPoolExhausted, "due but no free connection (errors, never sent)"
-	pe := result.UnsentErrors(r.Errors)
-	if r.Errors[result.ClassDisconnected] > 0 {
-		unsent, unsentNote = result.ClassDisconnected, "due while the connection was down (errors, never sent)"
+	unsent, pe := result.UnsentRow(r.Errors)
+	unsentNote := "due but no free connection (errors, never sent)"
+	if unsent == result.ClassDisconnected {
+		unsentNote = "due while the connection was down (errors, never sent)"
 	}
 	failed := q.Errors - pe
 	t.section("Requests")

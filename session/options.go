@@ -1,7 +1,6 @@
 package session
 
 import (
-	"errors"
 	"io"
 	"time"
 
@@ -110,7 +109,8 @@ type Delivery struct {
 
 // UsageError is an error of the options a session was given (an address
 // that cannot be listened on, a bad sampler), not of the run: the
-// command line's bad usage.
+// command line's bad usage. The delivery follower's options keep their
+// own *delivery.OptionError, which says the same.
 type UsageError struct{ Err error }
 
 // Error is the option's error as it was found.
@@ -118,11 +118,3 @@ func (u UsageError) Error() string { return u.Err.Error() }
 
 // Unwrap gives the option's error to errors.Is and errors.As.
 func (u UsageError) Unwrap() error { return u.Err }
-
-// optionError makes an error of the follower's options a UsageError.
-func optionError(err error) error {
-	if errors.As(err, new(*delivery.OptionError)) {
-		return UsageError{err}
-	}
-	return err
-}

@@ -180,7 +180,7 @@ func (s *Session) startFollow() error {
 	}
 	fl, err := delivery.StartChild(d.Options, d.Grace, d.Plan, d.Stderr)
 	if err != nil {
-		return optionError(err)
+		return err // a *delivery.OptionError is the follower's bad option
 	}
 	s.plan.Config.Observers = append(s.plan.Config.Observers, fl)
 	s.follow = fl

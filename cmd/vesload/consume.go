@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"time"
 
@@ -63,22 +62,14 @@ func (c *consumeOptions) check() error {
 	if c.grace < 0 {
 		return usagef("--consume-grace: must not be negative, got %v", c.grace)
 	}
-	return asUsage(c.options().Check())
-}
-
-// asUsage makes the options' errors bad usage (exit 2).
-func asUsage(err error) error {
-	if errors.As(err, new(*delivery.OptionError)) {
-		return usageError{err}
-	}
-	return err
+	return c.options().Check()
 }
 
 // open connects the source of the --consume URL for a tally of cfg and
 // checks that it can be read (a failure is exit 1, before any load).
 func (c *consumeOptions) open(cfg delivery.Config) (delivery.Source, string, error) {
 	src, err := c.options().Open(cfg.RunID, delivery.PreflightTimeout)
-	return src, c.url, asUsage(err)
+	return src, c.url, err
 }
 
 // eventsPerRequest is the events each request carries; a mix must agree.

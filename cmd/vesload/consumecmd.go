@@ -79,7 +79,7 @@ func (c *consumeCmd) check(args []string, now time.Time) error {
 		return usagef("want one URL: kafka://HOST:PORT/TOPIC or dmaap://HOST:PORT/events/TOPIC/GROUP/ID (usage: %s)", consumeSynopsis)
 	}
 	c.kafka.url, c.a.Grace, c.a.Start = args[0], c.kafka.grace, now
-	if err := asUsage(c.a.Prepare()); err != nil {
+	if err := c.a.Prepare(); err != nil {
 		return err
 	}
 	if err := c.kafka.check(); err != nil {

@@ -146,22 +146,7 @@ func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, std
 	if err != nil {
 		return 0, err
 	}
-	s, err := session.Start(plan, so)
-	if err != nil {
-		return 0, err
-	}
-	defer s.Close()
-	defer context.AfterFunc(ctx, s.Interrupt)()
-	defer catchSignals(s.Interrupt)()
-	res, err := s.Run()
-	if err != nil {
-		if s.Interrupted() {
-			fmt.Fprintln(stderr, "vesload hv: interrupted while connecting: nothing was sent")
-			return exitInterrupted, nil
-		}
-		return 0, err
-	}
-	return s.Finish(res, stdout)
+	return runSession(ctx, "vesload hv", plan, so, stdout)
 }
 
 // hvSetUp checks the flags, starts the emulator when there is no

@@ -6,6 +6,7 @@ import (
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
+	"github.com/vesload/vesload/testserver/publish"
 )
 
 // hvFollow is how the HV-VES messages are followed (session.Delivery):
@@ -20,7 +21,7 @@ func hvFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*sessio
 	}
 	if c.url == "" && emu != nil {
 		if topic := hvemu.DefaultRoutes()[cfg.RunConfig().Event]; topic != "" {
-			c.url = "kafka://" + emu.Brokers() + "/" + topic
+			c.url = publish.TopicURL(emu.Brokers(), topic)
 		}
 	}
 	if c.url == "" {

@@ -51,7 +51,7 @@ func kubeFlags(fs *pflag.FlagSet, k *kubeOptions) {
 }
 
 // kubeDashboard is where every shard serves its live page.
-var kubeDashboard = kubespec.DashboardAddr()
+var kubeDashboard = kube.DashboardAddr()
 
 func runKube(args []string, stdout, stderr io.Writer) int {
 	return kubeCommand(args, time.Now(), stdout, stderr)

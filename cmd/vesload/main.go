@@ -24,7 +24,7 @@ const (
 
 // fail prints err as the one line a failed command gives, after prefix
 // (its name: "vesload: report"), and returns the exit code: exitUsage
-// for bad usage (isUsage: usagef, asUsage), else exitRun. The
+// for bad usage (isUsage), else exitRun. The
 // subcommands end their errors here so that the rule is one place.
 func fail(stderr io.Writer, prefix string, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)

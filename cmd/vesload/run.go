@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +14,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/fdlimit"
+	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver"
@@ -173,17 +176,33 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 	if err != nil {
 		return 0, err
 	}
+	return runSession(context.Background(), "vesload", plan, so, stdout)
+}
+
+// runSession runs a set-up plan through its session to the exit code, as
+// every command that runs the engine does (`run`, `hv`): the shards agree
+// on their start, the run goes, and it finishes. Every SIGINT and SIGTERM
+// from the agreement on, and ctx ending (tests), is an Interrupt; one
+// that stops the run before anything was sent still exits 130, with the
+// line that says so after name.
+func runSession(ctx context.Context, name string, plan *scenario.Plan, so session.Options, stdout io.Writer) (int, error) {
 	s, err := session.Start(plan, so)
 	if err != nil {
 		return 0, err
 	}
 	defer s.Close()
-	if err := s.AgreeStart(); err != nil {
-		return 0, err
-	}
+	defer context.AfterFunc(ctx, s.Interrupt)()
 	defer catchSignals(s.Interrupt)()
-	res, err := s.Run()
+	err = s.AgreeStart()
+	var res *result.Result
+	if err == nil {
+		res, err = s.Run()
+	}
 	if err != nil {
+		if s.Interrupted() {
+			fmt.Fprintf(so.Stderr, "%s: interrupted before the run started: nothing was sent\n", name)
+			return exitInterrupted, nil
+		}
 		return 0, err
 	}
 	return s.Finish(res, stdout)
@@ -318,9 +337,12 @@ func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (sess
 }
 
 // isUsage reports whether err is bad usage (exit 2): the command line's
-// own, or an option the session could not use.
+// own, an option the session could not use, or a delivery follower's
+// option (--consume and the Kafka flags, as the session and the consume
+// command meet them). It is the one rule of exit 2 for errors.
 func isUsage(err error) bool {
-	return errors.As(err, new(usageError)) || errors.As(err, new(session.UsageError))
+	return errors.As(err, new(usageError)) || errors.As(err, new(session.UsageError)) ||
+		errors.As(err, new(*delivery.OptionError))
 }
 
 // parseThresholds parses the --threshold gates (a profile's too).

@@ -11,11 +11,6 @@ import (
 	"github.com/vesload/vesload/deploy/kube"
 )
 
-// DashboardAddr is where every shard serves its live page: all of the
-// pod's addresses, on the one port the Service exposes (kube.DashboardAddr,
-// the address the manifests give each shard).
-func DashboardAddr() string { return kube.DashboardAddr() }
-
 // RunFlags are the run's settings that reach the pods as flags, not
 // through the profile: what decides the exit code, what the shards
 // print, and the InfluxDB output.
@@ -67,8 +62,8 @@ func (f RunFlags) Args() ([]string, error) {
 // fixed port (DashboardAddr; addr is what the run asked for, which may
 // only name that port) and keep it for linger after its run.
 func ServeDashboard(s *kube.Spec, addr string, linger time.Duration) error {
-	if addr != DashboardAddr() && addr != fmt.Sprintf(":%d", kube.DashboardPort) {
-		return fmt.Errorf("--dashboard %s: each shard serves its page on %s in its pod: give --dashboard alone", addr, DashboardAddr())
+	if addr != kube.DashboardAddr() && addr != fmt.Sprintf(":%d", kube.DashboardPort) {
+		return fmt.Errorf("--dashboard %s: each shard serves its page on %s in its pod: give --dashboard alone", addr, kube.DashboardAddr())
 	}
 	if linger < 0 {
 		return fmt.Errorf("--dashboard-linger %v: want 0 or a positive duration", linger)

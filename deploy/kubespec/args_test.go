@@ -50,10 +50,10 @@ func TestServeDashboard(t *testing.T) {
 		linger time.Duration
 		err    string
 	}{
-		{DashboardAddr(), 0, ""},
+		{kube.DashboardAddr(), 0, ""},
 		{fmt.Sprintf(":%d", kube.DashboardPort), time.Minute, ""},
-		{"127.0.0.1:0", 0, "--dashboard 127.0.0.1:0: each shard serves its page on " + DashboardAddr()},
-		{DashboardAddr(), -time.Second, "--dashboard-linger -1s: want 0 or a positive duration"},
+		{"127.0.0.1:0", 0, "--dashboard 127.0.0.1:0: each shard serves its page on " + kube.DashboardAddr()},
+		{kube.DashboardAddr(), -time.Second, "--dashboard-linger -1s: want 0 or a positive duration"},
 	}
 	for _, tt := range tests {
 		var s kube.Spec

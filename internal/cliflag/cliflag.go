@@ -106,8 +106,8 @@ func LastValue(args []string, name string) string {
 		if a == "--" {
 			break
 		}
-		flag, v, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || flag != name {
+		v, hasValue, ok := isFlag(a, name)
+		if !ok {
 			continue
 		}
 		switch {
@@ -146,8 +146,8 @@ func SplitAt(args []string, name string) (before, after []string, err error) {
 		if a == "--" {
 			break
 		}
-		flag, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || flag != name {
+		value, hasValue, ok := isFlag(a, name)
+		if !ok {
 			continue
 		}
 		before, after = args[:i], append([]string(nil), args[i+1:]...)
@@ -155,13 +155,20 @@ func SplitAt(args []string, name string) (before, after []string, err error) {
 			after = append([]string{value}, after...)
 		}
 		for _, b := range after {
-			if n, _, _ := strings.Cut(strings.TrimLeft(b, "-"), "="); strings.HasPrefix(b, "-") && n == name {
+			if _, _, twice := isFlag(b, name); twice {
 				return nil, nil, &SeparatorError{Name: name, Twice: true}
 			}
 		}
 		return before, after, nil
 	}
 	return nil, nil, &SeparatorError{Name: name}
+}
+
+// isFlag reports whether arg is the flag called name (-name, --name or
+// --name=VALUE), with its value when it has one.
+func isFlag(arg, name string) (value string, hasValue, ok bool) {
+	flag, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	return value, hasValue, strings.HasPrefix(arg, "-") && flag == name
 }
 
 // ParseAt parses a command whose arguments come in two lists cut by the

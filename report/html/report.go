@@ -125,10 +125,7 @@ func summarySection(r *result.Result) section {
 	// error rate, the result's: every error, never-sent ones included, of
 	// the attempted requests.
 	q := r.Requests
-	unsent, pe := result.ClassPoolExhausted, result.UnsentErrors(r.Errors)
-	if r.Errors[result.ClassDisconnected] > 0 {
-		unsent = result.ClassDisconnected
-	}
+	unsent, pe := result.UnsentRow(r.Errors)
 	rows := [][]cell{
 		{key("scheduled"), num(fmtInt(q.Scheduled))},
 		{key("sent"), num(fmtInt(q.Sent))},

@@ -40,6 +40,18 @@ func UnsentErrors(classes map[string]int64) int64 {
 	return classes[ClassPoolExhausted] + classes[ClassDisconnected]
 }
 
+// UnsentRow is the one row the renderings show for the errors never
+// sent: named after disconnected when there are any (an HV-VES run whose
+// producer lost its connection), else after pool_exhausted, with
+// UnsentErrors as its count.
+func UnsentRow(classes map[string]int64) (class string, n int64) {
+	class = ClassPoolExhausted
+	if classes[ClassDisconnected] > 0 {
+		class = ClassDisconnected
+	}
+	return class, UnsentErrors(classes)
+}
+
 // scheduledError checks scheduled = sent + unsent + not_sent, for a
 // Result and a Tally alike, and describes the mismatch.
 func scheduledError(scheduled, sent, notSent int64, classes map[string]int64) error {

@@ -68,5 +68,11 @@ func BuiltinURL(broker, domain string) string {
 	if topic == "" {
 		return ""
 	}
-	return "kafka://" + broker + "/" + topic
+	return TopicURL(broker, topic)
 }
+
+// TopicURL is the --consume URL of topic on broker (HOST:PORT), for a run
+// that follows its events onto the built-in emulator's broker: REST
+// events by the stream mapping (BuiltinURL), HV-VES messages by the
+// HV-VES emulator's routes.
+func TopicURL(broker, topic string) string { return "kafka://" + broker + "/" + topic }
