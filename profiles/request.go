@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vesload/vesload/internal/suggest"
 )
 
 // Request is one entry of the weighted request mix. A request sends either
@@ -136,7 +138,7 @@ func validateDomain(path, d string) error {
 		}
 	}
 	msg := fmt.Sprintf("unknown VES domain %q: want one of %s", d, strings.Join(domains, ", "))
-	if s := suggest(d, domains); s != "" {
+	if s := suggest.Nearest(d, domains); s != "" {
 		msg = fmt.Sprintf("unknown VES domain %q: did you mean %q? (want one of %s)", d, s, strings.Join(domains, ", "))
 	}
 	return &FieldError{Path: path, Msg: msg}

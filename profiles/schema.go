@@ -10,6 +10,8 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/vesload/vesload/internal/suggest"
 )
 
 // checker walks the YAML tree against the Go types of Profile before
@@ -133,7 +135,7 @@ func unknownKey(mv *ast.MappingValueNode, t reflect.Type, path, key string, keys
 	if path != "" {
 		where = "in " + path
 	}
-	if s := suggest(key, keys); s != "" {
+	if s := suggest.Nearest(key, keys); s != "" {
 		return errAt(tk, "unknown key %q %s: did you mean %q?", key, where, s)
 	}
 	return errAt(tk, "unknown key %q %s: want one of %s", key, where, strings.Join(keys, ", "))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/vesload/vesload/internal/suggest"
 )
 
 // Set gives variable name the value, as --set NAME=VALUE does. Variables
@@ -24,7 +26,7 @@ func (p *Profile) Set(name, value string) error {
 			return fmt.Errorf("--set %s: %s uses no variables", name, p.Label())
 		}
 		msg := fmt.Sprintf("--set %s: %s has no variable %s (it has %s)", name, p.Label(), name, strings.Join(known, ", "))
-		if s := suggest(name, known); s != "" {
+		if s := suggest.Nearest(name, known); s != "" {
 			msg = fmt.Sprintf("--set %s: %s has no variable %s; did you mean %s?", name, p.Label(), name, s)
 		}
 		return fmt.Errorf("%s", msg)

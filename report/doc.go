@@ -3,10 +3,10 @@
 // Markdown seed table, JUnit XML for CI and the per-second timeline as CSV.
 //
 // Everything here is a pure function from results to bytes: the package
-// never touches the network and never runs load. It imports the engine's
-// packages only for two plain values it renders: loadgen.Progress, the
-// live line of a run's second (ProgressLine), and loadgen/probe's Report
-// for `vesload probe` (WriteProbe).
+// never touches the network and never runs load, and imports nothing of
+// the engine: the live line of a run's second (ProgressLine) renders its
+// own Progress, which the run's caller fills, and `vesload probe`'s
+// figures (WriteProbe) are report/result's Probe.
 // Reading and writing result files is the only I/O it does, and writes are
 // atomic so that a crash never leaves half a document behind.
 //

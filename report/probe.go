@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/vesload/vesload/loadgen/probe"
+	"github.com/vesload/vesload/report/result"
 )
 
 // WriteProbe writes what `vesload probe` measured as a few aligned lines:
@@ -13,7 +13,7 @@ import (
 // handshake, the HTTP round trip, the bulk transfer). It lives here, not
 // in loadgen/probe, because that package measures and never formats; a
 // report cut short by a failing step renders the steps before it.
-func WriteProbe(w io.Writer, r *probe.Report) error {
+func WriteProbe(w io.Writer, r *result.Probe) error {
 	ew := &printer{w: w}
 	ew.printf("probe %s (%s)\n", r.Target, r.Address)
 	if len(r.ConnectMs) == 0 {
@@ -35,7 +35,7 @@ func WriteProbe(w io.Writer, r *probe.Report) error {
 // WriteProbeJSON writes the probe's figures as one indented JSON
 // document (`vesload probe --json`), for scripts that keep them beside a
 // run's result.
-func WriteProbeJSON(w io.Writer, r *probe.Report) error {
+func WriteProbeJSON(w io.Writer, r *result.Probe) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
@@ -47,7 +47,7 @@ func WriteProbeJSON(w io.Writer, r *probe.Report) error {
 // WriteProbeAs writes the probe's figures as `vesload probe` prints
 // them: as text (WriteProbe), or as one JSON document with asJSON
 // (WriteProbeJSON).
-func WriteProbeAs(w io.Writer, r *probe.Report, asJSON bool) error {
+func WriteProbeAs(w io.Writer, r *result.Probe, asJSON bool) error {
 	if asJSON {
 		return WriteProbeJSON(w, r)
 	}

@@ -6,23 +6,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/loadgen/probe"
+	"github.com/vesload/vesload/report/result"
 )
 
 func TestWriteProbe(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		r    probe.Report
+		r    result.Probe
 		want []string // lines, in order
 	}{
-		{"nothing measured", probe.Report{Target: "x:1", Address: "10.0.0.1:1"},
+		{"nothing measured", result.Probe{Target: "x:1", Address: "10.0.0.1:1"},
 			[]string{"probe x:1 (10.0.0.1:1)"}},
-		{"tcp only", probe.Report{Target: "x:1", Address: "10.0.0.1:1", ConnectMs: []float64{1, 2, 3}, ConnectMedianMs: 2},
+		{"tcp only", result.Probe{Target: "x:1", Address: "10.0.0.1:1", ConnectMs: []float64{1, 2, 3}, ConnectMedianMs: 2},
 			[]string{"probe x:1 (10.0.0.1:1)", "  tcp connect    median 2.000 ms over 3 connections"}},
-		{"every step", probe.Report{Target: "https://h/x", Address: "10.0.0.2:443", ConnectMs: []float64{0.5}, ConnectMedianMs: 0.5,
+		{"every step", result.Probe{Target: "https://h/x", Address: "10.0.0.2:443", ConnectMs: []float64{0.5}, ConnectMedianMs: 0.5,
 			TLSHandshakeMs: 1.25, TLSVersion: "TLS 1.3", HTTPStatus: 200, RoundTripMs: 0.75,
-			Bulk: &probe.Bulk{Sink: "http://s/sink", Bytes: 2 << 20, Seconds: 0.5, MBps: 4.2}},
+			Bulk: &result.ProbeBulk{Sink: "http://s/sink", Bytes: 2 << 20, Seconds: 0.5, MBps: 4.2}},
 			[]string{"probe https://h/x (10.0.0.2:443)", "  tcp connect    median 0.500 ms over 1 connections",
 				"  tls handshake  1.250 ms (TLS 1.3)", "  http round trip 0.750 ms (status 200)",
 				"  bulk to sink   4.2 MB/s (2 MiB in 0.500 s to http://s/sink)"}},
@@ -40,12 +40,12 @@ func TestWriteProbe(t *testing.T) {
 
 func TestWriteProbeJSON(t *testing.T) {
 	t.Parallel()
-	in := probe.Report{Target: "x:1", Address: "a:1", ConnectMs: []float64{1.5}, ConnectMedianMs: 1.5, HTTPStatus: 202}
+	in := result.Probe{Target: "x:1", Address: "a:1", ConnectMs: []float64{1.5}, ConnectMedianMs: 1.5, HTTPStatus: 202}
 	var b bytes.Buffer
 	if err := WriteProbeJSON(&b, &in); err != nil {
 		t.Fatal(err)
 	}
-	var out probe.Report
+	var out result.Probe
 	if err := json.Unmarshal(b.Bytes(), &out); err != nil || out.Target != in.Target || out.HTTPStatus != 202 || out.ConnectMedianMs != 1.5 {
 		t.Fatalf("%v: %+v from %s", err, out, b.String())
 	}
@@ -64,7 +64,7 @@ func TestWriteProbeJSON(t *testing.T) {
 // absence the text lines.
 func TestWriteProbeAs(t *testing.T) {
 	t.Parallel()
-	in := probe.Report{Target: "x:1", Address: "a:1", ConnectMs: []float64{1.5}, ConnectMedianMs: 1.5}
+	in := result.Probe{Target: "x:1", Address: "a:1", ConnectMs: []float64{1.5}, ConnectMedianMs: 1.5}
 	for _, c := range []struct {
 		asJSON bool
 		prefix string

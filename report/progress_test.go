@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vesload/vesload/loadgen"
 )
 
 // The live line names the window its percentiles cover and shows the
@@ -15,20 +13,20 @@ func TestProgressLine(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		s, prev   loadgen.Progress
+		s, prev   Progress
 		messages  bool
 		want, not []string
 	}{
-		{name: "rest", s: loadgen.Progress{Elapsed: 12 * time.Second, Total: time.Minute, RPS: 97, TargetRPS: 100,
-			P50: 1300 * time.Millisecond, P99: 2 * time.Second, Errors: 3, PoolExhausted: 2},
+		{name: "rest", s: Progress{Elapsed: 12 * time.Second, Total: time.Minute, RPS: 97, TargetRPS: 100,
+			P50: 1300 * time.Millisecond, P99: 2 * time.Second, Window: 10, Errors: 3, PoolExhausted: 2},
 			want: []string{"[12s/1m0s]", "97/s (target 100/s)", "p50 1300.0ms  p99 2000.0ms (last 10s)", "errors 3  pool exhausted 2"},
 			not:  []string{"target cpu", "MB/s"}},
-		{name: "target sampled", s: loadgen.Progress{Elapsed: 1400 * time.Millisecond, Total: time.Minute, Target: &loadgen.Reading{CPUPct: 41.6}},
+		{name: "target sampled", s: Progress{Elapsed: 1400 * time.Millisecond, Total: time.Minute, TargetCPU: 41.6, TargetSampled: true},
 			want: []string{"[1s/1m0s]", "target cpu 42%"}},
-		{name: "messages", s: loadgen.Progress{Elapsed: 11 * time.Second, Total: time.Minute, BytesSent: 44.9e6, RPS: 600, TargetRPS: 600,
-			Errors: 7, Disconnected: 5}, prev: loadgen.Progress{Elapsed: 10 * time.Second, BytesSent: 40e6}, messages: true,
+		{name: "messages", s: Progress{Elapsed: 11 * time.Second, Total: time.Minute, BytesSent: 44.9e6, RPS: 600, TargetRPS: 600,
+			Errors: 7, Disconnected: 5}, prev: Progress{Elapsed: 10 * time.Second, BytesSent: 40e6}, messages: true,
 			want: []string{"600 msg/s (target 600/s)", "4.90 MB/s", "errors 7  disconnected 5"}, not: []string{"pool exhausted"}},
-		{name: "messages, first second", s: loadgen.Progress{BytesSent: 1e6}, messages: true, want: []string{"0.00 MB/s"}},
+		{name: "messages, first second", s: Progress{BytesSent: 1e6}, messages: true, want: []string{"0.00 MB/s"}},
 	}
 	for _, tt := range tests {
 		line := ProgressLine(&tt.s, &tt.prev, tt.messages)

@@ -26,7 +26,7 @@ type progress struct {
 	// messages says the run sends HV-VES messages: the line shows the
 	// data rate and the disconnected messages instead of the pool.
 	messages bool
-	last     loadgen.Progress // the previous second's figures, for rates
+	last     report.Progress // the previous second's figures, for rates
 }
 
 // newProgress prints on w; quiet keeps the live line off it (notes are
@@ -53,8 +53,9 @@ func (p *progress) Second(s *loadgen.Progress) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := report.ProgressLine(s, &p.last, p.messages)
-	p.last = *s
+	fig := progressFigures(s)
+	line := report.ProgressLine(&fig, &p.last, p.messages)
+	p.last = fig
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 		p.dirty = true
@@ -85,4 +86,16 @@ func (p *progress) done() {
 		fmt.Fprintln(p.w)
 		p.dirty = false
 	}
+}
+
+// progressFigures copies what the live line shows from the engine's
+// figures of a second (report renders them without importing the engine).
+func progressFigures(s *loadgen.Progress) report.Progress {
+	f := report.Progress{Elapsed: s.Elapsed, Total: s.Total, RPS: s.RPS, TargetRPS: s.TargetRPS, InFlight: s.InFlight,
+		P50: s.P50, P99: s.P99, Window: loadgen.LiveWindow, Errors: s.Errors, PoolExhausted: s.PoolExhausted,
+		Disconnected: s.Disconnected, BytesSent: s.BytesSent}
+	if s.Target != nil {
+		f.TargetCPU, f.TargetSampled = s.Target.CPUPct, true
+	}
+	return f
 }

@@ -33,3 +33,29 @@ func TestProgressLineOfMessages(t *testing.T) {
 		t.Errorf("line %q speaks of the pool", lines[1])
 	}
 }
+
+// The live line gets the engine's window and the target's CPU when it was
+// sampled, and no target figure when it was not.
+func TestProgressLineOfATargetSampled(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		target *loadgen.Reading
+		want   string
+		not    string
+	}{
+		{&loadgen.Reading{CPUPct: 41.6}, "target cpu 42%", ""},
+		{nil, "(last 10s)", "target cpu"},
+	} {
+		var out strings.Builder
+		p := newProgress(&out, false, time.Minute)
+		p.lastLine = -time.Hour
+		p.Second(&loadgen.Progress{Elapsed: 10 * time.Second, Total: time.Minute, RPS: 100, TargetRPS: 100, Target: tc.target})
+		line := out.String()
+		if !strings.Contains(line, tc.want) || !strings.Contains(line, "(last 10s)") {
+			t.Errorf("line %q lacks %q or the window", line, tc.want)
+		}
+		if tc.not != "" && strings.Contains(line, tc.not) {
+			t.Errorf("line %q holds %q", line, tc.not)
+		}
+	}
+}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/loadgen/dryrun"
 	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/profiles/scenario/dryrun"
 )
 
 // dryRunOptions are the flags of a dry run: the run's own flags say what
@@ -22,7 +22,7 @@ func addDryRunFlags(fs *pflag.FlagSet, d *dryRunOptions) {
 }
 
 // dryRun prints what a run with o would send, without connecting to
-// anything (loadgen/dryrun), each request checked against the VES schema
+// anything (profiles/scenario/dryrun), each request checked against the VES schema
 // of its API version from schemaDir. It returns exitUsage when a
 // rendered request is invalid.
 func dryRun(o *runOptions, changed func(string) bool, runID, schemaDir string, stdout io.Writer) (int, error) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/loadgen/probe"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/testserver"
 )
 
@@ -31,7 +31,7 @@ func TestProbeCLI(t *testing.T) {
 		t.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
 	}
 	code, out, _ = cliRun(runProbe, strings.TrimPrefix(emu.URL(), "http://"), "--json")
-	var r probe.Report
+	var r result.Probe
 	if code != exitOK || json.Unmarshal([]byte(out), &r) != nil || len(r.ConnectMs) != 5 || r.HTTPStatus != 0 {
 		t.Fatalf("HOST:PORT --json: exit %d %q", code, out)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/internal/suggest"
 )
 
 // ErrHelp says that help was asked for (-h, --help): the caller prints
@@ -63,7 +63,7 @@ func didYouMean(fs *pflag.FlagSet, err error) string {
 	}
 	var names []string
 	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	if s := profiles.Suggest(name, names); s != "" {
+	if s := suggest.Nearest(name, names); s != "" {
 		return " (did you mean --" + s + "?)"
 	}
 	return ""

@@ -5,7 +5,8 @@
 // fill 100 MB/s at about 12k events/s), so each shard's link is worth
 // knowing before the load starts.
 //
-// The package measures and returns figures; it formats nothing.
+// The package measures and returns figures (report/result's Probe); it
+// formats nothing.
 package probe
 
 import (
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Options say what to probe and how much.
@@ -49,33 +51,6 @@ type Options struct {
 	Header http.Header
 }
 
-// Report is what a probe measured. Durations are in milliseconds.
-type Report struct {
-	Target    string    `json:"target"`
-	Address   string    `json:"address"`
-	ConnectMs []float64 `json:"connect_ms"`
-	// ConnectMedianMs is the median of ConnectMs.
-	ConnectMedianMs float64 `json:"connect_median_ms"`
-	TLSHandshakeMs  float64 `json:"tls_handshake_ms,omitempty"`
-	TLSVersion      string  `json:"tls_version,omitempty"`
-	// HTTPStatus and RoundTripMs are of one request to the target's URL
-	// on a fresh connection (connect and handshake not counted).
-	HTTPStatus  int     `json:"http_status,omitempty"`
-	RoundTripMs float64 `json:"round_trip_ms,omitempty"`
-	// Bulk is the throughput to the sink, when one was given.
-	Bulk *Bulk `json:"bulk,omitempty"`
-}
-
-// Bulk is one bulk transfer to a sink.
-type Bulk struct {
-	Sink    string  `json:"sink"`
-	Bytes   int64   `json:"bytes"`
-	Seconds float64 `json:"seconds"`
-	// MBps is megabytes (10⁶) per second, as iperf3 and ONAP's notes
-	// quote them.
-	MBps float64 `json:"mb_per_s"`
-}
-
 // SinkReply is what a sink answers: how much it read.
 type SinkReply struct {
 	Bytes int64 `json:"bytes"`
@@ -97,23 +72,23 @@ func (o *Options) defaults() {
 // target refused connections, the handshake failed, …); its message
 // names the step, and the report beside it holds what the steps before
 // measured (nil only when the target does not parse).
-func Run(ctx context.Context, o Options) (*Report, error) {
+func Run(ctx context.Context, o Options) (*result.Probe, error) {
 	o.defaults()
 	u, addr, err := ParseTarget(o.Target)
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Target: o.Target, Address: addr}
-	if err := r.connects(ctx, addr, o); err != nil {
+	r := &result.Probe{Target: o.Target, Address: addr}
+	if err := connects(ctx, r, addr, o); err != nil {
 		return r, err
 	}
 	switch {
 	case u != nil && u.Scheme == "tls", u == nil && o.UseTLS:
-		if err := r.tlsOnly(ctx, addr, o); err != nil {
+		if err := tlsOnly(ctx, r, addr, o); err != nil {
 			return r, err
 		}
 	case u != nil:
-		if err := r.roundTrip(ctx, u, addr, o); err != nil {
+		if err := roundTrip(ctx, r, u, addr, o); err != nil {
 			return r, err
 		}
 	}
@@ -129,7 +104,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 // tlsOnly times a TLS handshake with addr, for a listener that speaks
 // TLS but not HTTP.
-func (r *Report) tlsOnly(ctx context.Context, addr string, o Options) error {
+func tlsOnly(ctx context.Context, r *result.Probe, addr string, o Options) error {
 	d := net.Dialer{Timeout: o.Timeout}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -138,13 +113,13 @@ func (r *Report) tlsOnly(ctx context.Context, addr string, o Options) error {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(o.Timeout))
 	host, _, _ := net.SplitHostPort(addr)
-	_, err = r.handshake(ctx, conn, host, addr, o)
+	_, err = handshake(ctx, r, conn, host, addr, o)
 	return err
 }
 
 // handshake completes a TLS handshake on conn and records its time and
 // version.
-func (r *Report) handshake(ctx context.Context, conn net.Conn, host, addr string, o Options) (*tls.Conn, error) {
+func handshake(ctx context.Context, r *result.Probe, conn net.Conn, host, addr string, o Options) (*tls.Conn, error) {
 	cfg := o.TLS
 	if cfg == nil {
 		cfg = &tls.Config{MinVersion: tls.VersionTLS12}
@@ -195,7 +170,7 @@ func ParseTarget(target string) (*url.URL, string, error) {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // connects times TCP connections to addr.
-func (r *Report) connects(ctx context.Context, addr string, o Options) error {
+func connects(ctx context.Context, r *result.Probe, addr string, o Options) error {
 	d := net.Dialer{Timeout: o.Timeout}
 	for range o.Connects {
 		start := time.Now()
@@ -213,7 +188,7 @@ func (r *Report) connects(ctx context.Context, addr string, o Options) error {
 
 // roundTrip times a TLS handshake (https) and then one GET of the URL on
 // that connection.
-func (r *Report) roundTrip(ctx context.Context, u *url.URL, addr string, o Options) error {
+func roundTrip(ctx context.Context, r *result.Probe, u *url.URL, addr string, o Options) error {
 	d := net.Dialer{Timeout: o.Timeout}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -222,7 +197,7 @@ func (r *Report) roundTrip(ctx context.Context, u *url.URL, addr string, o Optio
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(2 * o.Timeout))
 	if u.Scheme == "https" {
-		tc, err := r.handshake(ctx, conn, u.Hostname(), addr, o)
+		tc, err := handshake(ctx, r, conn, u.Hostname(), addr, o)
 		if err != nil {
 			return err
 		}
@@ -252,7 +227,7 @@ func (r *Report) roundTrip(ctx context.Context, u *url.URL, addr string, o Optio
 
 // bulk posts BulkBytes to the sink over one connection and times it until
 // the sink says how much it read.
-func bulk(ctx context.Context, o Options) (*Bulk, error) {
+func bulk(ctx context.Context, o Options) (*result.ProbeBulk, error) {
 	u, _, err := ParseTarget(o.Sink)
 	if err != nil || u == nil {
 		return nil, fmt.Errorf("sink %q: want the http(s) URL of a vesload serve --sink listener", o.Sink)
@@ -280,7 +255,7 @@ func bulk(ctx context.Context, o Options) (*Bulk, error) {
 	if reply.Bytes != o.BulkBytes {
 		return nil, fmt.Errorf("bulk transfer to %s: the sink read %d of %d bytes", u.Redacted(), reply.Bytes, o.BulkBytes)
 	}
-	return &Bulk{Sink: u.Redacted(), Bytes: reply.Bytes, Seconds: secs, MBps: float64(reply.Bytes) / secs / 1e6}, nil
+	return &result.ProbeBulk{Sink: u.Redacted(), Bytes: reply.Bytes, Seconds: secs, MBps: float64(reply.Bytes) / secs / 1e6}, nil
 }
 
 // zeros is an endless source of zero bytes: the payload of a bulk
