@@ -15,6 +15,23 @@ type Segment struct {
 	Duration time.Duration
 }
 
+// MaxRate is the highest request rate vesload schedules, in requests per
+// second: more is a mistake rather than a test, and below it every
+// schedule is computable in int64 and float64 without loss.
+const MaxRate = 1e7
+
+// CheckRate is the one rule of a request rate, wherever it is given (the
+// command line's --rps and --rate, a profile's shapes, a schedule's
+// segments): a number of requests per second from 0 (a pause) to MaxRate.
+// The caller names where the rate came from; that a run schedules any
+// request at all is Arrivals' question.
+func CheckRate(rps float64) error {
+	if rps >= 0 && rps <= MaxRate {
+		return nil
+	}
+	return fmt.Errorf("want a rate between 0 and %.0g requests per second", MaxRate)
+}
+
 // Schedule gives the due time of every request of an open-model run. It is
 // a pure function of the request number, computed from the cumulative
 // arrival count N(t) = ∫ rate dt: request n is due when N(t) = n. A run
@@ -41,11 +58,13 @@ func NewSchedule(segs ...Segment) (*Schedule, error) {
 	var at time.Duration
 	var n float64
 	for i, g := range segs {
-		switch {
-		case g.Duration <= 0:
+		if g.Duration <= 0 {
 			return nil, fmt.Errorf("schedule: segment %d: duration %v must be positive", i+1, g.Duration)
-		case g.From < 0 || g.To < 0 || math.IsNaN(g.From) || math.IsNaN(g.To) || math.IsInf(g.From, 0) || math.IsInf(g.To, 0):
-			return nil, fmt.Errorf("schedule: segment %d: rates %g→%g must be finite and not negative", i+1, g.From, g.To)
+		}
+		for _, r := range []float64{g.From, g.To} {
+			if err := CheckRate(r); err != nil {
+				return nil, fmt.Errorf("schedule: segment %d: rate %g: %w", i+1, r, err)
+			}
 		}
 		s.start = append(s.start, at)
 		s.cum = append(s.cum, n)
@@ -84,8 +103,8 @@ func floorArrivals(n float64) int64 {
 
 // Constant is the schedule of rps requests per second for d.
 func Constant(rps float64, d time.Duration) (*Schedule, error) {
-	if rps <= 0 || math.IsNaN(rps) || math.IsInf(rps, 0) {
-		return nil, fmt.Errorf("schedule: rate %g must be a positive number", rps)
+	if rps == 0 {
+		return nil, fmt.Errorf("schedule: a rate of 0 schedules no request")
 	}
 	return NewSchedule(Segment{From: rps, To: rps, Duration: d})
 }

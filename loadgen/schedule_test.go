@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -184,6 +185,48 @@ func TestScheduleRateAt(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.s.RateAt(tc.at); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("RateAt(%v) of shard %+v = %g, want %g", tc.at, tc.s.shard, got, tc.want)
+		}
+	}
+}
+
+// One rule of a request rate: the command line, profiles and the schedule
+// all call CheckRate, so a rate is refused alike wherever it is given.
+func TestCheckRate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		rps float64
+		ok  bool
+	}{
+		{0, true},
+		{0.5, true},
+		{100, true},
+		{MaxRate, true},
+		{MaxRate * 1.0000001, false},
+		{2e7, false},
+		{-1, false},
+		{-0.001, false},
+		{math.NaN(), false},
+		{math.Inf(1), false},
+		{math.Inf(-1), false},
+	}
+	for _, tt := range tests {
+		err := CheckRate(tt.rps)
+		if (err == nil) != tt.ok {
+			t.Errorf("CheckRate(%g) = %v, want ok %v", tt.rps, err, tt.ok)
+			continue
+		}
+		_, serr := NewSchedule(Segment{From: tt.rps, To: 1, Duration: time.Second})
+		if tt.ok {
+			if serr != nil {
+				t.Errorf("NewSchedule from %g: %v", tt.rps, serr)
+			}
+			continue
+		}
+		if want := "want a rate between 0 and 1e+07 requests per second"; err.Error() != want {
+			t.Errorf("CheckRate(%g) = %q, want %q", tt.rps, err, want)
+		}
+		if serr == nil || !strings.HasSuffix(serr.Error(), ": "+err.Error()) {
+			t.Errorf("NewSchedule from %g: %v, want CheckRate's error", tt.rps, serr)
 		}
 	}
 }

@@ -247,7 +247,6 @@ func (st Stage) scaled(scale func(time.Duration) time.Duration) Stage {
 // Limits that keep every schedule computable in int64 and float64 without
 // loss: more than this is a mistake rather than a test.
 const (
-	maxRPS      = 1e7
 	maxRequests = 1e12
 	maxDuration = 366 * 24 * time.Hour
 )
@@ -311,10 +310,17 @@ func validateStep(path string, rps float64, requests int64, d time.Duration, pau
 		return fieldErr(path+".duration", "longer than %s", FormatDuration(maxDuration))
 	case requests < 0 || float64(requests) > maxRequests:
 		return fieldErr(path+".requests", "want a count between 1 and %.0g", float64(maxRequests))
-	case rps < 0 || rps > maxRPS || math.IsNaN(rps):
-		return fieldErr(path+".rps", "want a rate between 0 and %.0g requests per second", maxRPS)
 	case rps == 0 && requests == 0 && !pauseOK:
 		return fieldErr(path+".rps", "missing: want a rate in requests per second (or requests: N)")
+	}
+	return rateErr(path+".rps", rps)
+}
+
+// rateErr is loadgen.CheckRate's error at path, or nil: a profile's rates
+// follow the command line's rule.
+func rateErr(path string, rps float64) error {
+	if err := loadgen.CheckRate(rps); err != nil {
+		return fieldErr(path, "%v", err)
 	}
 	return nil
 }
@@ -325,12 +331,11 @@ func (r *Ramp) validate(path string) error {
 		return fieldErr(path+".over", "missing or not positive: want a duration such as 150s")
 	case r.Over > maxDuration:
 		return fieldErr(path+".over", "longer than %s", FormatDuration(maxDuration))
-	case !(r.From >= 0 && r.From <= maxRPS):
-		return fieldErr(path+".from", "want a rate between 0 and %.0g requests per second", maxRPS)
-	case !(r.To >= 0 && r.To <= maxRPS):
-		return fieldErr(path+".to", "want a rate between 0 and %.0g requests per second", maxRPS)
 	}
-	return nil
+	if err := rateErr(path+".from", r.From); err != nil {
+		return err
+	}
+	return rateErr(path+".to", r.To)
 }
 
 func validateStages(stages []Stage) error {

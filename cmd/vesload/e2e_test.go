@@ -167,6 +167,8 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"-rps", "0"}, "--rps"},
 		{[]string{"-rps", "abc"}, "rps"},
 		{[]string{"-rps", "-5"}, "--rps"},
+		{[]string{"-rps", "2e7"}, "--rps"},
+		{[]string{"-rps", "NaN"}, "--rps"},
 		{[]string{"-duration", "10 minutes"}, "duration"},
 		{[]string{"-duration", "0s"}, "--duration"},
 		{[]string{"-pool", "0"}, "--pool"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"slices"
 	"strings"
 
@@ -15,9 +14,12 @@ import (
 // checkNumbers checks the values of run's flags, so that each error names
 // its flag rather than the scenario the value ends up in.
 func checkNumbers(o *runOptions) error {
+	if err := loadgen.CheckRate(o.rps); err != nil {
+		return usagef("--rps %g: %v", o.rps, err)
+	}
 	switch {
-	case o.rps <= 0 || math.IsNaN(o.rps) || math.IsInf(o.rps, 0):
-		return usagef("--rps %g: want a positive number of requests per second", o.rps)
+	case o.rps == 0:
+		return usagef("--rps 0: schedules no request: want a rate above 0")
 	case o.duration <= 0:
 		return usagef("--duration %v: want a positive duration such as 30s or 10m", o.duration)
 	case o.pool < 1:

@@ -51,7 +51,10 @@ type Config struct {
 // IntervalForRate is the per-producer interval that gives rate messages
 // a second in total over n producers.
 func IntervalForRate(rate float64, n int) (time.Duration, error) {
-	if !(rate > 0) || n < 1 {
+	if err := loadgen.CheckRate(rate); err != nil {
+		return 0, fmt.Errorf("rate %v: %w", rate, err)
+	}
+	if rate == 0 || n < 1 {
 		return 0, fmt.Errorf("rate %v with %d producers: want a positive rate", rate, n)
 	}
 	d := time.Duration(float64(n) / rate * float64(time.Second))

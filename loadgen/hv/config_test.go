@@ -1,6 +1,7 @@
 package hv
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,7 @@ func TestIntervalForRate(t *testing.T) {
 	if err != nil || d != 10*time.Millisecond {
 		t.Errorf("600/s over 6 producers: %v %v, want 10ms", d, err)
 	}
-	for _, r := range []float64{0, -1} {
+	for _, r := range []float64{0, -1, 2e7, math.NaN()} {
 		if _, err := IntervalForRate(r, 2); err == nil {
 			t.Errorf("rate %v accepted", r)
 		}
