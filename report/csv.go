@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -32,15 +33,15 @@ func CSV(w io.Writer, r *result.Result) error {
 	_ = cw.Write(header)
 	for _, s := range r.Timeline {
 		row := []string{
-			fmtInt(s.T), fmtInt(s.Scheduled), fmtInt(s.Sent), fmtInt(s.OK), fmtInt(s.Errors),
-			fmtInt(s.PoolExhausted), fmtNum(s.P50Ms), fmtNum(s.P99Ms), fmtNum(s.MaxMs),
-			"", "", fmtNum(s.GenCPUPct),
+			format.Int(s.T), format.Int(s.Scheduled), format.Int(s.Sent), format.Int(s.OK), format.Int(s.Errors),
+			format.Int(s.PoolExhausted), format.Exact(s.P50Ms), format.Exact(s.P99Ms), format.Exact(s.MaxMs),
+			"", "", format.Exact(s.GenCPUPct),
 		}
 		if r.Target != nil {
-			row[9], row[10] = fmtNum(s.TargetCPUPct), strconv.FormatInt(s.TargetRSSBytes, 10)
+			row[9], row[10] = format.Exact(s.TargetCPUPct), strconv.FormatInt(s.TargetRSSBytes, 10)
 		}
 		for _, c := range classes {
-			row = append(row, fmtInt(s.ErrorsByClass[c]))
+			row = append(row, format.Int(s.ErrorsByClass[c]))
 		}
 		_ = cw.Write(row)
 	}

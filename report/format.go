@@ -3,15 +3,14 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/vesload/vesload/report/format"
 )
 
 // na stands for a figure the result does not have.
-const na = "n/a"
+const na = format.NA
 
 // printer writes formatted text and keeps the first write error, so that
 // renderers read as a sequence of lines and check for failure once.
@@ -36,30 +35,6 @@ func (p *printer) lines(ls []string) {
 	}
 }
 
-// fmtMs formats a latency in milliseconds with two decimals, the precision
-// of the ONAP seed tables.
-func fmtMs(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-
-// fmtPct formats a percentage with two decimals.
-func fmtPct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-
-// fmtNum formats a plain number as short as it round-trips.
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// fmtRate formats a request rate with up to two decimals.
-func fmtRate(v float64) string { return fmtRound(v, 2) }
-
-// fmtRound formats v rounded to at most digits decimals, without trailing
-// zeros: precise enough for machines, short enough for people.
-func fmtRound(v float64, digits int) string {
-	p := math.Pow(10, float64(digits))
-	r := math.Round(v*p) / p
-	if math.IsInf(r, 0) || math.IsNaN(r) {
-		r = v
-	}
-	return strconv.FormatFloat(r, 'f', -1, 64)
-}
-
 // Wrap breaks text into lines of at most width characters at spaces; the
 // text renderings of results and comparisons share it.
 func Wrap(text string, width int) []string {
@@ -80,33 +55,4 @@ func Wrap(text string, width int) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// FormatBytes formats a byte count with IEC units (KiB, MiB, …), as every
-// rendering shows memory and payload sizes.
-func FormatBytes(n int64) string {
-	if n < 1024 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	v := float64(n)
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	i := -1
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
-}
-
-// fmtSeconds formats a duration given in seconds: whole seconds from a
-// minute up, milliseconds below.
-func fmtSeconds(s float64) string {
-	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || s > 1e9 {
-		return fmtNum(s) + "s"
-	}
-	d := time.Duration(s * float64(time.Second))
-	if d >= time.Minute {
-		return d.Round(time.Second).String()
-	}
-	return d.Round(time.Millisecond).String()
 }

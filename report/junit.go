@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
 )
@@ -46,9 +47,9 @@ func junitCases(r *result.Result) []junit.Case {
 	if len(r.Thresholds) == 0 {
 		c := junit.Case{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
 		if r.Interrupted {
-			msg := "the run was interrupted after " + fmtSeconds(r.DurationS)
+			msg := "the run was interrupted after " + format.Seconds(r.DurationS)
 			if r.Config.DurationS > 0 {
-				msg += " of " + fmtSeconds(r.Config.DurationS)
+				msg += " of " + format.Seconds(r.Config.DurationS)
 			}
 			c.Failure = &junit.Failure{Message: msg, Type: "interrupted", Text: msg}
 		}
@@ -80,29 +81,29 @@ func junitProperties(r *result.Result) []junit.Property {
 		{Name: "emulator", Value: strconv.FormatBool(r.Config.Emulator)},
 		{Name: "shape", Value: r.Config.Shape},
 		{Name: "profile", Value: r.Config.Profile},
-		{Name: "rps.target", Value: fmtNum(r.RPS.Target)},
-		{Name: "rps.achieved", Value: fmtRound(r.RPS.Achieved, 3)},
-		{Name: "duration_s", Value: fmtNum(r.DurationS)},
+		{Name: "rps.target", Value: format.Exact(r.RPS.Target)},
+		{Name: "rps.achieved", Value: format.Round(r.RPS.Achieved, 3)},
+		{Name: "duration_s", Value: format.Exact(r.DurationS)},
 		{Name: "interrupted", Value: strconv.FormatBool(r.Interrupted)},
-		{Name: "requests.scheduled", Value: fmtInt(r.Requests.Scheduled)},
-		{Name: "requests.sent", Value: fmtInt(r.Requests.Sent)},
-		{Name: "requests.ok", Value: fmtInt(r.Requests.OK)},
-		{Name: "requests.errors", Value: fmtInt(r.Requests.Errors)},
-		{Name: "requests.not_sent", Value: fmtInt(r.Requests.NotSent)},
+		{Name: "requests.scheduled", Value: format.Int(r.Requests.Scheduled)},
+		{Name: "requests.sent", Value: format.Int(r.Requests.Sent)},
+		{Name: "requests.ok", Value: format.Int(r.Requests.OK)},
+		{Name: "requests.errors", Value: format.Int(r.Requests.Errors)},
+		{Name: "requests.not_sent", Value: format.Int(r.Requests.NotSent)},
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
-		ps = append(ps, junit.Property{Name: "error_rate_pct", Value: fmtRound(pct, 4)})
+		ps = append(ps, junit.Property{Name: "error_rate_pct", Value: format.Round(pct, 4)})
 	}
 	if hasSummary(r.Latency) {
 		ps = append(ps,
-			junit.Property{Name: "latency.avg_ms", Value: fmtRound(r.Latency.Avg, 3)},
-			junit.Property{Name: "latency.p50_ms", Value: fmtRound(r.Latency.P50, 3)},
-			junit.Property{Name: "latency.p95_ms", Value: fmtRound(r.Latency.P95, 3)},
-			junit.Property{Name: "latency.p99_ms", Value: fmtRound(r.Latency.P99, 3)},
-			junit.Property{Name: "latency.max_ms", Value: fmtRound(r.Latency.Max, 3)})
+			junit.Property{Name: "latency.avg_ms", Value: format.Round(r.Latency.Avg, 3)},
+			junit.Property{Name: "latency.p50_ms", Value: format.Round(r.Latency.P50, 3)},
+			junit.Property{Name: "latency.p95_ms", Value: format.Round(r.Latency.P95, 3)},
+			junit.Property{Name: "latency.p99_ms", Value: format.Round(r.Latency.P99, 3)},
+			junit.Property{Name: "latency.max_ms", Value: format.Round(r.Latency.Max, 3)})
 	}
 	if r.Target != nil {
-		ps = append(ps, junit.Property{Name: "target.cpu_max_pct", Value: fmtNum(r.Target.CPUMaxPct)})
+		ps = append(ps, junit.Property{Name: "target.cpu_max_pct", Value: format.Exact(r.Target.CPUMaxPct)})
 	}
 	ps = append(ps, junit.Property{Name: "generator.saturated", Value: strconv.FormatBool(r.Generator.Saturated)})
 	out := ps[:0]

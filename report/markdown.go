@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -82,7 +83,7 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 // runLabel names a run that was given no name: its rate and start time
 // tell repetitions apart.
 func runLabel(r *result.Result) string {
-	label := fmtNum(r.RPS.Target) + " rps"
+	label := format.Num(r.RPS.Target) + " rps"
 	if r.Config.Profile != "" {
 		label = r.Config.Profile + " " + label
 	}

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"time"
+
+	"github.com/vesload/vesload/report/format"
 )
 
 // Progress is what the live line of one second of a run shows. The run's
@@ -45,20 +47,16 @@ func ProgressLine(s, prev *Progress, messages bool) string {
 		if dt := (s.Elapsed - prev.Elapsed).Seconds(); dt > 0 {
 			mbps = float64(s.BytesSent-prev.BytesSent) / dt / 1e6
 		}
-		line = fmt.Sprintf("[%s/%s] %6.0f msg/s (target %.0f/s)  %.2f MB/s  in flight %d  p50 %s  p99 %s (last %ds)  errors %d  disconnected %d",
+		line = fmt.Sprintf("[%s/%s] %6.0f msg/s (target %.0f/s)  %.2f MB/s  in flight %d  p50 %sms  p99 %sms (last %ds)  errors %d  disconnected %d",
 			s.Elapsed.Round(time.Second), s.Total.Round(time.Second), s.RPS, s.TargetRPS, mbps, s.InFlight,
-			progressMs(s.P50), progressMs(s.P99), s.Window, s.Errors, s.Disconnected)
+			format.Duration(s.P50), format.Duration(s.P99), s.Window, s.Errors, s.Disconnected)
 	} else {
-		line = fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %s  p99 %s (last %ds)  errors %d  pool exhausted %d",
+		line = fmt.Sprintf("[%s/%s] %6.0f/s (target %.0f/s)  in flight %d  p50 %sms  p99 %sms (last %ds)  errors %d  pool exhausted %d",
 			s.Elapsed.Round(time.Second), s.Total.Round(time.Second), s.RPS, s.TargetRPS, s.InFlight,
-			progressMs(s.P50), progressMs(s.P99), s.Window, s.Errors, s.PoolExhausted)
+			format.Duration(s.P50), format.Duration(s.P99), s.Window, s.Errors, s.PoolExhausted)
 	}
 	if s.TargetSampled {
 		line += fmt.Sprintf("  target cpu %.0f%%", s.TargetCPU)
 	}
 	return line
-}
-
-func progressMs(d time.Duration) string {
-	return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
 }

@@ -19,7 +19,7 @@ func TestProgressLine(t *testing.T) {
 	}{
 		{name: "rest", s: Progress{Elapsed: 12 * time.Second, Total: time.Minute, RPS: 97, TargetRPS: 100,
 			P50: 1300 * time.Millisecond, P99: 2 * time.Second, Window: 10, Errors: 3, PoolExhausted: 2},
-			want: []string{"[12s/1m0s]", "97/s (target 100/s)", "p50 1300.0ms  p99 2000.0ms (last 10s)", "errors 3  pool exhausted 2"},
+			want: []string{"[12s/1m0s]", "97/s (target 100/s)", "p50 1300.00ms  p99 2000.00ms (last 10s)", "errors 3  pool exhausted 2"},
 			not:  []string{"target cpu", "MB/s"}},
 		{name: "target sampled", s: Progress{Elapsed: 1400 * time.Millisecond, Total: time.Minute, TargetCPU: 41.6, TargetSampled: true},
 			want: []string{"[1s/1m0s]", "target cpu 42%"}},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
 )
@@ -276,8 +277,8 @@ func TestFmtBytes(t *testing.T) {
 	t.Parallel()
 	tests := map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 512 << 20: "512.0 MiB", 3 << 30: "3.0 GiB"}
 	for n, want := range tests {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		if got := format.Bytes(n); got != want {
+			t.Errorf("format.Bytes(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -1,8 +1,7 @@
 package report
 
 import (
-	"strconv"
-
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -42,7 +41,7 @@ func seedRow(r *result.Result, delivery bool) []string {
 	row := make([]string, 0, 8)
 	l := r.Latency
 	if hasSummary(l) {
-		row = append(row, fmtMs(l.Avg), fmtMs(l.Max), fmtMs(l.P50), fmtMs(l.P95), fmtMs(l.P99))
+		row = append(row, format.Ms(l.Avg), format.Ms(l.Max), format.Ms(l.P50), format.Ms(l.P95), format.Ms(l.P99))
 	} else {
 		row = append(row, na, na, na, na, na)
 	}
@@ -50,12 +49,12 @@ func seedRow(r *result.Result, delivery bool) []string {
 		row = append(row, processingTime(r.Delivery))
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
-		row = append(row, fmtPct(pct))
+		row = append(row, format.Pct(pct))
 	} else {
 		row = append(row, na)
 	}
 	if r.Target != nil {
-		row = append(row, strconv.FormatFloat(r.Target.CPUMaxPct, 'f', 1, 64))
+		row = append(row, format.CPU(r.Target.CPUMaxPct))
 	} else {
 		row = append(row, na)
 	}
@@ -74,7 +73,7 @@ func processingTime(d *result.Delivery) string {
 		return na
 	}
 	if s, _, ok := d.ProcessingTime(); ok {
-		return fmtMs(s.Avg)
+		return format.Ms(s.Avg)
 	}
 	return na
 }

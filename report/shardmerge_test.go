@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/verdict"
 )
@@ -235,7 +236,7 @@ func TestMergeShardsShape(t *testing.T) {
 		if err := Text(&b, m, TextOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if want := tt.wantShape + ", target " + fmtRate(tt.wantRPS) + " rps"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "generators ×") {
+		if want := tt.wantShape + ", target " + format.Num(tt.wantRPS) + " rps"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "generators ×") {
 			t.Errorf("%s: text header does not read %q:\n%s", tt.name, want, b.String())
 		}
 	}

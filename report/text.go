@@ -6,10 +6,10 @@ import (
 	"github.com/vesload/vesload/internal/redact"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -123,9 +123,9 @@ func textHeader(t *textWriter, r *result.Result) {
 	case r.Interrupted:
 		status = t.paint(ansiYellow, "INTERRUPTED")
 	}
-	ran := fmtSeconds(r.DurationS)
+	ran := format.Seconds(r.DurationS)
 	if r.Config.DurationS > 0 {
-		ran += " of " + fmtSeconds(r.Config.DurationS)
+		ran += " of " + format.Seconds(r.Config.DurationS)
 	}
 	// A closed model has a concurrency, not a target rate; the shards of
 	// one run read "2 shards of constant 100/s for 2s".
@@ -136,12 +136,12 @@ func textHeader(t *textWriter, r *result.Result) {
 	switch {
 	case r.Config.Protocol == result.ProtocolHV: // the shape is "N producers × M every D": messages
 		t.printf("  %s, target %s msg/s, achieved %s msg/s, ran %s, %s\n",
-			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+			shape, format.Num(r.RPS.Target), format.Num(r.RPS.Achieved), ran, status)
 	case closed:
-		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, fmtRate(r.RPS.Achieved), ran, status)
+		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, format.Num(r.RPS.Achieved), ran, status)
 	default:
 		t.printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
-			shape, fmtRate(r.RPS.Target), fmtRate(r.RPS.Achieved), ran, status)
+			shape, format.Num(r.RPS.Target), format.Num(r.RPS.Achieved), ran, status)
 	}
 	if !r.Started.IsZero() {
 		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
@@ -183,10 +183,10 @@ func runSetup(c result.RunConfig) string {
 		parts = append(parts, fmt.Sprintf("pool %d", c.Pool))
 	}
 	if c.PoolWaitS > 0 {
-		parts = append(parts, "pool wait "+fmtSeconds(c.PoolWaitS))
+		parts = append(parts, "pool wait "+format.Seconds(c.PoolWaitS))
 	}
 	if c.TimeoutS > 0 && !hv {
-		parts = append(parts, "timeout "+fmtSeconds(c.TimeoutS))
+		parts = append(parts, "timeout "+format.Seconds(c.TimeoutS))
 	}
 	if !c.KeepAlive {
 		parts = append(parts, "keep-alive off")
@@ -220,38 +220,36 @@ func textRequests(t *textWriter, r *result.Result) {
 	failed := q.Errors - pe
 	t.section("Requests")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Right(""), table.Left("")}}
-	tb.Add("scheduled", fmtInt(q.Scheduled))
-	tb.Add("sent", fmtInt(q.Sent))
-	tb.Add("  ok", fmtInt(q.OK))
-	tb.Add("  failed", fmtInt(failed), "sent, not ok (errors)")
+	tb.Add("scheduled", format.Int(q.Scheduled))
+	tb.Add("sent", format.Int(q.Sent))
+	tb.Add("  ok", format.Int(q.OK))
+	tb.Add("  failed", format.Int(failed), "sent, not ok (errors)")
 	if q.InFlight > 0 {
-		tb.Add("  in flight", fmtInt(q.InFlight), "no answer yet when this checkpoint was taken")
+		tb.Add("  in flight", format.Int(q.InFlight), "no answer yet when this checkpoint was taken")
 	}
-	tb.Add(unsent, fmtInt(pe), unsentNote)
-	tb.Add("not sent", fmtInt(q.NotSent), "due but cut off by the stop")
+	tb.Add(unsent, format.Int(pe), unsentNote)
+	tb.Add("not sent", format.Int(q.NotSent), "due but cut off by the stop")
 	t.lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
 		t.printf("  accounting: scheduled = sent + %s + not_sent holds (%s = %s + %s + %s)\n",
-			unsent, fmtInt(q.Scheduled), fmtInt(q.Sent), fmtInt(pe), fmtInt(q.NotSent))
+			unsent, format.Int(q.Scheduled), format.Int(q.Sent), format.Int(pe), format.Int(q.NotSent))
 	}
 	if q.InFlight > 0 {
 		t.printf("              sent = ok + failed + in_flight (%s = %s + %s + %s)\n",
-			fmtInt(q.Sent), fmtInt(q.OK), fmtInt(failed), fmtInt(q.InFlight))
+			format.Int(q.Sent), format.Int(q.OK), format.Int(failed), format.Int(q.InFlight))
 	} else {
-		t.printf("              sent = ok + failed (%s = %s + %s)\n", fmtInt(q.Sent), fmtInt(q.OK), fmtInt(failed))
+		t.printf("              sent = ok + failed (%s = %s + %s)\n", format.Int(q.Sent), format.Int(q.OK), format.Int(failed))
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
 		t.printf("  error rate %s%% = errors / attempted = (failed + %s) / (scheduled - not_sent) = (%s + %s) / %s\n",
-			fmtPct(pct), unsent, fmtInt(failed), fmtInt(pe), fmtInt(r.Attempted()))
+			format.Pct(pct), unsent, format.Int(failed), format.Int(pe), format.Int(r.Attempted()))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
-		t.printf("  bytes: sent %s, received %s\n", FormatBytes(r.Bytes.Sent), FormatBytes(r.Bytes.Received))
+		t.printf("  bytes: sent %s, received %s\n", format.Bytes(r.Bytes.Sent), format.Bytes(r.Bytes.Received))
 	}
 }
-
-func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
 
 func textErrors(t *textWriter, r *result.Result) {
 	classes := byCount(r.Errors)
@@ -264,9 +262,9 @@ func textErrors(t *textWriter, r *result.Result) {
 		for _, c := range classes {
 			pct := na
 			if attempted > 0 {
-				pct = fmtPct(100 * float64(r.Errors[c]) / float64(attempted))
+				pct = format.Pct(100 * float64(r.Errors[c]) / float64(attempted))
 			}
-			tb.Add(c, fmtInt(r.Errors[c]), pct)
+			tb.Add(c, format.Int(r.Errors[c]), pct)
 		}
 		t.lines(tb.Plain("  "))
 	}
@@ -277,7 +275,7 @@ func textErrors(t *textWriter, r *result.Result) {
 	t.section("VES error messageIds")
 	tb := table.Table{Cols: []table.Column{table.Left("messageId"), table.Right("count")}}
 	for _, id := range ids {
-		tb.Add(id, fmtInt(r.MessageIDs[id]))
+		tb.Add(id, format.Int(r.MessageIDs[id]))
 	}
 	t.lines(tb.Plain("  "))
 }
@@ -348,19 +346,19 @@ func thresholdValue(th result.Threshold) string {
 	}
 	switch th.Unit {
 	case "ms":
-		return fmtMs(th.Value) + " ms"
+		return format.Ms(th.Value) + " ms"
 	case "%":
-		return fmtPct(th.Value) + "%"
+		return format.Pct(th.Value) + "%"
 	case "B":
 		if th.Value >= 0 && th.Value < 1<<62 {
-			return FormatBytes(int64(th.Value))
+			return format.Bytes(int64(th.Value))
 		}
 	case "/s":
-		return fmtRate(th.Value) + "/s"
+		return format.Num(th.Value) + "/s"
 	case "":
-		return fmtNum(th.Value)
+		return format.Num(th.Value)
 	}
-	return strings.TrimSpace(fmtNum(th.Value) + " " + th.Unit)
+	return strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
 }
 
 func textWarnings(t *textWriter, r *result.Result) {

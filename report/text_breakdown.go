@@ -3,6 +3,7 @@ package report
 import (
 	"strconv"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -26,8 +27,8 @@ func textData(t *textWriter, r *result.Result) {
 	perRequest := int64(max(r.Config.Batch, 1))
 	notSent := r.Requests.Scheduled - r.Requests.Sent
 	t.printf("  events: %s sent, %s unsent (pool_exhausted + not_sent); data: %s sent, peak %s MB/s\n",
-		fmtInt(r.Requests.Sent*perRequest), fmtInt(notSent*perRequest),
-		FormatBytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
+		format.Int(r.Requests.Sent*perRequest), format.Int(notSent*perRequest),
+		format.Bytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
 }
 
 // textByRequest breaks a request mix down per request kind.
@@ -39,8 +40,8 @@ func textByRequest(t *textWriter, r *result.Result) {
 	tb := table.Table{Cols: []table.Column{table.Left("Request"), table.Right("Weight"), table.Right("Sent"), table.Right("OK"),
 		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
 	for _, q := range r.ByRequest {
-		tb.Add(table.EscapeCell(q.Name), strconv.Itoa(q.Weight), fmtInt(q.Requests.Sent), fmtInt(q.Requests.OK),
-			fmtInt(q.Requests.Errors), fmtMs(q.Latency.P50), fmtMs(q.Latency.P95), fmtMs(q.Latency.P99), fmtMs(q.Latency.Max))
+		tb.Add(table.EscapeCell(q.Name), strconv.Itoa(q.Weight), format.Int(q.Requests.Sent), format.Int(q.Requests.OK),
+			format.Int(q.Requests.Errors), format.Ms(q.Latency.P50), format.Ms(q.Latency.P95), format.Ms(q.Latency.P99), format.Ms(q.Latency.Max))
 	}
 	t.lines(tb.Pipe(""))
 }
@@ -55,8 +56,8 @@ func textSteps(t *textWriter, r *result.Result) {
 	tb := table.Table{Cols: []table.Column{table.Right("Concurrency"), table.Right("Start s"), table.Right("Sent"), table.Right("req/s"),
 		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
 	for _, s := range r.Steps {
-		tb.Add(strconv.Itoa(s.Concurrency), fmtRound(s.StartS, 1), fmtInt(s.Sent), fmtRate(s.RPS),
-			fmtInt(s.Errors), fmtMs(s.Latency.P50), fmtMs(s.Latency.P95), fmtMs(s.Latency.P99), fmtMs(s.Latency.Max))
+		tb.Add(strconv.Itoa(s.Concurrency), format.Round(s.StartS, 1), format.Int(s.Sent), format.Num(s.RPS),
+			format.Int(s.Errors), format.Ms(s.Latency.P50), format.Ms(s.Latency.P95), format.Ms(s.Latency.P99), format.Ms(s.Latency.Max))
 	}
 	t.lines(tb.Pipe(""))
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -23,7 +24,7 @@ func textDelivery(t *textWriter, r *result.Result) {
 	} else {
 		t.printf("  expected   %8d  events of the requests sent (%d answered 2xx)\n", d.Expected, d.Accepted)
 	}
-	t.printf("  delivered  %8d  %s%%\n", d.Delivered, fmtPct(pct))
+	t.printf("  delivered  %8d  %s%%\n", d.Delivered, format.Pct(pct))
 	lost := fmt.Sprintf("  lost       %8d  of which answered 2xx: %d (lost though accepted)", d.Lost, d.LostThoughAccepted)
 	if d.NoAnswers {
 		lost = fmt.Sprintf("  lost       %8d", d.Lost)
@@ -44,7 +45,7 @@ func textDelivery(t *textWriter, r *result.Result) {
 		if s.Count == 0 {
 			return
 		}
-		t.printf("  %-17s %8s %8s %8s %8s %8s %8d\n", name, fmtMs(s.Avg), fmtMs(s.P50), fmtMs(s.P95), fmtMs(s.P99), fmtMs(s.Max), s.Count)
+		t.printf("  %-17s %8s %8s %8s %8s %8s %8d\n", name, format.Ms(s.Avg), format.Ms(s.P50), format.Ms(s.P95), format.Ms(s.P99), format.Ms(s.Max), s.Count)
 	}
 	row("to the record", d.E2E)
 	row("to the read", d.Consumed)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -82,7 +83,7 @@ func TestDeliveryResolution(t *testing.T) {
 	if err := Text(&text, slow, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "Avg VES processing time is to the record (" + fmtMs(slow.Delivery.E2E.Avg) + " ms)"; !strings.Contains(text.String(), want) {
+	if want := "Avg VES processing time is to the record (" + format.Ms(slow.Delivery.E2E.Avg) + " ms)"; !strings.Contains(text.String(), want) {
 		t.Errorf("text does not say %q:\n%s", want, text.String())
 	}
 }

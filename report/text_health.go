@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -20,30 +21,28 @@ func textGenerator(t *textWriter, r *result.Result) {
 	t.section("Generator (vesload itself)")
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Left("")}}
 	tb.Add("dispatch lag", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms",
-		fmtMs(g.DispatchLagP50Ms), fmtMs(g.DispatchLagP99Ms), fmtMs(g.DispatchLagMaxMs)))
-	tb.Add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(g.CPUAvgPct), fmtCPU(g.CPUMaxPct)))
+		format.Ms(g.DispatchLagP50Ms), format.Ms(g.DispatchLagP99Ms), format.Ms(g.DispatchLagMaxMs)))
+	tb.Add("CPU", fmt.Sprintf("avg %s%%, max %s%%", format.CPU(g.CPUAvgPct), format.CPU(g.CPUMaxPct)))
 	if g.RSSMaxBytes > 0 {
-		tb.Add("RSS max", FormatBytes(g.RSSMaxBytes))
+		tb.Add("RSS max", format.Bytes(g.RSSMaxBytes))
 	}
 	if g.RSSAnonMaxBytes > 0 {
-		tb.Add("anonymous RSS max", FormatBytes(g.RSSAnonMaxBytes))
+		tb.Add("anonymous RSS max", format.Bytes(g.RSSAnonMaxBytes))
 	}
 	if g.GoHeapMaxBytes > 0 {
-		tb.Add("Go heap in use max", FormatBytes(g.GoHeapMaxBytes))
+		tb.Add("Go heap in use max", format.Bytes(g.GoHeapMaxBytes))
 	}
 	if g.MaxInFlight > 0 {
-		tb.Add("max in flight", fmtInt(g.MaxInFlight))
+		tb.Add("max in flight", format.Int(g.MaxInFlight))
 	}
 	t.lines(tb.Plain("  "))
 	if g.Saturated {
 		t.warn("  ", fmt.Sprintf("the generator was saturated (dispatch lag p99 %s ms, CPU max %s%%): "+
 			"it could not keep the schedule, so the latency figures include its own delay and are suspect. "+
 			"Lower the rate, give vesload more CPU, or split the load across machines.",
-			fmtMs(g.DispatchLagP99Ms), fmtCPU(g.CPUMaxPct)))
+			format.Ms(g.DispatchLagP99Ms), format.CPU(g.CPUMaxPct)))
 	}
 }
-
-func fmtCPU(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // textTarget prints what was sampled of the system under test.
 func textTarget(t *textWriter, r *result.Result) {
@@ -58,17 +57,17 @@ func textTarget(t *textWriter, r *result.Result) {
 	}
 	t.section(title)
 	tb := table.Table{Cols: []table.Column{table.Left(""), table.Left("")}}
-	tb.Add("CPU", fmt.Sprintf("avg %s%%, max %s%%", fmtCPU(tg.CPUAvgPct), fmtCPU(tg.CPUMaxPct)))
+	tb.Add("CPU", fmt.Sprintf("avg %s%%, max %s%%", format.CPU(tg.CPUAvgPct), format.CPU(tg.CPUMaxPct)))
 	rss := na
 	if tg.RSSMaxBytes > 0 {
-		rss = FormatBytes(tg.RSSMaxBytes)
+		rss = format.Bytes(tg.RSSMaxBytes)
 	}
 	tb.Add("RSS max", rss)
 	if len(tg.Series) > 0 {
 		tb.Add("series", strings.Join(tg.Series, ", "))
 	}
 	if tg.SampleErrors > 0 {
-		msg := fmtInt(tg.SampleErrors) + " samples failed"
+		msg := format.Int(tg.SampleErrors) + " samples failed"
 		if tg.LastError != "" {
 			msg += " (last: " + strings.Join(strings.Fields(tg.LastError), " ") + ")"
 		}

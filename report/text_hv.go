@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -23,9 +24,9 @@ func textHV(t *textWriter, r *result.Result) {
 	s := hv.Sent
 	t.section("Messages")
 	t.printf("  %d producers × %d messages of %s every %s (%s), %s\n", hv.Producers, hv.Messages,
-		FormatBytes(int64(hv.SizeBytes)), fmtSeconds(hv.IntervalS), hv.Domain, transport(hv))
+		format.Bytes(int64(hv.SizeBytes)), format.Seconds(hv.IntervalS), hv.Domain, transport(hv))
 	t.printf("  scheduled %s = sent %s + not sent %s; sent = written %s + failed %s\n",
-		fmtInt(s.Scheduled), fmtInt(s.Sent), fmtInt(s.NotSent), fmtInt(s.Written), fmtInt(s.Failed))
+		format.Int(s.Scheduled), format.Int(s.Sent), format.Int(s.NotSent), format.Int(s.Written), format.Int(s.Failed))
 	if len(hv.NotSentBy) > 0 {
 		t.printf("  not sent by reason: %s", counts(hv.NotSentBy))
 		if hv.NotSentBy[result.ClassDisconnected] > 0 {
@@ -34,13 +35,13 @@ func textHV(t *textWriter, r *result.Result) {
 		t.println("")
 	}
 	t.printf("  data: %s written, %s MB/s average, %s MB/s peak second\n",
-		FormatBytes(s.Bytes), fmtRound(hv.MBps, 2), fmtRound(hv.PeakMBps, 2))
+		format.Bytes(s.Bytes), format.Round(hv.MBps, 2), format.Round(hv.PeakMBps, 2))
 	t.printf("  write blocked (back-pressure) ms: p50 %s, p99 %s, max %s\n",
-		fmtMs(hv.WriteBlocked.P50), fmtMs(hv.WriteBlocked.P99), fmtMs(hv.WriteBlocked.Max))
+		format.Ms(hv.WriteBlocked.P50), format.Ms(hv.WriteBlocked.P99), format.Ms(hv.WriteBlocked.Max))
 	t.printf("  connections: %d made (%d reconnects); connect ms p50 %s max %s", hv.Connects, hv.Reconnects,
-		fmtMs(hv.Connect.P50), fmtMs(hv.Connect.Max))
+		format.Ms(hv.Connect.P50), format.Ms(hv.Connect.Max))
 	if hv.TLS {
-		t.printf("; TLS handshake ms p50 %s max %s", fmtMs(hv.Handshake.P50), fmtMs(hv.Handshake.Max))
+		t.printf("; TLS handshake ms p50 %s max %s", format.Ms(hv.Handshake.P50), format.Ms(hv.Handshake.Max))
 	}
 	t.println("")
 	if len(hv.Disconnects) > 0 {
@@ -59,10 +60,10 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 	}
 	dup := na
 	if rc.Duplicates != nil {
-		dup = fmtInt(*rc.Duplicates)
+		dup = format.Int(*rc.Duplicates)
 	}
 	t.printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
-		fmtInt(rc.Received), fmtInt(rc.Accepted), fmtInt(rc.Lost), dup)
+		format.Int(rc.Received), format.Int(rc.Accepted), format.Int(rc.Lost), dup)
 	if len(rc.Dropped) > 0 {
 		t.printf(", dropped %s", counts(rc.Dropped))
 	}
@@ -73,7 +74,7 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 		ms   float64
 	}{{"avg", rc.TravelAvgMs}, {"p50", rc.TravelP50Ms}, {"p99", rc.TravelP99Ms}, {"max", rc.TravelMaxMs}} {
 		if v.ms > 0 {
-			parts = append(parts, v.name+" "+fmtMs(v.ms))
+			parts = append(parts, v.name+" "+format.Ms(v.ms))
 		}
 	}
 	if len(parts) > 0 {
@@ -90,8 +91,8 @@ func textHVProducers(t *textWriter, hv *result.HV) {
 	tb := table.Table{Cols: []table.Column{table.Left("Source"), table.Right("Written"), table.Right("Failed"),
 		table.Right("Not sent"), table.Right("Bytes"), table.Right("Reconnects")}}
 	for _, p := range hv.ByProducer {
-		tb.Add(table.EscapeCell(p.Source), fmtInt(p.Counts.Written), fmtInt(p.Counts.Failed), fmtInt(p.Counts.NotSent),
-			FormatBytes(p.Counts.Bytes), fmtInt(p.Reconnects))
+		tb.Add(table.EscapeCell(p.Source), format.Int(p.Counts.Written), format.Int(p.Counts.Failed), format.Int(p.Counts.NotSent),
+			format.Bytes(p.Counts.Bytes), format.Int(p.Reconnects))
 	}
 	t.lines(tb.Pipe(""))
 }
@@ -107,7 +108,7 @@ func transport(hv *result.HV) string {
 func counts(m map[string]int64) string {
 	var parts []string
 	for _, k := range byCount(m) {
-		parts = append(parts, k+"="+fmtInt(m[k]))
+		parts = append(parts, k+"="+format.Int(m[k]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -123,18 +124,18 @@ func hvSeedRow(r *result.Result) []string {
 	hv := r.HV
 	received, diff, travel := na, na, na
 	if rc := hv.Receiver; rc != nil {
-		received, diff = fmtInt(rc.Received), fmtInt(hv.Sent.Written-rc.Received)
+		received, diff = format.Int(rc.Received), format.Int(hv.Sent.Written-rc.Received)
 		if rc.TravelP99Ms > 0 {
-			travel = fmtMs(rc.TravelP99Ms)
+			travel = format.Ms(rc.TravelP99Ms)
 		}
 	}
 	cpu, mem := na, na
 	if r.Target != nil {
-		cpu = fmtPct(r.Target.CPUMaxPct)
+		cpu = format.CPU(r.Target.CPUMaxPct)
 		if r.Target.RSSMaxBytes > 0 {
-			mem = FormatBytes(r.Target.RSSMaxBytes)
+			mem = format.Bytes(r.Target.RSSMaxBytes)
 		}
 	}
-	return []string{strconv.Itoa(hv.Producers), fmtInt(hv.Sent.Written), received, diff,
-		fmtRound(hv.PeakMBps, 2), travel, cpu, mem}
+	return []string{strconv.Itoa(hv.Producers), format.Int(hv.Sent.Written), received, diff,
+		format.Round(hv.PeakMBps, 2), travel, cpu, mem}
 }

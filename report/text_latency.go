@@ -5,6 +5,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
 )
@@ -76,32 +77,32 @@ func spectrum(ls result.Summary, lh *hdrhistogram.PackedHistogram, ss result.Sum
 	figs := []fig{
 		{"min", fromSummary(func(s result.Summary) float64 { return s.Min })},
 		{"avg", fromSummary(func(s result.Summary) float64 { return s.Avg })},
-		{"p50", fromSummary(func(s result.Summary) float64 { return s.P50 })},
-		{"p90", fromSummary(func(s result.Summary) float64 { return s.P90 })},
-		{"p95", fromSummary(func(s result.Summary) float64 { return s.P95 })},
-		{"p99", fromSummary(func(s result.Summary) float64 { return s.P99 })},
-		{"p99.9", fromSummary(func(s result.Summary) float64 { return s.P999 })},
-		{"p99.99", fromHist(99.99)},
-		{"p99.999", fromHist(99.999)},
-		{"max", fromSummary(func(s result.Summary) float64 { return s.Max })},
 	}
+	for _, p := range result.Percentiles() {
+		figs = append(figs, fig{p.Label, fromSummary(p.Of)})
+	}
+	figs = append(figs,
+		fig{"p99.99", fromHist(99.99)},
+		fig{"p99.999", fromHist(99.999)},
+		fig{"max", fromSummary(func(s result.Summary) float64 { return s.Max })},
+	)
 	rows := make([][]string, 0, len(figs)+1)
 	for _, f := range figs {
 		l, lok := f.get(ls, lh)
 		s, sok := f.get(ss, sh)
 		row := []string{f.label, na, na, ""}
 		if lok {
-			row[1] = fmtMs(l)
+			row[1] = format.Ms(l)
 		}
 		if sok {
-			row[2] = fmtMs(s)
+			row[2] = format.Ms(s)
 		}
 		if lok && sok {
-			row[3] = fmtMs(max(0, l-s))
+			row[3] = format.Ms(max(0, l-s))
 		}
 		rows = append(rows, row)
 	}
-	rows = append(rows, []string{"count", fmtInt(ls.Count), fmtInt(ss.Count), ""})
+	rows = append(rows, []string{"count", format.Int(ls.Count), format.Int(ss.Count), ""})
 	return rows
 }
 

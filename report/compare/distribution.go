@@ -28,8 +28,8 @@ type Distribution struct {
 	P           float64
 	Significant bool
 	// Shift is the largest change of B against A in percent over the
-	// percentiles p50, p90, p99 and p99.9 (the one with the largest
-	// magnitude), with the percentile it was seen at.
+	// percentiles a result lists (result.Percentiles: p50 to p99.9; the
+	// one with the largest magnitude), with the percentile it was seen at.
 	Shift           float64
 	ShiftPercentile float64
 }
@@ -132,9 +132,10 @@ func kolmogorovQ(lambda float64) float64 {
 }
 
 // largestShift returns the change of b against a with the largest
-// magnitude over a few percentiles, and where it was.
+// magnitude over the percentiles a result lists, and where it was.
 func largestShift(a, b *hdrhistogram.Histogram) (pct, at float64) {
-	for _, q := range []float64{50, 90, 99, 99.9} {
+	for _, p := range result.Percentiles() {
+		q := p.Q
 		d := deltaPct(float64(a.ValueAtPercentile(q)), float64(b.ValueAtPercentile(q)))
 		if math.Abs(d) > math.Abs(pct) || at == 0 {
 			pct, at = d, q

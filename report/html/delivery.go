@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -19,36 +20,36 @@ func deliverySection(r *result.Result) (section, bool) {
 	}
 	share := "n/a"
 	if d.Expected > 0 {
-		share = fmtPct(100 * float64(d.Delivered) / float64(d.Expected))
+		share = format.Pct(100*float64(d.Delivered)/float64(d.Expected)) + "%"
 	}
-	lost := cell{Text: fmtInt(d.Lost) + " / " + fmtInt(d.LostThoughAccepted), Class: "num"}
+	lost := cell{Text: format.Int(d.Lost) + " / " + format.Int(d.LostThoughAccepted), Class: "num"}
 	if d.Lost > 0 || d.LostThoughAccepted > 0 {
 		lost.Class = "num fail"
 	}
 	counts := table{Caption: "Events", Rows: [][]cell{
-		{key("expected (of the requests sent)"), num(fmtInt(d.Expected))},
-		{key("accepted (answered 2xx)"), num(fmtInt(d.Accepted))},
-		{key("delivered"), num(fmtInt(d.Delivered) + " (" + share + ")")},
+		{key("expected (of the requests sent)"), num(format.Int(d.Expected))},
+		{key("accepted (answered 2xx)"), num(format.Int(d.Accepted))},
+		{key("delivered"), num(format.Int(d.Delivered) + " (" + share + ")")},
 		{key("lost / of which accepted"), lost},
-		{key("delivered though the request failed"), num(fmtInt(d.DeliveredThoughRejected))},
-		{key("duplicates / out of order"), num(fmtInt(d.Duplicates) + " / " + fmtInt(d.OutOfOrder))},
-		{key("foreign records / records read"), num(fmtInt(d.Foreign) + " / " + fmtInt(d.Records))},
+		{key("delivered though the request failed"), num(format.Int(d.DeliveredThoughRejected))},
+		{key("duplicates / out of order"), num(format.Int(d.Duplicates) + " / " + format.Int(d.OutOfOrder))},
+		{key("foreign records / records read"), num(format.Int(d.Foreign) + " / " + format.Int(d.Records))},
 	}}
 	if d.NoAnswers { // HV-VES: nothing is answered, so nothing is "accepted" or "failed"
-		lost.Text = fmtInt(d.Lost)
+		lost.Text = format.Int(d.Lost)
 		counts.Rows = slices.Concat([][]cell{
-			{key("expected (of the messages written)"), num(fmtInt(d.Expected))},
+			{key("expected (of the messages written)"), num(format.Int(d.Expected))},
 			{key("accepted"), txt("n/a: the protocol answers nothing")},
-			{key("delivered"), num(fmtInt(d.Delivered) + " (" + share + ")")},
+			{key("delivered"), num(format.Int(d.Delivered) + " (" + share + ")")},
 			{key("lost"), lost},
 		}, counts.Rows[5:])
 	}
 	if d.LagMax >= 0 {
-		counts.Rows = append(counts.Rows, []cell{key("consumer lag max"), num(fmtInt(d.LagMax) + " records")})
+		counts.Rows = append(counts.Rows, []cell{key("consumer lag max"), num(format.Int(d.LagMax) + " records")})
 	}
 	dist := table{
 		Caption: "End to end (ms, from each event's due time)",
-		Head:    head(1, "", "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max", "count"),
+		Head:    distributionHead(),
 		Rows: [][]cell{
 			summaryRow("to the record's timestamp", d.E2E),
 			summaryRow("to the read by vesload", d.Consumed),
@@ -56,7 +57,7 @@ func deliverySection(r *result.Result) (section, bool) {
 	}
 	s := section{ID: "delivery", Title: "Delivery (end to end)",
 		Paras: []string{fmt.Sprintf("Read from %s; record timestamps: %s; grace %s after the run.",
-			redact.URL(d.Source), d.TimestampsLabel(), fmtDuration(d.GraceS))},
+			redact.URL(d.Source), d.TimestampsLabel(), format.Seconds(d.GraceS))},
 		Tables: []table{counts, dist}}
 	s.Notes = append(s.Notes, d.ResolutionNotes()...)
 	if d.ClockSkewed > 0 {

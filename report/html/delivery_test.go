@@ -36,7 +36,7 @@ func TestDeliverySection(t *testing.T) {
 	checkSelfContained(t, page)
 	for _, want := range []string{
 		`id="delivery"`, "Delivery (end to end)", "kafka://ves:xxxxx@kafka:9092/unauthenticated.SEC_FAULT_OUTPUT",
-		"LogAppendTime", ">5997 (99.95 %)<", `class="num fail">3 / 2<`, ">35<", ">12 / 6010<", ">140 records<",
+		"LogAppendTime", ">5997 (99.95%)<", `class="num fail">3 / 2<`, ">35<", ">12 / 6010<", ">140 records<",
 		"to the record&#39;s timestamp", ">52.00<", "4 record timestamps were before their event was due",
 	} {
 		if !strings.Contains(page, want) {

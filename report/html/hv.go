@@ -6,6 +6,7 @@ import (
 
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -30,20 +31,20 @@ func hvSection(r *result.Result) (section, bool) {
 	s := hv.Sent
 	msgs := table{Caption: "Messages", Rows: [][]cell{
 		{key("producers × messages"), num(fmt.Sprintf("%d × %d of %s every %s", hv.Producers, hv.Messages,
-			report.FormatBytes(int64(hv.SizeBytes)), fmtDuration(hv.IntervalS)))},
+			format.Bytes(int64(hv.SizeBytes)), format.Seconds(hv.IntervalS)))},
 		{key("domain, transport"), txt(hv.Domain + ", " + transport + " to " + hv.Addr)},
-		{key("scheduled"), num(fmtInt(s.Scheduled))},
-		{key("written / failed"), num(fmtInt(s.Written) + " / " + fmtInt(s.Failed))},
-		{key("not sent"), num(fmtInt(s.NotSent))},
-		{key("data written"), num(report.FormatBytes(s.Bytes))},
-		{key("MB/s average / peak second"), num(fmtNum(hv.MBps) + " / " + fmtNum(hv.PeakMBps))},
+		{key("scheduled"), num(format.Int(s.Scheduled))},
+		{key("written / failed"), num(format.Int(s.Written) + " / " + format.Int(s.Failed))},
+		{key("not sent"), num(format.Int(s.NotSent))},
+		{key("data written"), num(format.Bytes(s.Bytes))},
+		{key("MB/s average / peak second"), num(format.Num(hv.MBps) + " / " + format.Num(hv.PeakMBps))},
 	}}
 	if len(hv.NotSentBy) > 0 {
 		msgs.Rows = append(msgs.Rows, []cell{key("not sent by reason"), txt(countList(hv.NotSentBy))})
 	}
 	dist := table{
 		Caption: "Write back-pressure and connections (ms)",
-		Head:    head(1, "", "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max", "count"),
+		Head:    distributionHead(),
 		Rows: [][]cell{
 			summaryRow("write blocked", hv.WriteBlocked),
 			summaryRow("connect", hv.Connect),
@@ -53,7 +54,7 @@ func hvSection(r *result.Result) (section, bool) {
 		dist.Rows = append(dist.Rows, summaryRow("TLS handshake", hv.Handshake))
 	}
 	conns := table{Caption: "Connections", Rows: [][]cell{
-		{key("made / reconnects"), num(fmtInt(hv.Connects) + " / " + fmtInt(hv.Reconnects))},
+		{key("made / reconnects"), num(format.Int(hv.Connects) + " / " + format.Int(hv.Reconnects))},
 	}}
 	if len(hv.Disconnects) > 0 {
 		conns.Rows = append(conns.Rows, []cell{key("disconnects by cause"), txt(countList(hv.Disconnects))})
@@ -67,18 +68,18 @@ func hvSection(r *result.Result) (section, bool) {
 	if rc := hv.Receiver; rc != nil {
 		dup := "n/a" // the receiver could not tell
 		if rc.Duplicates != nil {
-			dup = fmtInt(*rc.Duplicates)
+			dup = format.Int(*rc.Duplicates)
 		}
 		rt := table{Caption: "Receiver (" + redact.URL(rc.Source) + ")", Rows: [][]cell{
-			{key("received / accepted"), num(fmtInt(rc.Received) + " / " + fmtInt(rc.Accepted))},
-			{key("lost / duplicates"), num(fmtInt(rc.Lost) + " / " + dup)},
+			{key("received / accepted"), num(format.Int(rc.Received) + " / " + format.Int(rc.Accepted))},
+			{key("lost / duplicates"), num(format.Int(rc.Lost) + " / " + dup)},
 		}}
 		if len(rc.Dropped) > 0 {
 			rt.Rows = append(rt.Rows, []cell{key("dropped by cause"), txt(countList(rc.Dropped))})
 		}
 		if rc.TravelMaxMs > 0 {
 			rt.Rows = append(rt.Rows, []cell{key("travel time p50 / p99 / max"),
-				num(fmtMs(rc.TravelP50Ms) + " / " + fmtMs(rc.TravelP99Ms) + " / " + fmtMs(rc.TravelMaxMs) + " ms")})
+				num(format.Ms(rc.TravelP50Ms) + " / " + format.Ms(rc.TravelP99Ms) + " / " + format.Ms(rc.TravelMaxMs) + " ms")})
 		}
 		sec.Tables = append(sec.Tables, rt)
 	}
@@ -105,7 +106,7 @@ func hvRateChart(r *result.Result) chart {
 func countList(m map[string]int64) string {
 	var parts []string
 	for _, k := range byCount(m) {
-		parts = append(parts, k+"="+fmtInt(m[k]))
+		parts = append(parts, k+"="+format.Int(m[k]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 )
 
 // page is what the templates render: a heading, metadata lines and
@@ -159,16 +157,3 @@ footer { margin-top: 2.5rem; color: #6a737d; font-size: .85rem; }
   .banner { background: none; }
 }
 `
-
-// Number formatting, shared by every table of the page.
-
-func fmtMs(v float64) string  { return strconv.FormatFloat(v, 'f', 2, 64) }
-func fmtPct(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) + " %" }
-func fmtInt(n int64) string   { return strconv.FormatInt(n, 10) }
-
-func fmtNum(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "n/a"
-	}
-	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
-}

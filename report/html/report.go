@@ -14,6 +14,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -42,7 +43,7 @@ func reportPage(r *result.Result) (*page, error) {
 	}
 	if r.Interrupted {
 		p.Banner = fmt.Sprintf("This run was interrupted after %s of the %s planned: the figures cover only the part that ran.",
-			fmtDuration(r.DurationS), fmtDuration(r.Config.DurationS))
+			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS))
 	}
 	for _, w := range r.Warnings {
 		p.Warnings = append(p.Warnings, redact.URL(w))
@@ -92,13 +93,13 @@ func targetLine(r *result.Result) string {
 
 func reportMeta(r *result.Result) []string {
 	meta := []string{"Target: " + targetLine(r)}
-	run := fmt.Sprintf("%s requests/s for %s", fmtNum(r.RPS.Target), fmtDuration(r.Config.DurationS))
+	run := fmt.Sprintf("%s requests/s for %s", format.Num(r.RPS.Target), format.Seconds(r.Config.DurationS))
 	if r.Config.Profile != "" {
 		run = "Profile " + r.Config.Profile + ": " + run
 	}
 	meta = append(meta, run)
 	if !r.Started.IsZero() {
-		meta = append(meta, fmt.Sprintf("Started %s, ran %s", fmtTime(r.Started), fmtDuration(r.DurationS)))
+		meta = append(meta, fmt.Sprintf("Started %s, ran %s", fmtTime(r.Started), format.Seconds(r.DurationS)))
 	}
 	return meta
 }
@@ -127,29 +128,29 @@ func summarySection(r *result.Result) section {
 	q := r.Requests
 	unsent, pe := result.UnsentRow(r.Errors)
 	rows := [][]cell{
-		{key("scheduled"), num(fmtInt(q.Scheduled))},
-		{key("sent"), num(fmtInt(q.Sent))},
-		{key("ok"), num(fmtInt(q.OK))},
-		{key("failed (sent, not ok)"), num(fmtInt(q.Errors - pe))},
+		{key("scheduled"), num(format.Int(q.Scheduled))},
+		{key("sent"), num(format.Int(q.Sent))},
+		{key("ok"), num(format.Int(q.OK))},
+		{key("failed (sent, not ok)"), num(format.Int(q.Errors - pe))},
 	}
 	if q.InFlight > 0 {
-		rows = append(rows, []cell{key("in flight (checkpoint)"), num(fmtInt(q.InFlight))})
+		rows = append(rows, []cell{key("in flight (checkpoint)"), num(format.Int(q.InFlight))})
 	}
 	rows = append(rows,
-		[]cell{key(unsent + " (never sent)"), num(fmtInt(pe))},
-		[]cell{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
+		[]cell{key(unsent + " (never sent)"), num(format.Int(pe))},
+		[]cell{key("not sent (stopped)"), num(format.Int(q.NotSent))},
 	)
 	if pct, ok := r.ErrorRatePct(); ok {
-		rows = append(rows, []cell{key("error rate (errors / attempted)"), num(fmtPct(pct))})
+		rows = append(rows, []cell{key("error rate (errors / attempted)"), num(format.Pct(pct) + "%")})
 	}
 	rows = append(rows,
-		[]cell{key("rate target / achieved"), num(fmtNum(r.RPS.Target) + " / " + fmtNum(r.RPS.Achieved) + " /s")},
-		[]cell{key("bytes sent / received"), num(report.FormatBytes(r.Bytes.Sent) + " / " + report.FormatBytes(r.Bytes.Received))},
+		[]cell{key("rate target / achieved"), num(format.Num(r.RPS.Target) + " / " + format.Num(r.RPS.Achieved) + " /s")},
+		[]cell{key("bytes sent / received"), num(format.Bytes(r.Bytes.Sent) + " / " + format.Bytes(r.Bytes.Received))},
 	)
 	reqs := table{Caption: "Requests", Rows: rows}
 	dist := table{
 		Caption: "Distribution (ms)",
-		Head:    head(1, "", "min", "avg", "p50", "p90", "p95", "p99", "p99.9", "max", "count"),
+		Head:    distributionHead(),
 		Rows: [][]cell{
 			summaryRow("latency (from due time)", r.Latency),
 			summaryRow("service time (from write)", r.Service),
@@ -163,12 +164,31 @@ func summarySection(r *result.Result) section {
 	}
 }
 
-func summaryRow(name string, s result.Summary) []cell {
-	if s.Count == 0 && s.Max == 0 {
-		return []cell{key(name), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("n/a"), num("0")}
+// distributionHead is the head of a distribution's table: min, avg, the
+// percentiles a result lists (result.Percentiles), max and count.
+func distributionHead() []cell {
+	titles := []string{"", "min", "avg"}
+	for _, p := range result.Percentiles() {
+		titles = append(titles, p.Label)
 	}
-	return []cell{key(name), num(fmtMs(s.Min)), num(fmtMs(s.Avg)), num(fmtMs(s.P50)), num(fmtMs(s.P90)),
-		num(fmtMs(s.P95)), num(fmtMs(s.P99)), num(fmtMs(s.P999)), num(fmtMs(s.Max)), num(fmtInt(s.Count))}
+	return head(1, append(titles, "max", "count")...)
+}
+
+// summaryRow is the row of a distribution under distributionHead; a
+// distribution with nothing in it shows n/a.
+func summaryRow(name string, s result.Summary) []cell {
+	empty := s.Count == 0 && s.Max == 0
+	ms := func(v float64) cell {
+		if empty {
+			return num("n/a")
+		}
+		return num(format.Ms(v))
+	}
+	row := []cell{key(name), ms(s.Min), ms(s.Avg)}
+	for _, p := range result.Percentiles() {
+		row = append(row, ms(p.Of(s)))
+	}
+	return append(row, ms(s.Max), num(format.Int(s.Count)))
 }
 
 func verdictSection(r *result.Result) section {
@@ -187,7 +207,7 @@ func verdictSection(r *result.Result) section {
 		}
 		measured := "n/a"
 		if th.Reason == "" {
-			measured = strings.TrimSpace(fmtNum(th.Value) + " " + th.Unit)
+			measured = strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
 		}
 		t.Rows = append(t.Rows, []cell{txt(th.Expr), num(measured), res, txt(th.Reason)})
 	}
@@ -425,15 +445,15 @@ func errorSection(r *result.Result) section {
 	for _, k := range byCount(r.Errors) {
 		share := "n/a"
 		if attempted > 0 {
-			share = fmtPct(100 * float64(r.Errors[k]) / float64(attempted))
+			share = format.Pct(100*float64(r.Errors[k])/float64(attempted)) + "%"
 		}
-		t.Rows = append(t.Rows, []cell{txt(k), num(fmtInt(r.Errors[k])), num(share)})
+		t.Rows = append(t.Rows, []cell{txt(k), num(format.Int(r.Errors[k])), num(share)})
 	}
 	s.Tables = []table{t}
 	if len(r.MessageIDs) > 0 {
 		ids := table{Caption: "VES error messageId", Head: head(1, "messageId", "count")}
 		for _, k := range byCount(r.MessageIDs) {
-			ids.Rows = append(ids.Rows, []cell{txt(k), num(fmtInt(r.MessageIDs[k]))})
+			ids.Rows = append(ids.Rows, []cell{txt(k), num(format.Int(r.MessageIDs[k]))})
 		}
 		s.Tables = append(s.Tables, ids)
 	}
@@ -445,12 +465,12 @@ func resourceSection(r *result.Result) section {
 	if t := r.Target; t != nil {
 		tt := table{Caption: "Target", Rows: [][]cell{
 			{key("source"), txt(redact.URL(t.Source))},
-			{key("CPU avg / max"), num(fmtPct(t.CPUAvgPct) + " / " + fmtPct(t.CPUMaxPct))},
-			{key("RSS max"), num(report.FormatBytes(t.RSSMaxBytes))},
+			{key("CPU avg / max"), num(format.CPU(t.CPUAvgPct) + "% / " + format.CPU(t.CPUMaxPct) + "%")},
+			{key("RSS max"), num(format.Bytes(t.RSSMaxBytes))},
 		}}
 		for _, k := range slices.Sorted(maps.Keys(t.Extra)) {
 			e := t.Extra[k]
-			tt.Rows = append(tt.Rows, []cell{key(k), num(fmt.Sprintf("avg %s, max %s (%d samples)", fmtNum(e.Avg), fmtNum(e.Max), e.Samples))})
+			tt.Rows = append(tt.Rows, []cell{key(k), num(fmt.Sprintf("avg %s, max %s (%d samples)", format.Num(e.Avg), format.Num(e.Max), e.Samples))})
 		}
 		if t.SampleErrors > 0 {
 			tt.Rows = append(tt.Rows, []cell{key("failed samples"), txt(fmt.Sprintf("%d (last: %s)", t.SampleErrors, redact.URL(t.LastError)))})
@@ -468,18 +488,18 @@ func resourceSection(r *result.Result) section {
 		sat = "yes: the generator could not keep the schedule, latency figures are suspect"
 	}
 	s.Tables = append(s.Tables, table{Caption: "Generator (vesload)", Rows: [][]cell{
-		{key("CPU avg / max"), num(fmtPct(g.CPUAvgPct) + " / " + fmtPct(g.CPUMaxPct))},
-		{key("RSS max"), num(report.FormatBytes(g.RSSMaxBytes))},
-		{key("dispatch lag p50 / p99 / max"), num(fmtMs(g.DispatchLagP50Ms) + " / " + fmtMs(g.DispatchLagP99Ms) + " / " + fmtMs(g.DispatchLagMaxMs) + " ms")},
-		{key("max in flight"), num(fmtInt(g.MaxInFlight))},
+		{key("CPU avg / max"), num(format.CPU(g.CPUAvgPct) + "% / " + format.CPU(g.CPUMaxPct) + "%")},
+		{key("RSS max"), num(format.Bytes(g.RSSMaxBytes))},
+		{key("dispatch lag p50 / p99 / max"), num(format.Ms(g.DispatchLagP50Ms) + " / " + format.Ms(g.DispatchLagP99Ms) + " / " + format.Ms(g.DispatchLagMaxMs) + " ms")},
+		{key("max in flight"), num(format.Int(g.MaxInFlight))},
 		{key("saturated"), txt(sat)},
 	}})
 	if in := r.Influx; in != nil {
 		rows := [][]cell{
 			{key("write URL"), txt(redact.URL(in.URL))},
-			{key("batches written"), num(fmtInt(in.Batches))},
-			{key("points written"), num(fmtInt(in.Points))},
-			{key("batches failed / dropped"), num(fmtInt(in.Failed) + " / " + fmtInt(in.Dropped))},
+			{key("batches written"), num(format.Int(in.Batches))},
+			{key("points written"), num(format.Int(in.Points))},
+			{key("batches failed / dropped"), num(format.Int(in.Failed) + " / " + format.Int(in.Dropped))},
 		}
 		if in.LastError != "" {
 			rows = append(rows, []cell{key("last error"), txt(redact.URL(in.LastError))})
@@ -498,8 +518,8 @@ func configSection(r *result.Result) section {
 	}
 	rows := [][]cell{
 		{key("url"), txt(redact.URL(c.URL))},
-		{key(rate), num(fmtNum(c.RPS))},
-		{key("duration"), num(fmtDuration(c.DurationS))},
+		{key(rate), num(format.Num(c.RPS))},
+		{key("duration"), num(format.Seconds(c.DurationS))},
 	}
 	add := func(k, v string) {
 		if v != "" {
@@ -510,19 +530,19 @@ func configSection(r *result.Result) section {
 	add("shape", c.Shape)
 	if !hv { // HV-VES producers hold one connection each and get no answer to time out
 		rows = append(rows,
-			[]cell{key("pool"), num(fmtInt(int64(c.Pool)))},
-			[]cell{key("pool wait"), num(fmtDuration(c.PoolWaitS))},
-			[]cell{key("timeout"), num(fmtDuration(c.TimeoutS))},
+			[]cell{key("pool"), num(format.Int(int64(c.Pool)))},
+			[]cell{key("pool wait"), num(format.Seconds(c.PoolWaitS))},
+			[]cell{key("timeout"), num(format.Seconds(c.TimeoutS))},
 			[]cell{key("keep-alive"), txt(yesNo(c.KeepAlive))},
 		)
 	}
 	add("profile", c.Profile)
 	add("event", c.Event)
 	if c.EventSize > 0 {
-		add("event size", fmtInt(int64(c.EventSize))+" B")
+		add("event size", format.Int(int64(c.EventSize))+" B")
 	}
 	if c.Batch > 0 {
-		add("batch", fmtInt(int64(c.Batch))+" events per request")
+		add("batch", format.Int(int64(c.Batch))+" events per request")
 	}
 	add("body file", c.BodyFile)
 	for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
@@ -548,19 +568,6 @@ func yesNo(b bool) string {
 }
 
 func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
-
-// fmtDuration formats seconds as a Go duration, whole seconds from a
-// minute up.
-func fmtDuration(s float64) string {
-	if s < 0 || s > 1e9 || s != s {
-		return fmtNum(s) + "s"
-	}
-	d := time.Duration(s * float64(time.Second))
-	if d >= time.Minute {
-		return d.Round(time.Second).String()
-	}
-	return d.Round(time.Millisecond).String()
-}
 
 // byCount orders map keys by descending count, then by name.
 func byCount(m map[string]int64) []string {

@@ -25,7 +25,7 @@ func TestRequestsTableAddsUp(t *testing.T) {
 			errors: map[string]int64{"pool_exhausted": 8},
 			rows: [][2]string{{"sent", "2"}, {"ok", "2"}, {"failed \\(sent, not ok\\)", "0"},
 				{"pool_exhausted \\(never sent\\)", "8"}, {"not sent \\(stopped\\)", "0"},
-				{"error rate \\(errors / attempted\\)", "80.00 %"}},
+				{"error rate \\(errors / attempted\\)", "80.00%"}},
 			absent: "errors (of sent)",
 		},
 		{
@@ -33,7 +33,7 @@ func TestRequestsTableAddsUp(t *testing.T) {
 			errors: map[string]int64{"disconnected": 2, "timeout": 1},
 			rows: [][2]string{{"sent", "6"}, {"ok", "5"}, {"failed \\(sent, not ok\\)", "1"},
 				{"disconnected \\(never sent\\)", "2"}, {"not sent \\(stopped\\)", "1"},
-				{"error rate \\(errors / attempted\\)", "33.33 %"}},
+				{"error rate \\(errors / attempted\\)", "33.33%"}},
 			absent: "pool_exhausted (never sent)",
 		},
 	} {

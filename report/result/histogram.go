@@ -73,23 +73,21 @@ func Summarize(h *hdrhistogram.Histogram) Summary {
 	if h == nil || h.TotalCount() == 0 {
 		return Summary{}
 	}
-	// The percentiles Summary carries, in field order.
-	p := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
+	ps := Percentiles()
+	qs := make([]float64, len(ps))
+	for i, p := range ps {
+		qs[i] = p.Q
+	}
+	v := h.ValueAtPercentilesSlice(qs)
 	mean := h.Mean()
 	if math.IsNaN(mean) || math.IsInf(mean, 0) {
 		mean = 0
 	}
-	return Summary{
-		Count: h.TotalCount(),
-		Min:   usToMs(h.Min()),
-		Avg:   mean / 1000,
-		P50:   usToMs(p[0]),
-		P90:   usToMs(p[1]),
-		P95:   usToMs(p[2]),
-		P99:   usToMs(p[3]),
-		P999:  usToMs(p[4]),
-		Max:   usToMs(h.Max()),
+	s := Summary{Count: h.TotalCount(), Min: usToMs(h.Min()), Avg: mean / 1000, Max: usToMs(h.Max())}
+	for i, p := range ps {
+		*p.Field(&s) = usToMs(v[i])
 	}
+	return s
 }
 
 func usToMs(us int64) float64 { return float64(us) / 1000 }
