@@ -123,22 +123,7 @@ func validateURL(path, raw string, schemes ...string) error {
 // placeholderFree replaces ${…} placeholders with a neutral word, so that
 // a templated URL can be checked for shape.
 func placeholderFree(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		b.WriteString("1")
-		s = s[i+j+1:]
-	}
+	return ReplacePlaceholders(s, func(string) string { return "1" })
 }
 
 func (p *Profile) validateRun() error {

@@ -221,49 +221,27 @@ func (p *Profile) knownVars() []string {
 func VarsIn(s string) []string {
 	var names []string
 	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
+		i, j, ok := NextPlaceholder(s)
+		if !ok {
 			return names
 		}
-		s = s[i+2:]
-		j := strings.IndexByte(s, '}')
-		if j < 0 {
-			return names
-		}
-		if name := s[:j]; ValidVarName(name) {
+		if name := placeholderName(s[i:j]); ValidVarName(name) {
 			names = append(names, name)
 		}
-		s = s[j+1:]
+		s = s[j:]
 	}
 }
 
 // expandVars replaces the placeholders of the variables in vars with their
 // values, leaving other ${…} text alone.
 func expandVars(s string, vars map[string]string) string {
-	if !strings.Contains(s, "${") {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			break
-		}
-		name := s[i+2 : i+j]
-		b.WriteString(s[:i])
+	return ReplacePlaceholders(s, func(expr string) string {
+		name := placeholderName(expr)
 		if v, ok := vars[name]; ok && ValidVarName(name) {
-			b.WriteString(v)
-		} else {
-			b.WriteString(s[i : i+j+1])
+			return v
 		}
-		s = s[i+j+1:]
-	}
-	b.WriteString(s)
-	return b.String()
+		return expr
+	})
 }
 
 // ValidVarName accepts names of letters, digits and _, not starting with

@@ -98,18 +98,8 @@ func renderedProblem(body string, startLine int) (problem string, judged bool) {
 // JSON as a number and inside a string alike.
 func zeroVars(body string) map[string]string {
 	vars := map[string]string{}
-	for i := 0; i < len(body); i++ {
-		if !strings.HasPrefix(body[i:], "${") {
-			continue
-		}
-		n := exprEnd(body[i:])
-		if n <= 0 {
-			continue
-		}
-		if name := body[i+2 : i+n-1]; profiles.ValidVarName(name) {
-			vars[name] = "0"
-		}
-		i += n - 1
+	for _, name := range profiles.VarsIn(body) {
+		vars[name] = "0"
 	}
 	return vars
 }
@@ -119,14 +109,18 @@ func zeroVars(body string) map[string]string {
 func substitute(s string) (string, []int) {
 	var b strings.Builder
 	orig := make([]int, 0, len(s)+1)
+	next, end, ok := profiles.NextPlaceholder(s)
 	for i := 0; i < len(s); {
-		if strings.HasPrefix(s[i:], "${") {
-			if n := exprEnd(s[i:]); n > 0 {
-				b.WriteByte('0')
-				orig = append(orig, i)
-				i += n
-				continue
+		if ok && i == next {
+			b.WriteByte('0')
+			orig = append(orig, i)
+			i = end
+			if n, e, found := profiles.NextPlaceholder(s[i:]); found {
+				next, end = i+n, i+e
+			} else {
+				ok = false
 			}
+			continue
 		}
 		b.WriteByte(s[i])
 		orig = append(orig, i)

@@ -13,49 +13,7 @@ import (
 // (${__P(name,default)}) become variables with their default. What has no
 // equivalent is left as written and reported against el.
 func (imp *importer) translateText(s string, el *element, what string) string {
-	if !strings.Contains(s, "${") {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			break
-		}
-		end := exprEnd(s[i:])
-		if end < 0 {
-			break
-		}
-		b.WriteString(s[:i])
-		b.WriteString(imp.translateExpr(s[i:i+end], el, what))
-		s = s[i+end:]
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-// exprEnd returns the length of the ${…} expression at the start of s,
-// following nested parentheses and backslash escapes inside function
-// arguments, or -1 when it is not closed.
-func exprEnd(s string) int {
-	depth := 0
-	for i := 2; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '(':
-			depth++
-		case ')':
-			if depth > 0 {
-				depth--
-			}
-		case '}':
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
+	return profiles.ReplacePlaceholders(s, func(expr string) string { return imp.translateExpr(expr, el, what) })
 }
 
 // translateExpr translates one ${…} expression.

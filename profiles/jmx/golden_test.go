@@ -205,18 +205,14 @@ func redactBodies(p *profiles.Profile) *profiles.Profile {
 func expressions(s string) []string {
 	var out []string
 	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
+		i, j, ok := profiles.NextPlaceholder(s)
+		if !ok {
 			return out
 		}
-		n := exprEnd(s[i:])
-		if n < 0 {
-			return out
-		}
-		if e := s[i : i+n]; !slices.Contains(out, e) {
+		if e := s[i:j]; !slices.Contains(out, e) {
 			out = append(out, e)
 		}
-		s = s[i+n:]
+		s = s[j:]
 	}
 }
 

@@ -155,7 +155,7 @@ func (imp *importer) userVariables(el *element, args *node) {
 // expressions are kept as written.
 func (imp *importer) variableValue(name, value string, el *element) string {
 	v := strings.TrimSpace(value)
-	if strings.HasPrefix(v, "${__") && exprEnd(v) == len(v) {
+	if strings.HasPrefix(v, "${__") && profiles.IsPlaceholder(v) {
 		fn, args := splitCall(v[2 : len(v)-1])
 		switch {
 		case strings.EqualFold(fn, "__P") && len(args) > 0:

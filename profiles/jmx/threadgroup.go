@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/profiles"
 )
 
 // group is one translated Thread Group.
@@ -117,7 +119,7 @@ func (imp *importer) number(el *element, what, raw string, def float64) float64 
 	if s == "" {
 		return def
 	}
-	if strings.HasPrefix(s, "${") && exprEnd(s) == len(s) {
+	if profiles.IsPlaceholder(s) {
 		inner := s[2 : len(s)-1]
 		fn, args := splitCall(inner)
 		switch {
