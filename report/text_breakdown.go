@@ -37,11 +37,11 @@ func textByRequest(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("By request (latency from due time, ms)")
-	tb := table.Table{Cols: []table.Column{table.Left("Request"), table.Right("Weight"), table.Right("Sent"), table.Right("OK"),
-		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
+	tb := table.Table{Cols: append([]table.Column{table.Left("Request"), table.Right("Weight"), table.Right("Sent"), table.Right("OK"),
+		table.Right("Errors")}, latencyColumns()...)}
 	for _, q := range r.ByRequest {
-		tb.Add(table.EscapeCell(q.Name), strconv.Itoa(q.Weight), format.Int(q.Requests.Sent), format.Int(q.Requests.OK),
-			format.Int(q.Requests.Errors), format.Ms(q.Latency.P50), format.Ms(q.Latency.P95), format.Ms(q.Latency.P99), format.Ms(q.Latency.Max))
+		tb.Add(append([]string{table.EscapeCell(q.Name), strconv.Itoa(q.Weight), format.Int(q.Requests.Sent), format.Int(q.Requests.OK),
+			format.Int(q.Requests.Errors)}, latencyCells(q.Latency)...)...)
 	}
 	t.lines(tb.Pipe(""))
 }
@@ -53,11 +53,22 @@ func textSteps(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("Steps (closed model; latency ms)")
-	tb := table.Table{Cols: []table.Column{table.Right("Concurrency"), table.Right("Start s"), table.Right("Sent"), table.Right("req/s"),
-		table.Right("Errors"), table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}}
+	tb := table.Table{Cols: append([]table.Column{table.Right("Concurrency"), table.Right("Start s"), table.Right("Sent"), table.Right("req/s"),
+		table.Right("Errors")}, latencyColumns()...)}
 	for _, s := range r.Steps {
-		tb.Add(strconv.Itoa(s.Concurrency), format.Round(s.StartS, 1), format.Int(s.Sent), format.Num(s.RPS),
-			format.Int(s.Errors), format.Ms(s.Latency.P50), format.Ms(s.Latency.P95), format.Ms(s.Latency.P99), format.Ms(s.Latency.Max))
+		tb.Add(append([]string{strconv.Itoa(s.Concurrency), format.Round(s.StartS, 1), format.Int(s.Sent), format.Num(s.RPS),
+			format.Int(s.Errors)}, latencyCells(s.Latency)...)...)
 	}
 	t.lines(tb.Pipe(""))
+}
+
+// latencyColumns and latencyCells are the latency columns of a breakdown
+// table (by request kind, by step): p50, p95, p99 and max, in ms, as the
+// seed table shows them.
+func latencyColumns() []table.Column {
+	return []table.Column{table.Right("p50"), table.Right("p95"), table.Right("p99"), table.Right("Max")}
+}
+
+func latencyCells(s result.Summary) []string {
+	return []string{format.Ms(s.P50), format.Ms(s.P95), format.Ms(s.P99), format.Ms(s.Max)}
 }
