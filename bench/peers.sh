@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# bench/peers.sh: vesload measured side by side with wrk, ab, hey, vegeta and
-# JMeter against one local nginx that answers 202, server and generator pinned
-# to one core each. Prints one markdown table and writes it to bench/RESULTS.md.
+# bench/peers.sh: vesload measured side by side with wrk, wrk2, ab, hey, vegeta
+# and JMeter against one local nginx that answers 202, server and generator
+# pinned to one core each. Prints one markdown table and writes it to bench/RESULTS.md.
 # See bench/README.md for the workloads and how the figures are computed.
 #
 # Environment (defaults in brackets):
 #   REPEAT [1]          runs of every workload; the table shows medians
-#   TOOLS  [wrk ab hey vegeta jmeter vesload]
+#   TOOLS  [wrk wrk2 ab hey vegeta jmeter vesload]
 #   RATES  [1000 5000]  open-model rates (requests per second)
-#   CLOSED_S [10]  OPEN_S [20]  SEARCH_S [5]  SEARCH_RUNS [8]  SEARCH_START [5000]
-#   CONNS [50]          connections (closed loop) and vegeta/vesload pool bound
+#   CLOSED_S [10]  OPEN_S [20]  SEARCH_S [8]  SEARCH_RUNS [8]  SEARCH_START [5000]
+#   CONNS [50]          connections (closed loop, wrk2) and vegeta/vesload pool bound
+#   POOL_WAIT [10ms]    vesload's --pool-wait
+#   WRK2_SRC [../shared/peers/wrk2-src.tar.gz]  wrk2's source, built in bench/.bin
 #   SERVER_CPU [1]  GEN_CPU [0]
 #   INSTALL [1]         install missing tools (apt-get, go install)
 #   VESLOAD             use this vesload binary instead of building one
@@ -20,17 +22,19 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 
 REPEAT=${REPEAT:-1}
-TOOLS=${TOOLS:-"wrk ab hey vegeta jmeter vesload"}
+TOOLS=${TOOLS:-"wrk wrk2 ab hey vegeta jmeter vesload"}
 RATES=${RATES:-"1000 5000"}
 CONNS=${CONNS:-50}
 CLOSED_S=${CLOSED_S:-10}
 OPEN_S=${OPEN_S:-20}
-SEARCH_S=${SEARCH_S:-5}
+SEARCH_S=${SEARCH_S:-8}
 SEARCH_RUNS=${SEARCH_RUNS:-8}
 SEARCH_START=${SEARCH_START:-5000}
 SERVER_CPU=${SERVER_CPU:-1}
 GEN_CPU=${GEN_CPU:-0}
 INSTALL=${INSTALL:-1}
+POOL_WAIT=${POOL_WAIT:-10ms}
+WRK2_SRC=${WRK2_SRC:-$(dirname "$root")/shared/peers/wrk2-src.tar.gz}
 RESULTS=${RESULTS:-$here/RESULTS.md}
 VEGETA_VERSION=${VEGETA_VERSION:-v12.13.0}
 HEY_VERSION=${HEY_VERSION:-v0.1.5}
@@ -49,6 +53,7 @@ done
 ((REPEAT >= 1 && REPEAT <= 9)) || die "REPEAT must be 1..9, got $REPEAT"
 ((SEARCH_RUNS >= 1 && SEARCH_RUNS <= 16)) || die "SEARCH_RUNS must be 1..16, got $SEARCH_RUNS"
 for r in $RATES; do [[ $r =~ ^[1-9][0-9]*$ ]] || die "RATES holds '$r', not a rate"; done
+[[ $POOL_WAIT =~ ^[0-9]+(ms|s)$ ]] || die "POOL_WAIT must be a duration such as 10ms, got '$POOL_WAIT'"
 [[ -f $body ]] || die "missing request body $body"
 
 want() { [[ " $TOOLS " == *" $1 "* ]]; }
@@ -117,6 +122,7 @@ install_tools() {
 		fi
 		jmeter_setup || true
 	fi
+	wrk2_setup
 }
 
 # Debian's JMeter 2.13 cannot load any plan with Debian's XStream >= 1.4.18
@@ -148,6 +154,52 @@ jmeter_setup() {
 		jmeter_cp=$jar
 	fi
 	jmeter_problem=
+}
+
+# wrk2_setup: builds wrk2 (giltene/wrk2, in C) from WRK2_SRC into
+# $bin/wrk2-build, which git ignores, once per source tarball: its code is
+# never part of vesload. Sets wrk2 to the binary, or wrk2_problem to why
+# its rows are missing (the source is absent: skipped with a message).
+wrk2=
+wrk2_problem=
+wrk2_setup() {
+	want wrk2 || return 0
+	if [[ ! -f $WRK2_SRC ]]; then
+		wrk2_problem="skipped: no source at $WRK2_SRC"
+		log "wrk2 $wrk2_problem"
+		return 0
+	fi
+	local dir=$bin/wrk2-build stamp
+	stamp=$(sha256sum "$WRK2_SRC" | cut -c1-12)
+	if [[ -x $dir/wrk2/wrk && $(cat "$dir/stamp" 2>/dev/null) == "$stamp" ]]; then
+		wrk2=$dir/wrk2/wrk
+		return 0
+	fi
+	local missing=()
+	{ command -v make && command -v cc; } >/dev/null || missing+=(build-essential)
+	[[ -f /usr/include/openssl/ssl.h ]] || missing+=(libssl-dev)
+	[[ -f /usr/include/zlib.h ]] || missing+=(zlib1g-dev)
+	if ((${#missing[@]})); then
+		if ((!INSTALL)) || ! command -v apt-get >/dev/null; then
+			wrk2_problem="cannot build: missing ${missing[*]}"
+			return 0
+		fi
+		log "installing ${missing[*]} to build wrk2"
+		apt_update
+		apt_install "${missing[@]}" || {
+			wrk2_problem="cannot build: apt-get install ${missing[*]} failed (see $out/apt.log)"
+			return 0
+		}
+	fi
+	log "building wrk2 from $WRK2_SRC in $dir"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if ! tar -xzf "$WRK2_SRC" -C "$dir" || ! make -C "$dir/wrk2" >"$out/wrk2-build.log" 2>&1; then
+		wrk2_problem="cannot build: see $out/wrk2-build.log"
+		return 0
+	fi
+	echo "$stamp" >"$dir/stamp"
+	wrk2=$dir/wrk2/wrk
 }
 
 # ------------------------------------------------------------ processes we own
@@ -285,7 +337,8 @@ record() {
 
 num() { [[ -n ${1:-} ]] && printf '%s' "$1" || printf '0'; }
 
-run_wrk() { # run_wrk REP
+# post_lua: the Lua script by which wrk and wrk2 post the 1 KiB event.
+post_lua() {
 	cat >"$tmp/post.lua" <<EOF
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -293,18 +346,83 @@ local f = assert(io.open("$body", "rb"))
 wrk.body = f:read("*a")
 f:close()
 EOF
+}
+
+# wrk_errors NAME: sets non2xx and sockerr from wrk's or wrk2's output.
+wrk_errors() {
+	non2xx=$(awk -F: '/Non-2xx/{gsub(/ /, "", $2); print $2}' "$out/$1.out")
+	sockerr=$(awk '/Socket errors/{gsub(/,/, ""); print $4+$6+$8+$10}' "$out/$1.out")
+}
+
+run_wrk() { # run_wrk REP
+	post_lua
 	local n=wrk-closed-$1
 	measure "$n" $((CLOSED_S + 30)) wrk -t1 -c"$CONNS" -d"${CLOSED_S}s" -s "$tmp/post.lua" "$url"
 	local total non2xx sockerr rate ok
 	total=$(awk '/ requests in /{print $1}' "$out/$n.out")
-	non2xx=$(awk -F: '/Non-2xx/{gsub(/ /, "", $2); print $2}' "$out/$n.out")
-	sockerr=$(awk '/Socket errors/{gsub(/,/, ""); print $4+$6+$8+$10}' "$out/$n.out")
+	wrk_errors "$n"
 	rate=$(awk '/Requests\/sec/{printf "%.0f", $2}' "$out/$n.out")
 	ok=$(($(num "$total") - $(num "$non2xx")))
 	local note=
 	(($(num "$non2xx") + $(num "$sockerr"))) && note="errors: non-2xx $(num "$non2xx"), socket $(num "$sockerr")"
 	((run_rc)) && note="exit $run_rc${note:+; $note}"
 	record wrk closed "$rate" "$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
+}
+
+# wrk2_run NAME RATE DURATION_S: one open-model run of wrk2 with CONNS
+# connections on one thread; sets w_ok w_rate w_due w_sent_pct w_p99 w_errs
+# w_note.
+# wrk2's latency runs from each request's due time (corrected for
+# coordinated omission), so its p99 bounds from above how late it sent.
+wrk2_run() {
+	local n=$1 r=$2 d=$3
+	post_lua
+	measure "$n" $((d + 30)) "$wrk2" -t1 -c"$CONNS" -d"${d}s" -R"$r" --latency -s "$tmp/post.lua" "$url"
+	local total non2xx sockerr
+	total=$(awk '/ requests in /{print $1}' "$out/$n.out")
+	wrk_errors "$n"
+	w_errs=$(($(num "$non2xx") + $(num "$sockerr")))
+	w_ok=$(($(num "$total") - $(num "$non2xx")))
+	w_rate=$(awk '/Requests\/sec/{printf "%.0f", $2}' "$out/$n.out")
+	# answered of what wrk2's schedule holds: it connects its connections
+	# 5 ms apart and each paces R/CONNS from its own connect, so R × (D −
+	# 5 ms × (CONNS − 1) / 2) requests are due before the run ends
+	w_due=$(awk -v r="$r" -v d="$d" -v c="$CONNS" 'BEGIN{printf "%.0f", r * (d - 0.005 * (c - 1) / 2)}')
+	w_sent_pct=$(awk -v t="$(num "$total")" -v due="$w_due" 'BEGIN{printf "%.2f", (due > 0 ? 100 * t / due : 0)}')
+	# the first " 99.000%" line is of the latency distribution, in us, ms or s
+	w_p99=$(awk '$1 == "99.000%" {v = $2; u = v; sub(/^[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
+		f = (u == "us") ? 0.001 : (u == "ms") ? 1 : (u == "s") ? 1000 : (u == "m") ? 60000 : -1;
+		if (f > 0) printf "%.3f", v * f; exit}' "$out/$n.out")
+	w_note="latency p99 from due time ${w_p99:-?} ms, answered ${w_sent_pct}% of the $w_due due"
+	((w_errs)) && w_note="$w_note; errors: non-2xx $(num "$non2xx"), socket $(num "$sockerr")"
+	((run_rc)) && w_note="exit $run_rc; $w_note"
+	[[ -n $total ]] || w_note="no result (exit $run_rc): $(head -c 160 "$out/$n.err" 2>/dev/null)"
+	return 0
+}
+
+run_wrk2() { # run_wrk2 REP
+	if [[ -z $wrk2 ]]; then
+		record wrk2 all "" "" "" "" "$wrk2_problem"
+		return
+	fi
+	local r
+	for r in $RATES; do
+		wrk2_run "wrk2-open$r-$1" "$r" "$OPEN_S"
+		record wrk2 "open$r" "$w_rate" "$(per_req "$cpu_s" "$w_ok")" "$rss_kb" "" "$w_note"
+	done
+	ceiling wrk2 "$1"
+}
+
+# wrk2_try NAME RATE: one run of the ceiling search at RATE; sets s_pass,
+# s_why and the s_* figures of the ceiling's row.
+wrk2_try() {
+	wrk2_run "$1" "$2" "$SEARCH_S"
+	s_rate=$w_rate s_cpu=$(per_req "$cpu_s" "$w_ok") s_rss=$rss_kb s_lag='' s_anon=$anon_kb
+	s_why="answered ${w_sent_pct}%, latency p99 ${w_p99:-?} ms"
+	s_pass=0
+	awk -v p="$(num "$w_p99")" -v s="$w_sent_pct" -v rc="$run_rc" -v e="$w_errs" \
+		'BEGIN{ exit !(rc == 0 && e == 0 && p > 0 && p < 1 && s >= 99.9) }' && s_pass=1
+	return 0
 }
 
 run_ab() { # run_ab REP
@@ -439,7 +557,7 @@ run_jmeter() { # run_jmeter REP
 vesload_run() {
 	local n=$1 rate=$2 dur=$3
 	measure "$n" $((dur + 40)) "$vesload" -url "$url" -rps "$rate" -duration "${dur}s" -pool "$CONNS" \
-		--event-size 1024 -o "$out/$n.json" -q
+		--pool-wait "$POOL_WAIT" --event-size 1024 -o "$out/$n.json" -q
 	local j=$out/$n.json
 	if [[ ! -s $j ]]; then
 		v_ok=0 v_rate='' v_lag='' v_pe=0 v_sat='' v_sched=0 v_sent=0 v_cpu_us='' v_rss_kb=$rss_kb
@@ -464,34 +582,39 @@ vesload_run() {
 	return 0
 }
 
-# passes RATE: the run just made sent everything on time at RATE.
-passes() {
-	awk -v lag="$(num "$v_lag")" -v pe="$v_pe" -v a="$(num "$v_rate")" -v r="$1" -v rc="$run_rc" \
-		'BEGIN{ exit !(rc == 0 && lag < 1 && pe == 0 && a >= 0.99 * r) }'
+# vesload_try NAME RATE: one run of the ceiling search at RATE; sets s_pass,
+# s_why and the s_* figures of the ceiling's row. A run passes when it sent
+# at least 99.9 % of what was due and its dispatch lag p99 is under 1 ms.
+vesload_try() {
+	vesload_run "$1" "$2" "$SEARCH_S"
+	s_rate=$v_rate s_cpu=$v_cpu_us s_rss=$v_rss_kb s_lag=$v_lag s_anon=$anon_kb
+	s_why="lag $v_lag, pe $v_pe, sent $v_sent of $v_sched"
+	s_pass=0
+	awk -v lag="$(num "$v_lag")" -v sent="$v_sent" -v due="$v_sched" -v rc="$run_rc" \
+		'BEGIN{ exit !(rc == 0 && lag < 1 && due > 0 && sent >= 0.999 * due) }' && s_pass=1
+	return 0
 }
 
-run_vesload() { # run_vesload REP
-	local r
-	for r in $RATES; do
-		vesload_run "vesload-open$r-$1" "$r" "$OPEN_S"
-		record vesload "open$r" "$v_rate" "$v_cpu_us" "$v_rss_kb" "$v_lag" "$v_note"
-	done
-
-	# Ceiling: double from SEARCH_START until a run fails, then bisect,
-	# SEARCH_RUNS runs at most, stopping when the bracket is within 5%.
-	local lo=0 hi=0 rate=$SEARCH_START runs=0 trail='' best=''
+# ceiling TOOL REP: the highest constant rate TOOL sends on time on one
+# core (GEN_CPU), by TOOL_try. The rate doubles from SEARCH_START until a
+# run fails, then the bracket is bisected, SEARCH_RUNS runs at most,
+# stopping when it is within 5 % or 200/s. Records the best passing run;
+# sets c_best (empty when no rate passed).
+ceiling() {
+	local tool=$1 lo=0 hi=0 rate=$SEARCH_START runs=0 trail=''
 	local b_rate='' b_cpu='' b_rss='' b_lag='' b_anon=''
+	c_best=
 	while ((runs < SEARCH_RUNS)); do
 		runs=$((runs + 1))
-		vesload_run "vesload-search$runs-$1" "$rate" "$SEARCH_S"
-		if passes "$rate"; then
-			lo=$rate best=$rate b_rate=$v_rate b_cpu=$v_cpu_us b_rss=$v_rss_kb b_lag=$v_lag b_anon=$anon_kb
+		"${tool}_try" "$tool-search$runs-$2" "$rate"
+		if ((s_pass)); then
+			lo=$rate c_best=$rate b_rate=$s_rate b_cpu=$s_cpu b_rss=$s_rss b_lag=$s_lag b_anon=$s_anon
 			trail="$trail $rate ok"
 		else
 			hi=$rate
-			trail="$trail $rate no(lag $v_lag, pe $v_pe, sent $v_rate/s)"
+			trail="$trail $rate no($s_why)"
 		fi
-		log "vesload search: $rate/s -> $([[ $lo == "$rate" ]] && echo pass || echo fail), bracket [$lo, $hi]"
+		log "$tool search: $rate/s -> $( ((s_pass)) && echo pass || echo fail), bracket [$lo, $hi]"
 		if ((hi == 0)); then
 			rate=$((rate * 2))
 		else
@@ -500,14 +623,25 @@ run_vesload() { # run_vesload REP
 			((rate <= lo)) && break
 		fi
 	done
-	if [[ -n $best ]]; then
-		record vesload ceiling "$b_rate" "$b_cpu" "$b_rss" "$b_lag" "ceiling $best/s in $runs runs of ${SEARCH_S}s:$trail" "$b_anon"
-		# Past the ceiling: twice the rate must still run on a bounded pool.
-		vesload_run "vesload-overload-$1" $((best * 2)) "$SEARCH_S"
-		record vesload overload "$v_rate" "$v_cpu_us" "$v_rss_kb" "$v_lag" \
-			"2x ceiling = $((best * 2))/s: sent $v_sent of $v_sched, saturated=$v_sat, pool_exhausted $v_pe"
+	if [[ -n $c_best ]]; then
+		record "$tool" ceiling "$c_best" "$b_cpu" "$b_rss" "$b_lag" "ceiling $c_best/s (achieved ${b_rate:-?}/s) in $runs runs of ${SEARCH_S}s:$trail" "$b_anon"
 	else
-		record vesload ceiling "" "" "" "" "no rate passed in $runs runs:$trail"
+		record "$tool" ceiling "" "" "" "" "no rate passed in $runs runs:$trail"
+	fi
+}
+
+run_vesload() { # run_vesload REP
+	local r
+	for r in $RATES; do
+		vesload_run "vesload-open$r-$1" "$r" "$OPEN_S"
+		record vesload "open$r" "$v_rate" "$v_cpu_us" "$v_rss_kb" "$v_lag" "$v_note"
+	done
+	ceiling vesload "$1"
+	if [[ -n $c_best ]]; then
+		# Past the ceiling: twice the rate must still run on a bounded pool.
+		vesload_run "vesload-overload-$1" $((c_best * 2)) "$SEARCH_S"
+		record vesload overload "$v_rate" "$v_cpu_us" "$v_rss_kb" "$v_lag" \
+			"2x ceiling = $((c_best * 2))/s: sent $v_sent of $v_sched, saturated=$v_sat, pool_exhausted $v_pe"
 	fi
 }
 
@@ -516,6 +650,8 @@ run_vesload() { # run_vesload REP
 version_of() {
 	case $1 in
 	wrk) { wrk -v 2>&1 || true; } | awk 'NR == 1 {print $2}' ;;
+	wrk2) [[ -n $wrk2 ]] && printf '%s (src %s)' "$({ "$wrk2" -v 2>&1 || true; } | awk 'NR == 1 {print $2}')" \
+		"$(cat "$bin/wrk2-build/stamp" 2>/dev/null)" ;;
 	ab) { ab -V 2>&1 || true; } | awk -F'Version ' 'NR == 1 {split($2, a, " "); print a[1]}' ;;
 	hey | vegeta) go version -m "$bin/$1" 2>/dev/null | awk '$1 == "mod" {print $3}' ;;
 	jmeter) dpkg-query -W -f '${Version}' jmeter 2>/dev/null || echo "?" ;;
@@ -528,7 +664,7 @@ workload_label() {
 	case $1 in
 	closed) echo "closed loop, $CONNS conns, ${CLOSED_S} s" ;;
 	open*) printf 'open %s/s, %s s\n' "${1#open}" "$OPEN_S" ;;
-	ceiling) echo "open-model ceiling (search, ${SEARCH_S} s runs)" ;;
+	ceiling) echo "open-model ceiling on CPU $GEN_CPU (≥ 99.9 % sent, lag p99 < 1 ms, ${SEARCH_S} s runs)" ;;
 	overload) echo "2x ceiling, ${SEARCH_S} s" ;;
 	all) echo "all" ;;
 	esac
@@ -558,8 +694,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "" || b == "" || b + 0 == 0) 
 report() {
 	local t w
 	{
-		echo "| tool | version | workload | achieved rate | CPU µs/request | peak RSS | peak anonymous RSS | dispatch lag p99 | notes |"
-		echo "|---|---|---|---:|---:|---:|---:|---:|---|"
+		echo "| tool | version | workload | achieved rate | CPU µs/request | CPU per request vs wrk2 | peak RSS | peak anonymous RSS | dispatch lag p99 | notes |"
+		echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
 		for t in $TOOLS; do
 			local v
 			v=$(version_of "$t")
@@ -570,8 +706,10 @@ report() {
 				note=${note//|/\\|}
 				local lag='–'
 				[[ $t == vesload ]] && lag=$(fmt_lag "$(agg "$t" "$w" 6)")
-				printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "${v:-?}" "$(workload_label "$w")" \
-					"$(fmt_rate "$(agg "$t" "$w" 3)")" "$(fmt_us "$(agg "$t" "$w" 4)")" \
+				local vs='–'
+				[[ $w == open* ]] && vs=$(ratio "$(agg "$t" "$w" 4)" "$(agg wrk2 "$w" 4)")
+				printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "${v:-?}" "$(workload_label "$w")" \
+					"$(fmt_rate "$(agg "$t" "$w" 3)")" "$(fmt_us "$(agg "$t" "$w" 4)")" "$vs" \
 					"$(fmt_mb "$(agg "$t" "$w" 5)")" "$(fmt_mb "$(agg "$t" "$w" 8)")" "$lag" "$note"
 			done
 		done
@@ -587,11 +725,13 @@ report() {
 		echo "Ratios against the targets (vesload ÷ peer, same run):"
 		echo
 		echo "- open-model ceiling ÷ wrk closed loop: $(ratio "$ceil" "$wrk_rate") (target ≥ 0.80);" \
-			"÷ vegeta closed loop: $(ratio "$ceil" "$veg_rate") (target ≥ 3)"
+			"÷ vegeta closed loop: $(ratio "$ceil" "$veg_rate") (target ≥ 3);" \
+			"÷ wrk2's open-model ceiling on the same core: $(ratio "$ceil" "$(agg wrk2 ceiling 3)") (target ≥ 0.8)"
 		local r
 		for r in $RATES; do
 			local line
-			line="- at $r/s: CPU/request ÷ vegeta's $(ratio "$(agg vesload "open$r" 4)" "$(agg vegeta "open$r" 4)") (target ≤ 0.80)"
+			line="- at $r/s: CPU/request ÷ wrk2's $(ratio "$(agg vesload "open$r" 4)" "$(agg wrk2 "open$r" 4)") (target ≤ 1.2)"
+			line="$line; ÷ vegeta's $(ratio "$(agg vesload "open$r" 4)" "$(agg vegeta "open$r" 4)") (target ≤ 0.80)"
 			if ((r >= 5000)); then
 				line="$line; ÷ wrk's closed-loop floor $(ratio "$(agg vesload "open$r" 4)" "$wrk_us") (target ≤ 2)"
 				line="$line; anonymous RSS ÷ vegeta's $(ratio "$(agg vesload "open$r" 8)" "$(agg vegeta "open$r" 8)") (target ≤ 1)"
@@ -624,7 +764,7 @@ report() {
 			"generators on CPU $GEN_CPU; body: 1 KiB VES fault event (bench/fault-1k.json)"
 		echo "- load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "- REPEAT=$REPEAT (medians of $REPEAT), RATES=$RATES, CLOSED_S=$CLOSED_S, OPEN_S=$OPEN_S," \
-			"SEARCH_S=$SEARCH_S, SEARCH_RUNS=$SEARCH_RUNS, CONNS=$CONNS"
+			"SEARCH_S=$SEARCH_S, SEARCH_RUNS=$SEARCH_RUNS, CONNS=$CONNS, POOL_WAIT=$POOL_WAIT"
 		echo
 		echo "CPU µs/request = (user + sys CPU of the generator process, from GNU time) ÷ 2xx responses."
 		echo
@@ -668,7 +808,7 @@ log "nginx on $url (CPU $SERVER_CPU), generators on CPU $GEN_CPU, load average $
 for ((rep = 1; rep <= REPEAT; rep++)); do
 	for t in $TOOLS; do
 		case $t in
-		wrk | ab | hey | vegeta | jmeter | vesload) "run_$t" "$rep" ;;
+		wrk | wrk2 | ab | hey | vegeta | jmeter | vesload) "run_$t" "$rep" ;;
 		*) die "unknown tool '$t' in TOOLS" ;;
 		esac
 	done
