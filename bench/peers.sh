@@ -782,6 +782,7 @@ find "$out" -maxdepth 1 -type f -delete
 install_tools
 [[ $(nproc) -ge 2 ]] || log "only $(nproc) CPU: server and generator share it, figures are not comparable"
 
+vesload=
 if want vesload; then
 	if [[ -n ${VESLOAD:-} ]]; then
 		vesload=$VESLOAD
