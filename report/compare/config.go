@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -32,7 +33,6 @@ type configField struct {
 // the duration, the body and where it is sent. The host is left out on
 // purpose: A and B are usually two deployments.
 func configFields() []configField {
-	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	str := func(s string) string {
 		if s == "" {
 			return "none"
@@ -40,8 +40,8 @@ func configFields() []configField {
 		return strconv.Quote(s)
 	}
 	return []configField{
-		{"rps", func(c result.RunConfig) string { return num(c.RPS) }},
-		{"duration_s", func(c result.RunConfig) string { return num(c.DurationS) }},
+		{"rps", func(c result.RunConfig) string { return format.Exact(c.RPS) }},
+		{"duration_s", func(c result.RunConfig) string { return format.Exact(c.DurationS) }},
 		{"event", func(c result.RunConfig) string { return str(c.Event) }},
 		{"event_size", func(c result.RunConfig) string { return strconv.Itoa(c.EventSize) }},
 		{"batch", func(c result.RunConfig) string { return strconv.Itoa(c.Batch) }},
