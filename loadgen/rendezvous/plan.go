@@ -2,6 +2,7 @@ package rendezvous
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,9 @@ type Options struct {
 	// at run time instead of being given StartAt.
 	Addr         string
 	ReadyTimeout time.Duration
+	// Consumer says a delivery consumer (`vesload consume`) follows the
+	// run beside the shards: with Addr, the start waits for it too.
+	Consumer bool
 }
 
 // Plan is what the options resolve to.
@@ -41,12 +45,17 @@ type Plan struct {
 	Addr         string
 	ReadyTimeout time.Duration
 	Tolerance    time.Duration
+	// Consumer is Options.Consumer. Follow is what shard 0 hands the
+	// consumer with the start (the run's delivery plan, as JSON), set
+	// before Coordinate.
+	Consumer bool
+	Follow   json.RawMessage
 }
 
 // Resolve checks the options and resolves them; now is when "+D" counts
 // from, getenv reads $JOB_COMPLETION_INDEX.
 func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, error) {
-	p := &Plan{RunID: o.RunID, Addr: o.Addr, ReadyTimeout: o.ReadyTimeout, Tolerance: o.StartTolerance}
+	p := &Plan{RunID: o.RunID, Addr: o.Addr, ReadyTimeout: o.ReadyTimeout, Tolerance: o.StartTolerance, Consumer: o.Consumer}
 	var err error
 	if o.Shard != "" {
 		if p.Shard, err = loadgen.ParseShard(o.Shard, getenv); err != nil {
@@ -72,6 +81,9 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 		if err := o.checkAddr(p.Shard); err != nil {
 			return nil, err
 		}
+	}
+	if o.Consumer && p.Shard.Whole() {
+		return nil, errors.New("--with-consumer needs --shard: a run of one generator follows delivery itself (--consume)")
 	}
 	if !p.Shard.Whole() {
 		switch {
@@ -128,8 +140,11 @@ func (p *Plan) Coordinate(clock Clock) (*Coordinator, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--rendezvous: shard 0 cannot listen: %w", err)
 	}
-	c, stop := Serve(ln, p.RunID, p.Shard.Count, clock)
-	return c, stop, nil
+	c := NewCoordinator(p.RunID, p.Shard.Count, DefaultLead, clock)
+	if p.Consumer {
+		c.WaitForConsumer(p.Follow)
+	}
+	return c, Serve(ln, c), nil
 }
 
 // AgreeStart waits until every shard is ready (at most ReadyTimeout),

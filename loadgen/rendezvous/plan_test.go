@@ -37,6 +37,8 @@ func TestResolve(t *testing.T) {
 		{"rendezvous and start", Options{Shard: "1/2", RunID: "r42", Addr: "h:9465", StartAt: "2026-12-01T10:00:30Z", ReadyTimeout: time.Minute}, "", loadgen.Shard{}, time.Time{}, "--rendezvous with --start-at"},
 		{"rendezvous without a port", Options{Shard: "1/2", RunID: "r42", Addr: "h", ReadyTimeout: time.Minute}, "", loadgen.Shard{}, time.Time{}, "want HOST:PORT"},
 		{"rendezvous bad timeout", Options{Shard: "1/2", RunID: "r42", Addr: "h:1", ReadyTimeout: 0}, "", loadgen.Shard{}, time.Time{}, "--ready-timeout 0s"},
+		{"consumer", Options{Shard: "auto/4", RunID: "r42", Addr: "h:9465", ReadyTimeout: time.Minute, Consumer: true}, "0", loadgen.Shard{Index: 0, Count: 4}, time.Time{}, ""},
+		{"consumer without shards", Options{Addr: "", Consumer: true}, "", loadgen.Shard{}, time.Time{}, "--with-consumer needs --shard"},
 		{"one shard", Options{Shard: "0/1", StartTolerance: time.Second}, "", loadgen.Shard{Index: 0, Count: 1}, time.Time{}, ""},
 		{"start alone", Options{StartAt: "+1m", StartTolerance: time.Second}, "", loadgen.Shard{}, now.Add(time.Minute), ""},
 		{"index too big", Options{Shard: "4/4", RunID: "r", StartAt: "+1s"}, "", loadgen.Shard{}, time.Time{}, "--shard 4/4: want an index from 0 to 3"},
