@@ -250,7 +250,7 @@ func TestHVProfile(t *testing.T) {
 	if err := parseFlags(fs, []string{"--profile", "hv-producers-8k", "--messages", "7"}); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, err := hvConfig(&o, fs.Changed)
+	cfg, _, _, err := hvConfig(&o, fs.Changed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestHVProfile(t *testing.T) {
 	if err := parseFlags(fs, []string{"--profile", "hv-nodmaap-14x90000-8k", "--duration", "1m"}); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, _, err = hvConfig(&o, fs.Changed); err != nil || cfg.Producers != 14 || cfg.Messages != 6000 {
+	if cfg, _, _, err = hvConfig(&o, fs.Changed); err != nil || cfg.Producers != 14 || cfg.Messages != 6000 {
 		t.Errorf("14 producers shortened to 1 minute: %+v %v", cfg, err)
 	}
 }

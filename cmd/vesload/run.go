@@ -277,6 +277,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 		so.Notes = append(so.Notes, w)
 		fmt.Fprintln(stderr, "vesload: warning: "+w)
 	}
+	if err := announceConsumer(rv, &plan.RunConfig, func() (delivery.Agreed, error) { return restAgreed(plan, sc) }); err != nil {
+		return nil, so, emu, err
+	}
 	if err := applyShard(plan, rv); err != nil {
 		return nil, so, emu, err
 	}
