@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -31,6 +32,7 @@ type consumeCmd struct {
 	parent       bool
 	rendezvous   string
 	readyTimeout time.Duration
+	resultDir    string
 }
 
 // runConsume follows one run's events on the output topic on its own,
@@ -56,6 +58,7 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.rendezvous, "rendezvous", "", "take part in the shards' start agreement at shard 0's HOST:PORT (shards run with --rendezvous and --with-consumer): the run starts once the consumer reads the topic, and shard 0 tells it the run's start and plan (instead of --duration, --start-at, --rps, --batch and --events); it stops once every event is in or the grace ends")
 	fs.DurationVar(&c.readyTimeout, "ready-timeout", 5*time.Minute, "with --rendezvous: fail (exit 1) when the run has not started within this")
 	fs.StringVarP(&c.output, "output", "o", "-", "write the delivery result to FILE (atomically); '-' for stdout")
+	fs.StringVar(&c.resultDir, "result-dir", "", "also write the delivery result into this folder as vesload-<run id>-consume.json (a volume that outlives a pod, beside -o -)")
 	fs.BoolVar(&c.parent, "parent", false, "follow for the run that started this process: its plan on stdin, the figures on stdout")
 	_ = fs.MarkHidden("parent")
 	addKafkaFlags(fs, &c.kafka)
@@ -75,6 +78,11 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 	if err := files.WriteResult(c.output, stdout, res); err != nil {
 		return fail(stderr, "vesload: consume", err)
 	}
+	if c.resultDir != "" {
+		if err := files.SaveResult(context.Background(), filepath.Join(c.resultDir, files.CopyName(res)), res, stderr); err != nil {
+			return fail(stderr, "vesload: consume", err)
+		}
+	}
 	d := res.Delivery
 	fmt.Fprintf(stderr, "vesload: consume: %d events of run %s delivered to %s (%d duplicates, %d foreign records)\n",
 		d.Delivered, c.a.Plan.RunID, d.Source, d.Duplicates, d.Foreign)
@@ -90,6 +98,9 @@ func (c *consumeCmd) check(args []string, now time.Time, changed func(string) bo
 	}
 	c.kafka.url, c.a.Grace, c.a.Start = args[0], c.kafka.grace, now
 	if err := c.checkRendezvous(changed); err != nil {
+		return err
+	}
+	if err := checkResultDir(c.resultDir); err != nil {
 		return err
 	}
 	if err := c.a.Prepare(); err != nil {

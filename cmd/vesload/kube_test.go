@@ -132,7 +132,7 @@ func TestKubeNoSecrets(t *testing.T) {
 		t.Errorf("the body template did not travel in the ConfigMap: %v", cm.Data)
 	}
 	env := job.Spec.Template.Spec.Containers[0].Env
-	if len(env) != 1 || env[0].ValueFrom == nil || env[0].ValueFrom.SecretKeyRef.Name != "ves-auth" || env[0].Value != "" {
+	if len(env) != 2 || env[0].ValueFrom == nil || env[0].ValueFrom.SecretKeyRef.Name != "ves-auth" || env[0].Value != "" || env[1].Name != "TMPDIR" {
 		t.Errorf("env %+v, want the password from the Secret only", env)
 	}
 }
@@ -158,7 +158,17 @@ func TestKubeRefuses(t *testing.T) {
 		{[]string{"--shards", "2", "-url", url, "--start-at", "2020-01-01T00:00:00Z"}, "is not after now"},
 		{[]string{"--shards", "2", "-url", url, "--body-file", "/nonexistent"}, "--body-file"},
 		{[]string{"--shards", "2", "-url", url, "extra"}, "unexpected argument"},
-		{[]string{"--shards", "2", "-url", url, "-profile", "hv-6x60000-8k"}, "an HV-VES profile: not available on Kubernetes yet"},
+		{[]string{"--shards", "2", "-profile", "hv-6x60000-8k"}, "--addr: the pods need the collector's HV-VES HOST:PORT"},
+		{[]string{"--shards", "2", "-url", url, "-profile", "hv-6x60000-8k"}, "vesload kube: unknown flag: --url"},
+		{[]string{"--frobnicate", "3"}, "vesload kube: unknown flag: --frobnicate"},
+		{[]string{"hv", "--frobnicate", "3"}, "vesload kube: unknown flag: --frobnicate"},
+		{[]string{"--shards", "2", "-url", url, "--start-at", "+30s"}, "--start-at +30s: a relative start is counted from each shard's own launch"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--start-at", "+30s"}, "--start-at +30s: a relative start"},
+		{[]string{"hv", "--shards", "3", "--addr", "hv:6061", "--producers", "2"}, "--shards 3: more than the 2 producers"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--cert", "c.p12"}, "--cert: the file is on this machine"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--probe"}, "--probe: measures an HTTP target"},
+		{[]string{"--shards", "2", "-url", url, "--results-claim", "Bad_Claim"}, "results claim \"Bad_Claim\""},
+		{[]string{"--shards", "2", "-url", url, "--result-dir", "/tmp"}, "--result-dir: give --results-claim NAME"},
 	}
 	for _, tt := range tests {
 		code, out, errs := kubeRender(t, kubeNow, tt.args...)
@@ -796,7 +806,7 @@ func TestKubeConsumer(t *testing.T) {
 		want string // the consumer's arguments after its URL
 	}{
 		{"agreed start", []string{"-rps", "50", "-duration", "1m", "--consume", topic, "--consume-grace", "10s"},
-			"--run-id c1 --duration 6m10s --grace 10s --batch 1 -o -"},
+			"--run-id c1 --rendezvous vesload-c1-0.vesload-c1:9465 --ready-timeout 5m0s --grace 10s -o -"},
 		{"wall clock", []string{"-rps", "50", "-duration", "1m", "--start-at", at, "--consume", topic, "--consume-group", "g1", "--kafka-insecure"},
 			"--run-id c1 --start-at " + at + " --duration 1m10s --grace 30s --batch 1 --rps 50 --group g1 --kafka-insecure -o -"},
 	}
@@ -826,7 +836,11 @@ func TestKubeConsumer(t *testing.T) {
 			if *consumer.Spec.Completions != 1 || pod.Labels["app.kubernetes.io/name"] == "vesload" || pod.Labels["vesload/run-id"] != "c1" {
 				t.Errorf("consumer completions %d, labels %v: want one pod outside the shards' selector, of run c1", *consumer.Spec.Completions, pod.Labels)
 			}
-			if !strings.Contains(out, "kubectl logs -l vesload/run-id=c1 --tail=-1 --prefix | vesload merge -") {
+			if !strings.Contains(strings.Join(shards.Spec.Template.Spec.Containers[0].Args, " "), "--with-consumer") {
+				t.Errorf("the shards do not announce the consumer: %q", shards.Spec.Template.Spec.Containers[0].Args)
+			}
+			if !strings.Contains(out, "kubectl logs -l vesload/run-id=c1 --tail=-1 --prefix | vesload merge -") ||
+				!strings.Contains(out, "job/vesload-c1 job/vesload-c1-consume\n") {
 				t.Errorf("the merge line does not take the consumer's log:\n%s", out[:strings.Index(out, "---")])
 			}
 		})

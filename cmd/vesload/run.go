@@ -310,6 +310,9 @@ func (o *runOptions) checkObservers() error {
 	if err := checkOutputPaths(append(o.files.Paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})); err != nil {
 		return err
 	}
+	if err := checkResultDir(o.files.Dir); err != nil {
+		return err
+	}
 	if err := o.consume.check(); err != nil {
 		return err
 	}
