@@ -183,11 +183,18 @@ func TestKubeRefuses(t *testing.T) {
 // container arguments as a process with JOB_COMPLETION_INDEX and the
 // Secret's password in its environment, as the kubelet would. Shard 0's
 // name in the headless Service maps to a loopback port, and every shard's
-// metrics and live page to ports of their own.
+// metrics and live page to ports of their own. Each pod has a folder of
+// its own for its emptyDir ($TMPDIR), and the results claim is one folder
+// all pods share. With --consume, the consumer's Job is one more pod.
 type jobHarness struct {
-	args   []string
-	shards int
-	env    []string
+	args     []string
+	consumer []string // the consumer pod's arguments; nil without one
+	shards   int
+	env      []string
+	root     string // the pods' emptyDirs: tmp-I, tmp-consume
+	results  string // the results claim
+	// consumerDelay is when the consumer pod starts, as run's delays.
+	consumerDelay time.Duration
 }
 
 func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
@@ -207,17 +214,41 @@ func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
 	ln.Close()
 	service := fmt.Sprintf("%s-0.%s:%d", job.Name, job.Spec.Template.Spec.Subdomain, kube.RendezvousPort)
 	c := job.Spec.Template.Spec.Containers[0]
-	h := &jobHarness{shards: int(*job.Spec.Completions), env: env}
-	for _, a := range c.Args {
-		a = strings.ReplaceAll(a, kube.ConfigDir, mount)
-		a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
-		a = strings.Replace(a, kubeDashboard, "127.0.0.1:0", 1)
-		h.args = append(h.args, strings.ReplaceAll(a, service, loopback))
+	h := &jobHarness{shards: int(*job.Spec.Completions), env: env, root: t.TempDir(), results: t.TempDir()}
+	local := func(args []string) []string {
+		var out []string
+		for _, a := range args {
+			a = strings.ReplaceAll(a, kube.ConfigDir, mount)
+			a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
+			a = strings.Replace(a, kubeDashboard, "127.0.0.1:0", 1)
+			if a == kube.ResultsDir {
+				a = h.results
+			}
+			out = append(out, strings.ReplaceAll(a, service, loopback))
+		}
+		return out
 	}
+	h.args = local(c.Args)
 	if !slices.Contains(h.args, loopback) {
 		t.Fatalf("the pods do not meet at %s: %q", service, c.Args)
 	}
+	if cj := kubeConsumerJob(t, manifests); cj != nil {
+		h.consumer = local(cj.Spec.Template.Spec.Containers[0].Args)
+	}
 	return h
+}
+
+// kubeConsumerJob is the consumer's Job of the manifests, nil when there
+// is none.
+func kubeConsumerJob(t *testing.T, manifests string) *batchv1.Job {
+	t.Helper()
+	for _, d := range strings.Split(manifests, "\n---\n")[1:] {
+		var j batchv1.Job
+		if err := yaml.UnmarshalStrict([]byte(d), &j); err == nil && strings.HasSuffix(j.Name, "-consume") {
+			return &j
+		}
+	}
+	return nil
 }
 
 // pod is the outcome of one pod's process.
@@ -226,21 +257,32 @@ type pod struct {
 	err     error
 	started bool
 	ended   time.Duration // since the harness began
+	tmp     string        // its emptyDir
 }
 
-// run starts pod i after delays[i] (never when negative) and waits for all.
+// run starts pod i after delays[i] (never when negative), and the
+// consumer's pod, if any, after consumerDelay, as the last pod, and
+// waits for all.
 func (h *jobHarness) run(t *testing.T, delays []time.Duration) []*pod {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	pods := make([]*pod, h.shards)
+	n := h.shards
+	if h.consumer != nil {
+		n++
+		delays = append(slices.Clone(delays), h.consumerDelay)
+	}
+	pods := make([]*pod, n)
 	begin := time.Now()
 	var wg sync.WaitGroup
-	for i := range h.shards {
-		p := &pod{}
+	for i := range n {
+		p := &pod{tmp: filepath.Join(h.root, fmt.Sprintf("tmp-%d", i))}
 		pods[i] = p
 		if delays[i] < 0 {
 			continue
+		}
+		if err := os.Mkdir(p.tmp, 0o755); err != nil {
+			t.Fatal(err)
 		}
 		wg.Go(func() {
 			select {
@@ -249,7 +291,12 @@ func (h *jobHarness) run(t *testing.T, delays []time.Duration) []*pod {
 				return
 			}
 			cmd := shardProc(ctx, i, h.args, &p.log)
+			if i == h.shards {
+				cmd = exec.CommandContext(ctx, binary, h.consumer...)
+				cmd.Env, cmd.Stdout, cmd.Stderr = os.Environ(), &p.log, &p.log
+			}
 			cmd.Env = append(cmd.Env, h.env...)
+			cmd.Env = append(cmd.Env, "TMPDIR="+p.tmp)
 			p.started = true
 			p.err = cmd.Run()
 			p.ended = time.Since(begin)
