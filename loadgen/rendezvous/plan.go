@@ -78,11 +78,11 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 		p.Start = &loadgen.StartGate{At: at, Tolerance: o.StartTolerance}
 	}
 	if o.Addr != "" {
-		if err := o.checkAddr(p.Shard); err != nil {
+		if err := o.checkAddr(); err != nil {
 			return nil, err
 		}
 	}
-	if o.Consumer && p.Shard.Whole() {
+	if o.Consumer && o.Shard == "" {
 		return nil, errors.New("--with-consumer needs --shard: a run of one generator follows delivery itself (--consume)")
 	}
 	if !p.Shard.Whole() {
@@ -99,13 +99,15 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 }
 
 // checkAddr checks --rendezvous and what goes with it.
-func (o Options) checkAddr(sh loadgen.Shard) error {
+func (o Options) checkAddr() error {
 	host, port, err := net.SplitHostPort(o.Addr)
 	if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
 		return fmt.Errorf("--rendezvous %q: want HOST:PORT of shard 0, e.g. vesload-r42-0.vesload-r42:9465", o.Addr)
 	}
 	switch {
-	case sh.Whole():
+	case o.Shard == "":
+		// One shard (N = 1, as a Job of one pod) may still meet its
+		// consumer there.
 		return errors.New("--rendezvous needs --shard: it is where the shards of one run agree on their start")
 	case o.StartAt != "":
 		return errors.New("--rendezvous with --start-at: give one: the start agreed at run time, or a wall-clock instant")

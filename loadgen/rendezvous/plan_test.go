@@ -40,6 +40,7 @@ func TestResolve(t *testing.T) {
 		{"consumer", Options{Shard: "auto/4", RunID: "r42", Addr: "h:9465", ReadyTimeout: time.Minute, Consumer: true}, "0", loadgen.Shard{Index: 0, Count: 4}, time.Time{}, ""},
 		{"consumer without shards", Options{Addr: "", Consumer: true}, "", loadgen.Shard{}, time.Time{}, "--with-consumer needs --shard"},
 		{"one shard", Options{Shard: "0/1", StartTolerance: time.Second}, "", loadgen.Shard{Index: 0, Count: 1}, time.Time{}, ""},
+		{"one shard meets its consumer", Options{Shard: "auto/1", RunID: "r", Addr: "h:9465", ReadyTimeout: time.Minute, Consumer: true}, "0", loadgen.Shard{Index: 0, Count: 1}, time.Time{}, ""},
 		{"start alone", Options{StartAt: "+1m", StartTolerance: time.Second}, "", loadgen.Shard{}, now.Add(time.Minute), ""},
 		{"index too big", Options{Shard: "4/4", RunID: "r", StartAt: "+1s"}, "", loadgen.Shard{}, time.Time{}, "--shard 4/4: want an index from 0 to 3"},
 		{"negative index", Options{Shard: "-1/4", RunID: "r", StartAt: "+1s"}, "", loadgen.Shard{}, time.Time{}, "--shard -1/4"},
