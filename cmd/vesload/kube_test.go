@@ -693,9 +693,25 @@ func TestKubeManifestVariants(t *testing.T) {
 		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
 		{"--consume", "kafka://kafka:9092/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "10s", "--pod-monitor"},
 		{"--consume", "kafkas://kafka:9093/t", "--kafka-insecure", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
+		{"--results-claim", "vesload-results", "--image", "vesload:dev"},
+		{"--consume", "kafka://kafka:9092/t", "--results-claim", "vesload-results", "--dashboard"},
+	}
+	// HV-VES runs: `vesload kube hv`, and an hv-ves profile.
+	hv := [][]string{
+		{"hv", "--addr", "hv:6061", "--producers", "6", "--messages", "100"},
+		{"hv", "--addr", "hv:6061", "--producers", "3", "--cert-secret", "hv-client", "--cacert", kubeCA(t), "--target-metrics", "http://hv:6060/monitoring/prometheus", "--pod-monitor"},
+		{"-profile", "hv-6x60000-8k", "--addr", "hv:6061", "--consume", "kafka://kafka:9092/HV_VES_PERF3GPP", "--results-claim", "r", "--dashboard"},
+		{"hv", "--addr", "hv:6061", "--producers", "4", "--cert-secret", "hv-client", "--cert-secret-format", "pem", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339), "--consume", "kafka://kafka:9092/t"},
+	}
+	for _, v := range hv {
+		variants = append(variants, append([]string{"--hv"}, v...))
 	}
 	for _, v := range variants {
-		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "3", "-url", url}, v...)...)
+		args := append([]string{"--shards", "3", "-url", url}, v...)
+		if len(v) > 0 && v[0] == "--hv" {
+			args = append(v[1:], "--shards", "3")
+		}
+		code, out, errs := kubeRender(t, kubeNow, args...)
 		if code != exitOK {
 			t.Errorf("%v: exit %d: %s", v, code, errs)
 			continue
@@ -712,10 +728,24 @@ func TestKubeManifestVariants(t *testing.T) {
 		if hasPM := strings.Contains(out, "kind: PodMonitor"); hasPM != slices.Contains(v, "--pod-monitor") {
 			t.Errorf("%v: PodMonitor %v", v, hasPM)
 		}
-		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") {
-			t.Errorf("%v: target metrics not in the pods' profile", v)
+		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") &&
+			!strings.Contains(out, "- --target-metrics\n") {
+			t.Errorf("%v: target metrics neither in the pods' profile nor in their flags", v)
+		}
+		if slices.Contains(v, "--results-claim") && !strings.Contains(out, "persistentVolumeClaim:") {
+			t.Errorf("%v: no results claim", v)
 		}
 	}
+}
+
+// kubeCA is a CA bundle file for the renderings that ship one.
+func kubeCA(t *testing.T) string {
+	t.Helper()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ca
 }
 
 // kubePodMonitor decodes the manifests' PodMonitor, if any, strictly
