@@ -604,14 +604,40 @@ func TestKubeEveryFlag(t *testing.T) {
 		"dashboard":          kubeDashboard,
 	}
 	base := []string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--run-id", "walk"}
-	code, plain, errs := kubeRender(t, kubeNow, base...)
-	if code != exitOK {
-		t.Fatalf("plain: exit %d: %s", code, errs)
-	}
 	var o runOptions
 	var k kubeOptions
 	fs := runFlags(&o)
 	kubeFlags(fs, &k)
+	if n := walkKubeFlags(t, base, fs, values); n < 60 {
+		t.Errorf("walked %d flags: fewer than kube --help lists", n)
+	}
+	// `vesload kube hv`: hv's flags and kube's.
+	hvValues := map[string]string{
+		"profile": "hv-2x90000-8k", "addr": "other:6061", "cacert": values["cacert"], "consume": values["consume"],
+		"start-at": values["start-at"], "image": values["image"], "memory": "1Gi", "cert-secret-format": "pem", "shards": "3",
+		"run-id": "walk2", "cert": "client.p12", "shard": "1/2", "rendezvous": "h:1", "dashboard": kubeDashboard,
+		"threshold": "hv.lost==0", "abort-on-fail": "error_rate<5%", "target-metrics": "http://hv:6060/monitoring/prometheus",
+		"influx-url": values["influx-url"], "prom-url": "http://prom:9090", "producers": "4",
+	}
+	var ho hvOptions
+	var hk kubeOptions
+	hfs := hvFlags(&ho)
+	kubeFlags(hfs, &hk)
+	if n := walkKubeFlags(t, []string{"hv", "--shards", "2", "--addr", "hv:6061", "--run-id", "walk"}, hfs, hvValues); n < 50 {
+		t.Errorf("walked %d flags: fewer than kube hv --help lists", n)
+	}
+}
+
+// walkKubeFlags gives every flag of fs alone on top of base (with values
+// for those a type's default would not do) and checks that each changes
+// the manifests or is refused with one line (exit 2); it returns how
+// many flags it walked.
+func walkKubeFlags(t *testing.T, base []string, fs *pflag.FlagSet, values map[string]string) int {
+	t.Helper()
+	code, plain, errs := kubeRender(t, kubeNow, base...)
+	if code != exitOK {
+		t.Fatalf("plain %v: exit %d: %s", base, code, errs)
+	}
 	n := 0
 	fs.VisitAll(func(f *pflag.Flag) {
 		if f.Name == "help" {
@@ -639,12 +665,10 @@ func TestKubeEveryFlag(t *testing.T) {
 		case code == exitUsage && out == "" && strings.Count(errs, "\n") == 1:
 		case code == exitOK && out != plain:
 		default:
-			t.Errorf("--%s=%s: exit %d, manifests changed %v, stderr %q: want them changed or one line and exit 2", f.Name, v, code, out != plain, errs)
+			t.Errorf("%v --%s=%s: exit %d, manifests changed %v, stderr %q: want them changed or one line and exit 2", base[:1], f.Name, v, code, out != plain, errs)
 		}
 	})
-	if n < 60 {
-		t.Errorf("walked %d flags: fewer than kube --help lists", n)
-	}
+	return n
 }
 
 // TestKubeThresholdOnce: a threshold the profile gives and a flag gives

@@ -3,6 +3,7 @@ package kubespec
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -96,7 +97,11 @@ func BuildHV(h HV, o Options) (*kube.Spec, error) {
 	}
 	s.Args = append(s.Args, s.CertArgs()...)
 	if h.TargetMetrics != "" {
-		if strings.Contains(h.TargetMetrics, "@") {
+		u, err := url.Parse(h.TargetMetrics)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			return nil, fmt.Errorf("--target-metrics %q: want an http:// or https:// URL", h.TargetMetrics)
+		case u.User != nil:
 			return nil, errors.New("--target-metrics: credentials in the URL would be written into the manifests")
 		}
 		s.Args = append(s.Args, "--target-metrics", h.TargetMetrics)

@@ -60,6 +60,7 @@ func TestBuildHV(t *testing.T) {
 		{func(_ *HV, o *Options) { o.PasswordSecret = "s" }, "--password-secret: HV-VES has no basic auth"},
 		{func(h *HV, _ *Options) { h.TargetMetrics = "http://u:p@hv:6060/m" }, "--target-metrics: credentials"},
 		{func(h *HV, _ *Options) { h.CACert = "/nonexistent" }, "--cacert"},
+		{func(h *HV, _ *Options) { h.TargetMetrics = "x" }, `--target-metrics "x": want an http://`},
 		{func(_ *HV, o *Options) { o.CertFormat = "der" }, "--cert-secret-format der"},
 	} {
 		h2, o2 := h, o
