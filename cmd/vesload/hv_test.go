@@ -210,6 +210,9 @@ func TestHVBadInput(t *testing.T) {
 		{[]string{"--addr", closed, "--shard", "0/2", "--run-id", "d", "--start-at", later, "--consume", "kafka://127.0.0.1:1/t"}, exitUsage, "--consume: not available with --shard"},
 		{[]string{"--addr", closed, "--target-metrics", "ftp://x"}, exitUsage, "--target-metrics: want an http"},
 		{[]string{"--addr", closed, "--target-metrics", "http://" + closed + "/metrics"}, exitRun, "--target-metrics:"},
+		{[]string{"--addr", closed, "--rendezvous", "127.0.0.1:1"}, exitUsage, "--rendezvous needs --shard"},
+		{[]string{"--addr", closed, "--shard", "0/2", "--run-id", "d", "--rendezvous", "127.0.0.1:1", "--start-at", later}, exitUsage, "--rendezvous with --start-at"},
+		{[]string{"--addr", closed, "--with-consumer"}, exitUsage, "--with-consumer needs --shard"},
 	} {
 		var stdout, stderr bytes.Buffer
 		begin := time.Now()
