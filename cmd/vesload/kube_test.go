@@ -671,6 +671,36 @@ func walkKubeFlags(t *testing.T, base []string, fs *pflag.FlagSet, values map[st
 	return n
 }
 
+// TestKubePullPolicy: an image named without a registry (the default, as
+// `make image` tags it) is pulled IfNotPresent by every pod, so that an
+// image loaded into the nodes is used; one with a registry keeps the
+// cluster's default.
+func TestKubePullPolicy(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		image []string
+		want  corev1.PullPolicy
+	}{
+		{nil, corev1.PullIfNotPresent},
+		{[]string{"--image", "vesload:1.0"}, corev1.PullIfNotPresent},
+		{[]string{"--image", "registry.example/vesload:1.0"}, ""},
+	} {
+		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7",
+			"--consume", "kafka://kafka:9092/t", "--probe"}, tt.image...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tt.image, code, errs)
+		}
+		_, job := kubeObjects(t, out)
+		pod := job.Spec.Template.Spec
+		consumer := kubeConsumerJob(t, out).Spec.Template.Spec.Containers[0]
+		for _, c := range []corev1.Container{pod.Containers[0], pod.InitContainers[0], consumer} {
+			if c.ImagePullPolicy != tt.want {
+				t.Errorf("%v: container %s pulls %q, want %q", tt.image, c.Name, c.ImagePullPolicy, tt.want)
+			}
+		}
+	}
+}
+
 // TestKubeThresholdOnce: a threshold the profile gives and a flag gives
 // again is one gate in the pods' profile.
 func TestKubeThresholdOnce(t *testing.T) {
@@ -830,6 +860,14 @@ func TestKubeDashboard(t *testing.T) {
 	code, out, errs := kubeRender(t, kubeNow, append(args, "--dashboard", "--dashboard-linger", "1s")...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// Opt-in, and who reaches the pages is said: on stderr and in the
+	// manifests' header; without --dashboard nothing is served.
+	if !strings.Contains(errs, "without authentication, to whatever reaches its pod") || !strings.Contains(out, "# Live pages: every shard serves one on port 5665, without authentication") {
+		t.Errorf("the exposure is not said: stderr %q", errs)
+	}
+	if strings.Contains(plain, "5665") || strings.Contains(plain, "--dashboard") {
+		t.Errorf("a live page without --dashboard")
 	}
 	_, job := kubeObjects(t, out)
 	c := job.Spec.Template.Spec.Containers[0]
