@@ -21,6 +21,9 @@ func kubeConsumer(c *consumeOptions, batch func() (int, error), load profiles.Sh
 	if err := c.check(); err != nil {
 		return nil, err
 	}
+	if load.Closed != nil {
+		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
+	}
 	n, err := batch()
 	if err != nil {
 		return nil, err

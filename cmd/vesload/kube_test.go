@@ -169,6 +169,7 @@ func TestKubeRefuses(t *testing.T) {
 		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--probe"}, "--probe: measures an HTTP target"},
 		{[]string{"--shards", "2", "-url", url, "--results-claim", "Bad_Claim"}, "results claim \"Bad_Claim\""},
 		{[]string{"--shards", "2", "-url", url, "--result-dir", "/tmp"}, "--result-dir: give --results-claim NAME"},
+		{[]string{"--shards", "2", "-profile", "ingress-concurrency-ramp", "-url", url, "--consume", "kafka://k:9092/t"}, "--consume: needs an open-model load"},
 	}
 	for _, tt := range tests {
 		code, out, errs := kubeRender(t, kubeNow, tt.args...)
