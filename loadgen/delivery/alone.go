@@ -50,6 +50,11 @@ func AloneEvents(expect int64, rps float64, duration time.Duration, batch int) u
 	return DefaultAloneEvents
 }
 
+// MaxAgreedEvents bounds the plan a follower takes from the start
+// agreement, whose bitmaps it sizes (two of 512 MiB): 2^32 events, a day
+// at 49,000 a second.
+const MaxAgreedEvents = 1 << 32
+
 // Agreed is what a lone follower learns when it takes part in a run's
 // start agreement (beside the start): the whole run's plan, which only
 // the generator that hands out the start knows, and how long the run
@@ -111,6 +116,9 @@ func (a *Alone) agree(ctx context.Context, at *Start, open func(Config) (Source,
 	}
 	if err == nil && (ag.Plan.Events == 0 || ag.Span <= 0) {
 		err = fmt.Errorf("the run's plan sends %d events over %v: nothing to follow", ag.Plan.Events, ag.Span)
+	}
+	if err == nil && ag.Plan.Events > MaxAgreedEvents {
+		err = fmt.Errorf("the run's plan sends %d events: more than a consumer follows (%d)", ag.Plan.Events, uint64(MaxAgreedEvents))
 	}
 	var tally *Tally
 	if err == nil {

@@ -183,6 +183,7 @@ func TestAloneAgree(t *testing.T) {
 		{name: "no start", err: errors.New("no start"), wantErr: "no start"},
 		{name: "another run", agreed: Agreed{Plan: Plan{RunID: "q", Events: 3}, Span: time.Second}, wantErr: `of run "q"`},
 		{name: "empty plan", agreed: Agreed{Plan: Plan{RunID: "r"}, Span: time.Second}, wantErr: "nothing to follow"},
+		{name: "huge plan", agreed: Agreed{Plan: Plan{RunID: "r", Events: MaxAgreedEvents + 1}, Span: time.Second}, wantErr: "more than a consumer follows"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -255,3 +255,44 @@ func TestConsumerNeverArrives(t *testing.T) {
 		t.Fatalf("%v, want the consumer named", err)
 	}
 }
+
+// FuzzJoinAnswer has a coordinator answer arbitrary bodies with each
+// status a shard may meet: joining returns an answer with a start or an
+// error, never panics, and gives up when its context ends.
+func FuzzJoinAnswer(f *testing.F) {
+	for _, s := range []string{`{"start":"2026-12-02T05:00:03Z","follow":{"plan":{"run_id":"r1"}}}`, `{"error":"no"}`, `{`, `[]`, `{"start":"x"}`, `{"follow":123}`} {
+		f.Add(s, 200)
+		f.Add(s, 409)
+	}
+	f.Fuzz(func(t *testing.T, body string, status int) {
+		if status < 200 || status > 599 {
+			return
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte(body))
+		}))
+		defer srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		a, err := JoinAnswer(ctx, srv.Client(), srv.URL, Ready{RunID: "r1", Consumer: true}, loadgenClock{})
+		if err == nil && a.Start.IsZero() {
+			t.Fatalf("%d %q: no error and no start", status, body)
+		}
+	})
+}
+
+// loadgenClock sleeps for real, briefly, as loadgen.SystemClock does.
+type loadgenClock struct{}
+
+func (loadgenClock) Now() time.Time { return time.Now() }
+func (loadgenClock) Sleep(d time.Duration, stop <-chan struct{}) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-stop:
+		return false
+	}
+}
