@@ -282,3 +282,60 @@ func TestKubeTempDirIsTheEmptyDir(t *testing.T) {
 		t.Errorf("log result %v (%v), saved %+v: want the same 20 requests in both", rs, err, res.Requests)
 	}
 }
+
+// TestKubeHVConsumerJobHarness: an HV-VES run of 2 shards with
+// --consume, its consumer's pod 2 s after the shards', through an
+// emulator that drops 5% on the way to Kafka. The consumer learns the
+// HV-VES plan from shard 0 (every message written is expected, none is
+// accepted) and its delivered count is what kcat finds on the topic.
+func TestKubeHVConsumerJobHarness(t *testing.T) {
+	t.Parallel()
+	kcat := kcatPath(t)
+	args := []string{"serve", "--listen", "127.0.0.1:0", "--hv-listen", "127.0.0.1:0", "--hv-monitor", "127.0.0.1:0",
+		"--kafka-embedded", "127.0.0.1:0", "--publish-drop", "0.05", "--seed", "9"}
+	addr, broker := startServeLines(t, args, hvAddrLine, brokerLine)
+	const topic, producers, messages = "HV_VES_PERF3GPP", 4, 50
+	code, out, errs := kubeRender(t, time.Now(), "hv", "--shards", "2", "--addr", addr, "--producers", fmt.Sprint(producers),
+		"--messages", fmt.Sprint(messages), "--size", "512", "--interval", "10ms", "--consume", "kafka://"+broker+"/"+topic,
+		"--consume-grace", "2s", "--metrics-linger", "0s", "--ready-timeout", "20s", "--settle", "1s", "-q", "--run-id", "hvcons")
+	if code != exitOK {
+		t.Fatalf("kube hv: exit %d: %s", code, errs)
+	}
+	h := newJobHarness(t, out)
+	h.consumerDelay = 2 * time.Second
+	pods := h.run(t, []time.Duration{0, 0})
+	var all strings.Builder
+	for i, p := range pods {
+		if p.err != nil {
+			t.Fatalf("pod %d: %v\n%s", i, p.err, p.log.String())
+		}
+		all.WriteString(p.log.String())
+	}
+	code, stdout, errs := mergeStream(all.String(), "-")
+	if code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	m, err := report.Decode(strings.NewReader(stdout), "merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = producers * messages
+	d := m.Delivery
+	if d == nil || !d.Consumer || !d.NoAnswers || m.HV.Sent.Written != want || d.Expected != want || d.Accepted != 0 {
+		t.Fatalf("written %d, delivery %+v: want the consumer's delivery of %d messages, none accepted", m.HV.Sent.Written, d, want)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	kout, err := exec.CommandContext(ctx, kcat, "-C", "-b", broker, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n").CombinedOutput()
+	if err != nil {
+		t.Fatalf("kcat: %v: %s", err, kout)
+	}
+	seen := map[string]bool{}
+	for _, id := range regexp.MustCompile(`hvcons-(\d+)`).FindAllStringSubmatch(string(kout), -1) {
+		seen[id[1]] = true
+	}
+	t.Logf("kcat: %d of %d messages on the topic; merged delivery: delivered %d, lost %d, e2e p99 %.1f ms", len(seen), want, d.Delivered, d.Lost, d.E2E.P99)
+	if len(seen) == want || d.Delivered != int64(len(seen)) || d.Lost != int64(want-len(seen)) || d.E2E.Count != d.Delivered {
+		t.Errorf("merged delivery: delivered %d, lost %d, e2e %d; kcat: %d of %d on the topic", d.Delivered, d.Lost, d.E2E.Count, len(seen), want)
+	}
+}
