@@ -163,7 +163,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 		return nil, err
 	}
 	if sc.Protocol == profiles.ProtocolHVVES {
-		return nil, usagef("-profile %s: an HV-VES profile: not available on Kubernetes yet (run 'vesload hv --shard I/N --run-id … --start-at …' on each host)", o.profile)
+		return nil, usagef("-profile %s: an HV-VES profile: render it with 'vesload kube hv' and hv's flags", o.profile)
 	}
 	ko := kubespec.Options{
 		Shards: k.shards, Image: k.image, Namespace: k.namespace, CPU: k.cpu, Memory: k.memory,
@@ -199,7 +199,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	return s, nil
 }
 
-// kubeDashboard sets the Spec's live pages from --dashboard.
+// kubeDashboardSpec sets the Spec's live pages from --dashboard and --dashboard-linger.
 func kubeDashboardSpec(s *kube.Spec, d *dashboardOptions, changed func(string) bool) error {
 	var err error
 	switch {
