@@ -55,9 +55,6 @@ func joinConsumer(m, c *result.Result, label string) error {
 	if m.Config.RunID != c.Config.RunID {
 		return shardErrorf("%s followed run %s but the generators ran %s", label, runName(c), runName(m))
 	}
-	if m.HV != nil {
-		return shardErrorf("%s: a consumer's delivery result is not joined with HV-VES results yet: follow delivery in the hv run itself", label)
-	}
 	batch := int64(max(m.Config.Batch, 1))
 	d := *c.Delivery
 	d.Expected = m.Requests.Sent * batch
@@ -65,6 +62,13 @@ func joinConsumer(m, c *result.Result, label string) error {
 	d.Lost = max(d.Expected-d.Delivered, 0)
 	d.LostThoughAccepted = max(d.Accepted-d.Delivered, 0)
 	d.DeliveredThoughRejected = max(d.Delivered-d.Accepted, 0)
+	if m.HV != nil {
+		// HV-VES answers nothing: every message written is expected,
+		// none is accepted (delivery.Config's NoAnswers).
+		d.Expected, d.Accepted, d.NoAnswers = m.HV.Sent.Written, 0, true
+		d.Lost = max(d.Expected-d.Delivered, 0)
+		d.LostThoughAccepted, d.DeliveredThoughRejected = 0, 0
+	}
 	if !m.Started.IsZero() && !c.Started.IsZero() {
 		// The consumer's timeline counts from its own start (the run's,
 		// when it was given --start-at): align it on the merged run's.

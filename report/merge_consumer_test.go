@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,51 @@ func TestMergeWarnsOfAnInterruptedConsumer(t *testing.T) {
 	}
 	if !containsWarning(m.Warnings, "delivery.json was stopped before the run's end") {
 		t.Errorf("warnings %q: want the consumer's early stop", m.Warnings)
+	}
+}
+
+// TestMergeRefusesAMissingConsumer: shards that announce a lone consumer
+// (run --with-consumer) do not merge without its result, unless told
+// WithoutDelivery; with it, they do.
+func TestMergeRefusesAMissingConsumer(t *testing.T) {
+	t.Parallel()
+	var rs []*result.Result
+	for i := range 2 {
+		r := shard(t, "r1", i, 2)
+		r.Config.Consumer = true
+		rs = append(rs, r)
+	}
+	_, err := MergeShards(rs, []string{"s0", "s1"}, MergeOptions{})
+	if !errors.Is(err, ErrConsumerMissing) || !strings.Contains(err.Error(), "s0 (shard 0/2) announces a delivery consumer (vesload consume) whose result is not among the inputs") {
+		t.Fatalf("%v, want the missing consumer named", err)
+	}
+	m, err := MergeShards(rs, nil, MergeOptions{WithoutDelivery: true})
+	if err != nil || m.Delivery != nil {
+		t.Fatalf("without delivery: %v, delivery %+v", err, m)
+	}
+	m, err = MergeShards(append(rs, consumerResult(t, "r1", 10)), nil, MergeOptions{})
+	if err != nil || m.Delivery == nil || m.Delivery.Delivered != 10 {
+		t.Fatalf("with the consumer: %v", err)
+	}
+}
+
+// TestMergeJoinsAConsumerOfHV: HV-VES answers nothing, so a consumer
+// joined with HV-VES shards expects every message written and counts
+// none accepted.
+func TestMergeJoinsAConsumerOfHV(t *testing.T) {
+	t.Parallel()
+	var rs []*result.Result
+	for i := range 2 {
+		r := shard(t, "hv1", i, 2)
+		r.HV = hvResult(t).HV
+		r.HV.Sent.Written = 100
+		rs = append(rs, r)
+	}
+	m, err := MergeShards(append(rs, consumerResult(t, "hv1", 190)), nil, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := m.Delivery; d == nil || d.Expected != 200 || d.Delivered != 190 || d.Lost != 10 || d.Accepted != 0 || !d.NoAnswers || d.LostThoughAccepted != 0 {
+		t.Fatalf("delivery %+v: want 200 expected, 190 delivered, 10 lost, none accepted", d)
 	}
 }

@@ -58,20 +58,20 @@ func mergeHV(m *result.Result, rs []*result.Result, label func(int) string) erro
 
 // RunReceiver is the receiver's view of a sharded run. The receiver (the
 // collector's metrics, the emulator) counts what all the shards sent, so
-// each shard's view is the run's, not a share of it: it is taken once,
-// from the shard that read it last (the most received), and its losses
-// are counted against written, the messages all the shards wrote. Nil
-// when a shard has no receiver view.
+// a shard's view is the run's, not a share of it: it is taken once, from
+// the shard that read it last (the most received; shard 0 alone follows
+// the collector's counters), and its losses are counted against written,
+// the messages all the shards wrote. Nil when no shard has a receiver
+// view.
 func RunReceiver(rs []*result.Result, written int64) *result.HVReceiver {
 	var best *result.HVReceiver
 	for _, r := range rs {
-		rc := r.HV.Receiver
-		if rc == nil {
-			return nil
-		}
-		if best == nil || rc.Received > best.Received {
+		if rc := r.HV.Receiver; rc != nil && (best == nil || rc.Received > best.Received) {
 			best = rc
 		}
+	}
+	if best == nil {
+		return nil
 	}
 	out := *best
 	out.Dropped = maps.Clone(best.Dropped)

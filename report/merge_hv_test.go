@@ -54,13 +54,35 @@ func TestMergeHVShardsReceiverOnce(t *testing.T) {
 		r.HV.Receiver.Received = 3990 + int64(i) // read at slightly different times
 		rs = append(rs, r)
 	}
+	// Shard 0 alone follows the collector's counters: the others have no
+	// receiver view, and the run's is shard 0's.
+	only0 := make([]*result.Result, 4)
+	for i, r := range rs {
+		c := *r
+		hv := *r.HV
+		if i > 0 {
+			hv.Receiver = nil
+		} else {
+			rc := *hv.Receiver
+			rc.Received = 3993
+			hv.Receiver = &rc
+		}
+		c.HV = &hv
+		only0[i] = &c
+	}
+	for _, in := range [][]*result.Result{rs, only0} {
+		m, err := MergeShards(in, []string{"a", "b", "c", "d"}, MergeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc := m.HV.Receiver
+		if m.HV.Sent.Written != 4000 || rc == nil || rc.Received != 3993 || rc.Lost != 7 {
+			t.Fatalf("written %d, receiver %+v: want 4000 written, 3993 received once and 7 lost", m.HV.Sent.Written, rc)
+		}
+	}
 	m, err := MergeShards(rs, []string{"a", "b", "c", "d"}, MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	rc := m.HV.Receiver
-	if m.HV.Sent.Written != 4000 || rc == nil || rc.Received != 3993 || rc.Lost != 7 {
-		t.Fatalf("written %d, receiver %+v: want 4000 written, 3993 received once and 7 lost", m.HV.Sent.Written, rc)
 	}
 	if w := strings.Join(m.Warnings, "\n"); !strings.Contains(w, "the receiver counted 3993 messages of the 4000 the shards wrote: 7 lost") {
 		t.Errorf("warnings %q", w)

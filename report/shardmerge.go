@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -17,6 +18,10 @@ type MergeOptions struct {
 	// AllowPartial accepts a sharded run with shards missing; the merged
 	// result is marked partial and says which.
 	AllowPartial bool
+	// WithoutDelivery merges the results of a run whose shards announce
+	// a lone consumer (RunConfig.Consumer) without the consumer's result:
+	// the merged result then has no delivery section.
+	WithoutDelivery bool
 }
 
 // ShardError says why shard results cannot be merged into one run: they
@@ -26,9 +31,21 @@ type ShardError struct{ msg string }
 
 func (e *ShardError) Error() string { return "merge: " + e.msg }
 
+// ErrConsumerMissing is the error of MergeShards for shards that announce
+// a lone delivery consumer whose result is not among the inputs: the
+// results are sound but incomplete (the consumer may still be running),
+// not mismatched.
+var ErrConsumerMissing = errors.New("the consumer's result is missing")
+
 func shardErrorf(format string, args ...any) error {
 	return &ShardError{msg: fmt.Sprintf(format, args...)}
 }
+
+// noText wraps an error for errors.Is without adding to the message.
+type noText struct{ err error }
+
+func (n noText) Error() string { return "" }
+func (n noText) Unwrap() error { return n.err }
 
 // MergeShards merges results as Merge does, after checking that the
 // shards of a sharded run belong together (docs/ARCHITECTURE.md, "Many
@@ -52,6 +69,10 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 	rs, names, consumer, consumerName, err := splitConsumer(rs, names, label)
 	if err != nil {
 		return nil, err
+	}
+	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return r.Config.Consumer }); i >= 0 && consumer == nil && !opts.WithoutDelivery {
+		return nil, fmt.Errorf("merge: %s%s announces a delivery consumer (vesload consume) whose result is not among the inputs: add it (its log or file, once it ended), or give --without-delivery%w",
+			label(i), shardName(rs[i]), noText{ErrConsumerMissing})
 	}
 	info, err := checkShards(rs, label, opts)
 	if err != nil {

@@ -97,7 +97,7 @@ func (c *consumeOptions) refuseShard() error {
 // no due times); nil when nothing is followed. The follower connects
 // before the first request (a failure is exit 1, before any load).
 func (c *consumeOptions) follow(pl *scenario.Plan, sc *profiles.Profile, emu *builtin.Emulator) (*session.Delivery, error) {
-	sched, open := pl.Config.Load.(*loadgen.Schedule)
+	_, open := pl.Config.Load.(*loadgen.Schedule)
 	switch {
 	case sharded(pl):
 		return nil, c.refuseShard()
@@ -107,15 +107,34 @@ func (c *consumeOptions) follow(pl *scenario.Plan, sc *profiles.Profile, emu *bu
 	if c.url == "" {
 		return nil, nil
 	}
-	if !open {
-		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
-	}
-	batch, err := eventsPerRequest(sc)
+	p, err := restPlan(pl, sc, "--consume")
 	if err != nil {
 		return nil, err
 	}
-	return c.delivery(delivery.Plan{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
-		Batch: batch, Segments: sched.Segments()}), nil
+	return c.delivery(p), nil
+}
+
+// restPlan is what a follower of a REST run is told (delivery.Plan): its
+// events and their due times, from the whole run's schedule (before it
+// is sharded). flag names the option that asked for it in errors.
+func restPlan(pl *scenario.Plan, sc *profiles.Profile, flag string) (delivery.Plan, error) {
+	sched, open := pl.Config.Load.(*loadgen.Schedule)
+	if !open {
+		return delivery.Plan{}, usagef("%s: needs an open-model load (a rate), not a concurrency ramp", flag)
+	}
+	batch, err := eventsPerRequest(sc)
+	if err != nil {
+		return delivery.Plan{}, err
+	}
+	return delivery.Plan{RunID: pl.RunConfig.RunID, Events: uint64(sched.Total()) * uint64(batch),
+		Batch: batch, Segments: sched.Segments()}, nil
+}
+
+// restAgreed is what shard 0 of a REST run tells its lone consumer: the
+// whole run's plan and how long it sends.
+func restAgreed(pl *scenario.Plan, sc *profiles.Profile) (delivery.Agreed, error) {
+	p, err := restPlan(pl, sc, "--with-consumer")
+	return delivery.Agreed{Plan: p, Span: sc.Load.TotalDuration()}, err
 }
 
 // delivery is the follower of plan p as the flags configure it; its

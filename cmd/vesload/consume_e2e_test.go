@@ -132,6 +132,12 @@ func TestConsumeCommandBadFlags(t *testing.T) {
 		{append(ok, "--kafka-mechanism", "GSSAPI"), exitUsage, "--kafka-mechanism"},
 		{append(ok, "--kafka-password-file", pw), exitUsage, "--kafka-password-file"},
 		{append(ok, "--kafka-user", "u", "--kafka-password-file", pw), exitRun, "preflight"},
+		{append(ok, "--rendezvous", "h:9465"), exitUsage, "--duration with --rendezvous: shard 0 tells the consumer"},
+		{[]string{"kafka://k:9092/t", "--run-id", "r1", "--rendezvous", "h:9465", "--rps", "5"}, exitUsage, "--rps with --rendezvous"},
+		{[]string{"kafka://k:9092/t", "--run-id", "r1", "--rendezvous", "h"}, exitUsage, `--rendezvous "h": want HOST:PORT`},
+		{[]string{"kafka://k:9092/t", "--run-id", "r1", "--rendezvous", "h:1", "--ready-timeout", "0s"}, exitUsage, "--ready-timeout 0s"},
+		{append(ok, "--ready-timeout", "1m"), exitUsage, "--ready-timeout goes with --rendezvous"},
+		{append(ok, "--result-dir", filepath.Join(dir, "none")), exitUsage, "--result-dir"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

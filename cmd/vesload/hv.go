@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -91,19 +93,20 @@ func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// hvConfig turns the flags (over a profile) into the producers' config.
-func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, error) {
+// hvConfig turns the flags (over a profile) into the producers' config,
+// its gates and its shard's plan (rendezvous.Plan).
+func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *rendezvous.Plan, error) {
 	gates := o.run.thresholds
 	cfg := hv.Config{Addr: o.addr, Producers: o.producers, Messages: o.messages, Size: o.size,
 		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout}
 	if o.profile != "" {
 		p, err := profiles.Load(o.profile)
 		if err != nil {
-			return cfg, nil, usagef("--profile: %v", err)
+			return cfg, nil, nil, usagef("--profile: %v", err)
 		}
 		po, err := scenario.HVOverrides(p)
 		if err != nil {
-			return cfg, nil, usagef("--profile %s: %v", o.profile, err)
+			return cfg, nil, nil, usagef("--profile %s: %v", o.profile, err)
 		}
 		_ = cfg.Apply(po) // counts and an interval only: cannot fail
 		gates = append(append([]string(nil), p.Thresholds...), gates...)
@@ -112,29 +115,29 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, err
 		Size: given(changed, "size", o.size), Interval: given(changed, "interval", o.interval),
 		Rate: given(changed, "rate", o.rate), Duration: given(changed, "duration", o.duration)})
 	if err != nil {
-		return cfg, nil, usageError{err}
+		return cfg, nil, nil, usageError{err}
 	}
 	o.shard.runID = o.runID
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
 	if err != nil {
-		return cfg, nil, err
+		return cfg, nil, nil, err
 	}
 	cfg.Shard, cfg.Start = sp.Shard, sp.Start
 	if cfg.RunID == "" {
 		cfg.RunID = ves.NewRunID() // the same 64-bit ids as REST runs
 	}
 	if err := ves.CheckRunID(cfg.RunID); err != nil {
-		return cfg, nil, usagef("--run-id: %v", err)
+		return cfg, nil, nil, usagef("--run-id: %v", err)
 	}
 	for _, t := range []struct {
 		flag string
 		d    time.Duration
 	}{{"--dial-timeout", o.dialTimeout}, {"--write-timeout", o.writeTimeout}, {"--settle", o.settle}} {
 		if t.d < 0 {
-			return cfg, nil, usagef("%s: must not be negative, got %v", t.flag, t.d)
+			return cfg, nil, nil, usagef("%s: must not be negative, got %v", t.flag, t.d)
 		}
 	}
-	return cfg, gates, nil
+	return cfg, gates, sp, nil
 }
 
 // hvExecute runs the producers through the engine, against the
@@ -165,7 +168,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 			closers[i]()
 		}
 	}
-	cfg, exprs, err := hvConfig(o, changed)
+	cfg, exprs, rv, err := hvConfig(o, changed)
 	if err != nil {
 		return nil, so, release, err
 	}
@@ -204,19 +207,34 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	if emu != nil {
 		rc.EmulatorSeed = emu.Seed()
 	}
+	if err := announceConsumer(rv, &rc, func() (delivery.Agreed, error) { return hvAgreed(&cfg), nil }); err != nil {
+		return nil, so, release, err
+	}
 	plan := &scenario.Plan{Config: ec, RunConfig: rc, URL: rc.URL, Label: "hv-ves"}
+	if !ro.quiet {
+		rv.Announce(stderr, time.Now())
+	}
+	so.Rendezvous = rv
 	if so.Delivery, err = hvFollow(&ro.consume, &cfg, emu); err != nil {
 		return nil, so, release, err
 	}
-	counters, err := startHVCounters(context.Background(), ro.watch.targetMetrics, o.tls)
-	if err != nil {
-		return nil, so, release, err
+	// The collector counts what every shard sends: one shard, shard 0,
+	// follows its counters, until they reach the whole run's messages.
+	var counters *hv.CollectorFollower
+	if cfg.Shard.Index == 0 {
+		if counters, err = startHVCounters(context.Background(), ro.watch.targetMetrics, o.tls); err != nil {
+			return nil, so, release, err
+		}
 	}
 	closers = append(closers, counters.Stop)
 	so.Labels, so.Total, so.Messages = cfg.Labels(), cfg.Span()+cfg.Interval, true
 	so.Complete = func(res *result.Result) {
 		written := res.HV.Sent.Written
-		res.Warnings = append(res.Warnings, counters.Finish(res, written, o.settle)...)
+		settled := written
+		if !cfg.Shard.Whole() {
+			settled = int64(cfg.Producers) * int64(cfg.Messages)
+		}
+		res.Warnings = append(res.Warnings, counters.Finish(res, settled, o.settle)...)
 		if emu != nil {
 			res.HV.Receiver = emu.HVReceiver(written, o.settle)
 		}

@@ -27,7 +27,19 @@ func hvFollow(c *consumeOptions, cfg *hv.Config, emu *builtin.Emulator) (*sessio
 	if c.url == "" {
 		return nil, nil
 	}
+	return c.delivery(hvPlan(cfg)), nil
+}
+
+// hvPlan is what a follower of an HV-VES run is told: every message of
+// every producer, due at its producer's interval.
+func hvPlan(cfg *hv.Config) delivery.Plan {
 	producers := uint64(max(cfg.Producers, 1))
-	return c.delivery(delivery.Plan{RunID: cfg.RunID, Events: producers * uint64(max(cfg.Messages, 0)),
-		NoAnswers: true, Sources: producers, Interval: cfg.Interval}), nil
+	return delivery.Plan{RunID: cfg.RunID, Events: producers * uint64(max(cfg.Messages, 0)),
+		NoAnswers: true, Sources: producers, Interval: cfg.Interval}
+}
+
+// hvAgreed is what shard 0 of an HV-VES run tells its lone consumer: the
+// whole run's plan and how long it sends.
+func hvAgreed(cfg *hv.Config) delivery.Agreed {
+	return delivery.Agreed{Plan: hvPlan(cfg), Span: cfg.Span() + cfg.Interval}
 }

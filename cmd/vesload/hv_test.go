@@ -210,6 +210,9 @@ func TestHVBadInput(t *testing.T) {
 		{[]string{"--addr", closed, "--shard", "0/2", "--run-id", "d", "--start-at", later, "--consume", "kafka://127.0.0.1:1/t"}, exitUsage, "--consume: not available with --shard"},
 		{[]string{"--addr", closed, "--target-metrics", "ftp://x"}, exitUsage, "--target-metrics: want an http"},
 		{[]string{"--addr", closed, "--target-metrics", "http://" + closed + "/metrics"}, exitRun, "--target-metrics:"},
+		{[]string{"--addr", closed, "--rendezvous", "127.0.0.1:1"}, exitUsage, "--rendezvous needs --shard"},
+		{[]string{"--addr", closed, "--shard", "0/2", "--run-id", "d", "--rendezvous", "127.0.0.1:1", "--start-at", later}, exitUsage, "--rendezvous with --start-at"},
+		{[]string{"--addr", closed, "--with-consumer"}, exitUsage, "--with-consumer needs --shard"},
 	} {
 		var stdout, stderr bytes.Buffer
 		begin := time.Now()
@@ -250,7 +253,7 @@ func TestHVProfile(t *testing.T) {
 	if err := parseFlags(fs, []string{"--profile", "hv-producers-8k", "--messages", "7"}); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, err := hvConfig(&o, fs.Changed)
+	cfg, _, _, err := hvConfig(&o, fs.Changed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +265,7 @@ func TestHVProfile(t *testing.T) {
 	if err := parseFlags(fs, []string{"--profile", "hv-nodmaap-14x90000-8k", "--duration", "1m"}); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, _, err = hvConfig(&o, fs.Changed); err != nil || cfg.Producers != 14 || cfg.Messages != 6000 {
+	if cfg, _, _, err = hvConfig(&o, fs.Changed); err != nil || cfg.Producers != 14 || cfg.Messages != 6000 {
 		t.Errorf("14 producers shortened to 1 minute: %+v %v", cfg, err)
 	}
 }

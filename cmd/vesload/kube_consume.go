@@ -6,10 +6,10 @@ import (
 	"github.com/vesload/vesload/profiles"
 )
 
-// kubeConsumer turns run's --consume flags into the consumer pod of a
-// run on Kubernetes (kubespec.ConsumerPod); nil without --consume.
-func kubeConsumer(o *runOptions, sc *profiles.Profile, wallClock bool, changed func(string) bool) (*kube.Consumer, error) {
-	c := &o.consume
+// kubeConsumer turns the --consume flags into the consumer pod of a run
+// on Kubernetes (kubespec.ConsumerPod); nil without --consume. batch is
+// the events each request carries, load the run's shape.
+func kubeConsumer(c *consumeOptions, batch func() (int, error), load profiles.Shape, wallClock bool, changed func(string) bool) (*kube.Consumer, error) {
 	if c.url == "" {
 		for _, f := range []string{"consume-grace", "consume-group", "kafka-mechanism", "kafka-insecure"} {
 			if changed(f) {
@@ -21,13 +21,16 @@ func kubeConsumer(o *runOptions, sc *profiles.Profile, wallClock bool, changed f
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	batch, err := eventsPerRequest(sc)
+	if load.Closed != nil {
+		return nil, usagef("--consume: needs an open-model load (a rate), not a concurrency ramp")
+	}
+	n, err := batch()
 	if err != nil {
 		return nil, err
 	}
-	kc := kubespec.Consumer{URL: c.url, Grace: c.grace, Group: c.group, Insecure: c.insecure, Batch: batch}
+	kc := kubespec.Consumer{URL: c.url, Grace: c.grace, Group: c.group, Insecure: c.insecure, Batch: n}
 	if changed("kafka-mechanism") {
 		kc.Mechanism = c.mechanism
 	}
-	return kubespec.ConsumerPod(kc, sc.Load, wallClock), nil
+	return kubespec.ConsumerPod(kc, load, wallClock), nil
 }

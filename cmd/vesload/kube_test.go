@@ -132,7 +132,7 @@ func TestKubeNoSecrets(t *testing.T) {
 		t.Errorf("the body template did not travel in the ConfigMap: %v", cm.Data)
 	}
 	env := job.Spec.Template.Spec.Containers[0].Env
-	if len(env) != 1 || env[0].ValueFrom == nil || env[0].ValueFrom.SecretKeyRef.Name != "ves-auth" || env[0].Value != "" {
+	if len(env) != 2 || env[0].ValueFrom == nil || env[0].ValueFrom.SecretKeyRef.Name != "ves-auth" || env[0].Value != "" || env[1].Name != "TMPDIR" {
 		t.Errorf("env %+v, want the password from the Secret only", env)
 	}
 }
@@ -158,7 +158,18 @@ func TestKubeRefuses(t *testing.T) {
 		{[]string{"--shards", "2", "-url", url, "--start-at", "2020-01-01T00:00:00Z"}, "is not after now"},
 		{[]string{"--shards", "2", "-url", url, "--body-file", "/nonexistent"}, "--body-file"},
 		{[]string{"--shards", "2", "-url", url, "extra"}, "unexpected argument"},
-		{[]string{"--shards", "2", "-url", url, "-profile", "hv-6x60000-8k"}, "an HV-VES profile: not available on Kubernetes yet"},
+		{[]string{"--shards", "2", "-profile", "hv-6x60000-8k"}, "--addr: the pods need the collector's HV-VES HOST:PORT"},
+		{[]string{"--shards", "2", "-url", url, "-profile", "hv-6x60000-8k"}, "vesload kube: unknown flag: --url"},
+		{[]string{"--frobnicate", "3"}, "vesload kube: unknown flag: --frobnicate"},
+		{[]string{"hv", "--frobnicate", "3"}, "vesload kube: unknown flag: --frobnicate"},
+		{[]string{"--shards", "2", "-url", url, "--start-at", "+30s"}, "--start-at +30s: a relative start is counted from each shard's own launch"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--start-at", "+30s"}, "--start-at +30s: a relative start"},
+		{[]string{"hv", "--shards", "3", "--addr", "hv:6061", "--producers", "2"}, "--shards 3: more than the 2 producers"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--cert", "c.p12"}, "--cert: the file is on this machine"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--probe"}, "--probe: measures an HTTP target"},
+		{[]string{"--shards", "2", "-url", url, "--results-claim", "Bad_Claim"}, "results claim \"Bad_Claim\""},
+		{[]string{"--shards", "2", "-url", url, "--result-dir", "/tmp"}, "--result-dir: give --results-claim NAME"},
+		{[]string{"--shards", "2", "-profile", "ingress-concurrency-ramp", "-url", url, "--consume", "kafka://k:9092/t"}, "--consume: needs an open-model load"},
 	}
 	for _, tt := range tests {
 		code, out, errs := kubeRender(t, kubeNow, tt.args...)
@@ -173,11 +184,18 @@ func TestKubeRefuses(t *testing.T) {
 // container arguments as a process with JOB_COMPLETION_INDEX and the
 // Secret's password in its environment, as the kubelet would. Shard 0's
 // name in the headless Service maps to a loopback port, and every shard's
-// metrics and live page to ports of their own.
+// metrics and live page to ports of their own. Each pod has a folder of
+// its own for its emptyDir ($TMPDIR), and the results claim is one folder
+// all pods share. With --consume, the consumer's Job is one more pod.
 type jobHarness struct {
-	args   []string
-	shards int
-	env    []string
+	args     []string
+	consumer []string // the consumer pod's arguments; nil without one
+	shards   int
+	env      []string
+	root     string // the pods' emptyDirs: tmp-I, tmp-consume
+	results  string // the results claim
+	// consumerDelay is when the consumer pod starts, as run's delays.
+	consumerDelay time.Duration
 }
 
 func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
@@ -197,17 +215,41 @@ func newJobHarness(t *testing.T, manifests string, env ...string) *jobHarness {
 	ln.Close()
 	service := fmt.Sprintf("%s-0.%s:%d", job.Name, job.Spec.Template.Spec.Subdomain, kube.RendezvousPort)
 	c := job.Spec.Template.Spec.Containers[0]
-	h := &jobHarness{shards: int(*job.Spec.Completions), env: env}
-	for _, a := range c.Args {
-		a = strings.ReplaceAll(a, kube.ConfigDir, mount)
-		a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
-		a = strings.Replace(a, kubeDashboard, "127.0.0.1:0", 1)
-		h.args = append(h.args, strings.ReplaceAll(a, service, loopback))
+	h := &jobHarness{shards: int(*job.Spec.Completions), env: env, root: t.TempDir(), results: t.TempDir()}
+	local := func(args []string) []string {
+		var out []string
+		for _, a := range args {
+			a = strings.ReplaceAll(a, kube.ConfigDir, mount)
+			a = strings.Replace(a, fmt.Sprintf(":%d", kube.MetricsPort), "127.0.0.1:0", 1)
+			a = strings.Replace(a, kubeDashboard, "127.0.0.1:0", 1)
+			if a == kube.ResultsDir {
+				a = h.results
+			}
+			out = append(out, strings.ReplaceAll(a, service, loopback))
+		}
+		return out
 	}
+	h.args = local(c.Args)
 	if !slices.Contains(h.args, loopback) {
 		t.Fatalf("the pods do not meet at %s: %q", service, c.Args)
 	}
+	if cj := kubeConsumerJob(t, manifests); cj != nil {
+		h.consumer = local(cj.Spec.Template.Spec.Containers[0].Args)
+	}
 	return h
+}
+
+// kubeConsumerJob is the consumer's Job of the manifests, nil when there
+// is none.
+func kubeConsumerJob(t *testing.T, manifests string) *batchv1.Job {
+	t.Helper()
+	for _, d := range strings.Split(manifests, "\n---\n")[1:] {
+		var j batchv1.Job
+		if err := yaml.UnmarshalStrict([]byte(d), &j); err == nil && strings.HasSuffix(j.Name, "-consume") {
+			return &j
+		}
+	}
+	return nil
 }
 
 // pod is the outcome of one pod's process.
@@ -216,21 +258,32 @@ type pod struct {
 	err     error
 	started bool
 	ended   time.Duration // since the harness began
+	tmp     string        // its emptyDir
 }
 
-// run starts pod i after delays[i] (never when negative) and waits for all.
+// run starts pod i after delays[i] (never when negative), and the
+// consumer's pod, if any, after consumerDelay, as the last pod, and
+// waits for all.
 func (h *jobHarness) run(t *testing.T, delays []time.Duration) []*pod {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	pods := make([]*pod, h.shards)
+	n := h.shards
+	if h.consumer != nil {
+		n++
+		delays = append(slices.Clone(delays), h.consumerDelay)
+	}
+	pods := make([]*pod, n)
 	begin := time.Now()
 	var wg sync.WaitGroup
-	for i := range h.shards {
-		p := &pod{}
+	for i := range n {
+		p := &pod{tmp: filepath.Join(h.root, fmt.Sprintf("tmp-%d", i))}
 		pods[i] = p
 		if delays[i] < 0 {
 			continue
+		}
+		if err := os.Mkdir(p.tmp, 0o755); err != nil {
+			t.Fatal(err)
 		}
 		wg.Go(func() {
 			select {
@@ -239,7 +292,12 @@ func (h *jobHarness) run(t *testing.T, delays []time.Duration) []*pod {
 				return
 			}
 			cmd := shardProc(ctx, i, h.args, &p.log)
+			if i == h.shards {
+				cmd = exec.CommandContext(ctx, binary, h.consumer...)
+				cmd.Env, cmd.Stdout, cmd.Stderr = os.Environ(), &p.log, &p.log
+			}
 			cmd.Env = append(cmd.Env, h.env...)
+			cmd.Env = append(cmd.Env, "TMPDIR="+p.tmp)
 			p.started = true
 			p.err = cmd.Run()
 			p.ended = time.Since(begin)
@@ -547,14 +605,40 @@ func TestKubeEveryFlag(t *testing.T) {
 		"dashboard":          kubeDashboard,
 	}
 	base := []string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--run-id", "walk"}
-	code, plain, errs := kubeRender(t, kubeNow, base...)
-	if code != exitOK {
-		t.Fatalf("plain: exit %d: %s", code, errs)
-	}
 	var o runOptions
 	var k kubeOptions
 	fs := runFlags(&o)
 	kubeFlags(fs, &k)
+	if n := walkKubeFlags(t, base, fs, values); n < 60 {
+		t.Errorf("walked %d flags: fewer than kube --help lists", n)
+	}
+	// `vesload kube hv`: hv's flags and kube's.
+	hvValues := map[string]string{
+		"profile": "hv-2x90000-8k", "addr": "other:6061", "cacert": values["cacert"], "consume": values["consume"],
+		"start-at": values["start-at"], "image": values["image"], "memory": "1Gi", "cert-secret-format": "pem", "shards": "3",
+		"run-id": "walk2", "cert": "client.p12", "shard": "1/2", "rendezvous": "h:1", "dashboard": kubeDashboard,
+		"threshold": "hv.lost==0", "abort-on-fail": "error_rate<5%", "target-metrics": "http://hv:6060/monitoring/prometheus",
+		"influx-url": values["influx-url"], "prom-url": "http://prom:9090", "producers": "4",
+	}
+	var ho hvOptions
+	var hk kubeOptions
+	hfs := hvFlags(&ho)
+	kubeFlags(hfs, &hk)
+	if n := walkKubeFlags(t, []string{"hv", "--shards", "2", "--addr", "hv:6061", "--run-id", "walk"}, hfs, hvValues); n < 50 {
+		t.Errorf("walked %d flags: fewer than kube hv --help lists", n)
+	}
+}
+
+// walkKubeFlags gives every flag of fs alone on top of base (with values
+// for those a type's default would not do) and checks that each changes
+// the manifests or is refused with one line (exit 2); it returns how
+// many flags it walked.
+func walkKubeFlags(t *testing.T, base []string, fs *pflag.FlagSet, values map[string]string) int {
+	t.Helper()
+	code, plain, errs := kubeRender(t, kubeNow, base...)
+	if code != exitOK {
+		t.Fatalf("plain %v: exit %d: %s", base, code, errs)
+	}
 	n := 0
 	fs.VisitAll(func(f *pflag.Flag) {
 		if f.Name == "help" {
@@ -582,11 +666,39 @@ func TestKubeEveryFlag(t *testing.T) {
 		case code == exitUsage && out == "" && strings.Count(errs, "\n") == 1:
 		case code == exitOK && out != plain:
 		default:
-			t.Errorf("--%s=%s: exit %d, manifests changed %v, stderr %q: want them changed or one line and exit 2", f.Name, v, code, out != plain, errs)
+			t.Errorf("%v --%s=%s: exit %d, manifests changed %v, stderr %q: want them changed or one line and exit 2", base[:1], f.Name, v, code, out != plain, errs)
 		}
 	})
-	if n < 60 {
-		t.Errorf("walked %d flags: fewer than kube --help lists", n)
+	return n
+}
+
+// TestKubePullPolicy: an image named without a registry (the default, as
+// `make image` tags it) is pulled IfNotPresent by every pod, so that an
+// image loaded into the nodes is used; one with a registry keeps the
+// cluster's default.
+func TestKubePullPolicy(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		image []string
+		want  corev1.PullPolicy
+	}{
+		{nil, corev1.PullIfNotPresent},
+		{[]string{"--image", "vesload:1.0"}, corev1.PullIfNotPresent},
+		{[]string{"--image", "registry.example/vesload:1.0"}, ""},
+	} {
+		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7",
+			"--consume", "kafka://kafka:9092/t", "--probe"}, tt.image...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tt.image, code, errs)
+		}
+		_, job := kubeObjects(t, out)
+		pod := job.Spec.Template.Spec
+		consumer := kubeConsumerJob(t, out).Spec.Template.Spec.Containers[0]
+		for _, c := range []corev1.Container{pod.Containers[0], pod.InitContainers[0], consumer} {
+			if c.ImagePullPolicy != tt.want {
+				t.Errorf("%v: container %s pulls %q, want %q", tt.image, c.Name, c.ImagePullPolicy, tt.want)
+			}
+		}
 	}
 }
 
@@ -636,9 +748,25 @@ func TestKubeManifestVariants(t *testing.T) {
 		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
 		{"--consume", "kafka://kafka:9092/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "10s", "--pod-monitor"},
 		{"--consume", "kafkas://kafka:9093/t", "--kafka-insecure", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
+		{"--results-claim", "vesload-results", "--image", "vesload:dev"},
+		{"--consume", "kafka://kafka:9092/t", "--results-claim", "vesload-results", "--dashboard"},
+	}
+	// HV-VES runs: `vesload kube hv`, and an hv-ves profile.
+	hv := [][]string{
+		{"hv", "--addr", "hv:6061", "--producers", "6", "--messages", "100"},
+		{"hv", "--addr", "hv:6061", "--producers", "3", "--cert-secret", "hv-client", "--cacert", kubeCA(t), "--target-metrics", "http://hv:6060/monitoring/prometheus", "--pod-monitor"},
+		{"-profile", "hv-6x60000-8k", "--addr", "hv:6061", "--consume", "kafka://kafka:9092/HV_VES_PERF3GPP", "--results-claim", "r", "--dashboard"},
+		{"hv", "--addr", "hv:6061", "--producers", "4", "--cert-secret", "hv-client", "--cert-secret-format", "pem", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339), "--consume", "kafka://kafka:9092/t"},
+	}
+	for _, v := range hv {
+		variants = append(variants, append([]string{"--hv"}, v...))
 	}
 	for _, v := range variants {
-		code, out, errs := kubeRender(t, kubeNow, append([]string{"--shards", "3", "-url", url}, v...)...)
+		args := append([]string{"--shards", "3", "-url", url}, v...)
+		if len(v) > 0 && v[0] == "--hv" {
+			args = append(v[1:], "--shards", "3")
+		}
+		code, out, errs := kubeRender(t, kubeNow, args...)
 		if code != exitOK {
 			t.Errorf("%v: exit %d: %s", v, code, errs)
 			continue
@@ -655,10 +783,24 @@ func TestKubeManifestVariants(t *testing.T) {
 		if hasPM := strings.Contains(out, "kind: PodMonitor"); hasPM != slices.Contains(v, "--pod-monitor") {
 			t.Errorf("%v: PodMonitor %v", v, hasPM)
 		}
-		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") {
-			t.Errorf("%v: target metrics not in the pods' profile", v)
+		if slices.Contains(v, "--target-metrics") && !strings.Contains(out, "target_metrics: http://ves:8443/actuator/prometheus") &&
+			!strings.Contains(out, "- --target-metrics\n") {
+			t.Errorf("%v: target metrics neither in the pods' profile nor in their flags", v)
+		}
+		if slices.Contains(v, "--results-claim") && !strings.Contains(out, "persistentVolumeClaim:") {
+			t.Errorf("%v: no results claim", v)
 		}
 	}
+}
+
+// kubeCA is a CA bundle file for the renderings that ship one.
+func kubeCA(t *testing.T) string {
+	t.Helper()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ca
 }
 
 // kubePodMonitor decodes the manifests' PodMonitor, if any, strictly
@@ -719,6 +861,14 @@ func TestKubeDashboard(t *testing.T) {
 	code, out, errs := kubeRender(t, kubeNow, append(args, "--dashboard", "--dashboard-linger", "1s")...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// Opt-in, and who reaches the pages is said: on stderr and in the
+	// manifests' header; without --dashboard nothing is served.
+	if !strings.Contains(errs, "without authentication, to whatever reaches its pod") || !strings.Contains(out, "# Live pages: every shard serves one on port 5665, without authentication") {
+		t.Errorf("the exposure is not said: stderr %q", errs)
+	}
+	if strings.Contains(plain, "5665") || strings.Contains(plain, "--dashboard") {
+		t.Errorf("a live page without --dashboard")
 	}
 	_, job := kubeObjects(t, out)
 	c := job.Spec.Template.Spec.Containers[0]
@@ -796,7 +946,7 @@ func TestKubeConsumer(t *testing.T) {
 		want string // the consumer's arguments after its URL
 	}{
 		{"agreed start", []string{"-rps", "50", "-duration", "1m", "--consume", topic, "--consume-grace", "10s"},
-			"--run-id c1 --duration 6m10s --grace 10s --batch 1 -o -"},
+			"--run-id c1 --rendezvous vesload-c1-0.vesload-c1:9465 --ready-timeout 5m0s --grace 10s -o -"},
 		{"wall clock", []string{"-rps", "50", "-duration", "1m", "--start-at", at, "--consume", topic, "--consume-group", "g1", "--kafka-insecure"},
 			"--run-id c1 --start-at " + at + " --duration 1m10s --grace 30s --batch 1 --rps 50 --group g1 --kafka-insecure -o -"},
 	}
@@ -826,7 +976,11 @@ func TestKubeConsumer(t *testing.T) {
 			if *consumer.Spec.Completions != 1 || pod.Labels["app.kubernetes.io/name"] == "vesload" || pod.Labels["vesload/run-id"] != "c1" {
 				t.Errorf("consumer completions %d, labels %v: want one pod outside the shards' selector, of run c1", *consumer.Spec.Completions, pod.Labels)
 			}
-			if !strings.Contains(out, "kubectl logs -l vesload/run-id=c1 --tail=-1 --prefix | vesload merge -") {
+			if !strings.Contains(strings.Join(shards.Spec.Template.Spec.Containers[0].Args, " "), "--with-consumer") {
+				t.Errorf("the shards do not announce the consumer: %q", shards.Spec.Template.Spec.Containers[0].Args)
+			}
+			if !strings.Contains(out, "kubectl logs -l vesload/run-id=c1 --tail=-1 --prefix | vesload merge -") ||
+				!strings.Contains(out, "job/vesload-c1 job/vesload-c1-consume\n") {
 				t.Errorf("the merge line does not take the consumer's log:\n%s", out[:strings.Index(out, "---")])
 			}
 		})

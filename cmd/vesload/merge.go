@@ -11,7 +11,7 @@ import (
 	"github.com/vesload/vesload/report/verdict"
 )
 
-const mergeSynopsis = "vesload merge R1.json R2.json ... | - [-o merged.json] [--threshold EXPR] [--allow-partial]"
+const mergeSynopsis = "vesload merge R1.json R2.json ... | - [-o merged.json] [--threshold EXPR] [--allow-partial] [--without-delivery]"
 
 // runMerge combines the results of generators that ran in parallel into
 // one result document, with the thresholds evaluated again on the
@@ -30,6 +30,7 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs.StringVarP(&output, "output", "o", "-", "write the merged result to FILE (atomically); '-' for stdout")
 	fs.StringArrayVar(&gates, "threshold", nil, "CI gate on the merged result, e.g. 'p99<500ms' (repeatable; exit 3 when one fails)")
 	fs.BoolVar(&opts.AllowPartial, "allow-partial", false, "merge the shards present when some are missing (the result is marked partial)")
+	fs.BoolVar(&opts.WithoutDelivery, "without-delivery", false, "merge the shards of a run followed by a lone consumer (run --with-consumer) without the consumer's result: no delivery section")
 	fs.BoolVar(&allowErrors, "allow-errors", false, "let a merged run in which no request succeeded pass, as run --allow-errors does (also taken from the shards' config)")
 	if code, done := parseCommand(fs, args, mergeSynopsis, stdout, stderr); done {
 		return code
@@ -45,7 +46,10 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return fail(stderr, "vesload: merge", usageError{err})
 	}
 	merged, err := report.MergeShards(rs, names, opts)
-	if err != nil {
+	switch {
+	case errors.Is(err, report.ErrConsumerMissing):
+		return fail(stderr, "vesload", err) // incomplete, not mismatched: exit 1
+	case err != nil:
 		return fail(stderr, "vesload", usageError{err})
 	}
 	// Parallel generators are judged on the merged figures, as one run

@@ -277,6 +277,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 		so.Notes = append(so.Notes, w)
 		fmt.Fprintln(stderr, "vesload: warning: "+w)
 	}
+	if err := announceConsumer(rv, &plan.RunConfig, func() (delivery.Agreed, error) { return restAgreed(plan, sc) }); err != nil {
+		return nil, so, emu, err
+	}
 	if err := applyShard(plan, rv); err != nil {
 		return nil, so, emu, err
 	}
@@ -305,6 +308,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 // once, not after the run.
 func (o *runOptions) checkObservers() error {
 	if err := checkOutputPaths(append(o.files.Paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})); err != nil {
+		return err
+	}
+	if err := checkResultDir(o.files.Dir); err != nil {
 		return err
 	}
 	if err := o.consume.check(); err != nil {

@@ -138,6 +138,7 @@ type labelSelector struct {
 type container struct {
 	Name            string            `yaml:"name"`
 	Image           string            `yaml:"image"`
+	ImagePullPolicy string            `yaml:"imagePullPolicy,omitempty"`
 	Args            []string          `yaml:"args"`
 	Env             []envVar          `yaml:"env,omitempty"`
 	Ports           []containerPort   `yaml:"ports,omitempty"`
@@ -148,6 +149,7 @@ type container struct {
 
 type envVar struct {
 	Name      string     `yaml:"name"`
+	Value     string     `yaml:"value,omitempty"`
 	ValueFrom *envSource `yaml:"valueFrom,omitempty"`
 }
 
@@ -188,9 +190,19 @@ type capabilities struct {
 }
 
 type configVolume struct {
-	Name      string           `yaml:"name"`
-	ConfigMap *configMapSource `yaml:"configMap,omitempty"`
-	Secret    *secretSource    `yaml:"secret,omitempty"`
+	Name                  string           `yaml:"name"`
+	ConfigMap             *configMapSource `yaml:"configMap,omitempty"`
+	Secret                *secretSource    `yaml:"secret,omitempty"`
+	EmptyDir              *emptyDirSource  `yaml:"emptyDir,omitempty"`
+	PersistentVolumeClaim *claimSource     `yaml:"persistentVolumeClaim,omitempty"`
+}
+
+type emptyDirSource struct {
+	SizeLimit string `yaml:"sizeLimit"`
+}
+
+type claimSource struct {
+	ClaimName string `yaml:"claimName"`
 }
 
 type secretSource struct {

@@ -33,6 +33,16 @@ const (
 	// (vesload --dashboard) when the Spec asks for it, on every address
 	// of the pod: kubectl port-forward and the headless Service reach it.
 	DashboardPort = 5665
+	// TempDir is where every pod's temporary folder ($TMPDIR) is: an
+	// emptyDir, the one writable place beside a read-only root
+	// filesystem, where a result that cannot be written at its path is
+	// saved instead.
+	TempDir = "/tmp"
+	// tempSize bounds the temporary folder: a result and its renderings.
+	tempSize = "64Mi"
+	// ResultsDir is where the PersistentVolumeClaim the Spec names is
+	// mounted; every pod writes its result there beside its log.
+	ResultsDir = "/results"
 	// containerName is the shard's container, named in the pod failure
 	// policy.
 	containerName = "vesload"
@@ -104,8 +114,20 @@ type Spec struct {
 	DashboardLinger time.Duration
 	// Consume adds one more pod to the run, a Job of its own beside the
 	// shards' that follows the run's events on the output topic (vesload
-	// consume) and prints a delivery result for merge; nil for none.
+	// consume) and prints a delivery result for merge; nil for none. When
+	// the shards agree on their start, it is a member of the agreement:
+	// the start waits for it, and shard 0 tells it the run's plan.
 	Consume *Consumer
+	// HV runs the shards as `vesload hv` (an HV-VES run): Profile holds
+	// the producers, Args the producers' other flags.
+	HV bool
+	// PullPolicy is every container's imagePullPolicy; empty leaves the
+	// cluster's default.
+	PullPolicy string
+	// ResultsClaim names a PersistentVolumeClaim mounted at ResultsDir in
+	// every pod, which writes its result there beside its log (vesload
+	// --result-dir); empty for none.
+	ResultsClaim string
 }
 
 // Consumer is the delivery follower of a run on Kubernetes.
@@ -128,9 +150,9 @@ func (s *Spec) CertFiles() (cert, key, passFile string) {
 	return CertDir + "/client.p12", "", CertDir + "/client.pass"
 }
 
-// certArgs are the TLS flags that hand the mounted certificate to a
-// vesload command (the probe).
-func (s *Spec) certArgs() []string {
+// CertArgs are the TLS flags that hand the mounted certificate to a
+// vesload command (the probe, the HV-VES shards).
+func (s *Spec) CertArgs() []string {
 	if s.CertSecret == "" {
 		return nil
 	}
@@ -190,6 +212,12 @@ func (s *Spec) Validate() error {
 		return fmt.Errorf("dashboard linger %v: want 0, or a positive duration with the dashboard", s.DashboardLinger)
 	case s.Consume != nil && s.Consume.URL == "":
 		return fmt.Errorf("consume: no URL")
+	case s.ResultsClaim != "" && !dnsSubdomain(s.ResultsClaim):
+		return fmt.Errorf("results claim %q: want the name of a PersistentVolumeClaim", s.ResultsClaim)
+	case s.PullPolicy != "" && s.PullPolicy != "Always" && s.PullPolicy != "IfNotPresent" && s.PullPolicy != "Never":
+		return fmt.Errorf("pull policy %q: want Always, IfNotPresent or Never", s.PullPolicy)
+	case s.HV && s.Probe:
+		return fmt.Errorf("probe: measures an HTTP target, not an HV-VES collector")
 	}
 	for k := range s.Files {
 		if !fileKey().MatchString(k) || k == ProfileKey {
@@ -239,20 +267,7 @@ func Render(w io.Writer, s Spec) error {
 		docs = append(docs, s.consumerJob())
 	}
 	var buf bytes.Buffer
-	if s.StartAt.IsZero() {
-		fmt.Fprintf(&buf, "# vesload run %s: %d shards, started together once all are running (within %v).\n", s.RunID, s.Shards, s.ReadyTimeout)
-		fmt.Fprintf(&buf, "# Apply at any time, then merge:\n")
-	} else {
-		fmt.Fprintf(&buf, "# vesload run %s: %d shards starting at %s.\n", s.RunID, s.Shards, stamp(s.StartAt))
-		fmt.Fprintf(&buf, "# Apply before %s (the shards refuse to start later than %v after it), then merge:\n",
-			stamp(s.StartAt), s.StartTolerance)
-	}
-	if s.Consume != nil {
-		// The shards' and the consumer's logs, each holding one result.
-		fmt.Fprintf(&buf, "#   kubectl logs -l vesload/run-id=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.RunID, s.Name())
-	} else {
-		fmt.Fprintf(&buf, "#   kubectl logs -l job-name=%s --tail=-1 --prefix | vesload merge - -o %s.json\n", s.Name(), s.Name())
-	}
+	s.header(&buf)
 	for _, d := range docs {
 		out, err := yaml.MarshalWithOptions(d, yaml.IndentSequence(true), yaml.UseLiteralStyleIfMultiline(true))
 		if err != nil {
@@ -263,6 +278,35 @@ func Render(w io.Writer, s Spec) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// header is the comment above the objects: when the shards start, how to
+// wait for the Jobs and merge their results, and who reaches the live
+// pages.
+func (s *Spec) header(buf *bytes.Buffer) {
+	if s.StartAt.IsZero() {
+		fmt.Fprintf(buf, "# vesload run %s: %d shards, started together once all are running (within %v).\n", s.RunID, s.Shards, s.ReadyTimeout)
+		fmt.Fprintf(buf, "# Apply at any time, wait for the Jobs to end, then merge:\n")
+	} else {
+		fmt.Fprintf(buf, "# vesload run %s: %d shards starting at %s.\n", s.RunID, s.Shards, stamp(s.StartAt))
+		fmt.Fprintf(buf, "# Apply before %s (the shards refuse to start later than %v after it), wait for the Jobs to end, then merge:\n",
+			stamp(s.StartAt), s.StartTolerance)
+	}
+	jobs, selector := "job/"+s.Name(), "job-name="+s.Name()
+	if s.Consume != nil {
+		// The shards' and the consumer's logs, each holding one result.
+		jobs, selector = jobs+" job/"+s.ConsumerName(), "vesload/run-id="+s.RunID
+	}
+	fmt.Fprintf(buf, "#   kubectl wait --for=condition=complete --timeout=%ds %s\n", s.deadlineSeconds(s.jobDeadline()), jobs)
+	fmt.Fprintf(buf, "#   kubectl logs -l %s --tail=-1 --prefix | vesload merge - -o %s.json\n", selector, s.Name())
+	if s.ResultsClaim != "" {
+		fmt.Fprintf(buf, "# Each pod also writes its result into the claim %s (%s/%s*.json): mount it in any pod and merge those files.\n",
+			s.ResultsClaim, ResultsDir, s.Name())
+	}
+	if s.Dashboard {
+		fmt.Fprintf(buf, "# Live pages: every shard serves one on port %d, without authentication, to whatever reaches the pod\n", DashboardPort)
+		fmt.Fprintf(buf, "# (the headless Service %s publishes the port); look at one with kubectl port-forward pod/POD %d.\n", s.Name(), DashboardPort)
+	}
 }
 
 func (s *Spec) meta() meta {
@@ -332,11 +376,15 @@ func (s *Spec) podMonitor() podMonitor {
 // args are a shard's command line: the profile, its shard of the run,
 // the shared start, live metrics, and the result on stdout for merge.
 func (s *Spec) args() []string {
-	a := []string{
-		"--profile", ConfigDir + "/" + ProfileKey,
+	var a []string
+	if s.HV {
+		a = append(a, "hv")
+	}
+	a = append(a,
+		"--profile", ConfigDir+"/"+ProfileKey,
 		"--shard", fmt.Sprintf("auto/%d", s.Shards),
 		"--run-id", s.RunID,
-	}
+	)
 	if s.StartAt.IsZero() {
 		a = append(a, "--rendezvous", s.Rendezvous(), "--ready-timeout", s.ReadyTimeout.String())
 	} else {
@@ -348,6 +396,12 @@ func (s *Spec) args() []string {
 		"--metrics-linger", s.MetricsLinger.String(),
 		"-o", "-",
 	)
+	if s.ResultsClaim != "" {
+		a = append(a, "--result-dir", ResultsDir)
+	}
+	if s.Consume != nil {
+		a = append(a, "--with-consumer")
+	}
 	if s.Dashboard {
 		// An explicit address: the page is served beyond loopback only
 		// when asked to, and the pod's network is what reaches it.
@@ -371,8 +425,39 @@ func (s *Spec) wait() time.Duration {
 // asks for it: every address of the pod, on DashboardPort.
 func DashboardAddr() string { return fmt.Sprintf("0.0.0.0:%d", DashboardPort) }
 
+// jobDeadline bounds the shards' Job: the wait for the start, the run,
+// its drain, the lingers, and slack.
+func (s *Spec) jobDeadline() time.Duration {
+	return s.wait() + s.Span + s.Timeout + s.MetricsLinger + s.DashboardLinger + slack
+}
+
+func (s *Spec) deadlineSeconds(d time.Duration) int64 {
+	return int64(d.Round(time.Second) / time.Second)
+}
+
+// volumes are the pod's volumes beside the scenario: the temporary
+// folder, and the results claim when one is named; mounts mounts them.
+func (s *Spec) volumes() []configVolume {
+	v := []configVolume{{Name: "tmp", EmptyDir: &emptyDirSource{SizeLimit: tempSize}}}
+	if s.ResultsClaim != "" {
+		v = append(v, configVolume{Name: "results", PersistentVolumeClaim: &claimSource{ClaimName: s.ResultsClaim}})
+	}
+	return v
+}
+
+func (s *Spec) mounts() []volumeMount {
+	m := []volumeMount{{Name: "tmp", MountPath: TempDir}}
+	if s.ResultsClaim != "" {
+		m = append(m, volumeMount{Name: "results", MountPath: ResultsDir})
+	}
+	return m
+}
+
+// tempEnv points the temporary folder at its emptyDir.
+func tempEnv() envVar { return envVar{Name: "TMPDIR", Value: TempDir} }
+
 func (s *Spec) job() job {
-	deadline := s.wait() + s.Span + s.Timeout + s.MetricsLinger + s.DashboardLinger + slack
+	deadline := s.jobDeadline()
 	return job{
 		object: object{APIVersion: "batch/v1", Kind: "Job", Metadata: s.meta()},
 		Spec: jobSpec{
@@ -386,7 +471,7 @@ func (s *Spec) job() job {
 				{Action: "FailJob", OnExitCodes: &onExitCodes{ContainerName: containerName, Operator: "NotIn", Values: []int{0}}},
 				{Action: "FailJob", OnPodConditions: []onPodConditionReq{{Type: "DisruptionTarget", Status: "True"}}},
 			}},
-			ActiveDeadlineSeconds:   int64(deadline.Round(time.Second) / time.Second),
+			ActiveDeadlineSeconds:   s.deadlineSeconds(deadline),
 			TTLSecondsAfterFinished: 86400,
 			Template:                s.podTemplate(),
 		},
@@ -397,7 +482,7 @@ func (s *Spec) podTemplate() podTemplate {
 	labels := maps.Clone(s.labels())
 	no := false
 	c := container{
-		Name: containerName, Image: s.Image, Args: s.args(),
+		Name: containerName, Image: s.Image, ImagePullPolicy: s.PullPolicy, Args: s.args(),
 		Ports: []containerPort{
 			{Name: "metrics", ContainerPort: MetricsPort, Protocol: "TCP"},
 			{Name: "rendezvous", ContainerPort: RendezvousPort, Protocol: "TCP"},
@@ -406,7 +491,7 @@ func (s *Spec) podTemplate() podTemplate {
 			Requests: map[string]string{"cpu": s.CPU, "memory": s.Memory},
 			Limits:   map[string]string{"memory": s.Memory},
 		},
-		VolumeMounts:    []volumeMount{{Name: "scenario", MountPath: ConfigDir, ReadOnly: true}},
+		VolumeMounts:    append([]volumeMount{{Name: "scenario", MountPath: ConfigDir, ReadOnly: true}}, s.mounts()...),
 		SecurityContext: containerSecurity{ReadOnlyRootFilesystem: true, Capabilities: capabilities{Drop: []string{"ALL"}}},
 	}
 	if s.Dashboard {
@@ -415,6 +500,7 @@ func (s *Spec) podTemplate() podTemplate {
 	if s.PasswordSecret != "" {
 		c.Env = []envVar{{Name: PasswordEnv, ValueFrom: &envSource{SecretKeyRef: secretKeyRef{Name: s.PasswordSecret, Key: s.PasswordKey}}}}
 	}
+	c.Env = append(c.Env, tempEnv())
 	spec := podSpec{
 		RestartPolicy:                 "Never",
 		TerminationGracePeriodSeconds: int(s.Timeout/time.Second) + 5,
@@ -427,7 +513,7 @@ func (s *Spec) podTemplate() podTemplate {
 			Term:   affinityTerm{LabelSelector: labelSelector{MatchLabels: s.selector()}, TopologyKey: "kubernetes.io/hostname"},
 		}}}},
 		Containers:                   []container{c},
-		Volumes:                      []configVolume{{Name: "scenario", ConfigMap: &configMapSource{Name: s.Name()}}},
+		Volumes:                      append([]configVolume{{Name: "scenario", ConfigMap: &configMapSource{Name: s.Name()}}}, s.volumes()...),
 		AutomountServiceAccountToken: &no,
 		EnableServiceLinks:           &no,
 	}
@@ -441,7 +527,7 @@ func (s *Spec) podTemplate() podTemplate {
 	if s.Probe {
 		p := c
 		p.Name = "probe"
-		p.Args = append(append([]string{"probe", s.Target}, s.ProbeArgs...), s.certArgs()...)
+		p.Args = append(append([]string{"probe", s.Target}, s.ProbeArgs...), s.CertArgs()...)
 		p.Ports = nil
 		spec.InitContainers = []container{p}
 	}
@@ -459,20 +545,23 @@ func (s *Spec) podTemplate() podTemplate {
 func (s *Spec) ConsumerName() string { return s.Name() + "-consume" }
 
 // consumerArgs are the consumer's command line: the run to follow, how
-// long (the run's span after its start, or, when the shards agree on
-// their start at run time, after the longest wait for them too), and
-// the delivery result on stdout for merge.
+// it learns the start and the plan (shard 0 tells it when the shards
+// agree on their start at run time, else the wall-clock start and the
+// run's span), and the delivery result on stdout for merge.
 func (s *Spec) consumerArgs() []string {
 	a := []string{"consume", s.Consume.URL, "--run-id", s.RunID}
 	if s.StartAt.IsZero() {
-		// The start is agreed among the shards, which the consumer does
-		// not hear: it starts following at once, for as long as the
-		// shards may wait for each other and run.
-		a = append(a, "--duration", (s.ReadyTimeout + s.Span + s.Timeout).String())
+		// The consumer is a member of the shards' start agreement: the
+		// run starts once it reads the topic, and shard 0 tells it the
+		// start and what the run sends.
+		a = append(a, "--rendezvous", s.Rendezvous(), "--ready-timeout", s.ReadyTimeout.String())
 	} else {
 		a = append(a, "--start-at", stamp(s.StartAt), "--duration", (s.Span + s.Timeout).String())
 	}
 	a = append(a, s.Consume.Args...)
+	if s.ResultsClaim != "" {
+		a = append(a, "--result-dir", ResultsDir)
+	}
 	return append(a, "-o", "-")
 }
 
@@ -485,7 +574,7 @@ func (s *Spec) consumerJob() job {
 	j := s.job()
 	j.Metadata.Name = s.ConsumerName()
 	j.Spec.CompletionMode, j.Spec.Completions, j.Spec.Parallelism = "NonIndexed", 1, 1
-	j.Spec.ActiveDeadlineSeconds = int64(deadline.Round(time.Second) / time.Second)
+	j.Spec.ActiveDeadlineSeconds = s.deadlineSeconds(deadline)
 	labels := s.labels()
 	labels["app.kubernetes.io/name"] = "vesload-consume"
 	j.Metadata.Labels = labels
@@ -493,11 +582,11 @@ func (s *Spec) consumerJob() job {
 	pod.Metadata = podMeta{Labels: maps.Clone(labels)}
 	spec := &pod.Spec
 	c := spec.Containers[0]
-	c.Args, c.Ports, c.Env = s.consumerArgs(), nil, nil
-	c.VolumeMounts = nil
+	c.Args, c.Ports, c.Env = s.consumerArgs(), nil, []envVar{tempEnv()}
+	c.VolumeMounts = s.mounts()
 	spec.Containers = []container{c}
 	spec.InitContainers = nil
-	spec.Volumes = nil
+	spec.Volumes = s.volumes()
 	spec.Subdomain = ""
 	spec.Affinity = nil
 	return j

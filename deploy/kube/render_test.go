@@ -144,8 +144,25 @@ func TestRenderDecodesStrictly(t *testing.T) {
 	if c.Resources.Requests.Cpu().String() != "1" || c.Resources.Requests.Memory().String() != "256Mi" {
 		t.Errorf("resources %+v", c.Resources)
 	}
-	if len(c.Env) != 1 || c.Env[0].Name != PasswordEnv || c.Env[0].Value != "" || c.Env[0].ValueFrom.SecretKeyRef.Name != "ves-auth" {
+	if len(c.Env) != 2 || c.Env[0].Name != PasswordEnv || c.Env[0].Value != "" || c.Env[0].ValueFrom.SecretKeyRef.Name != "ves-auth" {
 		t.Errorf("env %+v, want the password from the Secret ves-auth", c.Env)
+	}
+	// The root filesystem is read-only: the temporary folder is an
+	// emptyDir, in every container.
+	for _, c := range append(pod.InitContainers, c) {
+		var tmpdir, mounted bool
+		for _, e := range c.Env {
+			tmpdir = tmpdir || (e.Name == "TMPDIR" && e.Value == TempDir)
+		}
+		for _, m := range c.VolumeMounts {
+			mounted = mounted || (m.Name == "tmp" && m.MountPath == TempDir && !m.ReadOnly)
+		}
+		if !tmpdir || !mounted || !*c.SecurityContext.ReadOnlyRootFilesystem {
+			t.Errorf("container %s: TMPDIR %v, mounted %v: want the emptyDir at %s as $TMPDIR", c.Name, tmpdir, mounted, TempDir)
+		}
+	}
+	if v := pod.Volumes[len(pod.Volumes)-1]; v.Name != "tmp" || v.EmptyDir == nil || v.EmptyDir.SizeLimit.String() != "64Mi" {
+		t.Errorf("volumes %+v: want an emptyDir of 64Mi last", pod.Volumes)
 	}
 	if a := j.Template.Annotations; a["prometheus.io/scrape"] != "true" || a["prometheus.io/port"] != fmt.Sprint(MetricsPort) {
 		t.Errorf("scrape annotations %v", a)
@@ -169,6 +186,9 @@ func TestRenderRefuses(t *testing.T) {
 		{func(s *Spec) { s.Files = map[string][]byte{"../x": nil} }, "config file"},
 		{func(s *Spec) { s.Files = map[string][]byte{ProfileKey: nil} }, "config file"},
 		{func(s *Spec) { s.Namespace = "Not/OK" }, "namespace"},
+		{func(s *Spec) { s.ResultsClaim = "Bad_Claim" }, "results claim \"Bad_Claim\""},
+		{func(s *Spec) { s.PullPolicy = "Sometimes" }, "pull policy"},
+		{func(s *Spec) { s.HV = true }, "probe: measures an HTTP target"},
 	}
 	for _, tt := range tests {
 		s := testSpec()

@@ -26,6 +26,8 @@ var refused = map[string]string{
 	"target-process":   "the target is not a process in the shard's pod: use --target-metrics",
 	"metrics-addr":     "every shard serves its metrics on port 9464",
 	"rendezvous":       "the shards agree on their start through shard 0 of the Job; give --start-at for a wall-clock start instead",
+	"with-consumer":    "--consume renders the consumer's pod and tells the shards about it",
+	"result-dir":       "give --results-claim NAME: every pod writes its result into that PersistentVolumeClaim",
 	"baseline":         "judge the merged result instead: vesload compare BASE.json --vs merged.json --gate EXPR",
 	"gate":             "goes with --baseline: judge the merged result with vesload compare --gate",
 	"alpha":            "goes with --baseline: judge the merged result with vesload compare --alpha",

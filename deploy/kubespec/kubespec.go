@@ -98,7 +98,7 @@ func Build(sc *profiles.Profile, o Options) (*kube.Spec, error) {
 	}
 	s := &kube.Spec{
 		RunID: runID, Namespace: o.Namespace, Image: o.Image, Shards: o.Shards,
-		Profile: text, Files: files,
+		Profile: text, Files: files, PullPolicy: PullPolicy(o.Image),
 		RenderedAt: o.Now, StartAt: o.StartAt, StartTolerance: o.StartTolerance, ReadyTimeout: o.ReadyTimeout,
 		PodMonitor: o.PodMonitor,
 		Span:       sc.Load.TotalDuration(), Timeout: sc.Timeout, MetricsLinger: o.MetricsLinger,
@@ -305,11 +305,17 @@ type Consumer struct {
 }
 
 // ConsumerPod is the consumer pod of a run on Kubernetes (vesload consume
-// beside the shards). A constant rate and a wall-clock start give the
-// consumer the due times for end to end; other shapes, and a start the
-// shards agree on among themselves, are followed without them.
+// beside the shards). With a start the shards agree on at run time, the
+// consumer is a member of the agreement and learns the run's plan there;
+// with a wall-clock start, a constant rate gives it the due times for
+// end to end, other shapes are followed without them.
 func ConsumerPod(c Consumer, load profiles.Shape, wallClock bool) *kube.Consumer {
-	k := &kube.Consumer{URL: c.URL, Args: []string{"--grace", c.Grace.String(), "--batch", strconv.Itoa(c.Batch)}}
+	k := &kube.Consumer{URL: c.URL, Args: []string{"--grace", c.Grace.String()}}
+	// A start agreed at run time comes with the run's plan, which the
+	// consumer then learns from shard 0; a wall-clock one is told here.
+	if wallClock {
+		k.Args = append(k.Args, "--batch", strconv.Itoa(c.Batch))
+	}
 	if wallClock && load.RPS > 0 && len(load.Stages) == 0 && load.Ramp == nil && load.Closed == nil {
 		k.Args = append(k.Args, "--rps", strconv.FormatFloat(load.RPS, 'g', -1, 64))
 	}

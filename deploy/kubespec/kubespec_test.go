@@ -193,10 +193,10 @@ func TestConsumerPod(t *testing.T) {
 		want      string
 	}{
 		{Consumer{URL: "kafka://k:9092/t", Grace: 30 * time.Second, Batch: 1}, constant, true, "--grace 30s --batch 1 --rps 50"},
-		{Consumer{URL: "kafka://k:9092/t", Grace: time.Second, Batch: 4}, constant, false, "--grace 1s --batch 4"},
+		{Consumer{URL: "kafka://k:9092/t", Grace: time.Second, Batch: 4}, constant, false, "--grace 1s"},
 		{Consumer{URL: "kafka://k:9092/t", Grace: time.Second, Batch: 1}, stages, true, "--grace 1s --batch 1"},
 		{Consumer{URL: "kafka://k:9092/t", Grace: time.Second, Batch: 1, Group: "g", Mechanism: "SCRAM-SHA-512", Insecure: true}, constant, false,
-			"--grace 1s --batch 1 --group g --kafka-mechanism SCRAM-SHA-512 --kafka-insecure"},
+			"--grace 1s --group g --kafka-mechanism SCRAM-SHA-512 --kafka-insecure"},
 	}
 	for _, tt := range tests {
 		k := ConsumerPod(tt.c, tt.load, tt.wallClock)

@@ -16,11 +16,18 @@ const DefaultAloneEvents = 1 << 24
 // consume`: beside the shards of a run, or any generator), whose result
 // `report.MergeShards` joins with theirs (docs/ARCHITECTURE.md,
 // "Delivery"). It knows the run by its plan (due times from a constant
-// Rate, or none), its start and its duration.
+// Rate, or none), its start and its duration, or learns all three when
+// it takes part in the run's start agreement (Agree).
 type Alone struct {
 	Plan     Plan
 	Start    time.Time
 	Duration time.Duration
+	// Agree, when set, is how the follower takes part in the run's start
+	// agreement once its source is open, so that it reads before the
+	// first event is sent: it returns the whole run's plan, its length
+	// and its start, which replace Plan (but its RunID), Duration and
+	// Start; Expect below zero becomes the plan's events.
+	Agree func(ctx context.Context) (Agreed, time.Time, error)
 	// Grace is how long after the run's end an event may still arrive.
 	Grace time.Duration
 	// Expect stops the wait once this many distinct events arrived
@@ -43,14 +50,35 @@ func AloneEvents(expect int64, rps float64, duration time.Duration, batch int) u
 	return DefaultAloneEvents
 }
 
-// Follow connects (open connects and preflights the source), tells ready
-// the instant it will stop, reads until the run's end plus the grace,
-// Expect events or the end of ctx (the result is then marked
-// interrupted), and returns a result whose delivery is marked consumer.
+// MaxAgreedEvents bounds the plan a follower takes from the start
+// agreement, whose bitmaps it sizes (two of 512 MiB): 2^32 events, a day
+// at 49,000 a second.
+const MaxAgreedEvents = 1 << 32
+
+// Agreed is what a lone follower learns when it takes part in a run's
+// start agreement (beside the start): the whole run's plan, which only
+// the generator that hands out the start knows, and how long the run
+// sends.
+type Agreed struct {
+	Plan Plan          `json:"plan"`
+	Span time.Duration `json:"span"`
+}
+
+// Follow connects (open connects and preflights the source), takes part
+// in the start agreement when Agree is set, tells ready the instant it
+// will stop, reads until the run's end plus the grace, Expect events or
+// the end of ctx (the result is then marked interrupted), and returns a
+// result whose delivery is marked consumer.
 func (a Alone) Follow(ctx context.Context, open func(Config) (Source, string, error), ready func(end time.Time)) (*result.Result, error) {
 	at := NewStart()
-	at.Set(a.Start)
-	f, _, err := FollowPlan(a.Plan, at, open)
+	var f *Follower
+	var err error
+	if a.Agree == nil {
+		at.Set(a.Start)
+		f, _, err = FollowPlan(a.Plan, at, open)
+	} else {
+		f, err = a.agree(ctx, at, open)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -74,13 +102,50 @@ func (a Alone) Follow(ctx context.Context, open func(Config) (Source, string, er
 	}, nil
 }
 
+// agree opens the source (which fixes where reading starts), takes part
+// in the start agreement and starts reading with what it learnt; a's
+// plan, start, duration and expectation become the run's.
+func (a *Alone) agree(ctx context.Context, at *Start, open func(Config) (Source, string, error)) (*Follower, error) {
+	src, name, err := open(Config{RunID: a.Plan.RunID})
+	if err != nil {
+		return nil, err
+	}
+	ag, start, err := a.Agree(ctx)
+	if err == nil && ag.Plan.RunID != a.Plan.RunID {
+		err = fmt.Errorf("the run's plan is of run %q, not %q", ag.Plan.RunID, a.Plan.RunID)
+	}
+	if err == nil && (ag.Plan.Events == 0 || ag.Span <= 0) {
+		err = fmt.Errorf("the run's plan sends %d events over %v: nothing to follow", ag.Plan.Events, ag.Span)
+	}
+	if err == nil && ag.Plan.Events > MaxAgreedEvents {
+		err = fmt.Errorf("the run's plan sends %d events: more than a consumer follows (%d)", ag.Plan.Events, uint64(MaxAgreedEvents))
+	}
+	var tally *Tally
+	if err == nil {
+		a.Plan, a.Start, a.Duration = ag.Plan, start, ag.Span
+		if a.Expect < 0 {
+			a.Expect = int64(ag.Plan.Events)
+		}
+		at.Set(start)
+		var cfg Config
+		if cfg, err = a.Plan.Config(at); err == nil {
+			tally, err = NewTally(cfg)
+		}
+	}
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	return Follow(src, tally, name, time.Now), nil
+}
+
 // Prepare checks the follower (Check) and completes what was not given:
 // Plan.Events, when zero, from AloneEvents.
 func (a *Alone) Prepare() error {
 	if err := a.Check(); err != nil {
 		return err
 	}
-	if a.Plan.Events == 0 {
+	if a.Plan.Events == 0 && a.Agree == nil {
 		a.Plan.Events = AloneEvents(a.Expect, a.Plan.Rate, a.Duration, a.Plan.Batch)
 	}
 	return nil
@@ -98,7 +163,7 @@ func (a Alone) Check() error {
 	switch {
 	case a.Plan.RunID == "":
 		return optionf("--run-id: required: the run whose events are followed")
-	case a.Duration <= 0:
+	case a.Duration <= 0 && a.Agree == nil:
 		return optionf("--duration: required and positive: the consumer stops --grace after the run's end")
 	case a.Plan.Rate < 0:
 		return optionf("--rps: must not be negative, got %g", a.Plan.Rate)

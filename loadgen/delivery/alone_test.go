@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +161,66 @@ func TestAloneGroup(t *testing.T) {
 		if got := (Alone{Plan: Plan{RunID: c.runID}}).Group(); got != c.want {
 			t.Errorf("run %q: group %q, want %q", c.runID, got, c.want)
 		}
+	}
+}
+
+// TestAloneAgree: a follower in the run's start agreement opens its
+// source before it agrees (so it reads before the first event is sent),
+// learns the plan and the start there, and stops once the plan's events
+// are in; an agreement that fails, or hands another run's plan, closes
+// the source and is the error.
+func TestAloneAgree(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	plan := Plan{RunID: "r", Events: 3, Rate: 100}
+	for _, tt := range []struct {
+		name    string
+		agreed  Agreed
+		err     error
+		wantErr string
+	}{
+		{name: "all arrived", agreed: Agreed{Plan: plan, Span: time.Hour}},
+		{name: "no start", err: errors.New("no start"), wantErr: "no start"},
+		{name: "another run", agreed: Agreed{Plan: Plan{RunID: "q", Events: 3}, Span: time.Second}, wantErr: `of run "q"`},
+		{name: "empty plan", agreed: Agreed{Plan: Plan{RunID: "r"}, Span: time.Second}, wantErr: "nothing to follow"},
+		{name: "huge plan", agreed: Agreed{Plan: Plan{RunID: "r", Events: MaxAgreedEvents + 1}, Span: time.Second}, wantErr: "more than a consumer follows"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src := &chanSource{recs: make(chan Record)}
+			opened := false
+			a := Alone{Plan: Plan{RunID: "r"}, Grace: time.Minute, Expect: -1,
+				Agree: func(context.Context) (Agreed, time.Time, error) {
+					if !opened {
+						t.Error("agreed before the source was open")
+					}
+					return tt.agreed, start, tt.err
+				}}
+			go func() {
+				for i := range 3 {
+					select {
+					case src.recs <- jsonRecord(fmt.Sprintf("r-%d", i), 0, start):
+					case <-time.After(10 * time.Second):
+						return
+					}
+				}
+			}()
+			var end time.Time
+			res, err := a.Follow(context.Background(), func(Config) (Source, string, error) { opened = true; return src, "kafka://t", nil },
+				func(e time.Time) { end = e })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !src.closed {
+					t.Fatalf("%v (source closed %v), want %q", err, src.closed, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := res.Delivery
+			if d.Delivered != 3 || !end.Equal(start.Add(time.Hour+time.Minute)) || res.Config.RPS != 100 || res.Interrupted || !res.Started.Equal(start) {
+				t.Errorf("delivered %d, end %v, config %+v, interrupted %v: want the plan's 3 events, the run's end plus the grace", d.Delivered, end, res.Config, res.Interrupted)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package rendezvous
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,9 @@ type Options struct {
 	// at run time instead of being given StartAt.
 	Addr         string
 	ReadyTimeout time.Duration
+	// Consumer says a delivery consumer (`vesload consume`) follows the
+	// run beside the shards: with Addr, the start waits for it too.
+	Consumer bool
 }
 
 // Plan is what the options resolve to.
@@ -41,12 +45,17 @@ type Plan struct {
 	Addr         string
 	ReadyTimeout time.Duration
 	Tolerance    time.Duration
+	// Consumer is Options.Consumer. Follow is what shard 0 hands the
+	// consumer with the start (the run's delivery plan, as JSON), set
+	// before Coordinate.
+	Consumer bool
+	Follow   json.RawMessage
 }
 
 // Resolve checks the options and resolves them; now is when "+D" counts
 // from, getenv reads $JOB_COMPLETION_INDEX.
 func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, error) {
-	p := &Plan{RunID: o.RunID, Addr: o.Addr, ReadyTimeout: o.ReadyTimeout, Tolerance: o.StartTolerance}
+	p := &Plan{RunID: o.RunID, Addr: o.Addr, ReadyTimeout: o.ReadyTimeout, Tolerance: o.StartTolerance, Consumer: o.Consumer}
 	var err error
 	if o.Shard != "" {
 		if p.Shard, err = loadgen.ParseShard(o.Shard, getenv); err != nil {
@@ -69,9 +78,12 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 		p.Start = &loadgen.StartGate{At: at, Tolerance: o.StartTolerance}
 	}
 	if o.Addr != "" {
-		if err := o.checkAddr(p.Shard); err != nil {
+		if err := o.checkAddr(); err != nil {
 			return nil, err
 		}
+	}
+	if o.Consumer && o.Shard == "" {
+		return nil, errors.New("--with-consumer needs --shard: a run of one generator follows delivery itself (--consume)")
 	}
 	if !p.Shard.Whole() {
 		switch {
@@ -87,13 +99,15 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 }
 
 // checkAddr checks --rendezvous and what goes with it.
-func (o Options) checkAddr(sh loadgen.Shard) error {
+func (o Options) checkAddr() error {
 	host, port, err := net.SplitHostPort(o.Addr)
 	if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
 		return fmt.Errorf("--rendezvous %q: want HOST:PORT of shard 0, e.g. vesload-r42-0.vesload-r42:9465", o.Addr)
 	}
 	switch {
-	case sh.Whole():
+	case o.Shard == "":
+		// One shard (N = 1, as a Job of one pod) may still meet its
+		// consumer there.
 		return errors.New("--rendezvous needs --shard: it is where the shards of one run agree on their start")
 	case o.StartAt != "":
 		return errors.New("--rendezvous with --start-at: give one: the start agreed at run time, or a wall-clock instant")
@@ -128,8 +142,11 @@ func (p *Plan) Coordinate(clock Clock) (*Coordinator, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--rendezvous: shard 0 cannot listen: %w", err)
 	}
-	c, stop := Serve(ln, p.RunID, p.Shard.Count, clock)
-	return c, stop, nil
+	c := NewCoordinator(p.RunID, p.Shard.Count, DefaultLead, clock)
+	if p.Consumer {
+		c.WaitForConsumer(p.Follow)
+	}
+	return c, Serve(ln, c), nil
 }
 
 // AgreeStart waits until every shard is ready (at most ReadyTimeout),

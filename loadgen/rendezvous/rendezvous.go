@@ -10,6 +10,12 @@
 // shard's Ready as JSON, held open until the start is decided, answered
 // with an Answer. Asking again is harmless and gets the same answer, so a
 // shard whose connection broke simply asks again.
+//
+// A run may also wait for its delivery consumer (`vesload consume`
+// beside the shards): the consumer arrives as one more member once it is
+// reading the output topic, so that no event is sent before it reads,
+// and its answer carries what the run plans to send (Answer.Follow),
+// which shard 0 alone knows whole.
 package rendezvous
 
 import (
@@ -20,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -42,18 +49,23 @@ type Clock interface {
 	Sleep(d time.Duration, stop <-chan struct{}) bool
 }
 
-// Ready is a shard's signal that it is ready to start.
+// Ready is a shard's signal that it is ready to start, or the run's
+// consumer's (Consumer: its Shard is not counted, and a Count of 0 is
+// not checked).
 type Ready struct {
-	RunID string `json:"run_id"`
-	Shard int    `json:"shard"`
-	Count int    `json:"count"`
+	RunID    string `json:"run_id"`
+	Shard    int    `json:"shard"`
+	Count    int    `json:"count"`
+	Consumer bool   `json:"consumer,omitempty"`
 }
 
 // Answer is the coordinator's reply: the start instant, or why there is
-// none.
+// none. A consumer's answer also carries Follow, the run's plan as the
+// coordinator was given it (WaitForConsumer), opaque here.
 type Answer struct {
-	Start time.Time `json:"start,omitzero"`
-	Error string    `json:"error,omitempty"`
+	Start  time.Time       `json:"start,omitzero"`
+	Follow json.RawMessage `json:"follow,omitempty"`
+	Error  string          `json:"error,omitempty"`
 }
 
 // Coordinator gathers the ready signals of one run's shards.
@@ -63,11 +75,17 @@ type Coordinator struct {
 	lead  time.Duration
 	clock Clock
 
-	mu      sync.Mutex
-	arrived map[int]bool
-	start   time.Time
-	err     error
-	decided chan struct{} // closed once start or err is set
+	// consumer says the run waits for its consumer, which is handed
+	// follow; consumed that it arrived.
+	consumer bool
+	follow   json.RawMessage
+
+	mu       sync.Mutex
+	arrived  map[int]bool
+	consumed bool
+	start    time.Time
+	err      error
+	decided  chan struct{} // closed once start or err is set
 }
 
 // NewCoordinator expects count shards of run runID and starts them lead
@@ -75,6 +93,13 @@ type Coordinator struct {
 func NewCoordinator(runID string, count int, lead time.Duration, clock Clock) *Coordinator {
 	return &Coordinator{runID: runID, count: count, lead: lead, clock: clock,
 		arrived: make(map[int]bool, count), decided: make(chan struct{})}
+}
+
+// WaitForConsumer makes the run wait for its delivery consumer as for
+// one more shard, and hands it follow (the run's plan) with the start.
+// It is called before the coordinator serves anyone.
+func (c *Coordinator) WaitForConsumer(follow json.RawMessage) {
+	c.consumer, c.follow = true, follow
 }
 
 // refusal is an arrival the coordinator will never accept: a shard of
@@ -86,15 +111,24 @@ type refusal struct{ error }
 func (c *Coordinator) Arrive(ctx context.Context, r Ready) (time.Time, error) {
 	switch {
 	case r.RunID != c.runID:
-		return time.Time{}, refusal{fmt.Errorf("shard %d is of run %q, the coordinator's is %q", r.Shard, r.RunID, c.runID)}
+		return time.Time{}, refusal{fmt.Errorf("%s is of run %q, the coordinator's is %q", who(r), r.RunID, c.runID)}
+	case r.Consumer && !c.consumer:
+		return time.Time{}, refusal{fmt.Errorf("run %s waits for no consumer: give its shards --with-consumer", c.runID)}
+	case r.Consumer && r.Count != 0 && r.Count != c.count:
+		return time.Time{}, refusal{fmt.Errorf("the consumer counts %d shards, the coordinator %d", r.Count, c.count)}
+	case r.Consumer:
 	case r.Count != c.count:
 		return time.Time{}, refusal{fmt.Errorf("shard %d counts %d shards, the coordinator %d", r.Shard, r.Count, c.count)}
 	case r.Shard < 0 || r.Shard >= c.count:
 		return time.Time{}, refusal{fmt.Errorf("shard %d: want 0 to %d", r.Shard, c.count-1)}
 	}
 	c.mu.Lock()
-	c.arrived[r.Shard] = true
-	if len(c.arrived) == c.count && c.start.IsZero() && c.err == nil {
+	if r.Consumer {
+		c.consumed = true
+	} else {
+		c.arrived[r.Shard] = true
+	}
+	if len(c.arrived) == c.count && (c.consumed || !c.consumer) && c.start.IsZero() && c.err == nil {
 		c.start = c.clock.Now().Add(c.lead)
 		close(c.decided)
 	}
@@ -109,6 +143,14 @@ func (c *Coordinator) Arrive(ctx context.Context, r Ready) (time.Time, error) {
 	}
 }
 
+// who names an arrival in messages.
+func who(r Ready) string {
+	if r.Consumer {
+		return "the consumer"
+	}
+	return fmt.Sprintf("shard %d", r.Shard)
+}
+
 // Missing lists the shards that have not arrived yet, for messages.
 func (c *Coordinator) Missing() []int {
 	c.mu.Lock()
@@ -120,6 +162,20 @@ func (c *Coordinator) Missing() []int {
 		}
 	}
 	return m
+}
+
+// missing says who has not arrived yet: shards, the consumer.
+func (c *Coordinator) missing() string {
+	var parts []string
+	if m := c.Missing(); len(m) > 0 {
+		parts = append(parts, fmt.Sprintf("shards %v", m))
+	}
+	c.mu.Lock()
+	if c.consumer && !c.consumed {
+		parts = append(parts, "the consumer")
+	}
+	c.mu.Unlock()
+	return strings.Join(parts, " and ")
 }
 
 // Fail gives up on the run unless its start is already decided: every
@@ -153,6 +209,8 @@ func (c *Coordinator) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		reply(w, http.StatusConflict, Answer{Error: err.Error()})
 	case err != nil:
 		reply(w, http.StatusServiceUnavailable, Answer{Error: err.Error()})
+	case r.Consumer:
+		reply(w, http.StatusOK, Answer{Start: start, Follow: c.follow})
 	default:
 		reply(w, http.StatusOK, Answer{Start: start})
 	}
@@ -174,44 +232,55 @@ const Retry = 250 * time.Millisecond
 // cannot be reached or its answer breaks, until ctx ends; a refusal or a
 // coordinator that gave up ends it at once.
 func Join(ctx context.Context, client *http.Client, url string, r Ready, clock Clock) (time.Time, error) {
+	a, err := JoinAnswer(ctx, client, url, r, clock)
+	return a.Start, err
+}
+
+// JoinAnswer is Join returning the whole answer: a consumer's carries
+// the run's plan.
+func JoinAnswer(ctx context.Context, client *http.Client, url string, r Ready, clock Clock) (Answer, error) {
 	body, err := json.Marshal(r)
 	if err != nil {
-		return time.Time{}, err
+		return Answer{}, err
 	}
 	var last error
 	for {
-		start, final, err := ask(ctx, client, url+Path, body)
+		a, final, err := ask(ctx, client, url+Path, body)
 		if err == nil || final {
-			return start, err
+			return a, err
 		}
 		last = err
 		if ctx.Err() != nil || !clock.Sleep(Retry, ctx.Done()) {
-			return time.Time{}, fmt.Errorf("no start from %s: %w (last: %v)", url, context.Cause(ctx), last)
+			return Answer{}, fmt.Errorf("no start from %s: %w (last: %v)", url, context.Cause(ctx), last)
 		}
 	}
 }
 
+// maxAnswer bounds an answer: a consumer's carries the run's plan, whose
+// segments a long staged profile makes many.
+const maxAnswer = 1 << 20
+
 // ask makes one attempt; final says the answer will not change.
-func ask(ctx context.Context, client *http.Client, url string, body []byte) (start time.Time, final bool, err error) {
+func ask(ctx context.Context, client *http.Client, url string, body []byte) (_ Answer, final bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return time.Time{}, true, fmt.Errorf("rendezvous %s: %w", url, err)
+		return Answer{}, true, fmt.Errorf("rendezvous %s: %w", url, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
-		return time.Time{}, false, err
+		return Answer{}, false, err
 	}
 	defer resp.Body.Close()
 	var a Answer
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 4<<10)).Decode(&a); err != nil {
-		return time.Time{}, false, fmt.Errorf("answer %s: %w", resp.Status, err)
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&a); err != nil {
+		return Answer{}, false, fmt.Errorf("answer %s: %w", resp.Status, err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusOK && !a.Start.IsZero():
-		return a.Start, true, nil
+		return a, true, nil
 	case resp.StatusCode == http.StatusConflict || resp.StatusCode == http.StatusServiceUnavailable:
-		return time.Time{}, true, fmt.Errorf("the coordinator at %s: %s", url, a.Error)
+		return Answer{}, true, fmt.Errorf("the coordinator at %s: %s", url, a.Error)
 	}
-	return time.Time{}, false, fmt.Errorf("answer %s: %s", resp.Status, a.Error)
+	return Answer{}, false, fmt.Errorf("answer %s: %s", resp.Status, a.Error)
 }

@@ -2,6 +2,7 @@ package rendezvous
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -195,4 +196,103 @@ func FuzzServeReady(f *testing.F) {
 			t.Fatalf("started a run for %q", body)
 		}
 	})
+}
+
+// TestConsumerIsAMember: a run that waits for its consumer starts only
+// once the consumer arrived too, however late, Lead after it; the
+// consumer's answer carries the run's plan, the shards' does not. A
+// consumer of a run that waits for none is refused at once.
+func TestConsumerIsAMember(t *testing.T) {
+	t.Parallel()
+	clk := &fakeClock{now: t0}
+	c := NewCoordinator("r1", 2, DefaultLead, clk)
+	plan := json.RawMessage(`{"plan":{"run_id":"r1","events":40}}`)
+	c.WaitForConsumer(plan)
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	var wg sync.WaitGroup
+	var shard1 Answer
+	var err1 error
+	wg.Go(func() {
+		shard1, err1 = JoinAnswer(context.Background(), srv.Client(), srv.URL, Ready{RunID: "r1", Shard: 1, Count: 2}, clk)
+	})
+	var start0 time.Time
+	var err0 error
+	wg.Go(func() { start0, err0 = c.Arrive(context.Background(), Ready{RunID: "r1", Shard: 0, Count: 2}) })
+	waitMissing(t, c, nil)
+	if m := c.missing(); m != "the consumer" {
+		t.Fatalf("missing %q once both shards arrived, want the consumer", m)
+	}
+	clk.set(t0.Add(5 * time.Second))
+	a, err := JoinAnswer(context.Background(), srv.Client(), srv.URL, Ready{RunID: "r1", Consumer: true}, clk)
+	wg.Wait()
+	want := t0.Add(5*time.Second + DefaultLead)
+	if err != nil || !a.Start.Equal(want) || string(a.Follow) != string(plan) {
+		t.Fatalf("consumer: %+v %v, want the start %v and the plan", a, err, want)
+	}
+	if err0 != nil || err1 != nil || !start0.Equal(want) || !shard1.Start.Equal(want) || shard1.Follow != nil {
+		t.Errorf("shards: %v %v / %+v %v, want %v and no plan", start0, err0, shard1, err1, want)
+	}
+
+	lone := httptest.NewServer(NewCoordinator("r1", 1, DefaultLead, clk))
+	defer lone.Close()
+	if _, err := JoinAnswer(context.Background(), lone.Client(), lone.URL, Ready{RunID: "r1", Consumer: true}, clk); err == nil ||
+		!strings.Contains(err.Error(), "waits for no consumer") {
+		t.Errorf("a consumer of a run without one: %v", err)
+	}
+}
+
+// TestConsumerNeverArrives: shard 0 gives up on a run whose consumer
+// never came, saying so.
+func TestConsumerNeverArrives(t *testing.T) {
+	t.Parallel()
+	c := NewCoordinator("r1", 1, DefaultLead, &fakeClock{now: t0})
+	c.WaitForConsumer(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Agree(ctx, c, "", Ready{RunID: "r1", Shard: 0, Count: 1}, &fakeClock{now: t0})
+	if err == nil || !strings.Contains(err.Error(), "the consumer did not arrive") {
+		t.Fatalf("%v, want the consumer named", err)
+	}
+}
+
+// FuzzJoinAnswer has a coordinator answer arbitrary bodies with each
+// status a shard may meet: joining returns an answer with a start or an
+// error, never panics, and gives up when its context ends.
+func FuzzJoinAnswer(f *testing.F) {
+	for _, s := range []string{`{"start":"2026-12-02T05:00:03Z","follow":{"plan":{"run_id":"r1"}}}`, `{"error":"no"}`, `{`, `[]`, `{"start":"x"}`, `{"follow":123}`} {
+		f.Add(s, 200)
+		f.Add(s, 409)
+	}
+	f.Fuzz(func(t *testing.T, body string, status int) {
+		if status < 200 || status > 599 {
+			return
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte(body))
+		}))
+		defer srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		a, err := JoinAnswer(ctx, srv.Client(), srv.URL, Ready{RunID: "r1", Consumer: true}, loadgenClock{})
+		if err == nil && a.Start.IsZero() {
+			t.Fatalf("%d %q: no error and no start", status, body)
+		}
+	})
+}
+
+// loadgenClock sleeps for real, briefly, as loadgen.SystemClock does.
+type loadgenClock struct{}
+
+func (loadgenClock) Now() time.Time { return time.Now() }
+func (loadgenClock) Sleep(d time.Duration, stop <-chan struct{}) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-stop:
+		return false
+	}
 }

@@ -20,11 +20,10 @@ func ListenAddr(hostport string) string {
 	return ":" + port
 }
 
-// Serve starts shard 0's coordinator for count shards of run runID on
-// ln, and returns it with the function that stops it: the shards still
-// waiting get shard 0's answer before it goes.
-func Serve(ln net.Listener, runID string, count int, clock Clock) (*Coordinator, func()) {
-	c := NewCoordinator(runID, count, DefaultLead, clock)
+// Serve serves shard 0's coordinator c on ln, and returns the function
+// that stops it: the shards still waiting get shard 0's answer before it
+// goes.
+func Serve(ln net.Listener, c *Coordinator) func() {
 	srv := &http.Server{Handler: c, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }() // ends with Shutdown
 	stop := func() {
@@ -34,7 +33,7 @@ func Serve(ln net.Listener, runID string, count int, clock Clock) (*Coordinator,
 			srv.Close()
 		}
 	}
-	return c, stop
+	return stop
 }
 
 // Agree waits until every shard is ready and returns the start instant
@@ -47,7 +46,7 @@ func Agree(ctx context.Context, c *Coordinator, url string, r Ready, clock Clock
 	}
 	at, err := c.Arrive(ctx, r)
 	if err != nil {
-		err = fmt.Errorf("shards %v did not arrive: %w", c.Missing(), err)
+		err = fmt.Errorf("%s did not arrive: %w", c.missing(), err)
 		c.Fail(err)
 	}
 	return at, err

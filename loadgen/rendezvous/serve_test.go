@@ -41,7 +41,8 @@ func TestServeAndAgree(t *testing.T) {
 				t.Fatal(err)
 			}
 			clk := &fakeClock{now: t0}
-			c, stop := Serve(ln, "r1", 3, clk)
+			c := NewCoordinator("r1", 3, DefaultLead, clk)
+			stop := Serve(ln, c)
 			defer stop()
 			ctx, cancel := context.WithCancel(context.Background())
 			type got struct {

@@ -96,3 +96,20 @@ func canonicalPath(path string) string {
 	}
 	return abs
 }
+
+// CheckDir checks, before any load is sent, that dir (named by option) is
+// a folder a file can be written into; empty is not checked.
+func CheckDir(option, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s %s: want an existing folder", option, dir)
+	}
+	f, err := os.CreateTemp(dir, ".vesload-check-*")
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", option, dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}

@@ -16,9 +16,30 @@ import (
 )
 
 // Set is the files a load test writes: the result document ("-" for
-// stdout) and each rendering; an empty path is not written.
+// stdout) and each rendering; an empty path is not written. Dir, when
+// set, is a folder that gets a copy of the result document under its own
+// name (CopyName): a volume that outlives a pod whose result also goes to
+// its log.
 type Set struct {
 	Result, JUnit, HTML, Markdown, CSV string
+	Dir                                string
+}
+
+// CopyName is the name of res's copy in a Set's Dir, unique within a run:
+// vesload-<run id>.json, vesload-<run id>-shard-<I>.json for a shard's,
+// vesload-<run id>-consume.json for a lone consumer's.
+func CopyName(res *result.Result) string {
+	id := res.Config.RunID
+	if id == "" {
+		id = res.Started.UTC().Format("20060102T150405")
+	}
+	switch {
+	case res.Delivery != nil && res.Delivery.Consumer:
+		return "vesload-" + id + "-consume.json"
+	case res.Shard != nil && res.Shard.Count > 1:
+		return fmt.Sprintf("vesload-%s-shard-%d.json", id, res.Shard.Index)
+	}
+	return "vesload-" + id + ".json"
 }
 
 // Paths are the files of the set, each with the option that names it, as
@@ -44,6 +65,11 @@ func (s Set) Write(ctx context.Context, res *result.Result, stdout, stderr io.Wr
 		}
 	default:
 		if err := SaveResult(ctx, s.Result, res, stderr); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if s.Dir != "" {
+		if err := SaveResult(ctx, filepath.Join(s.Dir, CopyName(res)), res, stderr); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -55,3 +55,50 @@ func TestSetPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyName: each pod of a run writes its copy under a name of its
+// own, so that a shared volume holds them all.
+func TestCopyName(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		res  result.Result
+		want string
+	}{
+		{result.Result{Config: result.RunConfig{RunID: "r1"}}, "vesload-r1.json"},
+		{result.Result{Config: result.RunConfig{RunID: "r1"}, Shard: &result.ShardInfo{Index: 2, Count: 4}}, "vesload-r1-shard-2.json"},
+		{result.Result{Config: result.RunConfig{RunID: "r1"}, Shard: &result.ShardInfo{Index: 0, Count: 1}}, "vesload-r1.json"},
+		{result.Result{Config: result.RunConfig{RunID: "r1"}, Delivery: &result.Delivery{Consumer: true}}, "vesload-r1-consume.json"},
+	} {
+		if got := CopyName(&tt.res); got != tt.want {
+			t.Errorf("CopyName = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestSetDir: the result goes to stdout and its copy into Dir; a folder
+// that is missing or not a folder is refused before the run.
+func TestSetDir(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r1"},
+		Shard: &result.ShardInfo{Index: 1, Count: 2}}
+	var stdout, stderr bytes.Buffer
+	if err := (Set{Result: "-", Dir: dir}).Write(context.Background(), res, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "vesload-r1-shard-1.json"))
+	if err != nil || !bytes.Equal(b, stdout.Bytes()) {
+		t.Fatalf("copy %v: %d bytes, stdout %d: want the same document", err, len(b), stdout.Len())
+	}
+	if err := CheckDir("--result-dir", dir); err != nil {
+		t.Errorf("a writable folder: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the check left files behind: %v", entries)
+	}
+	for _, bad := range []string{filepath.Join(dir, "none"), filepath.Join(dir, "vesload-r1-shard-1.json")} {
+		if err := CheckDir("--result-dir", bad); err == nil || !strings.HasPrefix(err.Error(), "--result-dir "+bad+": want an existing folder") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

@@ -116,6 +116,11 @@ type RunConfig struct {
 	// itself would have been judged (package report/verdict).
 	AbortOnFail []string `json:"abort_on_fail,omitempty"`
 	AllowErrors bool     `json:"allow_errors,omitempty"`
+	// Consumer says a lone delivery consumer (`vesload consume`) follows
+	// the run beside its shards (--with-consumer): merge refuses the
+	// shards' results without the consumer's, whose delivery figures
+	// would otherwise be missing without a word.
+	Consumer bool `json:"consumer,omitempty"`
 }
 
 // Requests holds the request accounting. The invariant
