@@ -116,6 +116,10 @@ type RunConfig struct {
 	// itself would have been judged (package report/verdict).
 	AbortOnFail []string `json:"abort_on_fail,omitempty"`
 	AllowErrors bool     `json:"allow_errors,omitempty"`
+	// Labels name what was tested (--label build=1.9.1, profile key
+	// labels), so that a history of runs can be ordered and named by
+	// build (vesload trend --by build).
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Requests holds the request accounting. The invariant

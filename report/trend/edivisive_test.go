@@ -1,0 +1,190 @@
+package trend
+
+import (
+	"bufio"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// example is one series of testdata/otava.txt.
+type example struct {
+	name   string
+	labels []string
+	values []float64
+	expect []int
+}
+
+func readExamples(t testing.TB) []example {
+	f, err := os.Open("testdata/otava.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []example
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		switch {
+		case fields[0] == "series":
+			out = append(out, example{name: fields[1]})
+		case fields[0] == "expect":
+			for _, f := range fields[1:] {
+				i, err := strconv.Atoi(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[len(out)-1].expect = append(out[len(out)-1].expect, i)
+			}
+		default:
+			v, err := strconv.ParseFloat(fields[1], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &out[len(out)-1]
+			e.labels, e.values = append(e.labels, fields[0]), append(e.values, v)
+		}
+	}
+	return out
+}
+
+func indexes(ps []Point) []int {
+	out := []int{}
+	for _, p := range ps {
+		out = append(out, p.Index)
+	}
+	return out
+}
+
+// TestOtavaExamples: Apache Otava's published examples give the change
+// points Otava reports, under several seeds.
+func TestOtavaExamples(t *testing.T) {
+	t.Parallel()
+	exs := readExamples(t)
+	if len(exs) != 3 {
+		t.Fatalf("%d examples, want 3", len(exs))
+	}
+	for _, test := range []Test{TTest, Permutation} {
+		for _, ex := range exs {
+			for seed := uint64(1); seed <= 5; seed++ {
+				got := Detector{Seed: seed, Test: test}.Detect(ex.name, ex.values)
+				if want := append([]int{}, ex.expect...); !slices.Equal(indexes(got), want) {
+					t.Errorf("%s, %s, seed %d: change points %v, want %v", ex.name, test, seed, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestOtavaCSVChange: metric2 of Otava's CSV sample changes at its 7th
+// commit (aaa6) by about −12.9 %.
+func TestOtavaCSVChange(t *testing.T) {
+	t.Parallel()
+	for _, ex := range readExamples(t) {
+		if ex.name != "csv.metric2" {
+			continue
+		}
+		ps := Detector{}.Detect(ex.name, ex.values)
+		if len(ps) != 1 || ex.labels[ps[0].Index] != "aaa6" {
+			t.Fatalf("change points %v, want one at aaa6", ps)
+		}
+		segs := segments(ex.values, ps)
+		pct := (segs[1].Mean - segs[0].Mean) / segs[0].Mean * 100
+		if math.Abs(pct-(-12.9)) > 0.05 {
+			t.Errorf("change %.2f %%, want about -12.9 %%", pct)
+		}
+	}
+}
+
+// TestDeterministic: a seed gives the same p-values; another seed may
+// not, yet finds the same clear change.
+func TestDeterministic(t *testing.T) {
+	t.Parallel()
+	x := noisySeries(rand.New(rand.NewPCG(7, 7)), 40, 20, 0.10, 0.03, false)
+	a := Detector{Seed: 3}.Detect("p99", x)
+	b := Detector{Seed: 3}.Detect("p99", x)
+	if !slices.Equal(a, b) || len(a) == 0 {
+		t.Errorf("seed 3 twice: %v and %v", a, b)
+	}
+}
+
+// noisySeries is n values around 100 with relative noise sd, stepping up
+// by step (a share) at index at; longTailed draws the noise from a
+// log-normal, like per-run p99s.
+func noisySeries(rng *rand.Rand, n, at int, step, sd float64, longTailed bool) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		level := 100.0
+		if i >= at {
+			level *= 1 + step
+		}
+		e := rng.NormFloat64() * sd
+		if longTailed {
+			e = math.Exp(rng.NormFloat64()*0.6) - math.Exp(0.18) // mean 0, skewed right
+			e *= sd
+		}
+		x[i] = level * (1 + e)
+	}
+	return x
+}
+
+// errorRates measures the detector on series of 30 runs: the share of
+// pure-noise series (normal and long-tailed) with any change point, and
+// the share of series with a 10 % step in 3 % noise at run 15 in which
+// a change is found within one run of it.
+func errorRates(d Detector, n int) (falseNormal, falseLong, power float64) {
+	var fn, fl, hit int
+	for i := range n {
+		rng := rand.New(rand.NewPCG(uint64(i), 42))
+		if len(d.Detect("p99", noisySeries(rng, 30, 30, 0, 0.03, false))) > 0 {
+			fn++
+		}
+		if len(d.Detect("p99", noisySeries(rng, 30, 30, 0, 0.03, true))) > 0 {
+			fl++
+		}
+		for _, p := range d.Detect("p99", noisySeries(rng, 30, 15, 0.10, 0.03, false)) {
+			if p.Index >= 14 && p.Index <= 16 {
+				hit++
+				break
+			}
+		}
+	}
+	f := float64(n)
+	return float64(fn) / f, float64(fl) / f, float64(hit) / f
+}
+
+// TestErrorRates: false alarms at most alpha, power at least 95 %, on
+// 200 series (BenchmarkErrorRates measures 1,000).
+func TestErrorRates(t *testing.T) {
+	t.Parallel()
+	for _, test := range []Test{TTest, Permutation} {
+		fn, fl, pw := errorRates(Detector{Test: test}, 200)
+		t.Logf("%s, 200 series of 30 runs: false alarms %.1f %% (normal), %.1f %% (long-tailed); 10 %% step in 3 %% noise found %.1f %%", test, 100*fn, 100*fl, 100*pw)
+		if fn > 0.05 || fl > 0.05 || pw < 0.95 {
+			t.Errorf("%s: false alarms %.3f, %.3f (want ≤ 0.05); power %.3f (want ≥ 0.95)", test, fn, fl, pw)
+		}
+	}
+}
+
+// BenchmarkErrorRates measures the shares of TestErrorRates on 1,000
+// series each and prints them.
+func BenchmarkErrorRates(b *testing.B) {
+	for _, test := range []Test{TTest, Permutation} {
+		b.Run(string(test), func(b *testing.B) {
+			for b.Loop() {
+				fn, fl, pw := errorRates(Detector{Test: test}, 1000)
+				b.ReportMetric(100*fn, "%false-normal")
+				b.ReportMetric(100*fl, "%false-longtail")
+				b.ReportMetric(100*pw, "%power")
+			}
+		})
+	}
+}
