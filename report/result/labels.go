@@ -2,6 +2,8 @@ package result
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,4 +46,15 @@ func CheckLabel(key, value string) error {
 		}
 	}
 	return nil
+}
+
+// LabelText lists the run's labels as "build=1.9.1, commit=abc123",
+// sorted by key, for the renderings; empty without labels.
+func (c RunConfig) LabelText() string {
+	keys := slices.Sorted(maps.Keys(c.Labels))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + c.Labels[k]
+	}
+	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,7 @@ package trend
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -69,7 +70,7 @@ func (a *Analysis) Rows() []Row {
 		if any {
 			out = append(out, Row{Change: true, Cells: append([]string{"change", "at " + r.Build}, marks...)})
 		}
-		cells := []string{r.Build, r.Name}
+		cells := []string{r.Build, filepath.Base(r.Name)}
 		for _, s := range a.Series {
 			cells = append(cells, fmtVal(s.Values[i]))
 		}
