@@ -39,6 +39,11 @@ type Detector struct {
 	Seed uint64
 	// Test decides whether a candidate is significant (default TTest).
 	Test Test
+	// Starts, when set, says at which indexes a change may start (true
+	// at i: between value i−1 and i): runs of one build are repeats of
+	// one thing, so a change can only start with a new build. Nil allows
+	// every index.
+	Starts []bool
 }
 
 // Test names the significance check of a candidate split.
@@ -107,8 +112,16 @@ func (d Detector) withDefaults() Detector {
 // Detect returns the change points of x in index order. name seeds the
 // permutations together with Seed, so that a metric gets the same
 // p-values whichever other metrics are analysed with it.
+//
+// A series of positive values (latencies, rates, CPU, memory) is
+// searched on its logarithms: run-to-run noise of such figures is
+// multiplicative and skewed to the right (a run slowed by a neighbour),
+// and on the log scale one slow run weighs as a factor, not as a
+// distance that hides a real change. A series with a zero or a negative
+// value (an error rate of 0) is searched as it is.
 func (d Detector) Detect(name string, x []float64) []Point {
 	d = d.withDefaults()
+	x = logScale(x)
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	s := &search{d: d, rng: rand.New(rand.NewPCG(d.Seed, h.Sum64()))}
@@ -122,6 +135,29 @@ func (d Detector) Detect(name string, x []float64) []Point {
 	}
 	slices.SortFunc(found, func(a, b Point) int { return a.Index - b.Index })
 	return found
+}
+
+// logScale is x's logarithms when every value is positive, else x.
+func logScale(x []float64) []float64 {
+	for _, v := range x {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return x
+		}
+	}
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = math.Log(v)
+	}
+	return out
+}
+
+// starts is the Starts of a segment beginning at from: whether a change
+// may start at its index tau; nil allows every index.
+func (s *search) starts(from int) []bool {
+	if s.d.Starts == nil {
+		return nil
+	}
+	return s.d.Starts[from:]
 }
 
 // search holds the scratch space of one series' detection.
@@ -146,8 +182,8 @@ func (s *search) window(x []float64, start, end int, found []Point) []Point {
 		best, at, end, splits := -1.0, -1, -1, 0
 		for i := 0; i+1 < len(bounds); i++ {
 			seg := x[bounds[i]:bounds[i+1]]
-			splits += pairs(len(seg), s.d.MinSize)
-			q, tau, kappa := s.q.best(seg, s.d.MinSize)
+			q, tau, kappa, n := s.q.best(seg, s.d.MinSize, s.starts(bounds[i]))
+			splits += n
 			if tau > 0 && q > best {
 				best, at, end = q, bounds[i]+tau, bounds[i]+kappa
 			}
@@ -195,7 +231,7 @@ func (s *search) test(x []float64, bounds []int, q float64) float64 {
 			}
 			s.perm = append(s.perm[:0], seg...)
 			s.rng.Shuffle(len(s.perm), func(a, b int) { s.perm[a], s.perm[b] = s.perm[b], s.perm[a] })
-			if v, tau, _ := s.q.best(s.perm, s.d.MinSize); tau > 0 && v > most {
+			if v, tau, _, _ := s.q.best(s.perm, s.d.MinSize, s.starts(bounds[i])); tau > 0 && v > most {
 				most = v
 			}
 		}
@@ -213,9 +249,10 @@ func (s *search) test(x []float64, bounds []int, q float64) float64 {
 type qScratch struct{ prefix []float64 }
 
 // best is the largest energy statistic over the splits of z into X =
-// z[:tau] and Y = z[tau:kappa], both at least m long (Matteson and James'
-// Q with exponent 1), and the tau and kappa that reach it; tau is 0 when
-// z is too short to split.
+// z[:tau] and Y = z[tau:kappa], both at least m long and tau a start
+// that starts allows (Matteson and James' Q with exponent 1), the tau
+// and kappa that reach it, and how many splits it searched; tau is 0
+// when z has no such split.
 //
 //	Q = tau(kappa-tau)/kappa · ( 2/(tau(kappa-tau)) Σ|X−Y|
 //	                             − 2/(tau(tau−1)) Σ_{i<j}|Xi−Xj|
@@ -224,10 +261,10 @@ type qScratch struct{ prefix []float64 }
 // All three sums are grown one value at a time from prefix sums of the
 // distance matrix's columns, so that every split costs O(1) and a
 // segment of n values O(n²).
-func (s *qScratch) best(z []float64, m int) (float64, int, int) {
+func (s *qScratch) best(z []float64, m int, starts []bool) (float64, int, int, int) {
 	n := len(z)
 	if n < 2*m {
-		return 0, 0, 0
+		return 0, 0, 0, 0
 	}
 	// prefix[j*(n+1)+i] = Σ_{i'<i} |z[i']−z[j]|, for i ≤ j.
 	w := n + 1
@@ -243,13 +280,14 @@ func (s *qScratch) best(z []float64, m int) (float64, int, int) {
 			row[i+1] = row[i] + math.Abs(z[i]-zj)
 		}
 	}
-	bestQ, bestTau, bestKappa := math.Inf(-1), 0, 0
+	bestQ, bestTau, bestKappa, searched := math.Inf(-1), 0, 0, 0
 	within := 0.0 // Σ_{i<j<tau} |zi−zj|
 	for tau := 1; tau <= n-m; tau++ {
 		within += p[(tau-1)*w+tau-1]
-		if tau < m {
+		if tau < m || (starts != nil && !starts[tau]) {
 			continue
 		}
+		searched += n - tau - m + 1
 		var between, inY float64
 		for kappa := tau; kappa < n; kappa++ {
 			// Add z[kappa] to Y.
@@ -266,17 +304,7 @@ func (s *qScratch) best(z []float64, m int) (float64, int, int) {
 			}
 		}
 	}
-	return bestQ, bestTau, bestKappa
-}
-
-// pairs is how many splits (tau, kappa) best searches in n values with
-// sides of at least m: the Bonferroni factor of the t-test.
-func pairs(n, m int) int {
-	k := n - 2*m + 1
-	if k <= 0 {
-		return 0
-	}
-	return k * (k + 1) / 2
+	return bestQ, bestTau, bestKappa, searched
 }
 
 // studentP is the two-sided p-value of Student's two-sample t-test of x

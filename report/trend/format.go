@@ -27,8 +27,12 @@ func (a *Analysis) Title() string {
 // Method says how the change points were found, for a reader.
 func (a *Analysis) Method() string {
 	d := a.Detector
-	return fmt.Sprintf("Change points by %s; segments of at least %d runs, searched in windows of %d runs. Each change is the mean of the segment after it against the one before.",
-		d.Describe(), d.MinSize, d.Window)
+	builds := ""
+	if a.By != "" {
+		builds = ", each starting with a build"
+	}
+	return fmt.Sprintf("Change points by %s; segments of at least %d runs%s, searched in windows of %d runs. Each change is the mean of the segment after it against the one before.",
+		d.Describe(), d.MinSize, builds, d.Window)
 }
 
 // Header is the run table's column titles: the build, the run and one

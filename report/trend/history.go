@@ -118,6 +118,13 @@ func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 		sorted[i], sortedNames[i] = rs[j], names[j]
 	}
 	a := &Analysis{By: opts.By, Runs: runs, Detector: opts.Detector.withDefaults()}
+	if opts.By != "" {
+		// Runs of one build repeat one thing: a change starts with a build.
+		a.Detector.Starts = make([]bool, len(runs))
+		for i := 1; i < len(runs); i++ {
+			a.Detector.Starts[i] = runs[i].Build != runs[i-1].Build
+		}
+	}
 	if err := a.checkScenarios(sorted, sortedNames, opts.Force); err != nil {
 		return nil, err
 	}
