@@ -54,7 +54,9 @@ func TestTrendOfRealRuns(t *testing.T) {
 	}
 
 	// The whole history: both changes named, and the fix passes.
-	o = vesload(t, 30*time.Second, append([]string{"trend", "--by", "build", "--metric", "p99", "--gate", "p99<+10%", "-f", "json"}, all...)...)
+	page, junit := filepath.Join(dir, "trend.html"), filepath.Join(dir, "trend.xml")
+	o = vesload(t, 30*time.Second, append([]string{"trend", "--by", "build", "--metric", "p99", "--gate", "p99<+10%", "-f", "json",
+		"--html", page, "--junit", junit}, all...)...)
 	if o.code != exitOK {
 		t.Fatalf("fixed history: exit %d, want 0\nstdout:\n%s\nstderr: %s", o.code, o.stdout, o.stderr)
 	}
@@ -75,6 +77,12 @@ func TestTrendOfRealRuns(t *testing.T) {
 	}
 	if !strings.Contains(o.stderr, "gates: the gate passed") {
 		t.Errorf("stderr %q does not say the gate passed", o.stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "1.11 +") || !strings.Contains(string(b), "1.12 -") {
+		t.Errorf("HTML page (%v) does not mark the changes at 1.11 and 1.12", err)
+	}
+	if b, err := os.ReadFile(junit); err != nil || !strings.Contains(string(b), `tests="1" failures="0"`) {
+		t.Errorf("JUnit (%v): %s", err, b)
 	}
 }
 

@@ -204,3 +204,43 @@ func TestStarts(t *testing.T) {
 		t.Errorf("with builds: change points %v, want none or [6]", got)
 	}
 }
+
+// TestWindows: a history longer than the window is searched window by
+// window, and changes far apart are all found where they were put.
+func TestWindows(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(21, 21))
+	x := make([]float64, 300)
+	for i := range x {
+		level := 100.0
+		switch {
+		case i >= 250:
+			level = 90
+		case i >= 150:
+			level = 130
+		case i >= 60:
+			level = 115
+		}
+		x[i] = level * (1 + 0.03*rng.NormFloat64())
+	}
+	got := indexes(Detector{Window: 80}.Detect("p99", x))
+	for _, want := range []int{60, 150, 250} {
+		if !slices.ContainsFunc(got, func(i int) bool { return i >= want-1 && i <= want+1 }) {
+			t.Errorf("change points %v: none at %d", got, want)
+		}
+	}
+	if len(got) > 4 {
+		t.Errorf("change points %v: more than one false one", got)
+	}
+}
+
+// TestLogScale: a regressed build whose runs spread as widely as their
+// level is high (a few of them slower still) does not hide its start and
+// its fix: on the log scale the spread is a factor, as the change is.
+func TestLogScale(t *testing.T) {
+	t.Parallel()
+	x := []float64{5, 5.1, 4.9, 5, 5.2, 4.8, 100, 210, 300, 103, 180, 107, 5, 5.2, 4.9}
+	if got := indexes(Detector{}.Detect("avg", x)); !slices.Equal(got, []int{6, 12}) {
+		t.Errorf("change points %v, want [6 12]", got)
+	}
+}
