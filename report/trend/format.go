@@ -61,17 +61,17 @@ func (a *Analysis) Rows() []Row {
 	var out []Row
 	for i, r := range a.Runs {
 		var marks []string
-		any := false
+		changed := false
 		for _, s := range a.Series {
 			mark := ""
 			for _, c := range s.Changes {
 				if c.Index == i {
-					mark, any = c.Short(), true
+					mark, changed = c.Short(), true
 				}
 			}
 			marks = append(marks, mark)
 		}
-		if any {
+		if changed {
 			out = append(out, Row{Change: true, Cells: append([]string{"change", "at " + r.Build}, marks...)})
 		}
 		cells := []string{r.Build, filepath.Base(r.Name)}
