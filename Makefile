@@ -74,3 +74,10 @@ screenshot: build
 .PHONY: screenshot-live
 screenshot-live: build
 	bash scripts/screenshot.sh live
+
+# Renders docs/trend.png, the page of `vesload trend` over a history of
+# builds whose emulator latency regresses and is fixed, with headless
+# Chromium.
+.PHONY: screenshot-trend
+screenshot-trend: build
+	bash scripts/screenshot.sh trend

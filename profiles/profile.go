@@ -50,6 +50,9 @@ type Profile struct {
 	// Thresholds are pass/fail expressions such as "p99<500ms", kept as
 	// written: the report package parses and evaluates them.
 	Thresholds []string `yaml:"thresholds,omitempty"`
+	// Labels name what the runs of this profile test (build: 1.9.1),
+	// recorded in each result; --label adds to them.
+	Labels map[string]string `yaml:"labels,omitempty"`
 	// Data binds template variables from the rows of a CSV file.
 	Data *Data `yaml:"data,omitempty"`
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Validate checks the profile's values and their combinations: one load
@@ -25,6 +26,7 @@ func (p *Profile) Validate() error {
 		func() error { return validateRequests(p.Requests) },
 		p.Samplers.validate,
 		p.validateThresholds,
+		p.validateLabels,
 		p.validateExpectStatus,
 		p.Data.validate,
 	}
@@ -170,6 +172,15 @@ func (p *Profile) validateThresholds() error {
 	for i, t := range p.Thresholds {
 		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\r\n") {
 			return fieldErr(fmt.Sprintf("thresholds[%d]", i), "want one expression such as p99<500ms")
+		}
+	}
+	return nil
+}
+
+func (p *Profile) validateLabels() error {
+	for _, k := range slices.Sorted(maps.Keys(p.Labels)) {
+		if err := result.CheckLabel(k, p.Labels[k]); err != nil {
+			return fieldErr("labels."+k, "%v", err)
 		}
 	}
 	return nil

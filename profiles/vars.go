@@ -119,6 +119,7 @@ func (p *Profile) clone() *Profile {
 	}
 	q.Samplers.PromQueries = mapValues(p.Samplers.PromQueries, nil)
 	q.Thresholds = slices.Clone(p.Thresholds)
+	q.Labels = maps.Clone(p.Labels)
 	q.fileVars = slices.Clone(p.fileVars)
 	q.dataVars = slices.Clone(p.dataVars)
 	if p.Data != nil {

@@ -111,6 +111,7 @@ func mergeHeader(rs []*result.Result) *result.Result {
 		Config: first.Config,
 	}
 	m.Config.Headers = maps.Clone(first.Config.Headers)
+	m.Config.Labels = maps.Clone(first.Config.Labels)
 	m.Config.Thresholds = append([]string(nil), first.Config.Thresholds...)
 	m.Config.AbortOnFail = append([]string(nil), first.Config.AbortOnFail...)
 	m.Config.RPS, m.Config.Pool = 0, 0

@@ -95,6 +95,8 @@ func TestTextStates(t *testing.T) {
 	badHist.Histograms.Latency = "garbage"
 	noHist := sampleResult(t)
 	noHist.Histograms = result.Histograms{}
+	labelled := sampleResult(t)
+	labelled.Config.Labels = map[string]string{"commit": "abc123", "build": "1.9.1"}
 	tests := []struct {
 		name    string
 		r       *result.Result
@@ -105,6 +107,7 @@ func TestTextStates(t *testing.T) {
 		{"interrupted", interrupted, []string{"ran 1m40s of 1m40s, INTERRUPTED"}, []string{"completed"}},
 		{"unreadable histogram", badHist, []string{"the latency histogram is unreadable", "p99.99 n/a 85.06"}, []string{"Latency histogram"}},
 		{"no histograms", noHist, []string{"p99.999 n/a n/a max 112.58 87.55", "p99.9 87.81 62.53 25.28"}, []string{"Latency histogram", "unreadable"}},
+		{"labelled", labelled, []string{"labels build=1.9.1, commit=abc123"}, nil},
 		{"not saturated", emptyResult(), []string{"Target: not sampled", "no latency recorded", "Errors: none"}, []string{"WARNING", "Thresholds"}},
 	}
 	for _, tc := range tests {

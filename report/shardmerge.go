@@ -150,6 +150,10 @@ func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions)
 	if err := sameField(rs, label, "scenarios", "scenario", digest); err != nil {
 		return nil, err
 	}
+	labels := func(r *result.Result) string { return r.Config.LabelText() }
+	if err := sameField(rs, label, "labels", "labelled", labels); err != nil {
+		return nil, err
+	}
 	count := func(r *result.Result) string { return fmt.Sprintf("of %d", r.Shard.Count) }
 	if err := sameField(rs, label, "shard counts", "a shard", count); err != nil {
 		return nil, err

@@ -29,6 +29,7 @@ func TestMergeShards(t *testing.T) {
 	var names []string
 	for _, i := range []int{2, 0, 3, 1} { // in any order
 		rs = append(rs, shard(t, "r42", i, 4))
+		rs[len(rs)-1].Config.Labels = map[string]string{"build": "1.9", "commit": "abc"}
 		names = append(names, fmt.Sprintf("s%d.json", i))
 	}
 	m, err := MergeShards(rs, names, MergeOptions{})
@@ -45,7 +46,7 @@ func TestMergeShards(t *testing.T) {
 	if m.Requests.Scheduled != 4*one.Requests.Scheduled || m.Latency.Count != 4000 || m.Shard != nil {
 		t.Errorf("merged requests %+v latency count %d shard %+v", m.Requests, m.Latency.Count, m.Shard)
 	}
-	if m.Config.RunID != "r42" || m.Config.Digest != "sha256:abc" {
+	if m.Config.RunID != "r42" || m.Config.Digest != "sha256:abc" || m.Config.LabelText() != "build=1.9, commit=abc" {
 		t.Errorf("config %+v lost the run's identity", m.Config)
 	}
 }
@@ -55,6 +56,8 @@ func TestMergeShardsRefuses(t *testing.T) {
 	other := shard(t, "r43", 1, 4)
 	otherScenario := shard(t, "r42", 1, 4)
 	otherScenario.Config.Digest = "sha256:def"
+	otherBuild := shard(t, "r42", 1, 2)
+	otherBuild.Config.Labels = map[string]string{"build": "1.10"}
 	threeShards := shard(t, "r42", 1, 3)
 	plain := generator(t, 0, 1)
 	// Shards given each their own relative --start-at: 300 ms apart.
@@ -73,6 +76,8 @@ func TestMergeShardsRefuses(t *testing.T) {
 			[]string{"a", "b", "c", "d"}, false, "merge: different runs: a, b, d are run r42; c is run r43"},
 		{"different scenarios", []*result.Result{shard(t, "r42", 0, 2), otherScenario},
 			[]string{"a", "b"}, false, "merge: different scenarios: a is scenario sha256:abc; b is scenario sha256:def"},
+		{"different labels", []*result.Result{shard(t, "r42", 0, 2), otherBuild},
+			[]string{"a", "b"}, false, "merge: different labels: a is labelled (none recorded); b is labelled build=1.10"},
 		{"different counts", []*result.Result{shard(t, "r42", 0, 4), threeShards},
 			[]string{"a", "b"}, false, "merge: different shard counts: a is a shard of 4; b is a shard of 3"},
 		{"duplicated", []*result.Result{shard(t, "r42", 0, 3), shard(t, "r42", 1, 3), shard(t, "r42", 1, 3)},

@@ -165,6 +165,9 @@ func runSetup(c result.RunConfig) string {
 	if c.Profile != "" {
 		parts = append(parts, "profile "+c.Profile)
 	}
+	if l := c.LabelText(); l != "" {
+		parts = append(parts, "labels "+l)
+	}
 	if c.Event != "" {
 		ev := "event " + c.Event
 		if c.EventSize > 0 {

@@ -8,20 +8,27 @@
 #                         (`make screenshot`);
 #   screenshot.sh live    docs/dashboard.png, the live page (--dashboard)
 #                         of a 40 s run, loaded AT (20) seconds into it
-#                         (`make screenshot-live`).
+#                         (`make screenshot-live`);
+#   screenshot.sh trend   docs/trend.png, the page of `vesload trend` over
+#                         a history of six builds, three 3 s runs each,
+#                         whose emulator answers build 1.10.0 (and 1.10.1)
+#                         in 100 ms instead of 5 ms, fixed in 1.11.0
+#                         (`make screenshot-trend`).
 # Headless Chromium draws the page.
 set -euo pipefail
 mode=${1:-report}
 case "$mode" in
 report) out=${OUT:-docs/report.png} ramp=20s height=${HEIGHT:-2900} ;;
 live) out=${OUT:-docs/dashboard.png} ramp=30s height=${HEIGHT:-2200} ;;
-*) echo "usage: screenshot.sh report|live" >&2; exit 2 ;;
+trend) out=${OUT:-docs/trend.png} height=${HEIGHT:-2300} ;;
+*) echo "usage: screenshot.sh report|live|trend" >&2; exit 2 ;;
 esac
 bin=${VESLOAD:-bin/vesload}
 chromium=${CHROMIUM:-chromium}
 command -v "$chromium" >/dev/null || { echo "screenshot: $chromium not found (apt-get install chromium)" >&2; exit 1; }
 
 work=$(mktemp -d)
+mkdir "$work/runs"
 serve= run=
 cleanup() {
 	for p in $run $serve; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
@@ -47,6 +54,25 @@ shoot() {
 		--user-data-dir="$work/profile" --hide-scrollbars "${@:2}" \
 		--window-size=1280,"$height" --screenshot="$out" "$1" 2>/dev/null
 }
+
+if [ "$mode" = trend ]; then
+	# build:latency of the emulator; three runs of each build.
+	for b in 1.9.0:5ms 1.9.1:5ms 1.9.2:5ms 1.10.0:100ms 1.10.1:100ms 1.11.0:5ms; do
+		"$bin" serve --listen 127.0.0.1:0 --latency "${b#*:}" --seed 1 2>"$work/serve.log" &
+		serve=$!
+		url=$(wait_for "$work/serve.log" 'http://127\.0\.0\.1:[0-9]*')
+		for k in 1 2 3; do
+			"$bin" -url "$url/eventListener/v7" -rps 200 -duration 3s -q --label "build=${b%%:*}" \
+				-o "$work/runs/${b%%:*}-$k.json" >/dev/null
+		done
+		kill "$serve"; wait "$serve" 2>/dev/null || true; serve=
+	done
+	"$bin" trend "$work/runs" --by build --metric avg --metric p50 --metric p99 --metric rps --gate 'p50<+10%' --gate 'p99<+10%' \
+		--html "$work/trend.html" >/dev/null
+	shoot "file://$work/trend.html" --virtual-time-budget=5000
+	echo "screenshot: $out"
+	exit 0
+fi
 
 "$bin" serve --listen 127.0.0.1:0 --backend-pool 16 --publish-time 40ms 2>"$work/serve.log" &
 serve=$!

@@ -25,8 +25,8 @@ type compareOptions struct {
 func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs := newFlagSet("compare")
 	fs.StringVarP(&o.Format, "format", "f", "text", "output format: text, markdown, json or html")
-	fs.StringVar(&o.nameA, "name-a", "A", "name of the baseline side (the files before --vs), e.g. dmaap")
-	fs.StringVar(&o.nameB, "name-b", "B", "name of the other side (the files after --vs), e.g. cambria")
+	fs.StringVar(&o.nameA, "name-a", "", "name of the baseline side (the files before --vs), e.g. dmaap (default: the build its runs are labelled with, else A)")
+	fs.StringVar(&o.nameB, "name-b", "", "name of the other side (the files after --vs), e.g. cambria (default: the build its runs are labelled with, else B)")
 	fs.StringVar(&o.Test, "test", string(compare.Welch), "significance test on the per-run values: welch (decides with 3 runs a side) or utest (Mann-Whitney, needs 4+)")
 	fs.StringVar(&o.Center, "center", string(compare.Mean), "per-side summary: mean (± standard deviation) or median (min–max)")
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
@@ -81,7 +81,7 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 		return nil, usageError{err}
 	}
 	a, b := sa.Results, sb.Results
-	opts.NameA, opts.NameB, opts.Force, opts.LabelsA, opts.LabelsB = o.nameA, o.nameB, o.force, sa.Files, sb.Files
+	opts.NameA, opts.NameB, opts.Force, opts.LabelsA, opts.LabelsB = sideName(o.nameA, a), sideName(o.nameB, b), o.force, sa.Files, sb.Files
 	cmp, err := compare.Compare(a, b, opts)
 	var mismatch *compare.MismatchError
 	if errors.As(err, &mismatch) {

@@ -167,3 +167,23 @@ func TestCompareEndToEnd(t *testing.T) {
 		t.Errorf("path mismatch through the binary: exit %d stderr %q", o.code, o.stderr)
 	}
 }
+
+// TestCompareNamesSidesByBuild: without --name-a and --name-b, a side
+// whose runs all carry one build label is named by it; a side whose runs
+// disagree keeps its letter.
+func TestCompareNamesSidesByBuild(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i, j := range []float64{1.00, 1.03, 0.98} {
+		start := cliStart.Add(time.Duration(i) * time.Hour)
+		a, b := cliResult(t, 10*j, uint64(i+1), start), cliResult(t, 13*(2-j), uint64(i+10), start.Add(30*time.Minute))
+		a.Config.Labels = map[string]string{"build": "1.9.1"}
+		b.Config.Labels = map[string]string{"build": "1.10." + string(rune('0'+i))}
+		writeCLIResult(t, dir, "a"+string(rune('1'+i))+".json", a)
+		writeCLIResult(t, dir, "b"+string(rune('1'+i))+".json", b)
+	}
+	code, out, errs := cliRun(runCompare, filepath.Join(dir, "a*.json"), "--vs", filepath.Join(dir, "b*.json"))
+	if code != exitOK || !strings.Contains(out, "1.9.1 (3 runs) vs B (3 runs)") {
+		t.Errorf("exit %d stderr %q: want the sides named 1.9.1 and B:\n%s", code, errs, out)
+	}
+}

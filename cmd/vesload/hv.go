@@ -62,6 +62,7 @@ func hvFlags(o *hvOptions) *pflag.FlagSet {
 	addShardTiming(fs, &o.shard, "run shard I of N of the producers (producers p ≡ I mod N, with their run-wide numbers)")
 	fs.StringArrayVar(&o.run.thresholds, "threshold", nil, "CI gate such as 'hv.lost==0' or 'hv.peak_mbps>4' (repeatable; exit 3 when one fails)")
 	fs.BoolVar(&o.run.allowErrors, "allow-errors", false, "let a run pass in which nothing was written, messages were lost to a disconnect, or the observed receiver got or kept none (without it that run fails, exit 3)")
+	addLabelFlag(fs, &o.run.labels)
 	addObserverFlags(fs, &o.run)
 	addConsumeFlags(fs, &o.run.consume)
 	return fs
@@ -110,6 +111,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *re
 		}
 		_ = cfg.Apply(po) // counts and an interval only: cannot fail
 		gates = append(append([]string(nil), p.Thresholds...), gates...)
+		o.run.profileLabels = p.Labels
 	}
 	err := cfg.Apply(hv.Overrides{Producers: given(changed, "producers", o.producers), Messages: given(changed, "messages", o.messages),
 		Size: given(changed, "size", o.size), Interval: given(changed, "interval", o.interval),
@@ -204,6 +206,9 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	ec.TLS = o.tls // for the target's https metrics endpoint
 	rc := cfg.RunConfig()
 	rc.Profile, rc.Emulator, rc.Thresholds, rc.Digest = o.profile, emu != nil, exprs, cfg.Digest()
+	if rc.Labels, err = parseLabels(o.run.profileLabels, o.run.labels); err != nil {
+		return nil, so, release, err
+	}
 	if emu != nil {
 		rc.EmulatorSeed = emu.Seed()
 	}

@@ -151,7 +151,8 @@ func TestHVBuiltinEmulatorAndThresholds(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "hv.json")
 	var stdout, stderr bytes.Buffer
 	code := hvMain(context.Background(), []string{"--producers", "2", "--messages", "50", "--interval", "2ms",
-		"--threshold", "hv.lost==0", "--threshold", "hv.reconnects==0", "--threshold", "hv.written>100", "-o", out, "-q"}, &stdout, &stderr)
+		"--threshold", "hv.lost==0", "--threshold", "hv.reconnects==0", "--threshold", "hv.written>100", "-o", out, "-q",
+		"--label", "build=2.0.1"}, &stdout, &stderr)
 	if code != exitThreshold {
 		t.Fatalf("exit %d, want 3 (hv.written>100 fails with 100)\nstderr: %s", code, stderr.String())
 	}
@@ -162,6 +163,9 @@ func TestHVBuiltinEmulatorAndThresholds(t *testing.T) {
 	rc := res.HV.Receiver
 	if rc == nil || rc.Received != 100 || rc.Lost != 0 || rc.Source != "emulator" || !res.Config.Emulator {
 		t.Fatalf("receiver %+v", rc)
+	}
+	if res.Config.Labels["build"] != "2.0.1" {
+		t.Errorf("labels %v, want build=2.0.1", res.Config.Labels)
 	}
 	pass := map[string]bool{}
 	for _, th := range res.Thresholds {

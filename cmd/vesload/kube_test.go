@@ -603,6 +603,7 @@ func TestKubeEveryFlag(t *testing.T) {
 		"shard":              "1/2",
 		"rendezvous":         "h:1",
 		"dashboard":          kubeDashboard,
+		"label":              "build=1.9.1",
 	}
 	base := []string{"--shards", "2", "-url", "https://ves:8443/eventListener/v7", "--run-id", "walk"}
 	var o runOptions

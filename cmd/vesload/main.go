@@ -54,6 +54,7 @@ func commands() []command {
 		{"import-jmx", "convert a JMeter plan (.jmx) into a profile", runImportJMX},
 		{"report", "re-render a saved result (text, json, html, junit, csv, markdown)", runReport},
 		{"compare", "compare runs of two builds with statistics (A/B)", runCompare},
+		{"trend", "find where performance changed over a history of runs, and gate CI on it", runTrend},
 		{"consume", "follow one run's events on the output topic, beside its generators, for merge", runConsume},
 		{"merge", "merge the results of generators that ran in parallel", runMerge},
 		{"kube", "render the Kubernetes manifests that run a test as N shards", runKube},

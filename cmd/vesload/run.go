@@ -64,8 +64,12 @@ type runOptions struct {
 	// whether a run in which nothing succeeded may still pass.
 	expectStatus []string
 	allowErrors  bool
-	jtl          string
-	hdrLog       string
+	// labels are the --label flags; profileLabels a profile's labels
+	// where the command reads the profile itself (hv).
+	labels        []string
+	profileLabels map[string]string
+	jtl           string
+	hdrLog        string
 
 	watch    watchOptions
 	consume  consumeOptions
@@ -106,6 +110,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
 	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run in which no request succeeded pass (without it that run fails, exit 3)")
+	addLabelFlag(fs, &o.labels)
 	addObserverFlags(fs, o)
 	addConsumeFlags(fs, &o.consume)
 	addShardFlags(fs, &o.shard)

@@ -57,10 +57,13 @@ func runOverrides(o *runOptions, changed func(string) bool) (scenario.Overrides,
 	if changed("expect-status") {
 		ov.ExpectStatus = o.expectStatus
 	}
+	var err error
+	if ov.Labels, err = parseLabels(nil, o.labels); err != nil {
+		return ov, err
+	}
 	if changed("cert") || changed("key") || changed("cert-pass-file") {
 		ov.ClientCert = &scenario.ClientCert{Cert: o.cert, Key: o.key, PassFile: o.certPass}
 	}
-	var err error
 	if len(o.headers) > 0 {
 		ov.Headers, err = parseHeaders(o.headers)
 	}

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"maps"
+
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/profiles"
@@ -25,6 +27,7 @@ func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 		Insecure:   c.TLS.Insecure,
 		Thresholds: p.Thresholds,
 		RunID:      runID,
+		Labels:     maps.Clone(p.Labels),
 	}
 	rc.RPS = c.Load.MeanRate()
 	rc.Auth = authMode(c)

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -48,6 +49,9 @@ type Overrides struct {
 	DataFile, DataPer *string
 	// Thresholds are added to the profile's.
 	Thresholds []string
+	// Labels are added to the profile's (a label of the same key
+	// replaces the profile's).
+	Labels map[string]string
 }
 
 // ClientCert is a client certificate as the command line gives it: a PEM
@@ -113,6 +117,13 @@ func Apply(p *profiles.Profile, o Overrides, d Defaults) error {
 		}
 	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.Thresholds...)
+	if len(o.Labels) > 0 {
+		p.Labels = maps.Clone(p.Labels)
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		maps.Copy(p.Labels, o.Labels)
+	}
 	return nil
 }
 

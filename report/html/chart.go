@@ -18,7 +18,11 @@ type series struct {
 	color  color.RGBA
 	dashed bool
 	thin   bool
-	xy     []point
+	// points draws the values as dots without a line (runs of a
+	// history); span draws the line across the x values it has no point
+	// at (a history's segment means, between the runs).
+	points, span bool
+	xy           []point
 }
 
 // chart is one figure: lines over a shared x axis, drawn in the browser
@@ -30,6 +34,24 @@ type chart struct {
 	series         []series
 	// spectrum switches the x axis to the percentile scale 1/(1-q).
 	spectrum bool
+	// runs switches the x axis to run indexes named by xNames, with
+	// ticks at xTicks and marks drawn across the plot.
+	runs *runAxis
+}
+
+// runAxis is the x axis of a history: run i is at x = i.
+type runAxis struct {
+	names []string
+	ticks []float64
+	marks []chartMark
+}
+
+// chartMark is a vertical line across a chart with its label: a change
+// point of a history, between two runs.
+type chartMark struct {
+	X     float64 `json:"x"`
+	Label string  `json:"label"`
+	Color string  `json:"color"`
 }
 
 // figure is what the page template shows for a chart: a container the
@@ -55,6 +77,10 @@ type chartData struct {
 	YLabel string       `json:"yLabel"`
 	Series []seriesLook `json:"series"`
 	Data   [][]jsonNum  `json:"data"`
+	// XNames, XTicks and Marks are set on the "runs" axis only.
+	XNames []string    `json:"xNames,omitempty"`
+	XTicks []float64   `json:"xTicks,omitempty"`
+	Marks  []chartMark `json:"marks,omitempty"`
 }
 
 // seriesLook is how one series is drawn and named in the legend.
@@ -63,12 +89,15 @@ type seriesLook struct {
 	Stroke string  `json:"stroke"`
 	Width  float64 `json:"width"`
 	Dash   []int   `json:"dash,omitempty"`
+	Points bool    `json:"points,omitempty"`
+	Span   bool    `json:"span,omitempty"`
 }
 
 // Axis kinds of chartData.
 const (
 	axisSeconds  = "seconds"
 	axisSpectrum = "spectrum"
+	axisRuns     = "runs"
 )
 
 // jsonNum is a chart value: rounded to 4 decimals, which keeps the page
@@ -124,6 +153,9 @@ func (c chart) figure(empty string) figure {
 	if c.spectrum {
 		d.Axis = axisSpectrum
 	}
+	if c.runs != nil {
+		d.Axis, d.XNames, d.XTicks, d.Marks = axisRuns, c.runs.names, c.runs.ticks, c.runs.marks
+	}
 	xs := unionX(drawn)
 	d.Data = append(d.Data, make([]jsonNum, len(xs)))
 	for i, x := range xs {
@@ -138,7 +170,7 @@ func (c chart) figure(empty string) figure {
 }
 
 func (s series) look() seriesLook {
-	l := seriesLook{Label: s.name, Stroke: hexColor(s.color), Width: 2}
+	l := seriesLook{Label: s.name, Stroke: hexColor(s.color), Width: 2, Points: s.points, Span: s.span}
 	if s.thin {
 		l.Width = 1
 	}

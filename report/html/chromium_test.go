@@ -159,6 +159,7 @@ func TestChromiumRendersPages(t *testing.T) {
 	}{
 		{"report.html", func(w *bytes.Buffer) error { return Report(w, withDelivery(hvRun(t))) }}, // every chart and section
 		{"comparison.html", func(w *bytes.Buffer) error { return Comparison(w, cmp, a, b) }},
+		{"trend.html", func(w *bytes.Buffer) error { return Trend(w, historyAnalysis(t)) }},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {

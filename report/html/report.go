@@ -537,6 +537,7 @@ func configSection(r *result.Result) section {
 		)
 	}
 	add("profile", c.Profile)
+	add("labels", c.LabelText())
 	add("event", c.Event)
 	if c.EventSize > 0 {
 		add("event size", format.Int(int64(c.EventSize))+" B")

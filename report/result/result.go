@@ -121,6 +121,10 @@ type RunConfig struct {
 	// shards' results without the consumer's, whose delivery figures
 	// would otherwise be missing without a word.
 	Consumer bool `json:"consumer,omitempty"`
+	// Labels name what was tested (--label build=1.9.1, profile key
+	// labels), so that a history of runs can be ordered and named by
+	// build (vesload trend --by build).
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // Requests holds the request accounting. The invariant

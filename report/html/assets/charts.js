@@ -50,8 +50,40 @@
     };
   }
 
+  // runName names the run at x on a history's axis.
+  function runName(c, v) {
+    var i = Math.round(v);
+    return i >= 0 && i < c.xNames.length ? c.xNames[i] : "";
+  }
+
+  // marksPlugin draws a history's change points: a dashed line between
+  // two runs with its label, staggered so that close labels stay apart.
+  function marksPlugin(marks) {
+    return {hooks: {draw: [function (u) {
+      var ctx = u.ctx, r = window.devicePixelRatio || 1;
+      ctx.save();
+      marks.forEach(function (m, i) {
+        var x = u.valToPos(m.x, "x", true);
+        ctx.strokeStyle = m.color;
+        ctx.fillStyle = m.color;
+        ctx.lineWidth = 1.5 * r;
+        ctx.setLineDash([5 * r, 4 * r]);
+        ctx.beginPath();
+        ctx.moveTo(x, u.bbox.top);
+        ctx.lineTo(x, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.font = "600 " + (12 * r) + "px system-ui, sans-serif";
+        var w = ctx.measureText(m.label).width;
+        var tx = x + 4 * r + w > u.bbox.left + u.bbox.width ? x - 4 * r - w : x + 4 * r;
+        ctx.fillText(m.label, tx, u.bbox.top + (14 + 15 * (i % 3)) * r);
+      });
+      ctx.restore();
+    }]}};
+  }
+
   function options(c, el) {
-    var spectrum = c.axis === "spectrum";
+    var spectrum = c.axis === "spectrum", runs = c.axis === "runs";
     var x = {label: c.xLabel, values: ticks(el, "x"), grid: {stroke: "#e3e6ea"}};
     if (spectrum) {
       x.splits = function () { return spectrumTicks; };
@@ -60,25 +92,40 @@
         return spectrumNames;
       };
     }
+    if (runs) {
+      x.splits = function () { return c.xTicks; };
+      x.values = function (u, splits) {
+        var labels = splits.map(function (v) { return runName(c, v); });
+        el.setAttribute("data-x-ticks", labels.join(" "));
+        return labels;
+      };
+    }
     var series = [{label: spectrum ? "percentile" : c.xLabel, value: function (u, v, sidx, idx) {
       if (idx == null) v = last(u.data[0]);
-      return v == null ? "–" : spectrum ? percentile(v) : value(v);
+      return v == null ? "–" : spectrum ? percentile(v) : runs ? runName(c, v) : value(v);
     }}];
     c.series.forEach(function (s) {
-      series.push({label: s.label, stroke: s.stroke, width: s.width, dash: s.dash,
-        spanGaps: false, points: {show: false}, value: function (u, v, sidx, idx) {
+      var look = {label: s.label, stroke: s.stroke, width: s.width, dash: s.dash,
+        spanGaps: !!s.span, points: {show: false}, value: function (u, v, sidx, idx) {
           return value(idx == null ? last(u.data[sidx]) : v);
-        }});
+        }};
+      if (s.points) {
+        look.paths = function () { return null; };
+        look.points = {show: true, size: 8, width: 1, fill: s.stroke, stroke: s.stroke};
+      }
+      series.push(look);
     });
     return {
       width: Math.max(320, el.clientWidth), height: 260,
+      plugins: c.marks ? [marksPlugin(c.marks)] : [],
       scales: {
-        x: spectrum ? {time: false, distr: 3, log: 10, range: [1, 10000]} : {time: false},
+        x: spectrum ? {time: false, distr: 3, log: 10, range: [1, 10000]} :
+          runs ? {time: false, range: [-0.6, c.xNames.length - 0.4]} : {time: false},
         y: {range: function (u, lo, hi) { return [Math.min(0, lo), hi > 0 ? hi * 1.05 : 1]; }}
       },
       axes: [x, {label: c.yLabel, values: ticks(el, "y"), size: 64, grid: {stroke: "#e3e6ea"}}],
       series: series,
-      cursor: spectrum ? {drag: {x: true, y: false}} :
+      cursor: spectrum || runs ? {drag: {x: true, y: false}} :
         {drag: {x: true, y: false}, sync: {key: "vesload-seconds", setSeries: true}},
       legend: {live: true}
     };

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTrendOfRealRuns builds a history from real runs: the emulator
+// answers builds 1.9 and 1.10 in 5 ms, 1.11 (the regression) in 150 ms
+// and 1.12 (the fix) in 5 ms again, three runs of one second each. trend
+// finds both changes of p99 and names their builds; the gate exits 3 on
+// the history whose newest build regressed and 0 on the one whose newest
+// build is the fix.
+func TestTrendOfRealRuns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var all []string
+	for _, b := range []struct{ name, latency string }{{"1.9", "5ms"}, {"1.10", "5ms"}, {"1.11", "150ms"}, {"1.12", "5ms"}} {
+		url, stop := startServe(t, "--latency", b.latency)
+		for k := 1; k <= 3; k++ {
+			out := filepath.Join(dir, fmt.Sprintf("%s-%d.json", b.name, k))
+			if o := vesload(t, 30*time.Second, "-url", url+"/eventListener/v7", "-rps", "200", "-duration", "1s", "-q",
+				"--label", "build="+b.name, "--label", "commit=c"+b.name, "-o", out); o.code != 0 {
+				stop()
+				t.Fatalf("run of %s: exit %d: %s", b.name, o.code, o.stderr)
+			}
+			all = append(all, out)
+		}
+		stop()
+	}
+	if r := readResult(t, all[0]); r.Config.Labels["build"] != "1.9" || r.Config.Labels["commit"] != "c1.9" {
+		t.Fatalf("labels %v, want build=1.9 and commit=c1.9", r.Config.Labels)
+	}
+
+	// The history up to the regression, given as a folder of runs in any
+	// order: the gate fails.
+	regressed := filepath.Join(dir, "regressed")
+	if err := os.Mkdir(regressed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range all[:9] {
+		if err := os.Link(f, filepath.Join(regressed, filepath.Base(f))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := vesload(t, 30*time.Second, "trend", regressed, "--by", "build", "--metric", "p99", "--gate", "p99<+10%")
+	if o.code != exitThreshold || !strings.Contains(o.stdout, "change  at 1.11") || !strings.Contains(o.stdout, "FAIL p99<+10%: 1.11 vs 1.9–1.10") {
+		t.Errorf("regressed history: exit %d, want 3 with the change at 1.11\nstdout:\n%s\nstderr: %s", o.code, o.stdout, o.stderr)
+	}
+
+	// The whole history: both changes named, and the fix passes.
+	page, junit := filepath.Join(dir, "trend.html"), filepath.Join(dir, "trend.xml")
+	o = vesload(t, 30*time.Second, append([]string{"trend", "--by", "build", "--metric", "p99", "--gate", "p99<+10%", "-f", "json",
+		"--html", page, "--junit", junit}, all...)...)
+	if o.code != exitOK {
+		t.Fatalf("fixed history: exit %d, want 0\nstdout:\n%s\nstderr: %s", o.code, o.stdout, o.stderr)
+	}
+	var doc struct {
+		Metrics []struct {
+			Metric  string
+			Changes []struct {
+				Build   string
+				Verdict string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(o.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Metrics) != 1 || fmt.Sprint(doc.Metrics[0].Changes) != "[{1.11 worse} {1.12 better}]" {
+		t.Errorf("changes %+v, want 1.11 worse and 1.12 better\n%s", doc.Metrics, o.stdout)
+	}
+	if !strings.Contains(o.stderr, "gates: the gate passed") {
+		t.Errorf("stderr %q does not say the gate passed", o.stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "1.11 +") || !strings.Contains(string(b), "1.12 -") {
+		t.Errorf("HTML page (%v) does not mark the changes at 1.11 and 1.12", err)
+	}
+	if b, err := os.ReadFile(junit); err != nil || !strings.Contains(string(b), `tests="1" failures="0"`) {
+		t.Errorf("JUnit (%v): %s", err, b)
+	}
+}
+
+// TestTrendBadInput: bad flags and files are one line and exit 2.
+func TestTrendBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trend"}, "give the result files of the history"},
+		{[]string{"trend", empty}, "no result files (*.json) in the folder"},
+		{[]string{"trend", filepath.Join(dir, "*.xml")}, "no file matches"},
+		{[]string{"trend", bad, bad}, "bad.json"},
+		{[]string{"trend", "--format", "pdf", bad}, `--format: unknown format "pdf"`},
+		{[]string{"trend", "--gate", "p99<10%", bad}, "--gate: gate"},
+		{[]string{"trend", "--alpha", "2", bad}, "--alpha: 2 is not between 0 and 1"},
+		{[]string{"trend", "--junit", filepath.Join(dir, "j.xml"), bad}, "--junit reports gates"},
+		{[]string{"trend", "--test", "ks", bad}, `--test: unknown test "ks"`},
+		{[]string{"trend", "--min-segment", "0", bad}, "--min-segment: 0"},
+		{[]string{"trend", "--window", "4", bad}, "--window: 4 runs cannot hold two segments"},
+		{[]string{"trend", "--nope"}, "unknown flag: --nope"},
+	} {
+		o := vesload(t, 10*time.Second, c.args...)
+		if o.code != exitUsage || !strings.Contains(o.stderr, c.want) || strings.Count(strings.TrimSpace(o.stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line saying %q", c.args[1:], o.code, o.stderr, c.want)
+		}
+	}
+}

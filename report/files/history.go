@@ -1,0 +1,99 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/html"
+	"github.com/vesload/vesload/report/trend"
+)
+
+// HistoryFormats maps each format of `vesload trend` to its renderer.
+func HistoryFormats() map[string]func(io.Writer, *trend.Analysis) error {
+	return map[string]func(io.Writer, *trend.Analysis) error{
+		"text":     trend.Text,
+		"markdown": trend.Markdown,
+		"json":     trend.JSON,
+		"html":     html.Trend,
+	}
+}
+
+// HistorySet is the files `vesload trend` writes, as ComparisonSet is
+// compare's: the history in Format to Output (stdout when "" or "-"),
+// and, when named, the HTML page and the gates' JUnit report.
+type HistorySet struct{ Format, Output, HTML, JUnit string }
+
+// Check refuses an unknown format, --junit without gates and outputs
+// that cannot be written, before any file is read.
+func (s HistorySet) Check(gates int) error {
+	if _, ok := HistoryFormats()[s.Format]; !ok {
+		return fmt.Errorf("--format: unknown format %q (want %s)", s.Format, FormatNames(HistoryFormats()))
+	}
+	if s.JUnit != "" && gates == 0 {
+		return errors.New("--junit reports gates: give at least one --gate")
+	}
+	return Check([]Path{{"-o", s.Output}, {"--html", s.HTML}, {"--junit", s.JUnit}})
+}
+
+// TextOnStdout reports whether the text rendering, with its gates'
+// section, goes to stdout.
+func (s HistorySet) TextOnStdout() bool {
+	return s.Format == "text" && (s.Output == "" || s.Output == "-")
+}
+
+// Write renders the history to every file of the set, in that order; the
+// JUnit report only when the history has gates.
+func (s HistorySet) Write(stdout io.Writer, a *trend.Analysis) error {
+	render, ok := HistoryFormats()[s.Format]
+	if !ok {
+		return fmt.Errorf("--format: unknown format %q", s.Format)
+	}
+	if err := WriteOutput(s.Output, stdout, func(w io.Writer) error { return render(w, a) }); err != nil {
+		return err
+	}
+	if s.HTML != "" {
+		if err := report.WriteFile(s.HTML, func(w io.Writer) error { return html.Trend(w, a) }); err != nil {
+			return fmt.Errorf("write HTML %s: %w", s.HTML, err)
+		}
+	}
+	if s.JUnit != "" && a.Gates != nil {
+		if err := report.WriteFile(s.JUnit, func(w io.Writer) error { return trend.JUnit(w, a) }); err != nil {
+			return fmt.Errorf("write JUnit %s: %w", s.JUnit, err)
+		}
+	}
+	return nil
+}
+
+// ExpandHistory turns the arguments of `vesload trend` into result
+// files: a folder stands for its *.json files (in name order), a pattern
+// for its matches (ExpandGlobs), a file for itself. A folder without
+// results is an error naming it.
+func ExpandHistory(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			paths, err := ExpandGlobs([]string{a})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, paths...)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(a, "*.json"))
+		if err != nil {
+			return nil, err
+		}
+		if len(matches) == 0 {
+			return nil, fmt.Errorf("%s: no result files (*.json) in the folder", a)
+		}
+		slices.Sort(matches)
+		out = append(out, matches...)
+	}
+	return out, nil
+}
