@@ -61,8 +61,12 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 	if rc.Duplicates != nil {
 		dup = fmtInt(*rc.Duplicates)
 	}
+	received := fmtInt(rc.Received)
+	if rc.Extra > 0 {
+		received += " (" + fmtInt(rc.Extra) + " more than this run wrote: traffic from elsewhere)"
+	}
 	t.printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
-		fmtInt(rc.Received), fmtInt(rc.Accepted), fmtInt(rc.Lost), dup)
+		received, fmtInt(rc.Accepted), fmtInt(max(rc.Lost, 0)), dup)
 	if len(rc.Dropped) > 0 {
 		t.printf(", dropped %s", counts(rc.Dropped))
 	}
@@ -123,7 +127,10 @@ func hvSeedRow(r *result.Result) []string {
 	hv := r.HV
 	received, diff, travel := na, na, na
 	if rc := hv.Receiver; rc != nil {
-		received, diff = fmtInt(rc.Received), fmtInt(hv.Sent.Written-rc.Received)
+		received, diff = fmtInt(rc.Received), fmtInt(max(hv.Sent.Written-rc.Received, 0))
+		if rc.Received > hv.Sent.Written {
+			diff = "0 (" + fmtInt(rc.Received-hv.Sent.Written) + " extra)"
+		}
 		if rc.TravelP99Ms > 0 {
 			travel = fmtMs(rc.TravelP99Ms)
 		}
