@@ -107,6 +107,9 @@ func Apply(p *profiles.Profile, o Overrides, d Defaults) error {
 			p.Data = &profiles.Data{}
 		}
 		set(&p.Data.File, o.DataFile)
+		if o.DataFile != nil {
+			p.Data.Option = "--data-file"
+		}
 		set(&p.Data.Per, o.DataPer)
 		if err := checkDataPer(p.Data, o.DataPer != nil); err != nil {
 			return err
