@@ -3,8 +3,9 @@
 // samplers, live metrics, the JTL and HdrHistogram log, InfluxDB, abort
 // gates, checkpoints, the live page, the delivery follower), the agreement
 // of shards on their start, the run itself, and its finish: the result
-// completed, judged (report/verdict), written with its fallbacks, summed
-// up, compared with a baseline, and its exit code.
+// completed in one order, judged once (report/verdict, with the baseline
+// gates among the gates), written with its fallbacks, summed up, and its
+// exit code, which every output agrees with.
 //
 // It is the application layer between the command line, which turns flags
 // into Options and owns the process's signals, and the packages that do
