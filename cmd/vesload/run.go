@@ -105,7 +105,7 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringArrayVar(&o.vars, "set", nil, "template variable NAME=VALUE (repeatable)")
 	fs.StringArrayVar(&o.thresholds, "threshold", nil, "CI gate such as 'p99<500ms' or 'error_rate<1%' (repeatable; exit 3 when one fails)")
 	fs.StringArrayVar(&o.expectStatus, "expect-status", nil, "status that counts as success: a code such as 202 or a class such as 2xx (repeatable; default 2xx); any other status is an error of its own class")
-	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run in which no request succeeded pass (without it that run fails, exit 3)")
+	fs.BoolVar(&o.allowErrors, "allow-errors", false, "let a run pass that breaks a built-in rule: no request succeeded, or with --consume none of its events was delivered (without it such a run fails, exit 3)")
 	addObserverFlags(fs, o)
 	addConsumeFlags(fs, &o.consume)
 	addShardFlags(fs, &o.shard)
