@@ -98,10 +98,10 @@ func TestEveryVerdictAgrees(t *testing.T) {
 		line           string // the verdict line's start
 	}{
 		{"pass", restRun(10, 100, 10), Options{Gates: gates("p99<100ms")}, 0, "", "", "Verdict: PASSED (exit 0)"},
-		{"no gate at all", restRun(10, 100, 10), Options{}, 0, "", "", "Verdict: PASSED (exit 0)"},
+		{"no gate at all", restRun(10, 100, 10), Options{}, 0, "", "", "Verdict: PASSED (exit 0): no gate was set and no built-in rule was broken"},
 		{"threshold fails", restRun(10, 100, 10), Options{Gates: gates("p99<5ms")}, 3, "vesload.thresholds", "threshold", "Verdict: FAILED (exit 3): p99<5ms"},
 		{"built-in rule fails", restRun(10, 0, 10), Options{}, 3, "vesload.rules", "rule", "Verdict: FAILED (exit 3): ok>0"},
-		{"nothing succeeded, allowed", restRun(10, 0, 10), Options{AllowErrors: true}, 0, "", "", "Verdict: PASSED (exit 0)"},
+		{"nothing succeeded, allowed", restRun(10, 0, 10), Options{AllowErrors: true}, 0, "", "", "Verdict: PASSED (exit 0): no gate was set, and --allow-errors lets the built-in rules only warn"},
 		{"baseline gate fails", restRun(10, 100, 20), Options{Baseline: baseline(baseFile, "fail", "p99<+10%")}, 3,
 			"vesload.gates", "regression", "Verdict: FAILED (exit 3): p99<+10%"},
 		{"baseline gate passes on the same build", restRun(10, 100, 10),

@@ -190,8 +190,7 @@ func verdictSection(r *result.Result) section {
 		for _, rule := range verdict.Rules() {
 			rules = append(rules, rule.Gate)
 		}
-		s.Paras = append(s.Paras, "No gate was set for this run, and none of the built-in rules that apply to it ("+
-			strings.Join(rules, ", ")+") was broken.")
+		s.Paras = append(s.Paras, "The built-in rules, where they apply: "+strings.Join(rules, ", ")+".")
 		return s
 	}
 	t := table{Head: head(-1, "gate", "measured", "result", "")}

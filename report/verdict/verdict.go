@@ -186,6 +186,15 @@ func failedBaseline(ts []result.Threshold) bool {
 	return slices.ContainsFunc(ts, func(t result.Threshold) bool { return !t.Pass && t.Kind == result.KindBaseline })
 }
 
+// NoGates says why a judged result without gates passed: no gate was
+// set, and the built-in rules held or, with --allow-errors, only warned.
+func NoGates(res *result.Result) string {
+	if res.Config.AllowErrors {
+		return "no gate was set, and --allow-errors lets the built-in rules only warn"
+	}
+	return "no gate was set and no built-in rule was broken"
+}
+
 // Line is the verdict of a judged result in one line, the last of its
 // summary, in the same words as the exit code: "PASSED (exit 0)",
 // "FAILED (exit 3): ok>0, p99<500ms", "DEFERRED (exit 0): …".
@@ -203,7 +212,7 @@ func Line(res *result.Result) string {
 		n := len(res.Thresholds)
 		switch n {
 		case 0:
-			return "Verdict: PASSED (exit 0): no gate was set and no built-in rule broken"
+			return "Verdict: PASSED (exit 0): " + NoGates(res)
 		case 1:
 			return "Verdict: PASSED (exit 0): the gate passed"
 		}
