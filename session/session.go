@@ -376,10 +376,11 @@ func (s *Session) Run() (*result.Result, error) {
 // lost.
 func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 	s.phase.Store(phaseSettling)
-	if err := s.complete(res); err != nil {
+	stopped, err := s.complete(res)
+	if err != nil {
 		return 0, err
 	}
-	baseline, err := s.judge(res)
+	baseline, err := s.judge(res, stopped)
 	if err != nil {
 		return 0, err
 	}
@@ -410,13 +411,14 @@ func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 // complete adds to the result, in order, what every party that watched
 // the run knows: the command's Complete, the delivery follower's
 // section, the set-up's meta, InfluxDB's writes and the abort guard's
-// stop. A checkpoint that could not be written is noted.
-func (s *Session) complete(res *result.Result) error {
+// stop, whose gate it returns for the verdict. A checkpoint that could
+// not be written is noted.
+func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 	if s.o.Complete != nil {
 		s.o.Complete(res)
 	}
 	if err := s.finishFollow(res); err != nil {
-		return err
+		return nil, err
 	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.Err(); cerr != nil {
@@ -427,15 +429,16 @@ func (s *Session) complete(res *result.Result) error {
 	if s.influx != nil {
 		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
 	}
-	return nil
+	return s.guard.Complete(res, s.signalled.Load()), nil
 }
 
 // judge decides the completed result once: the baseline gates, then
-// every gate and built-in rule (report/verdict), then the warning of a
-// run over 1 % errors that no gate held. It returns the baseline gates'
-// sentences for the summary, empty without --baseline.
-func (s *Session) judge(res *result.Result) (string, error) {
-	decided := s.guard.Complete(res, s.signalled.Load())
+// every gate and built-in rule (report/verdict) with the abort gate that
+// stopped the run, if one did, then the warning of a run over 1 % errors
+// that no gate held. It returns the baseline gates' sentences for the
+// summary, empty without --baseline.
+func (s *Session) judge(res *result.Result, stopped []result.Threshold) (string, error) {
+	decided := stopped
 	var text strings.Builder
 	if b := s.o.Baseline; b != nil {
 		set, err := b.Judge(res)
