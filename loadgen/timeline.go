@@ -196,6 +196,8 @@ func (t *timeline) entry(s int64, tl *result.Tally) result.Second {
 	}
 	if h := tl.Latency; h.TotalCount() > 0 {
 		e.P50Ms = float64(h.ValueAtQuantile(50)) / 1000
+		e.P95Ms = float64(h.ValueAtQuantile(95)) / 1000
+		e.AvgMs = math.Round(h.Mean()) / 1000
 		e.P99Ms = float64(h.ValueAtQuantile(99)) / 1000
 		e.MaxMs = float64(h.Max()) / 1000
 	}

@@ -24,6 +24,10 @@ type Data struct {
 	// request, starting over at the end) or DataPerWorker (each worker
 	// keeps one row: worker i uses row i mod rows).
 	Per string `yaml:"per,omitempty"`
+	// Option names the flag that gave File (--data-file), so that an
+	// error speaks in the terms of where the value came from; empty for
+	// the profile's data.file.
+	Option string `yaml:"-"`
 }
 
 // How rows are handed out (Data.Per).

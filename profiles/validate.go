@@ -9,6 +9,7 @@ import (
 
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/threshold"
 )
 
 // Validate checks the profile's values and their combinations: one load
@@ -168,10 +169,16 @@ func (s *Samplers) validate() error {
 	return nil
 }
 
+// validateThresholds parses every threshold as a run would, so that a
+// broken one is refused at its line, by `vesload profiles check` and
+// by the run alike, not later as a flag the user never gave.
 func (p *Profile) validateThresholds() error {
 	for i, t := range p.Thresholds {
 		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\r\n") {
 			return fieldErr(fmt.Sprintf("thresholds[%d]", i), "want one expression such as p99<500ms")
+		}
+		if _, err := threshold.Parse(t); err != nil {
+			return fieldErr(fmt.Sprintf("thresholds[%d]", i), "%v", err)
 		}
 	}
 	return nil

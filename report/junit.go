@@ -11,18 +11,22 @@ import (
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // JUnit writes r as a JUnit XML report so that CI shows each gate as a
-// test: one testsuite "vesload" with one testcase per threshold, failed
-// gates carrying a failure element with the expression and the measured
-// value. The run's figures go in the suite's properties and its warnings
-// in system-out.
-//
-// A run without thresholds gets a single testcase "run completed", which
-// passes, or fails when the run was interrupted: a report that says
-// "passed" must mean the whole schedule ran. (Skipped was rejected: CI
-// tools show a skipped-only suite as unstable rather than green.)
+// test: one testsuite "vesload" with the case "run completed" (failed
+// when a signal or --abort-on-fail stopped the run before its end), then
+// one case per gate the run was judged by, in the result's order, each
+// classed by who set it: vesload.thresholds (--threshold),
+// vesload.abort (--abort-on-fail), vesload.rules (a built-in rule the
+// run broke) and vesload.gates (a --gate against --baseline, as
+// `vesload compare` lists its gates). A failed gate carries a failure
+// element with the expression and the measured value; on a shard whose
+// gates wait for the merge, a failed gate passes with a system-out that
+// says so, as the shard's exit code does. The JUnit thus fails exactly
+// when the exit code is not 0. The run's figures go in the suite's
+// properties and its warnings in system-out.
 func JUnit(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("junit report: no result")
@@ -44,33 +48,71 @@ func JUnit(w io.Writer, r *result.Result) error {
 }
 
 func junitCases(r *result.Result) []junit.Case {
-	if len(r.Thresholds) == 0 {
-		c := junit.Case{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
-		if r.Interrupted {
-			msg := "the run was interrupted after " + format.Seconds(r.DurationS)
-			if r.Config.DurationS > 0 {
-				msg += " of " + format.Seconds(r.Config.DurationS)
-			}
-			c.Failure = &junit.Failure{Message: msg, Type: "interrupted", Text: msg}
+	run := junit.Case{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
+	if r.Interrupted || r.AbortedBy != "" {
+		msg := "the run was interrupted after " + format.Seconds(r.DurationS)
+		if r.AbortedBy != "" {
+			msg = "the run was stopped early by --abort-on-fail " + r.AbortedBy + " after " + format.Seconds(r.DurationS)
 		}
-		return []junit.Case{c}
+		if r.Config.DurationS > 0 {
+			msg += " of " + format.Seconds(r.Config.DurationS)
+		}
+		run.Failure = &junit.Failure{Message: msg, Type: "interrupted", Text: msg}
 	}
-	cases := make([]junit.Case, 0, len(r.Thresholds))
+	cases := append(make([]junit.Case, 0, len(r.Thresholds)+1), run)
+	deferred := verdict.Of(r) == verdict.Deferred
 	for _, th := range r.Thresholds {
-		c := junit.Case{Name: th.Expr, Classname: "vesload.thresholds", Time: "0"}
-		if !th.Pass {
-			value := thresholdValue(th)
-			msg := th.Expr + ": measured " + value
-			text := "expr: " + th.Expr + "\nvalue: " + value + "\n"
-			if th.Reason != "" {
-				msg = th.Expr + ": " + th.Reason
-				text += "reason: " + th.Reason + "\n"
-			}
-			c.Failure = &junit.Failure{Message: msg, Type: "threshold", Text: text}
-		}
-		cases = append(cases, c)
+		cases = append(cases, junitGate(r, th, deferred))
 	}
 	return cases
+}
+
+// junitClasses are the classnames of the gates by their kind.
+var junitClasses = map[string]string{
+	"":                  "vesload.thresholds",
+	result.KindAbort:    "vesload.abort",
+	result.KindRule:     "vesload.rules",
+	result.KindBaseline: "vesload.gates",
+}
+
+// junitGate is one gate's case; deferred says the shard's gates are
+// decided at the merge.
+func junitGate(r *result.Result, th result.Threshold, deferred bool) junit.Case {
+	c := junit.Case{Name: th.Expr, Classname: junitClasses[th.Kind], Time: "0"}
+	if c.Classname == "" {
+		c.Classname = "vesload.thresholds"
+	}
+	value := thresholdValue(th)
+	msg := th.Expr + ": measured " + value
+	text := "expr: " + th.Expr + "\nvalue: " + value + "\n"
+	if th.Reason != "" {
+		msg = th.Expr + ": " + th.Reason
+		text += "reason: " + th.Reason + "\n"
+	}
+	if th.Note != "" {
+		msg = th.Expr + ": " + th.Note
+		text += "verdict: " + th.Note + "\n"
+	}
+	typ := "threshold"
+	switch {
+	case th.Kind == result.KindBaseline && th.Undecided:
+		typ = "undecided"
+	case th.Kind == result.KindBaseline:
+		typ = "regression"
+	case th.Kind != "":
+		typ = th.Kind
+	}
+	switch {
+	case th.Pass:
+		if th.Note != "" {
+			c.SystemOut = msg + "\n"
+		}
+	case deferred:
+		c.SystemOut = "failed on this shard: " + msg + "; " + verdict.Consequence(r, verdict.Deferred) + "\n"
+	default:
+		c.Failure = &junit.Failure{Message: msg, Type: typ, Text: text}
+	}
+	return c
 }
 
 // junitProperties lists the run's headline figures in a fixed order.

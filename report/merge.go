@@ -280,20 +280,24 @@ func mergeTimelines(rs []*result.Result, start time.Time) []result.Second {
 			addSecond(d, s)
 			w := max(s.Sent, 1)
 			d.P50Ms += s.P50Ms * float64(w)
+			d.AvgMs += s.AvgMs * float64(s.Sent) // every request sent has one latency
 			weight[t] += w
 		}
 	}
 	out := make([]result.Second, 0, len(byT))
 	for t, d := range byT {
 		d.P50Ms = math.Round(d.P50Ms/float64(weight[t])*1000) / 1000
+		if d.Sent > 0 {
+			d.AvgMs = math.Round(d.AvgMs/float64(d.Sent)*1000) / 1000
+		}
 		out = append(out, *d)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
 	return out
 }
 
-// addSecond adds one generator's second into d (all but p50, which the
-// caller weights).
+// addSecond adds one generator's second into d (all but p50 and the
+// mean, which the caller weights).
 func addSecond(d *result.Second, s result.Second) {
 	d.Scheduled += s.Scheduled
 	d.Sent += s.Sent
@@ -307,6 +311,7 @@ func addSecond(d *result.Second, s result.Second) {
 		}
 		d.ErrorsByClass[k] += v
 	}
+	d.P95Ms = math.Max(d.P95Ms, s.P95Ms)
 	d.P99Ms = math.Max(d.P99Ms, s.P99Ms)
 	d.MaxMs = math.Max(d.MaxMs, s.MaxMs)
 	d.TargetCPUPct = math.Max(d.TargetCPUPct, s.TargetCPUPct)
@@ -327,7 +332,7 @@ func mergeWarnings(rs []*result.Result, label func(int) string) []string {
 		}
 	}
 	if len(rs) > 1 {
-		out = append(out, fmt.Sprintf("merged from %d generators: per-second p50 is a weighted mean and p99 the maximum over generators (approximations)", len(rs)))
+		out = append(out, fmt.Sprintf("merged from %d generators: per-second p50 is a weighted mean and p95 and p99 the maximum over generators (approximations); the per-second mean is exact", len(rs)))
 	}
 	return out
 }

@@ -78,7 +78,7 @@ func RunReceiver(rs []*result.Result, written int64) *result.HVReceiver {
 	if best.Duplicates != nil {
 		out.Duplicates = new(*best.Duplicates)
 	}
-	out.Lost = max(written-out.Received, 0)
+	out.Lost, out.Extra = max(written-out.Received, 0), max(out.Received-written, 0)
 	return &out
 }
 

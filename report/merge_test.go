@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,10 @@ func TestMerge(t *testing.T) {
 	b.Target.CPUAvgPct, b.Target.CPUMaxPct = 50, 99
 	b.Generator.Saturated = false
 	b.Timeline[1].P99Ms = 500
+	// Second 2 of the merge holds a's second 2 and b's second 0: their
+	// means, weighted by what each sent, are the mean of all its requests.
+	a.Timeline[2].AvgMs, a.Timeline[2].P95Ms = 4, 6
+	b.Timeline[0].AvgMs, b.Timeline[0].P95Ms, b.Timeline[0].Sent = 10, 9, 300
 	m, err := Merge([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +92,10 @@ func TestMerge(t *testing.T) {
 	}
 	if got := m.Timeline[2].P50Ms; got < 3.1 || got > 3.2 {
 		t.Errorf("second 2 p50 %v, want the sent-weighted mean of 3.2 and 3.1", got)
+	}
+	sa, sb := float64(a.Timeline[2].Sent), float64(b.Timeline[0].Sent)
+	if want := math.Round((4*sa+10*sb)/(sa+sb)*1000) / 1000; sa == sb || m.Timeline[2].AvgMs != want || m.Timeline[2].P95Ms != 9 {
+		t.Errorf("second 2 mean %v p95 %v, want %v (weighted by %v and %v sent) and 9", m.Timeline[2].AvgMs, m.Timeline[2].P95Ms, want, sa, sb)
 	}
 	warns := strings.Join(m.Warnings, "\n")
 	if !strings.Contains(warns, "g2.json: the generator was saturated") || !strings.Contains(warns, "merged from 2 generators") {

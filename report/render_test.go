@@ -167,14 +167,17 @@ func TestJUnitParses(t *testing.T) {
 		t.Fatalf("want one suite named vesload, got %+v", doc.Suites)
 	}
 	s := doc.Suites[0]
-	if s.Tests != 4 || s.Failures != 2 || len(s.Cases) != 4 {
-		t.Errorf("tests %d failures %d cases %d, want 4, 2, 4", s.Tests, s.Failures, len(s.Cases))
+	if s.Tests != 5 || s.Failures != 2 || len(s.Cases) != 5 {
+		t.Errorf("tests %d failures %d cases %d, want 5, 2, 5", s.Tests, s.Failures, len(s.Cases))
 	}
-	if s.Cases[1].Name != "error_rate<0.1%" || s.Cases[1].Failure == nil || !strings.Contains(s.Cases[1].Failure.Message, "1.25%") {
-		t.Errorf("failed gate not reported with its value: %+v", s.Cases[1])
+	if s.Cases[0].Name != "run completed" || s.Cases[0].Failure != nil {
+		t.Errorf("first case %+v, want the run completed", s.Cases[0])
 	}
-	if s.Cases[0].Failure != nil {
-		t.Errorf("passing gate has a failure: %+v", s.Cases[0])
+	if s.Cases[2].Name != "error_rate<0.1%" || s.Cases[2].Failure == nil || !strings.Contains(s.Cases[2].Failure.Message, "1.25%") {
+		t.Errorf("failed gate not reported with its value: %+v", s.Cases[2])
+	}
+	if s.Cases[1].Failure != nil {
+		t.Errorf("passing gate has a failure: %+v", s.Cases[1])
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/table"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // TextOptions tunes the human summary.
@@ -19,6 +20,9 @@ type TextOptions struct {
 	// Color marks PASS, FAIL and warnings with ANSI colours; set it only
 	// when writing to a terminal.
 	Color bool
+	// Appendix is text written after the warnings and before the verdict
+	// line: the baseline gates' sentences of run --baseline.
+	Appendix string
 }
 
 // ANSI colour codes used by the text summary.
@@ -90,6 +94,10 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	textDelivery(t, r)
 	textThresholds(t, r)
 	textWarnings(t, r)
+	if opts.Appendix != "" {
+		t.printf("%s", opts.Appendix)
+	}
+	textVerdict(t, r)
 	if t.err != nil {
 		return fmt.Errorf("text report: %w", t.err)
 	}
@@ -316,11 +324,19 @@ func textThresholds(t *textWriter, r *result.Result) {
 	tb := table.Table{Cols: []table.Column{table.Left("Threshold"), table.Right("Value"), table.Left("Result")}}
 	for _, th := range r.Thresholds {
 		value, verdict := thresholdValue(th), "PASS"
-		if !th.Pass {
+		switch {
+		case th.Undecided && th.Pass:
+			verdict = "UNDECIDED (passes)"
+		case th.Undecided:
+			verdict = "UNDECIDED (fails)"
+		case !th.Pass:
 			verdict = "FAIL"
 			if th.Reason != "" {
 				verdict += ": " + th.Reason
 			}
+		}
+		if th.Kind == result.KindBaseline {
+			th.Expr = "baseline: " + th.Expr
 		}
 		tb.Add(table.EscapeCell(th.Expr), value, table.EscapeCell(verdict))
 	}
@@ -347,6 +363,13 @@ func thresholdValue(th result.Threshold) string {
 	if th.Reason != "" {
 		return na
 	}
+	if th.Kind == result.KindBaseline { // a change against the baseline
+		unit := th.Unit
+		if unit != "%" && unit != "pp" && unit != "" {
+			unit = " " + unit
+		}
+		return fmt.Sprintf("%+.2f%s", th.Value, unit)
+	}
 	switch th.Unit {
 	case "ms":
 		return format.Ms(th.Value) + " ms"
@@ -362,6 +385,21 @@ func thresholdValue(th result.Threshold) string {
 		return format.Num(th.Value)
 	}
 	return strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
+}
+
+// textVerdict ends the summary with the verdict in the words of the exit
+// code (report/verdict's Line).
+func textVerdict(t *textWriter, r *result.Result) {
+	line := verdict.Line(r)
+	color := ansiGreen
+	switch verdict.Of(r) {
+	case verdict.Failed:
+		color = ansiRed
+	case verdict.Deferred, verdict.Interrupted:
+		color = ansiYellow
+	}
+	t.println("")
+	t.println(t.paint(color, line))
 }
 
 func textWarnings(t *textWriter, r *result.Result) {

@@ -62,8 +62,12 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 	if rc.Duplicates != nil {
 		dup = format.Int(*rc.Duplicates)
 	}
+	received := format.Int(rc.Received)
+	if rc.Extra > 0 {
+		received += " (" + format.Int(rc.Extra) + " more than this run wrote: traffic from elsewhere)"
+	}
 	t.printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
-		format.Int(rc.Received), format.Int(rc.Accepted), format.Int(rc.Lost), dup)
+		received, format.Int(rc.Accepted), format.Int(max(rc.Lost, 0)), dup)
 	if len(rc.Dropped) > 0 {
 		t.printf(", dropped %s", counts(rc.Dropped))
 	}
@@ -124,7 +128,10 @@ func hvSeedRow(r *result.Result) []string {
 	hv := r.HV
 	received, diff, travel := na, na, na
 	if rc := hv.Receiver; rc != nil {
-		received, diff = format.Int(rc.Received), format.Int(hv.Sent.Written-rc.Received)
+		received, diff = format.Int(rc.Received), format.Int(max(hv.Sent.Written-rc.Received, 0))
+		if rc.Received > hv.Sent.Written {
+			diff = "0 (" + format.Int(rc.Received-hv.Sent.Written) + " extra)"
+		}
 		if rc.TravelP99Ms > 0 {
 			travel = format.Ms(rc.TravelP99Ms)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"github.com/vesload/vesload/report/result"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,5 +73,27 @@ func TestHVTextHasNoRESTUnsentLine(t *testing.T) {
 	}
 	if got := b.String(); strings.Contains(got, "unsent (pool_exhausted + not_sent)") || !strings.Contains(got, "not sent by reason: disconnected=10") {
 		t.Errorf("summary:\n%s", got)
+	}
+}
+
+// A receiver that counted more than the run wrote (one shard of several
+// against one collector) shows no negative count anywhere: lost 0, and
+// how many more it counted.
+func TestHVTextReceiverAboveWritten(t *testing.T) {
+	t.Parallel()
+	r := hvResult(t)
+	r.HV.Receiver.Received, r.HV.Receiver.Lost, r.HV.Receiver.Extra = 2988, 0, 999
+	var b bytes.Buffer
+	if err := Text(&b, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if regexp.MustCompile(`[ |(]-[0-9]`).MatchString(out) {
+		t.Errorf("a negative count:\n%s", out)
+	}
+	for _, w := range []string{"received 2988 (999 more than this run wrote: traffic from elsewhere), accepted 1988, lost 0", "0 (999 extra)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("summary lacks %q:\n%s", w, out)
+		}
 	}
 }

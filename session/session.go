@@ -3,8 +3,9 @@
 // samplers, live metrics, the JTL and HdrHistogram log, InfluxDB, abort
 // gates, checkpoints, the live page, the delivery follower), the agreement
 // of shards on their start, the run itself, and its finish: the result
-// completed, judged (report/verdict), written with its fallbacks, summed
-// up, compared with a baseline, and its exit code.
+// completed in one order, judged once (report/verdict, with the baseline
+// gates among the gates), written with its fallbacks, summed up, and its
+// exit code, which every output agrees with.
 //
 // It is the application layer between the command line, which turns flags
 // into Options and owns the process's signals, and the packages that do
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -362,20 +364,61 @@ func (s *Session) Run() (*result.Result, error) {
 	return res, err
 }
 
-// Finish completes the result (the command's Complete, then the
-// delivery follower's section), judges it, writes every output, prints
-// the summary, judges the baseline and returns the exit code: the
-// verdict's (report/verdict), 3 for a failed baseline gate, 130 for a
-// signal while the outputs were written. The summary is printed even when
-// an output could not be written: the run happened and its figures are
-// not lost.
+// Finish completes the result in one place and one order — the
+// command's Complete (HV-VES: the receiver's counts), the delivery
+// follower's section, the set-up's meta, what reached InfluxDB, what the
+// abort guard saw — then judges it once (report/verdict: the gates, the
+// abort gates, the baseline gates and the built-in rules), after which
+// nothing changes it: every output, the summary and the exit code read
+// the one verdict. The exit code is the verdict's, or 130 for a signal
+// while the outputs were written. The summary is printed even when an
+// output could not be written: the run happened and its figures are not
+// lost.
 func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 	s.phase.Store(phaseSettling)
+	stopped, err := s.complete(res)
+	if err != nil {
+		return 0, err
+	}
+	baseline, err := s.judge(res, stopped)
+	if err != nil {
+		return 0, err
+	}
+	s.dash.Finish(res) // the live page shows the final result
+	s.phase.Store(phaseWriting)
+	outErr := s.o.Files.Write(s.outputs, res, stdout, s.o.Stderr)
+	summaryOut := stdout
+	if s.o.Files.Result == "-" {
+		summaryOut = s.o.Stderr
+	}
+	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut), Appendix: baseline}); err != nil {
+		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	if outErr != nil {
+		if s.signalled.Load() { // the fallbacks are named; the signal decides the code
+			fmt.Fprintf(s.o.Stderr, "vesload: %v\n", outErr)
+			return verdict.ExitInterrupted, nil
+		}
+		return 0, outErr
+	}
+	code := verdict.ExitCode(verdict.Of(res))
+	if code == verdict.ExitOK && s.signalled.Load() {
+		code = verdict.ExitInterrupted // a signal while the outputs were written
+	}
+	return code, nil
+}
+
+// complete adds to the result, in order, what every party that watched
+// the run knows: the command's Complete, the delivery follower's
+// section, the set-up's meta, InfluxDB's writes and the abort guard's
+// stop, whose gate it returns for the verdict. A checkpoint that could
+// not be written is noted.
+func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 	if s.o.Complete != nil {
 		s.o.Complete(res)
 	}
 	if err := s.finishFollow(res); err != nil {
-		return 0, err
+		return nil, err
 	}
 	if s.ckpt != nil {
 		if cerr := s.ckpt.Err(); cerr != nil {
@@ -386,41 +429,30 @@ func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 	if s.influx != nil {
 		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
 	}
-	verdict.Judge(res, verdict.Options{Gates: s.o.Gates, AbortGates: s.o.AbortGates, AllowErrors: s.o.AllowErrors})
+	return s.guard.Complete(res, s.signalled.Load()), nil
+}
+
+// judge decides the completed result once: the baseline gates, then
+// every gate and built-in rule (report/verdict) with the abort gate that
+// stopped the run, if one did, then the warning of a run over 1 % errors
+// that no gate held. It returns the baseline gates' sentences for the
+// summary, empty without --baseline.
+func (s *Session) judge(res *result.Result, stopped []result.Threshold) (string, error) {
+	decided := stopped
+	var text strings.Builder
+	if b := s.o.Baseline; b != nil {
+		set, err := b.Judge(res)
+		if err != nil {
+			return "", err
+		}
+		decided = append(decided, set.Outcomes(b.Opts.Alpha)...)
+		if err := set.BaselineText(&text, b.File, b.Opts.Alpha); err != nil {
+			return "", err
+		}
+	}
+	verdict.Judge(res, verdict.Options{Gates: s.o.Gates, AbortGates: s.o.AbortGates, Decided: decided, AllowErrors: s.o.AllowErrors})
 	verdict.WarnUngatedErrors(res, len(s.o.Gates)+len(s.o.AbortGates))
-	s.guard.Complete(res, s.signalled.Load())
-	s.dash.Finish(res) // the live page shows the final result
-	s.phase.Store(phaseWriting)
-	outErr := s.o.Files.Write(s.outputs, res, stdout, s.o.Stderr)
-	summaryOut := stdout
-	if s.o.Files.Result == "-" {
-		summaryOut = s.o.Stderr
-	}
-	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut)}); err != nil {
-		return 0, fmt.Errorf("print summary: %w", err)
-	}
-	baselinePassed := true
-	if s.o.Baseline != nil {
-		var err error
-		if baselinePassed, err = s.o.Baseline.Judge(res, summaryOut); err != nil {
-			return 0, err
-		}
-	}
-	if outErr != nil {
-		if s.signalled.Load() { // the fallbacks are named; the signal decides the code
-			fmt.Fprintf(s.o.Stderr, "vesload: %v\n", outErr)
-			return verdict.ExitInterrupted, nil
-		}
-		return 0, outErr
-	}
-	code := s.exitCode(res)
-	if code == verdict.ExitOK && !baselinePassed {
-		code = verdict.ExitFailed
-	}
-	if code == verdict.ExitOK && s.signalled.Load() {
-		code = verdict.ExitInterrupted // a signal while the outputs were written
-	}
-	return code, nil
+	return text.String(), nil
 }
 
 // finishFollow waits out the grace for the events still due (Interrupt
@@ -432,15 +464,4 @@ func (s *Session) finishFollow(res *result.Result) error {
 	}
 	defer s.follow.Close()
 	return s.follow.Finish(s.settle, res, s.follow.Expected(res), s.prog.note)
-}
-
-// exitCode is the exit code of a judged result (report/verdict decides
-// it). A shard of several whose gates failed passes here, with a note:
-// its gates are judged on the merged result by vesload merge.
-func (s *Session) exitCode(res *result.Result) int {
-	v := verdict.Of(res)
-	if v == verdict.Deferred {
-		s.prog.note(fmt.Sprintf("shard %d/%d: thresholds are gated on the merged result (vesload merge), not on one shard", res.Shard.Index, res.Shard.Count))
-	}
-	return verdict.ExitCode(v)
 }

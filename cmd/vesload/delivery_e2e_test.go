@@ -296,7 +296,8 @@ func TestConsumeGraceEndsOnSignal(t *testing.T) {
 }
 
 // TestConsumeWarnsWithoutRunEventIDs checks the warning for a body
-// template whose eventId is not the run's: every record is foreign.
+// template whose eventId is not the run's: every record is foreign, none
+// of the run's is delivered, and the built-in delivery rule fails the run.
 func TestConsumeWarnsWithoutRunEventIDs(t *testing.T) {
 	t.Parallel()
 	base, broker := startServeKafka(t, "--no-validate")
@@ -308,14 +309,14 @@ func TestConsumeWarnsWithoutRunEventIDs(t *testing.T) {
 	out := filepath.Join(dir, "r.json")
 	o := vesload(t, 60*time.Second, "-url", base+"/eventListener/v7", "-rps", "20", "-duration", "1s", "--body-file", body,
 		"--consume", "kafka://"+broker+"/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "1s", "-o", out, "-q")
-	if o.code != exitOK {
-		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	if o.code != exitThreshold || !strings.Contains(o.stdout, "Verdict: FAILED (exit 3): delivery.delivered>0") {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", o.code, exitThreshold, o.stdout, o.stderr)
 	}
 	res := readResult(t, out)
 	if d := res.Delivery; d == nil || d.Delivered != 0 || d.Foreign != 20 || d.Lost != 20 {
 		t.Fatalf("delivery %+v: want 20 foreign records and 20 lost", res.Delivery)
 	}
-	if !strings.Contains(strings.Join(res.Warnings, "\n"), "must use {{.EventID}}") {
+	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "must use {{.EventID}}") || !strings.Contains(w, "20 records of the topic were not the run's") {
 		t.Errorf("warnings %q lack the eventId hint", res.Warnings)
 	}
 }

@@ -16,8 +16,9 @@ type gateJUnit struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
 		Cases    []struct {
-			Name    string `xml:"name,attr"`
-			Failure *struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failure   *struct {
 				Message string `xml:"message,attr"`
 			} `xml:"failure"`
 		} `xml:"testcase"`
@@ -283,6 +284,40 @@ func TestRunBaselineEndToEnd(t *testing.T) {
 		}
 		return true, saturated, ""
 	})
+}
+
+// TestRunBaselineSameBuild: a run judged against a baseline of the same
+// build by its mean and p95 passes (the timeline carries both per
+// second), and the JUnit file lists every gate beside the run's case;
+// a gate the timeline cannot decide is refused before any load.
+func TestRunBaselineSameBuild(t *testing.T) {
+	url, stop := startServe(t, "--latency", "5ms")
+	defer stop()
+	dir := t.TempDir()
+	base, junit := filepath.Join(dir, "base.json"), filepath.Join(dir, "gates.xml")
+	load := []string{"-url", url + "/eventListener/v7", "-rps", "100", "-duration", "5s", "-q"}
+	o := vesload(t, 30*time.Second, append([]string{"--baseline", base, "--gate", "p90<+10%"}, load...)...)
+	if o.code != exitUsage || !strings.Contains(o.stderr, `--gate "p90<+10%": one run is judged on its per-second figures`) {
+		t.Errorf("p90 gate: exit %d, want %d, stderr %q", o.code, exitUsage, o.stderr)
+	}
+	attempts(t, func() (bool, bool, string) {
+		o := vesload(t, 60*time.Second, append([]string{"-o", base}, load...)...)
+		if o.code != exitOK {
+			t.Fatalf("baseline: exit %d: %s", o.code, o.stderr)
+		}
+		saturated := strings.Contains(o.stdout, "generator saturated")
+		o = vesload(t, 60*time.Second, append([]string{"--baseline", base, "--gate", "avg<+1ms", "--gate", "p95<+2ms", "--junit", junit}, load...)...)
+		saturated = saturated || strings.Contains(o.stdout, "generator saturated")
+		if o.code != exitOK || !strings.Contains(o.stdout, "Verdict: PASSED (exit 0)") {
+			return false, saturated, fmt.Sprintf("same build: exit %d, want 0\n%s", o.code, o.stdout)
+		}
+		return true, saturated, ""
+	})
+	doc := readGateJUnit(t, junit)
+	if doc.Suite.Tests != 3 || doc.Suite.Failures != 0 || doc.Suite.Cases[1].Classname != "vesload.gates" ||
+		doc.Suite.Cases[1].Name != "avg<+1ms" || doc.Suite.Cases[2].Name != "p95<+2ms" {
+		t.Errorf("junit %+v, want the run's case and both gates, passed", doc.Suite)
+	}
 }
 
 func TestRunBaselineBadInput(t *testing.T) {

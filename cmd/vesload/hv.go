@@ -19,6 +19,7 @@ import (
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
+	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
 const hvSynopsis = "vesload hv [--addr HOST:PORT] [--producers N] [--messages M] [--size B] [--interval D | --rate R] [flags]"
@@ -34,9 +35,11 @@ type hvOptions struct {
 	rate                      float64
 	tls                       tlsconf.Options
 	dialTimeout, writeTimeout time.Duration
-	settle                    time.Duration
-	shard                     shardOptions
-	run                       runOptions
+	// notes are the set-up's warnings, for stderr and the result.
+	notes  []string
+	settle time.Duration
+	shard  shardOptions
+	run    runOptions
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -98,6 +101,11 @@ func hvMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // its gates and its shard's plan (rendezvous.Plan).
 func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *rendezvous.Plan, error) {
 	gates := o.run.thresholds
+	if o.addr != "" {
+		if err := scenario.CheckAddr(o.addr); err != nil {
+			return hv.Config{}, nil, nil, usagef("--addr %v", err)
+		}
+	}
 	cfg := hv.Config{Addr: o.addr, Producers: o.producers, Messages: o.messages, Size: o.size,
 		Interval: o.interval, Domain: o.domain, RunID: o.runID, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout}
 	if o.profile != "" {
@@ -112,6 +120,9 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *re
 		_ = cfg.Apply(po) // counts and an interval only: cannot fail
 		gates = append(append([]string(nil), p.Thresholds...), gates...)
 		o.run.profileLabels = p.Labels
+		for _, w := range scenario.HVIgnored(p) {
+			o.notes = append(o.notes, "--profile "+o.profile+": "+w)
+		}
 	}
 	err := cfg.Apply(hv.Overrides{Producers: given(changed, "producers", o.producers), Messages: given(changed, "messages", o.messages),
 		Size: given(changed, "size", o.size), Interval: given(changed, "interval", o.interval),
@@ -180,6 +191,13 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	if so, err = ro.sessionOptions(exprs, stderr); err != nil {
 		return nil, so, release, err
 	}
+	if w := unroutedDomain(cfg.Domain); w != "" {
+		o.notes = append(o.notes, w)
+	}
+	for _, w := range o.notes {
+		so.Notes = append(so.Notes, w)
+		fmt.Fprintln(stderr, "vesload hv: warning: "+w)
+	}
 	probe := cfg
 	if probe.Addr == "" {
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
@@ -245,6 +263,24 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 		}
 	}
 	return plan, so, release, nil
+}
+
+// unroutedDomain warns of a --domain the collector's documented routing
+// sends nowhere: it drops each such message as unrouted, which a run sees
+// only where the receiver is observed (the built-in emulator, or
+// --target-metrics), so the warning does not wait for it. Empty for a
+// routed domain.
+func unroutedDomain(domain string) string {
+	if domain == "" {
+		return ""
+	}
+	// The routes are by domain, and for domain stndDefined by a namespace,
+	// which vesload hv does not send.
+	if _, ok := hvemu.DefaultRoutes()[domain]; ok && domain != "stndDefined" {
+		return ""
+	}
+	return fmt.Sprintf("--domain %s: the collector's documented routing has no topic for it (it routes perf3gpp, and stndDefined events by a namespace vesload hv does not send), so it drops every message as unrouted (cause routing); only an observed receiver (the built-in emulator or --target-metrics) counts those drops",
+		domain)
 }
 
 // hvTarget starts the built-in emulator when no --addr is given and

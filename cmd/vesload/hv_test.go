@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -203,7 +204,9 @@ func TestHVBadInput(t *testing.T) {
 		{[]string{"--rate", "-5"}, exitUsage, "--rate:"},
 		{[]string{"--duration", "1s", "--messages", "5"}, exitUsage, "--duration and --messages"},
 		{[]string{"--duration", "-1s"}, exitUsage, "--duration:"},
-		{[]string{"--addr", "collector"}, exitUsage, "--addr:"},
+		{[]string{"--addr", "collector"}, exitUsage, `--addr "collector": want HOST:PORT`},
+		{[]string{"--addr", "127.0.0.1:99999"}, exitUsage, `vesload hv: --addr "127.0.0.1:99999": port 99999 out of range (want 1 to 65535)`},
+		{[]string{"--addr", ":6061"}, exitUsage, `--addr ":6061": no host`},
 		{[]string{"--run-id", "a b"}, exitUsage, "--run-id:"},
 		{[]string{"--cacert", cert}, exitUsage, "need --addr"},
 		{[]string{"--addr", closed, "--cert", store, "--cert-pass-file", wrongPass}, exitUsage, "wrong password"},
@@ -293,5 +296,40 @@ func TestServeHVFlags(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr.String())
 		}
+	}
+}
+
+// What the collector will not route, and what an HV-VES run ignores of a
+// profile, are said before the run, whether or not the receiver is
+// observed.
+func TestHVSetUpWarnings(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	profile := filepath.Join(t.TempDir(), "hv.yaml")
+	if err := os.WriteFile(profile, []byte("name: p\nload:\n  producers:\n    count: 1\n    messages: 5\n    interval: 10ms\nrequests:\n  - event: fault\n    size: 1024\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--domain", "fault"}, "vesload hv: warning: --domain fault: the collector's documented routing has no topic for it"},
+		{[]string{"--profile", profile}, "vesload hv: warning: --profile " + profile + ": requests[0] event: fault: ignored by an HV-VES run"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := hvMain(context.Background(), append(c.args, "--addr", closed, "-q"), &stdout, &stderr)
+		if code != exitRun || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), exitRun, c.want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	hvMain(context.Background(), []string{"--domain", "perf3gpp", "--addr", closed, "-q"}, &stdout, &stderr)
+	if strings.Contains(stderr.String(), "warning") {
+		t.Errorf("a routed domain warned: %q", stderr.String())
 	}
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vesload/vesload/profiles"
 )
@@ -108,6 +110,10 @@ func TestProfilesCheck(t *testing.T) {
 	bodyVars := write("body.yaml", "name: body\nload: {rps: 5, duration: 1m}\nrequests:\n  - body_file: pnf.json\n")
 	noBody := write("nobody.yaml", "name: nobody\nload: {rps: 5, duration: 1m}\nrequests:\n  - body_file: nosuch.json\n")
 	missing := filepath.Join(dir, "missing.yaml")
+	var brokenGates []string
+	for i, g := range []string{"p99<<500ms", "p99 500ms", "p99<=<500ms"} {
+		brokenGates = append(brokenGates, write(fmt.Sprintf("gate%d.yaml", i), "name: gate\nload: {rps: 5, duration: 1m}\nthresholds:\n  - error_rate<1%\n  - "+g+"\n"))
+	}
 
 	tests := []struct {
 		name   string
@@ -126,6 +132,12 @@ func TestProfilesCheck(t *testing.T) {
 			regexp.MustCompile(`^vesload profiles check: ` + regexp.QuoteMeta(noBody) + `: body file: .*nosuch\.json`)},
 		{"typo'd key: file:line:column first", []string{typo}, exitUsage, "",
 			regexp.MustCompile(`^` + regexp.QuoteMeta(typo) + `:4:3: unknown key "duraton" in load: did you mean "duration"\?$`)},
+		{"a broken threshold at its line", []string{brokenGates[0]}, exitUsage, "",
+			regexp.MustCompile(`^` + regexp.QuoteMeta(brokenGates[0]) + `:5:5: thresholds\[1\]: threshold "p99<<500ms": column 4: unknown operator "<<"`)},
+		{"a threshold without its operator", []string{brokenGates[1]}, exitUsage, "",
+			regexp.MustCompile(`^` + regexp.QuoteMeta(brokenGates[1]) + `:5:5: thresholds\[1\]: threshold "p99 500ms": column 5: expected an operator`)},
+		{"a threshold with two operators", []string{brokenGates[2]}, exitUsage, "",
+			regexp.MustCompile(`^` + regexp.QuoteMeta(brokenGates[2]) + `:5:5: thresholds\[1\]: threshold "p99<=<500ms"`)},
 		{"missing file is named", []string{missing}, exitUsage, "",
 			regexp.MustCompile(`^vesload profiles check: .*` + regexp.QuoteMeta(missing))},
 		{"no file", nil, exitUsage, "", regexp.MustCompile(`^vesload profiles check: name at least one profile file$`)},
@@ -148,6 +160,14 @@ func TestProfilesCheck(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a run names the profile's line, not a flag", func(t *testing.T) {
+		t.Parallel()
+		o := vesload(t, 30*time.Second, "-profile", brokenGates[0], "-duration", "1s", "-q")
+		if o.code != exitUsage || strings.Contains(o.stderr, "--threshold") || !strings.Contains(o.stderr, brokenGates[0]+":5:5: thresholds[1]") {
+			t.Errorf("exit %d, stderr %q", o.code, o.stderr)
+		}
+	})
 
 	t.Run("every file is checked and any failure fails", func(t *testing.T) {
 		t.Parallel()

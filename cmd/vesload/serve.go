@@ -29,10 +29,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 // serveFlags are the parsed flags of `vesload serve`.
 type serveFlags struct {
-	in    testserver.Input
-	st    testserver.Stack
-	child builtin.Child
-	quiet bool
+	in     testserver.Input
+	st     testserver.Stack
+	child  builtin.Child
+	quiet  bool
+	preset string
 }
 
 func (f *serveFlags) declare(fs *pflag.FlagSet) {
@@ -78,6 +79,11 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.RecordArrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
 	fs.StringVar(&f.st.Sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
 	f.child.Declare(fs)
+	var presets []string
+	for _, p := range testserver.Presets() {
+		presets = append(presets, p.Name+": "+p.Summary)
+	}
+	fs.StringVar(&f.preset, "preset", "", "stand in for a collector generation, for A/B runs (flags given beside it win): "+strings.Join(presets, "; "))
 }
 
 // serve is runServe with the stop signal as a context, so that tests can
@@ -100,6 +106,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	f.st.Publish.Bounded = f.child.Bounded
 	f.in.QueueGiven, f.in.Logf, f.st.HV.Logf = fs.Changed("backend-queue"), logf, logf
+	if f.preset != "" {
+		p, err := testserver.LookupPreset(f.preset)
+		if err != nil {
+			return fail(stderr, "vesload serve", usagef("--preset: %v", err))
+		}
+		p.Apply(&f.in, fs.Changed)
+		logf("preset %s: %s", p.Name, p.Summary)
+	}
 	ctx, stopWatch := f.child.Watch(ctx, os.Stdin)
 	defer stopWatch()
 	opts, err := f.st.Prepare(&f.in)

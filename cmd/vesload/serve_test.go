@@ -27,6 +27,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--latency", "soon"}, "latency"},
 		{[]string{"--nope"}, "nope"},
 		{[]string{"--compat", "v8"}, "--compat"},
+		{[]string{"--preset", "kafka"}, `--preset: unknown preset "kafka" (want cambria or dmaap)`},
 		{[]string{"--error-rate", "2"}, "--error-rate"},
 		{[]string{"--error-rate", "-0.1"}, "--error-rate"},
 		{[]string{"--backend-pool", "0"}, "--backend-pool"},

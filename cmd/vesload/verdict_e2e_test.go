@@ -53,7 +53,7 @@ func TestMergeNoSuccessFails(t *testing.T) {
 	}
 	logs := runShards(t, shards, shardArgs("all-refused"))
 	for i, l := range logs {
-		if !strings.Contains(l, "thresholds are gated on the merged result") {
+		if !strings.Contains(l, "Verdict: DEFERRED (exit 0)") || !strings.Contains(l, "its gates are decided on the merged result (vesload merge)") {
 			t.Errorf("shard %d does not defer its gates to the merge:\n%s", i, l)
 		}
 	}

@@ -32,8 +32,11 @@ type CollectorCounters struct {
 	// histogram's) sum in seconds and count; TravelMax its max when the
 	// collector exposes one (Micrometer does).
 	TravelSum, TravelCount, TravelMax float64
-	HasReceived, HasDuplicates        bool
-	Duplicates                        float64
+	// TravelQuantiles are the travel-time summary's own quantiles in
+	// seconds, by quantile (0.5, 0.99), when it exposes them.
+	TravelQuantiles            map[float64]float64
+	HasReceived, HasDuplicates bool
+	Duplicates                 float64
 	// StartTime is the collector process's start, in seconds since the
 	// epoch, when it publishes process_start_time_seconds: a change says
 	// the collector restarted and its counters began again.
@@ -61,6 +64,12 @@ func collectorCounters(fams []*dto.MetricFamily) CollectorCounters {
 			case metricTravel:
 				if s := m.GetSummary(); s != nil {
 					c.TravelSum, c.TravelCount = c.TravelSum+s.GetSampleSum(), c.TravelCount+float64(s.GetSampleCount())
+					for _, q := range s.GetQuantile() {
+						if c.TravelQuantiles == nil {
+							c.TravelQuantiles = map[float64]float64{}
+						}
+						c.TravelQuantiles[q.GetQuantile()] = max(c.TravelQuantiles[q.GetQuantile()], q.GetValue())
+					}
 				} else if h := m.GetHistogram(); h != nil {
 					c.TravelSum, c.TravelCount = c.TravelSum+h.GetSampleSum(), c.TravelCount+float64(h.GetSampleCount())
 				}
@@ -120,8 +129,12 @@ func ScrapeCollector(ctx context.Context, client *http.Client, url string) (Coll
 }
 
 // ReceiverView is what the collector counted between two scrapes, beside
-// the written messages: lost = written - received. Travel percentiles are
-// not available from counters; the average and the max are, when exposed.
+// the written messages: lost = written - received, or, when the collector
+// counted more than was written (other shards, another run), extra =
+// received - written and nothing lost. The travel average and max come
+// from the counters; p50 and p99 from the summary's own quantiles at the
+// second scrape, when it exposes them (they cover the summary's window,
+// not only the run).
 func ReceiverView(before, after CollectorCounters, written int64, source string) *result.HVReceiver {
 	rc := &result.HVReceiver{
 		Source:   source,
@@ -129,7 +142,7 @@ func ReceiverView(before, after CollectorCounters, written int64, source string)
 		Accepted: int64(after.Sent - before.Sent),
 		Dropped:  map[string]int64{},
 	}
-	rc.Lost = written - rc.Received
+	rc.Lost, rc.Extra = max(written-rc.Received, 0), max(rc.Received-written, 0)
 	for cause, n := range after.Dropped {
 		if d := int64(n - before.Dropped[cause]); d > 0 {
 			rc.Dropped[cause] = d
@@ -142,6 +155,7 @@ func ReceiverView(before, after CollectorCounters, written int64, source string)
 	if n := after.TravelCount - before.TravelCount; n > 0 {
 		rc.TravelAvgMs = (after.TravelSum - before.TravelSum) / n * 1000
 		rc.TravelMaxMs = after.TravelMax * 1000
+		rc.TravelP50Ms, rc.TravelP99Ms = after.TravelQuantiles[0.5]*1000, after.TravelQuantiles[0.99]*1000
 	}
 	return rc
 }

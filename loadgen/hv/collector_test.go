@@ -39,6 +39,8 @@ hvves_messages_sent_total 1080
 hvves_messages_dropped_cause_total{cause="invalid"} 12
 hvves_messages_dropped_cause_total{cause="routing"} 8
 # TYPE hvves_messages_to_collector_travel_time_seconds summary
+hvves_messages_to_collector_travel_time_seconds{quantile="0.5"} 0.0015
+hvves_messages_to_collector_travel_time_seconds{quantile="0.99"} 0.012
 hvves_messages_to_collector_travel_time_seconds_sum 3.0
 hvves_messages_to_collector_travel_time_seconds_count 1090
 hvves_messages_to_collector_travel_time_seconds_max 0.25
@@ -58,8 +60,13 @@ hvves_emulator_duplicate_event_ids_total 3
 	} else {
 		t.Error("duplicates not read")
 	}
-	if rc.TravelAvgMs != 2 || rc.TravelMaxMs != 250 {
-		t.Errorf("travel avg %v max %v, want 2 ms and 250 ms", rc.TravelAvgMs, rc.TravelMaxMs)
+	if rc.TravelAvgMs != 2 || rc.TravelMaxMs != 250 || rc.TravelP50Ms != 1.5 || rc.TravelP99Ms != 12 {
+		t.Errorf("travel avg %v p50 %v p99 %v max %v, want 2, 1.5, 12 and 250 ms", rc.TravelAvgMs, rc.TravelP50Ms, rc.TravelP99Ms, rc.TravelMaxMs)
+	}
+	// A receiver that counted more than this run wrote (the other shards
+	// of a run against one collector) lost nothing and says how many more.
+	if rc := ReceiverView(before, after, 600, "metrics:http://x"); rc.Lost != 0 || rc.Extra != 400 {
+		t.Errorf("received 1000 of 600 written: lost %d extra %d, want 0 and 400", rc.Lost, rc.Extra)
 	}
 	if _, err := ParseCollectorMetrics("", []byte("hvves_messages_received_total{")); err == nil {
 		t.Error("a broken exposition parsed")

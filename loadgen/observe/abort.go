@@ -66,6 +66,7 @@ func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 			g.gate = v
 			g.expr = v.Expr
 			g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.ring))
+			g.gate.Kind = result.KindAbort
 			g.note("aborting: --abort-on-fail " + g.failed)
 			g.stop()
 			return
@@ -86,20 +87,22 @@ func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool
 	return g.failed, g.gate, g.failed != ""
 }
 
-// Complete adds to res the gate that stopped the run, if one did: its
-// outcome among the thresholds, aborted_by and a warning. A run the guard
-// stopped is interrupted only when a signal came too (signalled):
-// interrupted is for signals. A nil guard does nothing.
-func (g *AbortGuard) Complete(res *result.Result, signalled bool) {
+// Complete adds to res what the gate that stopped the run, if one did,
+// says of it: aborted_by and a warning; it returns the gate's outcome,
+// which the verdict lists among the thresholds (report/verdict's
+// Options.Decided). A run the guard stopped is interrupted only when a
+// signal came too (signalled): interrupted is for signals. A nil guard
+// does nothing.
+func (g *AbortGuard) Complete(res *result.Result, signalled bool) []result.Threshold {
 	if g == nil || g.failed == "" {
-		return
+		return nil
 	}
-	res.Thresholds = append(res.Thresholds, g.gate)
 	res.AbortedBy = g.expr
 	res.Warnings = append(res.Warnings, "stopped early by --abort-on-fail: "+g.failed)
 	if !signalled {
 		res.Interrupted = false
 	}
+	return []result.Threshold{g.gate}
 }
 
 // ParseAbortGates parses the --abort-on-fail gates and refuses those a

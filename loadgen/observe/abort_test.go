@@ -167,8 +167,8 @@ func TestAbortGuardComplete(t *testing.T) {
 		g := NewAbortGuard(gates(t, "error_rate<5%"), 1, func() {}, func(string) {})
 		g.Timeline(result.Second{}, second(1, 9, time.Millisecond))
 		res := &result.Result{Interrupted: true}
-		g.Complete(res, signalled)
-		if res.AbortedBy != "error_rate<5%" || len(res.Thresholds) != 1 || res.Thresholds[0].Pass ||
+		gs := g.Complete(res, signalled)
+		if res.AbortedBy != "error_rate<5%" || len(gs) != 1 || gs[0].Pass || gs[0].Kind != result.KindAbort ||
 			len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], "stopped early by --abort-on-fail: error_rate<5%") ||
 			res.Interrupted != signalled {
 			t.Errorf("signalled %v: %+v", signalled, res)
@@ -177,10 +177,10 @@ func TestAbortGuardComplete(t *testing.T) {
 	calm := NewAbortGuard(gates(t, "error_rate<5%"), 1, func() {}, func(string) {})
 	calm.Timeline(result.Second{}, second(10, 0, time.Millisecond))
 	res := &result.Result{Interrupted: true}
-	calm.Complete(res, false)
+	gs := calm.Complete(res, false)
 	var none *AbortGuard
-	none.Complete(res, false)
-	if !res.Interrupted || res.AbortedBy != "" || len(res.Thresholds)+len(res.Warnings) != 0 {
+	gs = append(gs, none.Complete(res, false)...)
+	if len(gs) != 0 || !res.Interrupted || res.AbortedBy != "" || len(res.Thresholds)+len(res.Warnings) != 0 {
 		t.Errorf("a guard that did not stop the run changed the result: %+v", res)
 	}
 }

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"net"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +57,28 @@ func FuzzCompile(f *testing.F) {
 		}
 		if _, err := Compile(resolved, Options{RunID: "fuzz", NoPreflight: true, LookupEnv: env("PW=pw")}); err != nil {
 			check(err)
+		}
+	})
+}
+
+// FuzzCheckAddr: any --addr is accepted or refused in one line, never a
+// panic, and an accepted one has a host and a port from 1 to 65535.
+func FuzzCheckAddr(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:6061", "127.0.0.1:99999", "[::1]:6061", ":6061", "host", "h:0", "h:-1", "h:65535"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		err := CheckAddr(addr)
+		if err != nil {
+			if strings.ContainsAny(err.Error(), "\n") && !strings.ContainsAny(addr, "\n") {
+				t.Fatalf("%q: a message of several lines: %v", addr, err)
+			}
+			return
+		}
+		host, port, serr := net.SplitHostPort(addr)
+		n, perr := strconv.Atoi(port)
+		if serr != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			t.Fatalf("%q accepted", addr)
 		}
 	})
 }

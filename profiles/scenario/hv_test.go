@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,37 @@ func TestHVOverridesOfBuiltins(t *testing.T) {
 		}
 		if o, err := HVOverrides(p); err != nil || o.Producers == nil || o.Messages == nil || o.Interval == nil {
 			t.Errorf("%s: %+v %v", name, o, err)
+		}
+	}
+}
+
+// What an HV-VES run does not use is named, and a plain HV-VES profile
+// names nothing.
+func TestHVIgnored(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		reqs []profiles.Request
+		want string
+	}{
+		{"sized", []profiles.Request{{Size: 8192}}, ""},
+		{"the measurement HV-VES sends", []profiles.Request{{Event: "measurement", Size: 8192}}, ""},
+		{"a REST event", []profiles.Request{{Event: "fault", Size: 8192}}, "requests[0] event: fault: ignored by an HV-VES run"},
+		{"a body and headers", []profiles.Request{{Size: 1}, {Body: "{}", Headers: map[string]string{"X": "y"}}}, "requests[1] body, headers: ignored"},
+	} {
+		got := strings.Join(HVIgnored(&profiles.Profile{Requests: c.reqs}), "\n")
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	for name, want := range map[string]int{"hv-nodmaap-14x90000-8k": 0, "hv-2x90000-8k": 0,
+		"hv-producers-8k": 1} { // REST runs use it too, with fault events
+		p, err := profiles.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := HVIgnored(p); len(w) != want {
+			t.Errorf("the built-in %s: %q, want %d lines", name, w, want)
 		}
 	}
 }

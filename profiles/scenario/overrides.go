@@ -7,6 +7,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/profiles"
+	"github.com/vesload/vesload/report/threshold"
 )
 
 // Overrides are the values a command line lays over a profile. A nil
@@ -111,9 +112,17 @@ func Apply(p *profiles.Profile, o Overrides, d Defaults) error {
 			p.Data = &profiles.Data{}
 		}
 		set(&p.Data.File, o.DataFile)
+		if o.DataFile != nil {
+			p.Data.Option = "--data-file"
+		}
 		set(&p.Data.Per, o.DataPer)
 		if err := checkDataPer(p.Data, o.DataPer != nil); err != nil {
 			return err
+		}
+	}
+	for _, t := range o.Thresholds { // the profile's own are checked where it is read
+		if _, err := threshold.Parse(t); err != nil {
+			return fmt.Errorf("--threshold: %w", err)
 		}
 	}
 	p.Thresholds = append(append([]string(nil), p.Thresholds...), o.Thresholds...)

@@ -18,7 +18,7 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 	var data *ves.Data
 	if p.Data != nil {
 		var err error
-		if data, err = loadData(p.Data); err != nil {
+		if data, err = loadData(p.Data, p.Label()); err != nil {
 			return err
 		}
 	}

@@ -18,7 +18,7 @@ func Resolve(p *profiles.Profile, sets []string) (*profiles.Profile, error) {
 		return nil, fmt.Errorf("%s: %w", p.Label(), err)
 	}
 	if p.Data != nil {
-		d, err := loadData(p.Data)
+		d, err := loadData(p.Data, p.Label())
 		if err != nil {
 			return nil, err
 		}

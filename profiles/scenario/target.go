@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strconv"
@@ -29,12 +30,41 @@ func parseTarget(raw string) (*url.URL, error) {
 	case u.Host == "" || u.Hostname() == "":
 		return nil, fmt.Errorf("%q: no host", redact.URL(raw))
 	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return nil, fmt.Errorf("%q: port %s out of range (want 1 to 65535)", redact.URL(raw), p)
-		}
+	if err := checkPort(u.Port()); err != nil {
+		return nil, fmt.Errorf("%q: %w", redact.URL(raw), err)
 	}
 	return u, nil
+}
+
+// checkPort refuses a port that is not a number from 1 to 65535; an
+// empty port passes (the scheme's default).
+func checkPort(p string) error {
+	if p == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %s out of range (want 1 to 65535)", p)
+	}
+	return nil
+}
+
+// CheckAddr checks a HOST:PORT address (HV-VES's --addr) in the words
+// CheckURL uses for a URL's port, so that a typo is one line and bad
+// usage before any connection, whichever command it was given to.
+func CheckAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%q: want HOST:PORT, e.g. 127.0.0.1:6061", addr)
+	case host == "":
+		return fmt.Errorf("%q: no host (want HOST:PORT, e.g. 127.0.0.1:6061)", addr)
+	case port == "":
+		return fmt.Errorf("%q: no port (want HOST:PORT, e.g. 127.0.0.1:6061)", addr)
+	}
+	if err := checkPort(port); err != nil {
+		return fmt.Errorf("%q: %w", addr, err)
+	}
+	return nil
 }
 
 // passwordEnv is where the password of a user given without one is read:

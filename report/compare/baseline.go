@@ -3,7 +3,8 @@ package compare
 import (
 	"errors"
 	"fmt"
-	"io"
+	"math"
+	"strings"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -61,25 +62,77 @@ func LoadBaseline(file string, o GateOptions) (*Baseline, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, g := range gates {
+		if _, ok := secondFigures[g.Metric]; !ok {
+			return nil, fmt.Errorf("--gate %q: one run is judged on its per-second figures and the timeline carries no per-second %s (gate one of %s, or compare several runs a side with vesload compare)",
+				g.Expr, g.Metric, secondGateList)
+		}
+	}
 	base, err := report.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %v", err)
+	}
+	for _, g := range gates {
+		if err := carries(base, g); err != nil {
+			return nil, fmt.Errorf("--baseline %s: %w", file, err)
+		}
 	}
 	return &Baseline{File: file, Base: base, Gates: gates,
 		Opts: BaselineOptions{Alpha: o.Alpha, Undecided: Undecided(o.Undecided)}}, nil
 }
 
-// Judge decides the gates for the finished run res, prints the verdicts
-// to w and reports whether they all passed.
-func (b *Baseline) Judge(res *result.Result, w io.Writer) (bool, error) {
-	set, err := JudgeBaseline(b.Base, res, b.Gates, b.Opts)
-	if err != nil {
-		return false, err
+// carries refuses a gate whose per-second figure the baseline's timeline
+// lacks although it answered requests: a result written before the
+// timeline carried it, or a run whose target was not sampled.
+func carries(base *result.Result, g Gate) error {
+	if strings.HasPrefix(g.Metric, "target_") && base.Target == nil {
+		return fmt.Errorf("--gate %q: the baseline's target was not sampled (--target-pid or --target-metrics)", g.Expr)
 	}
-	if err := set.BaselineText(w, b.File, b.Opts.Alpha); err != nil {
-		return false, fmt.Errorf("print baseline gates: %w", err)
+	var missing func(s result.Second) bool
+	switch g.Metric {
+	case "avg":
+		missing = func(s result.Second) bool { return s.AvgMs == 0 }
+	case "p95":
+		missing = func(s result.Second) bool { return s.P95Ms == 0 }
+	default:
+		return nil
 	}
-	return set.Passed(), nil
+	for _, s := range base.Timeline {
+		if answered(s) && !missing(s) {
+			return nil
+		}
+	}
+	if base.Requests.Sent == 0 {
+		return nil // a baseline that answered nothing fails the gate as missing
+	}
+	return fmt.Errorf("--gate %q: the baseline's timeline carries no %s (a result of an older vesload): run the baseline again", g.Expr, secondFigures[g.Metric].label)
+}
+
+// Judge decides the gates for the finished run res. The set's Outcomes
+// are the gates as the result records them, for the verdict
+// (report/verdict's Options.Decided), and its BaselineText the lines
+// the summary shows.
+func (b *Baseline) Judge(res *result.Result) (*GateSet, error) {
+	return JudgeBaseline(b.Base, res, b.Gates, b.Opts)
+}
+
+// Outcomes are the verdicts of a run's baseline gates as the result
+// records gates: the change in the tolerance's kind as the value, the
+// verdict's sentence as the note.
+func (s *GateSet) Outcomes(alpha float64) []result.Threshold {
+	out := make([]result.Threshold, 0, len(s.Verdicts))
+	for _, v := range s.Verdicts {
+		th := result.Threshold{Expr: v.Gate.Expr, Value: v.Change, Pass: v.Pass, Unit: v.Gate.kindUnit(),
+			Kind: result.KindBaseline, Undecided: v.Outcome == GateUndecided, Note: v.Sentence("baseline", "this run", alpha)}
+		if math.IsNaN(v.Change) || math.IsInf(v.Change, 0) {
+			th.Value, th.Reason = 0, v.Note
+			if th.Reason == "" {
+				th.Reason = "the change is not a number (the baseline's figure is 0)"
+			}
+		}
+		out = append(out, th)
+	}
+	return out
 }
 
 // Settings are a comparison's options as `vesload compare` is given

@@ -17,6 +17,19 @@ func TestLoadBaseline(t *testing.T) {
 	if err := report.Write(good, side(t, 100, 1, 0)[0]); err != nil {
 		t.Fatal(err)
 	}
+	old := filepath.Join(dir, "old.json") // a timeline without per-second means
+	older := timeline(side(t, 100, 1, 0)[0], 5, 20)
+	for i := range older.Timeline {
+		older.Timeline[i].AvgMs, older.Timeline[i].P95Ms = 0, 0
+	}
+	if err := report.Write(old, older); err != nil {
+		t.Fatal(err)
+	}
+	withMean := timeline(side(t, 100, 1, 0)[0], 5, 20)
+	current := filepath.Join(dir, "current.json")
+	if err := report.Write(current, withMean); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
@@ -38,6 +51,14 @@ func TestLoadBaseline(t *testing.T) {
 		{"missing file", filepath.Join(dir, "none.json"), ok, "--baseline:", true},
 		{"bad file", bad, ok, "--baseline:", true},
 		{"good", good, ok, "", false},
+		{"a gate no timeline decides", good, GateOptions{Exprs: []string{"p90<+10%"}, Alpha: 0.05, Undecided: "fail"},
+			`--gate "p90<+10%": one run is judged on its per-second figures and the timeline carries no per-second p90`, true},
+		{"mean against an older baseline", old, GateOptions{Exprs: []string{"avg<+1ms"}, Alpha: 0.05, Undecided: "fail"},
+			"the baseline's timeline carries no per-second mean", true},
+		{"p95 against an older baseline", old, GateOptions{Exprs: []string{"p95<+10%"}, Alpha: 0.05, Undecided: "fail"},
+			"run the baseline again", true},
+		{"mean", current, GateOptions{Exprs: []string{"mean<+1ms"}, Alpha: 0.05, Undecided: "fail"}, "", false},
+		{"p95", current, GateOptions{Exprs: []string{"p95<+1ms"}, Alpha: 0.05, Undecided: "fail"}, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, err := LoadBaseline(c.file, c.o)

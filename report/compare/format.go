@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Verdict is the row's conclusion at the comparison's alpha: "~" when
@@ -32,6 +33,40 @@ func (r Row) Verdict() string {
 // that round to zero), or "+inf%" when A was 0 and B is not.
 func (r Row) Delta() string {
 	return fmtShift(r.DeltaPct)
+}
+
+// Change is B's centre minus A's, in the metric's own unit: ms for
+// times, percentage points for rates and shares, the count or rate
+// otherwise. It is what ONAP's pages report beside the relative delta.
+func (r Row) Change() float64 { return r.B.Center - r.A.Center }
+
+// ChangeUnit is the unit of Change: "ms", "pp" (for a metric in %),
+// "/s", "MB/s", or "" for counts.
+func (r Row) ChangeUnit() string {
+	open := strings.LastIndex(r.Label, "(")
+	if open < 0 || !strings.HasSuffix(r.Label, ")") {
+		return ""
+	}
+	switch u := r.Label[open+1 : len(r.Label)-1]; u {
+	case "%":
+		return "pp"
+	default:
+		return u
+	}
+}
+
+// AbsDelta formats Change with its unit and a sign: "+2.20 ms",
+// "-0.40 pp", "+12.00 /s", "0.00 ms" for a change that rounds to zero.
+func (r Row) AbsDelta() string {
+	d := r.Change()
+	s := fmt.Sprintf("%+.2f", d)
+	if math.Abs(d) < 0.005 {
+		s = "0.00"
+	}
+	if u := r.ChangeUnit(); u != "" {
+		s += " " + u
+	}
+	return s
 }
 
 // PValue formats P with three decimals ("<0.001" below that); "-" when
@@ -66,9 +101,11 @@ func (s Side) Format(center Center) string {
 
 func fmtVal(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
-// Header returns the column titles of the comparison table.
+// Header returns the column titles of the comparison table: the change
+// B − A in the metric's unit (ms, percentage points) beside the delta in
+// percent.
 func (c *Comparison) Header() []string {
-	return []string{"metric", c.NameA, c.NameB, "delta", "p", "verdict"}
+	return []string{"metric", c.NameA, c.NameB, "change", "delta", "p", "verdict"}
 }
 
 // Cells returns the cells of every row as Header lays them out, so that
@@ -76,7 +113,7 @@ func (c *Comparison) Header() []string {
 func (c *Comparison) Cells() [][]string {
 	out := make([][]string, len(c.Rows))
 	for i, r := range c.Rows {
-		out[i] = []string{r.Label, r.A.Format(c.Center), r.B.Format(c.Center), r.Delta(), r.PValue(), r.Verdict()}
+		out[i] = []string{r.Label, r.A.Format(c.Center), r.B.Format(c.Center), r.AbsDelta(), r.Delta(), r.PValue(), r.Verdict()}
 	}
 	return out
 }
@@ -92,14 +129,14 @@ func (c *Comparison) TestName() string {
 // Method is the one sentence that says how the table was computed.
 func (c *Comparison) Method() string {
 	if c.RunsA == 1 || c.RunsB == 1 {
-		return fmt.Sprintf("Per-run values (the %s when a side has several runs); delta is %s against %s; with a single run on a side no metric can be tested (\"?\").",
+		return fmt.Sprintf("Per-run values (the %s when a side has several runs); change (in the metric's unit: ms, pp for percentage points) and delta (in %%) are %s against %s; with a single run on a side no metric can be tested (\"?\").",
 			c.Center, c.NameB, c.NameA)
 	}
 	spread := "mean ± standard deviation"
 	if c.Center == Median {
 		spread = "median (min–max)"
 	}
-	return fmt.Sprintf("%s on the per-run values at alpha %g; %s over the runs; delta is %s against %s; \"~\" means no significant difference.",
+	return fmt.Sprintf("%s on the per-run values at alpha %g; %s over the runs; change (in the metric's unit: ms, pp for percentage points) and delta (in %%) are %s against %s; \"~\" means no significant difference.",
 		c.TestName(), c.Alpha, spread, c.NameB, c.NameA)
 }
 

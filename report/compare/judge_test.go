@@ -190,15 +190,16 @@ func TestGateChange(t *testing.T) {
 }
 
 // timeline gives r n whole seconds whose p99 is p99 ms (± a little, so
-// the U test sees no ties) and whose p50 is half of it.
+// the U test sees no ties), whose p50 and mean are half of it and p95
+// 0.9 of it.
 func timeline(r *result.Result, n int, p99 float64) *result.Result {
 	r.DurationS = float64(n)
 	r.Timeline = nil
 	for i := range n {
 		v := p99 * (1 + 0.01*float64(i%5-2))
-		r.Timeline = append(r.Timeline, result.Second{T: int64(i), Scheduled: 100, Sent: 100, OK: 100, P50Ms: v / 2, P99Ms: v, MaxMs: v * 1.2})
+		r.Timeline = append(r.Timeline, result.Second{T: int64(i), Scheduled: 100, Sent: 100, OK: 100, P50Ms: v / 2, AvgMs: v / 2, P95Ms: 0.9 * v, P99Ms: v, MaxMs: v * 1.2})
 	}
-	r.Latency.P99, r.Latency.P50 = p99, p99/2
+	r.Latency.P99, r.Latency.P50, r.Latency.Avg, r.Latency.P95 = p99, p99/2, p99/2, 0.9*p99
 	return r
 }
 
@@ -223,8 +224,12 @@ func TestJudgeBaseline(t *testing.T) {
 			[]string{"p99<+10%"}, []Outcome{GateUndecided}, false, "2 seconds in the baseline and 2 in this run are too few"},
 		{"too few seconds, undecided passes", base(2), timeline(synth(t, runSpec{base: 12, seed: 2}), 2, 24), BaselineOptions{Undecided: UndecidedPass},
 			[]string{"p99<+10%"}, []Outcome{GateUndecided}, true, "too few"},
-		{"no per-second p95", base(10), timeline(synth(t, runSpec{base: 12, seed: 2}), 10, 24), BaselineOptions{},
-			[]string{"p95<+10%"}, []Outcome{GateUndecided}, false, "the timeline carries no per-second p95"},
+		{"no per-second p90", base(10), timeline(synth(t, runSpec{base: 12, seed: 2}), 10, 24), BaselineOptions{},
+			[]string{"p90<+10%"}, []Outcome{GateUndecided}, false, "the timeline carries no per-second p90"},
+		{"the mean and p95 of the same build", base(10), timeline(synth(t, runSpec{base: 10, seed: 2}), 10, 20), BaselineOptions{},
+			[]string{"avg<+1ms", "mean<+10%", "p95<+1ms"}, []Outcome{GatePass, GatePass, GatePass}, true, "per-second mean, 10 s vs 10 s"},
+		{"the mean and p95 of a slower build", base(10), timeline(synth(t, runSpec{base: 12, seed: 2}), 10, 24), BaselineOptions{},
+			[]string{"avg<+1ms", "p95<+1ms"}, []Outcome{GateFail, GateFail}, false, "per-second p95, 10 s vs 10 s"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

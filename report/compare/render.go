@@ -166,6 +166,8 @@ type jsonRow struct {
 	A           float64   `json:"a"`
 	B           float64   `json:"b"`
 	DeltaPct    *float64  `json:"delta_pct"`
+	Change      float64   `json:"change"`
+	ChangeUnit  string    `json:"change_unit"`
 	PValue      *float64  `json:"p_value"`
 	Significant bool      `json:"significant"`
 	Verdict     string    `json:"verdict"`
@@ -185,7 +187,8 @@ type jsonDist struct {
 }
 
 // JSON writes the comparison for scripts:
-// {"rows": [{"metric", "a", "b", "delta_pct", "p_value", "significant", …}, …], …}
+// {"rows": [{"metric", "a", "b", "delta_pct", "change", "change_unit", "p_value", "significant", …}, …], …}
+// (change is b − a in change_unit: ms, pp, /s, MB/s, or "" for counts)
 // with metric names as in the result document (error_rate, derived, is
 // in percent like the threshold of that name). a and b are the sides'
 // centres; a_values and b_values the per-run figures behind them.
@@ -200,7 +203,7 @@ func JSON(w io.Writer, c *Comparison) error {
 	}
 	for i, r := range c.Rows {
 		jr := jsonRow{
-			Metric: r.Metric, A: r.A.Center, B: r.B.Center, Significant: r.Significant,
+			Metric: r.Metric, A: r.A.Center, B: r.B.Center, Change: math.Round(r.Change()*1e6) / 1e6, ChangeUnit: r.ChangeUnit(), Significant: r.Significant,
 			Verdict: r.Verdict(), AStdDev: r.A.StdDev, BStdDev: r.B.StdDev,
 			AValues: r.A.Values, BValues: r.B.Values,
 		}

@@ -155,3 +155,39 @@ func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
+
+// Every rendering shows the absolute change beside the relative one: ms
+// for times, percentage points for rates, the metric's unit otherwise.
+func TestAbsoluteChange(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		label string
+		a, b  float64
+		want  string
+	}{
+		{"p99 latency (ms)", 1.45, 3.65, "+2.20 ms"},
+		{"error rate (%)", 0.5, 0.1, "-0.40 pp"},
+		{"achieved rate (/s)", 100, 100.001, "0.00 /s"},
+		{"HV-VES messages lost", 3, 5, "+2.00"},
+	} {
+		r := Row{Label: c.label, A: Side{Center: c.a}, B: Side{Center: c.b}}
+		if got := r.AbsDelta(); got != c.want {
+			t.Errorf("%s %v → %v: %q, want %q", c.label, c.a, c.b, got, c.want)
+		}
+	}
+	cmp := &Comparison{NameA: "A", NameB: "B", RunsA: 1, RunsB: 1,
+		Rows: []Row{{Metric: "latency_ms.p99", Label: "p99 latency (ms)", A: Side{Center: 1.45}, B: Side{Center: 3.65}, DeltaPct: 151.7}}}
+	var js, txt strings.Builder
+	if err := JSON(&js, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"change": 2.2,`) || !strings.Contains(js.String(), `"change_unit": "ms"`) {
+		t.Errorf("JSON lacks the change in ms:\n%s", js.String())
+	}
+	if err := Text(&txt, cmp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "+2.20 ms  +151.7%") {
+		t.Errorf("text lacks the change beside the delta:\n%s", txt.String())
+	}
+}

@@ -72,8 +72,11 @@ func hvSection(r *result.Result) (section, bool) {
 		}
 		rt := table{Caption: "Receiver (" + redact.URL(rc.Source) + ")", Rows: [][]cell{
 			{key("received / accepted"), num(format.Int(rc.Received) + " / " + format.Int(rc.Accepted))},
-			{key("lost / duplicates"), num(format.Int(rc.Lost) + " / " + dup)},
+			{key("lost / duplicates"), num(format.Int(max(rc.Lost, 0)) + " / " + dup)},
 		}}
+		if rc.Extra > 0 {
+			rt.Rows = append(rt.Rows, []cell{key("received beyond this run's"), txt(format.Int(rc.Extra) + " (traffic from elsewhere, such as the other shards)")})
+		}
 		if len(rc.Dropped) > 0 {
 			rt.Rows = append(rt.Rows, []cell{key("dropped by cause"), txt(countList(rc.Dropped))})
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/verdict"
 )
 
 // Report writes r as one self-contained HTML page: summary, verdicts,
@@ -191,30 +192,54 @@ func summaryRow(name string, s result.Summary) []cell {
 	return append(row, ms(s.Max), num(format.Int(s.Count)))
 }
 
+// verdictSection lists every gate the run was judged by and states the
+// verdict in the words of the exit code (report/verdict's Line).
 func verdictSection(r *result.Result) section {
-	s := section{ID: "verdicts", Title: "Verdicts"}
+	s := section{ID: "verdicts", Title: "Verdicts", Paras: []string{verdict.Line(r) + "."}}
+	v := verdict.Of(r)
+	switch v {
+	case verdict.Passed:
+		s.Badge = &badge{Text: "PASS", Class: "pass"}
+	case verdict.Deferred:
+		s.Badge = &badge{Text: "DEFERRED", Class: "pass"}
+	default:
+		s.Badge = &badge{Text: strings.ToUpper(v.String()), Class: "fail"}
+	}
 	if len(r.Thresholds) == 0 {
-		s.Paras = []string{"No thresholds were set for this run."}
+		var rules []string
+		for _, rule := range verdict.Rules() {
+			rules = append(rules, rule.Gate)
+		}
+		s.Paras = append(s.Paras, "The built-in rules, where they apply: "+strings.Join(rules, ", ")+".")
 		return s
 	}
-	t := table{Head: head(-1, "threshold", "measured", "result", "")}
+	t := table{Head: head(-1, "gate", "measured", "result", "")}
 	failed := 0
 	for _, th := range r.Thresholds {
 		res := cell{Text: "PASS", Class: "pass"}
-		if !th.Pass {
+		switch {
+		case th.Undecided && th.Pass:
+			res = cell{Text: "UNDECIDED (passes)", Class: "pass"}
+		case th.Undecided:
+			res = cell{Text: "UNDECIDED (fails)", Class: "fail"}
+			failed++
+		case !th.Pass:
 			res = cell{Text: "FAIL", Class: "fail"}
 			failed++
 		}
-		measured := "n/a"
-		if th.Reason == "" {
-			measured = strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
+		name := th.Expr
+		if th.Kind == result.KindBaseline {
+			name = "baseline: " + name
 		}
-		t.Rows = append(t.Rows, []cell{txt(th.Expr), num(measured), res, txt(th.Reason)})
+		why := th.Reason
+		if th.Note != "" {
+			why = th.Note
+		}
+		t.Rows = append(t.Rows, []cell{txt(name), num(report.ThresholdValue(th)), res, txt(why)})
 	}
 	s.Tables = []table{t}
-	s.Badge = &badge{Text: "PASS", Class: "pass"}
-	if failed > 0 {
-		s.Badge = &badge{Text: fmt.Sprintf("FAIL (%d of %d)", failed, len(r.Thresholds)), Class: "fail"}
+	if failed > 0 && v == verdict.Failed {
+		s.Badge.Text = fmt.Sprintf("FAIL (%d of %d)", failed, len(r.Thresholds))
 	}
 	return s
 }

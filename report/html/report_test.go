@@ -199,7 +199,7 @@ func TestReportDegrades(t *testing.T) {
 		charts int
 		want   []string
 	}{
-		{"empty", empty, 0, []string{"has no per-second timeline", "no per-second count of requests in flight", "No latency was recorded", "was sampled", "No errors.", "No thresholds were set", "built-in emulator"}},
+		{"empty", empty, 0, []string{"has no per-second timeline", "no per-second count of requests in flight", "No latency was recorded", "was sampled", "No errors.", "Verdict: PASSED (exit 0): no gate was set and no built-in rule was broken", "The built-in rules, where they apply: ok&gt;0", "built-in emulator"}},
 		{"no errors, no target", noErrors, 6, []string{"No errors during the run.", "The target was not sampled."}},
 		{"broken histogram", broken, 7, []string{"latency histogram: decode histogram"}},
 		{"influx down", influxDown, 7, []string{"InfluxDB (--influx-url)", "http://vl:xxxxx@influx:8086/write?db=jmeter", ">61 / 0<", "connection refused"}},

@@ -68,6 +68,10 @@ type HVReceiver struct {
 	Accepted int64            `json:"accepted"`
 	Dropped  map[string]int64 `json:"dropped,omitempty"`
 	Lost     int64            `json:"lost"`
+	// Extra counts messages the receiver counted beyond those written
+	// (Received − written, never negative): traffic from elsewhere, such
+	// as the other shards of a run against one collector. Lost is then 0.
+	Extra int64 `json:"extra,omitempty"`
 	// Duplicates counts eventIds received twice; nil when the receiver
 	// does not count them (the real collector does not).
 	Duplicates *int64 `json:"duplicates,omitempty"`

@@ -229,7 +229,28 @@ type Threshold struct {
 	// Reason says why a gate failed without a measurement (the metric is
 	// missing from the result, e.g. the target was not sampled).
 	Reason string `json:"reason,omitempty"`
+	// Kind says who set the gate, so that every rendering (JUnit's
+	// classname, the summary) names it alike: empty for a --threshold,
+	// KindAbort, KindRule or KindBaseline.
+	Kind string `json:"kind,omitempty"`
+	// Undecided marks a baseline gate the figures could not decide; Pass
+	// is then what --gate-undecided made of it.
+	Undecided bool `json:"undecided,omitempty"`
+	// Note is a baseline gate's verdict in one sentence: both figures,
+	// the p-value and the tolerance.
+	Note string `json:"note,omitempty"`
 }
+
+// The kinds of gate a run is judged by (Threshold.Kind).
+const (
+	// KindAbort is an --abort-on-fail gate, judged on the whole run too.
+	KindAbort = "abort"
+	// KindRule is a built-in rule the run broke (ok>0, hv.received>0, …).
+	KindRule = "rule"
+	// KindBaseline is a --gate against a stored result (run --baseline);
+	// Value is the change in the gate's tolerance kind.
+	KindBaseline = "baseline"
+)
 
 // Histograms carries the full distributions as base64 of HdrHistogram's
 // V2 compressed encoding, so that results can be merged and re-rendered
@@ -279,13 +300,18 @@ type Second struct {
 	PoolExhausted int64 `json:"pool_exhausted"`
 	// ErrorsByClass breaks Errors down by class for charts of errors over
 	// time; empty seconds carry no map.
-	ErrorsByClass  map[string]int64 `json:"errors_by_class,omitempty"`
-	P50Ms          float64          `json:"p50_ms"`
-	P99Ms          float64          `json:"p99_ms"`
-	MaxMs          float64          `json:"max_ms"`
-	TargetCPUPct   float64          `json:"target_cpu_pct,omitempty"`
-	TargetRSSBytes int64            `json:"target_rss_bytes,omitempty"`
-	GenCPUPct      float64          `json:"generator_cpu_pct,omitempty"`
+	ErrorsByClass map[string]int64 `json:"errors_by_class,omitempty"`
+	P50Ms         float64          `json:"p50_ms"`
+	// P95Ms and AvgMs let a single run be gated on them against a
+	// baseline (run --baseline --gate 'avg<+1ms'); AvgMs is the mean of
+	// the second's latencies, which a merge weights by Sent exactly.
+	P95Ms          float64 `json:"p95_ms,omitempty"`
+	AvgMs          float64 `json:"avg_ms,omitempty"`
+	P99Ms          float64 `json:"p99_ms"`
+	MaxMs          float64 `json:"max_ms"`
+	TargetCPUPct   float64 `json:"target_cpu_pct,omitempty"`
+	TargetRSSBytes int64   `json:"target_rss_bytes,omitempty"`
+	GenCPUPct      float64 `json:"generator_cpu_pct,omitempty"`
 	// GenRSSBytes is vesload's own resident memory at the end of the
 	// second, when it samples itself.
 	GenRSSBytes int64 `json:"generator_rss_bytes,omitempty"`

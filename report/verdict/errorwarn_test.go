@@ -17,15 +17,19 @@ func TestWarnUngatedErrors(t *testing.T) {
 		gates int
 		warn  string
 	}{
-		{"80% pool_exhausted, no gate", result.Requests{Scheduled: 500, Sent: 100, OK: 100, Errors: 400}, 0, "error rate 80.00% and no --threshold"},
+		{"80% pool_exhausted, no gate", result.Requests{Scheduled: 500, Sent: 100, OK: 100, Errors: 400}, 0, "error rate 80.00% and no --threshold: the run passes (exit 0)"},
 		{"just over 1%", result.Requests{Scheduled: 1000, Sent: 1000, OK: 989, Errors: 11}, 0, "error rate 1.10%"},
 		{"exactly 1%", result.Requests{Scheduled: 1000, Sent: 1000, OK: 990, Errors: 10}, 0, ""},
 		{"gated", result.Requests{Scheduled: 500, Sent: 100, OK: 100, Errors: 400}, 1, ""},
 		{"nothing succeeded: the ok>0 gate speaks", result.Requests{Scheduled: 10, Sent: 10, Errors: 10}, 0, ""},
 		{"nothing attempted", result.Requests{}, 0, ""},
+		{"failed on a built-in rule", result.Requests{Scheduled: 500, Sent: 100, OK: 100, Errors: 400}, -1, ""},
 	}
 	for _, tc := range tests {
 		res := &result.Result{Requests: tc.req}
+		if tc.gates < 0 { // judged failed by a rule, not by a gate of the run's
+			res.Thresholds, tc.gates = []result.Threshold{{Expr: "hv.disconnected==0", Kind: result.KindRule}}, 0
+		}
 		got := WarnUngatedErrors(res, tc.gates)
 		if tc.warn == "" {
 			if got != "" || len(res.Warnings) != 0 {

@@ -9,9 +9,6 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-// fails is the tail of every rule's warning.
-const fails = " the run fails (exit 3) unless --allow-errors is given"
-
 // Rule is one built-in rule: a gate the run is held to without being
 // asked, and only when the result breaks it, so that a run that keeps the
 // rule carries no extra gate.
@@ -20,7 +17,7 @@ type Rule struct {
 	// broken, e.g. "ok>0".
 	Gate string
 	// Broken says whether res breaks the rule, and why, in one line for
-	// the result's warnings.
+	// the result's warnings; Judge adds what it means for the verdict.
 	Broken func(res *result.Result) (why string, broken bool)
 	// Yields is true when a gate the user set on the same metric decides
 	// instead of the rule (the user asked for "hv.dropped<10", say).
@@ -34,6 +31,7 @@ func Rules() []Rule {
 		{Gate: "hv.disconnected==0", Broken: disconnected, Yields: true},
 		{Gate: "hv.received>0", Broken: nothingReceived, Yields: true},
 		{Gate: "hv.dropped==0", Broken: dropped, Yields: true},
+		{Gate: "delivery.delivered>0", Broken: nothingDelivered, Yields: true},
 	}
 }
 
@@ -43,7 +41,7 @@ func noSuccess(r *result.Result) (string, bool) {
 	if r.Requests.OK > 0 || r.Requests.Scheduled == 0 {
 		return "", false
 	}
-	return "no request succeeded:" + fails, true
+	return "no request succeeded", true
 }
 
 // disconnected: HV-VES messages fell due while their producer had no
@@ -53,8 +51,8 @@ func disconnected(r *result.Result) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("%d of the %d messages scheduled fell due while their producer had no connection"+
-		" and were never sent (counted as errors, class disconnected):%s",
-		r.HV.NotSentBy[result.ClassDisconnected], r.HV.Sent.Scheduled, fails), true
+		" and were never sent (counted as errors, class disconnected)",
+		r.HV.NotSentBy[result.ClassDisconnected], r.HV.Sent.Scheduled), true
 }
 
 // nothingReceived: messages were written but the observed receiver counted
@@ -64,7 +62,7 @@ func nothingReceived(r *result.Result) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("the receiver (%s) received none of the %d messages written (plain TCP to a TLS listener,"+
-		" or the wrong port?):%s", r.HV.Receiver.Source, r.HV.Sent.Written, fails), true
+		" or the wrong port?)", r.HV.Receiver.Source, r.HV.Sent.Written), true
 }
 
 // dropped: the observed receiver dropped messages it received.
@@ -80,8 +78,23 @@ func dropped(r *result.Result) (string, bool) {
 	if n == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("the receiver (%s) dropped %d of the %d messages it received (%s), accepting %d:%s",
-		rc.Source, n, rc.Received, dropCauses(rc.Dropped), rc.Accepted, fails), true
+	return fmt.Sprintf("the receiver (%s) dropped %d of the %d messages it received (%s), accepting %d",
+		rc.Source, n, rc.Received, dropCauses(rc.Dropped), rc.Accepted), true
+}
+
+// nothingDelivered: the run's events were followed onto the collector's
+// output topic (--consume), some were expected there and none arrived
+// within the grace: a collector that answers 202 and publishes nothing.
+func nothingDelivered(r *result.Result) (string, bool) {
+	d := r.Delivery
+	if d == nil || d.Delivered > 0 || d.Expected == 0 {
+		return "", false
+	}
+	why := fmt.Sprintf("none of the %d events expected on the output topic was delivered (%d lost)", d.Expected, d.Lost)
+	if d.Foreign > 0 {
+		why += fmt.Sprintf("; %d records of the topic were not the run's (does the body carry the run's eventId?)", d.Foreign)
+	}
+	return why, true
 }
 
 // dropCauses lists drop causes as "routing=10, invalid=2" in a stable order.

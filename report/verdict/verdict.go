@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
@@ -24,6 +25,10 @@ type Options struct {
 	// too: a run shorter than the abort window, or one that fails slowly,
 	// still fails on them.
 	AbortGates []threshold.Threshold
+	// Decided are gates decided elsewhere, listed after the abort gates:
+	// the abort gate that stopped the run over its window, the baseline
+	// gates of run --baseline (result.KindBaseline).
+	Decided []result.Threshold
 	// AllowErrors relaxes the built-in rules: their warnings stay, their
 	// gates are not added.
 	AllowErrors bool
@@ -46,33 +51,76 @@ func FromConfig(c result.RunConfig) (Options, error) {
 
 // Judge evaluates every gate of o and the built-in rules on res: it
 // replaces res.Thresholds with their outcomes (the user's gates first, as
-// written, then the whole-run abort gates, then the rules broken) and
-// appends each broken rule's warning to res.Warnings. It returns those
-// warnings, for a command to print.
+// written, then the whole-run abort gates, the gates decided elsewhere,
+// then the rules broken), and appends each broken rule's warning to
+// res.Warnings, ending with what it means for this run's verdict (the run
+// fails, a shard defers to the merge, --allow-errors lets it pass, a gate
+// of the user's decides). It returns those warnings, for a command to
+// print. A res that Judge has seen carries its verdict: Of reads it.
 func Judge(res *result.Result, o Options) []string {
 	res.Thresholds = threshold.EvalAll(o.Gates, res)
 	for _, g := range threshold.EvalAll(o.AbortGates, res) {
 		g.Expr = "abort-on-fail: " + g.Expr + " (whole run)"
+		g.Kind = result.KindAbort
 		res.Thresholds = append(res.Thresholds, g)
 	}
-	var why []string
+	res.Thresholds = append(res.Thresholds, o.Decided...)
+	type brokenRule struct {
+		why    string
+		yields string // the user's gate that decides instead, if any
+	}
+	var broken []brokenRule
 	for _, rule := range Rules() {
-		w, broken := rule.Broken(res)
-		if !broken {
+		w, isBroken := rule.Broken(res)
+		if !isBroken {
 			continue
 		}
-		why = append(why, w)
-		if o.AllowErrors {
-			continue
-		}
+		b := brokenRule{why: w}
 		g := mustParse(rule.Gate)
-		if rule.Yields && slices.ContainsFunc(o.Gates, func(t threshold.Threshold) bool { return t.Metric == g.Metric }) {
+		if i := slices.IndexFunc(o.Gates, func(t threshold.Threshold) bool { return t.Metric == g.Metric }); rule.Yields && i >= 0 {
+			b.yields = o.Gates[i].Expr
+		}
+		broken = append(broken, b)
+		if o.AllowErrors || b.yields != "" {
 			continue
 		}
-		res.Thresholds = append(res.Thresholds, g.Eval(res))
+		out := g.Eval(res)
+		out.Kind = result.KindRule
+		res.Thresholds = append(res.Thresholds, out)
+	}
+	v := Of(res)
+	why := make([]string, 0, len(broken))
+	for _, b := range broken {
+		var tail string
+		switch {
+		case b.yields != "":
+			tail = "your gate " + b.yields + " decides instead of the built-in rule"
+		case o.AllowErrors:
+			tail = "--allow-errors keeps the built-in rule from failing the run"
+		default:
+			tail = Consequence(res, v)
+		}
+		why = append(why, b.why+": "+tail)
 	}
 	res.Warnings = append(res.Warnings, why...)
 	return why
+}
+
+// Consequence says, in the words of every warning and summary, what the
+// verdict v of res means for the process: "the run fails (exit 3) unless
+// --allow-errors is given", "this shard exits 0: …", "the run was
+// interrupted (exit 130)". Only a failing or deferred gate has a
+// consequence to state; a passed verdict's is "the run passes (exit 0)".
+func Consequence(res *result.Result, v Verdict) string {
+	switch v {
+	case Failed:
+		return "the run fails (exit 3) unless --allow-errors is given"
+	case Deferred:
+		return fmt.Sprintf("this shard (%d/%d) exits 0: its gates are decided on the merged result (vesload merge)", res.Shard.Index, res.Shard.Count)
+	case Interrupted:
+		return "the run was interrupted (exit 130)"
+	}
+	return "the run passes (exit 0)"
 }
 
 // mustParse parses a built-in gate; one that does not parse is a
@@ -118,7 +166,8 @@ func (v Verdict) String() string {
 // Of reads the verdict of a judged result. A stop by --abort-on-fail
 // fails the run even on a shard (the shard's share was not sent); a
 // signal interrupts it; failed gates fail a whole run and defer on a
-// shard of several.
+// shard of several, except a failed baseline gate, which the merge does
+// not judge again (the shard was held to its own baseline).
 func Of(res *result.Result) Verdict {
 	switch {
 	case res.AbortedBy != "":
@@ -127,10 +176,56 @@ func Of(res *result.Result) Verdict {
 		return Interrupted
 	case threshold.Passed(res.Thresholds):
 		return Passed
-	case res.Shard != nil && res.Shard.Count > 1:
+	case res.Shard != nil && res.Shard.Count > 1 && !failedBaseline(res.Thresholds):
 		return Deferred
 	}
 	return Failed
+}
+
+func failedBaseline(ts []result.Threshold) bool {
+	return slices.ContainsFunc(ts, func(t result.Threshold) bool { return !t.Pass && t.Kind == result.KindBaseline })
+}
+
+// NoGates says why a judged result without gates passed: no gate was
+// set, and the built-in rules held or, with --allow-errors, only warned.
+func NoGates(res *result.Result) string {
+	if res.Config.AllowErrors {
+		return "no gate was set, and --allow-errors lets the built-in rules only warn"
+	}
+	return "no gate was set and no built-in rule was broken"
+}
+
+// Line is the verdict of a judged result in one line, the last of its
+// summary, in the same words as the exit code: "PASSED (exit 0)",
+// "FAILED (exit 3): ok>0, p99<500ms", "DEFERRED (exit 0): …".
+func Line(res *result.Result) string {
+	v := Of(res)
+	var failed []string
+	for _, t := range res.Thresholds {
+		if !t.Pass {
+			failed = append(failed, t.Expr)
+		}
+	}
+	list := strings.Join(failed, ", ")
+	switch v {
+	case Passed:
+		n := len(res.Thresholds)
+		switch n {
+		case 0:
+			return "Verdict: PASSED (exit 0): " + NoGates(res)
+		case 1:
+			return "Verdict: PASSED (exit 0): the gate passed"
+		}
+		return fmt.Sprintf("Verdict: PASSED (exit 0): all %d gates passed", n)
+	case Deferred:
+		return "Verdict: DEFERRED (exit 0): failed on this shard: " + list + "; " + Consequence(res, v)
+	case Interrupted:
+		return "Verdict: INTERRUPTED (exit 130): a signal stopped the run before its end"
+	}
+	if res.AbortedBy != "" {
+		return "Verdict: FAILED (exit 3): stopped early by --abort-on-fail " + res.AbortedBy
+	}
+	return "Verdict: FAILED (exit 3): " + list
 }
 
 // ExitCode is the one mapping of a verdict to the process's exit code.

@@ -45,6 +45,19 @@ func hvRun(disconnected, received int64, dropped map[string]int64) *result.Resul
 	return r
 }
 
+// delivered is a REST result whose 20 events were followed onto the
+// output topic, n of them delivered.
+func delivered(n int64) *result.Result {
+	r := rest(100)
+	r.Delivery = &result.Delivery{Expected: 20, Delivered: n, Lost: 20 - n}
+	return r
+}
+
+func onShard(r *result.Result) *result.Result {
+	r.Shard = &result.ShardInfo{Index: 1, Count: 3}
+	return r
+}
+
 func TestJudge(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -71,6 +84,17 @@ func TestJudge(t *testing.T) {
 			[]string{"hv.dropped<10 pass"}, []string{"dropped 5"}, Passed},
 		{"hv allowed", hvRun(2, 0, map[string]int64{"routing": 1}), Options{AllowErrors: true}, nil,
 			[]string{"no connection", "received none", "dropped 1"}, Passed},
+		{"nothing delivered", delivered(0), Options{}, []string{"delivery.delivered>0 FAIL"},
+			[]string{"none of the 20 events expected on the output topic was delivered (20 lost): the run fails (exit 3)"}, Failed},
+		{"some delivered", delivered(1), Options{}, nil, nil, Passed},
+		{"delivery gated by the user", delivered(0), Options{Gates: gates(t, "delivery.delivered>=0")},
+			[]string{"delivery.delivered>=0 pass"}, []string{"your gate delivery.delivered>=0 decides"}, Passed},
+		{"a shard defers", onShard(rest(0)), Options{}, []string{"ok>0 FAIL"},
+			[]string{"no request succeeded: this shard (1/3) exits 0: its gates are decided on the merged result"}, Deferred},
+		{"a rule after a failed gate", rest(0), Options{AllowErrors: true, Gates: gates(t, "ok>5")}, []string{"ok>5 FAIL"},
+			[]string{"no request succeeded: --allow-errors keeps the built-in rule from failing the run"}, Failed},
+		{"decided elsewhere", rest(100), Options{Decided: []result.Threshold{{Expr: "p99<+10%", Kind: result.KindBaseline}}},
+			[]string{"p99<+10% FAIL"}, nil, Failed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			why := Judge(c.res, c.opts)
@@ -114,6 +138,7 @@ func TestOfAndExitCode(t *testing.T) {
 		{"whole run as one shard", result.Result{Thresholds: fail, Shard: &result.ShardInfo{Index: 0, Count: 1}}, Failed, 3},
 		{"interrupted", result.Result{Interrupted: true, Thresholds: fail}, Interrupted, 130},
 		{"aborted shard", result.Result{AbortedBy: "error_rate<5%", Interrupted: true, Shard: &result.ShardInfo{Count: 2}}, Failed, 3},
+		{"a shard's baseline gate", result.Result{Thresholds: []result.Threshold{{Expr: "p99<+1%", Kind: result.KindBaseline}}, Shard: &result.ShardInfo{Index: 1, Count: 4}}, Failed, 3},
 	} {
 		v := Of(&c.res)
 		if v != c.want || ExitCode(v) != c.code {

@@ -112,7 +112,7 @@ func (e *Emulator) HVReceiver(written int64, settle time.Duration) *result.HVRec
 	}
 	dup := st.DuplicateEventIDs
 	return &result.HVReceiver{Source: "emulator", Received: st.Received, Accepted: st.Accepted,
-		Dropped: st.Dropped, Lost: written - st.Received, Duplicates: &dup, TravelAvgMs: st.TravelMs.Avg,
+		Dropped: st.Dropped, Lost: max(written-st.Received, 0), Extra: max(st.Received-written, 0), Duplicates: &dup, TravelAvgMs: st.TravelMs.Avg,
 		TravelP50Ms: st.TravelMs.P50, TravelP99Ms: st.TravelMs.P99, TravelMaxMs: st.TravelMs.Max}
 }
 
