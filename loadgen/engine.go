@@ -31,6 +31,7 @@ type Engine struct {
 	lag   *lagMeter
 	tl    *timeline
 	rec   *recorder
+	outs  outlets // the observers, each on a goroutine of its own during Run
 	d     *dispatcher
 	abort chan struct{}
 	once  sync.Once
@@ -126,6 +127,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	e.d.start, e.rec.started = start, start
 	e.rec.obs.begin(start)
+	e.outs = startOutlets(e.cfg.Observers)
 	tk := e.newTicker(start, self)
 	close(begin)
 	go tk.loop()
@@ -147,8 +149,12 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	close(e.d.jobs)
 	e.drain(&workers)
 	tk.stop()
-	final := e.rec.finish()
-	res := tk.result(final, time.Now(), interrupted, true)
+	ended := time.Now()
+	final, last := e.rec.finish(ended)
+	e.outs.publish(last)
+	lost := e.outs.close(outputDrain)
+	res := tk.result(final, ended, interrupted, true)
+	res.Outputs = lost
 	e.markShard(res, offset)
 	return res, nil
 }
@@ -187,8 +193,9 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 	var (
 		req transport.Request
 		out transport.Outcome
-		r   record
 	)
+	r := new(record) // its event goes to the observers: one per worker, reused
+
 	req.Body = make([]byte, 0, 16<<10)
 	ready.Done()
 	<-begin
@@ -206,7 +213,7 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 			// sent without an outcome (docs/ARCHITECTURE.md, "Accounting").
 			e.c.sent.Add(-1)
 		}
-		r = record{
+		*r = record{
 			seq:     j.seq,
 			flight:  flight,
 			kind:    j.kind,
@@ -226,7 +233,7 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 		}
 		// Recorded before the token goes back: until then the ticket says
 		// the request is in flight, so an abort's count is exact.
-		e.rec.record(&r)
+		e.rec.record(r)
 		e.d.slots <- j.token
 	}
 }

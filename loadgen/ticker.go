@@ -14,8 +14,9 @@ import (
 
 // ticker does the engine's once-a-second work on the wall clock: it reads
 // the generator's CPU and the samplers, closes the final seconds of the
-// timeline, shows the live figures and takes checkpoints, which one
-// writer goroutine turns into results in order.
+// timeline, publishes them with the live figures as one snapshot to every
+// output's outlet, and takes checkpoints, which one writer goroutine
+// turns into results in order. It holds the recorder's lock only to copy.
 type ticker struct {
 	e       *Engine
 	started time.Time
@@ -26,7 +27,9 @@ type ticker struct {
 	target   *sampling
 
 	last struct{ sent, attempted int64 }
-	prog Progress // reused every second
+	// spare is swapped with the recorder's live histogram every second,
+	// so that the wall second's latencies are read outside the lock.
+	spare *hdrhistogram.Histogram
 	// win keeps the latencies of the last LiveWindow seconds, one
 	// histogram a second, and winSum their sum: the live percentiles,
 	// over which a stall stays visible for as long as the window.
@@ -64,12 +67,12 @@ func (e *Engine) selfSampler() Sampler {
 }
 
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
-	t := &ticker{e: e, started: start, self: self, quit: make(chan struct{}), done: make(chan struct{})}
+	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{})}
 	t.initWindow()
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
 	}
-	if e.cfg.CheckpointEvery > 0 && len(e.cfg.Observers) > 0 {
+	if e.cfg.CheckpointEvery > 0 && len(e.outs) > 0 {
 		t.every = max(int64(e.cfg.CheckpointEvery/time.Second), 1)
 		t.ckpt = make(chan checkpoint, 1)
 		t.ckptDone = make(chan struct{})
@@ -128,15 +131,15 @@ func (t *ticker) tick(now time.Time) {
 		genRSS = gen.RSSBytes
 	}
 	r.tl.used(t.sec, genRSS, t.e.c.inFlight.Load())
-	r.closeSeconds(false)
-	t.progress(now, cpu, tgt, gen)
-	r.live.Reset()
-	r.obs.second(&t.prog)
+	seconds := r.closeSeconds(false)
+	run := liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
+	r.live, t.spare = t.spare, r.live
 	var snap *checkpoint
 	if t.ckpt != nil && (t.sec+1)%t.every == 0 {
 		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
 	}
 	r.mu.Unlock()
+	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
 		// newer snapshot replaces the one waiting.
@@ -149,28 +152,35 @@ func (t *ticker) tick(now time.Time) {
 	t.sec++
 }
 
-// progress fills the live view; the caller holds the recorder's lock.
-func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading) {
-	c, r, lag := &t.e.c, t.e.rec, t.e.lag
+// liveRun is what the live view reads of the run's tally, copied under
+// the recorder's lock.
+type liveRun struct{ ok, errors, disconnected, bytesSent int64 }
+
+// progress builds the live view of the wall second now ending, outside
+// the recorder's lock: a new one every second, since every output reads
+// it on its own goroutine.
+func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading, run liveRun) *Progress {
+	c, lag := &t.e.c, t.e.lag
 	sent, att := c.sent.Load(), c.attempted.Load()
-	p := &t.prog
-	*p = Progress{
+	p := &Progress{
 		Elapsed: now.Sub(t.started), Total: t.e.cfg.Load.Span(),
-		Scheduled: att, Sent: sent, OK: r.run.OK, Errors: r.run.Errors,
+		Scheduled: att, Sent: sent, OK: run.ok, Errors: run.errors,
 		PoolExhausted: c.exhausted.Load(), InFlight: c.inFlight.Load(),
-		Disconnected: r.run.Classes[result.ClassDisconnected], BytesSent: r.run.BytesSent,
+		Disconnected: run.disconnected, BytesSent: run.bytesSent,
 		RPS: float64(sent - t.last.sent), TargetRPS: t.targetRate(now, att),
 		LagMax:       time.Duration(lag.maxUs.Swap(0)) * time.Microsecond,
 		LagP50:       time.Duration(lag.p50Us.Load()) * time.Microsecond,
 		LagP99:       time.Duration(lag.p99Us.Load()) * time.Microsecond,
 		GeneratorCPU: cpu, Target: tgt, Generator: gen,
 	}
-	t.slide(r.live)
+	t.slide(t.spare)
+	t.spare.Reset()
 	if t.winSum.TotalCount() > 0 {
 		p.P50 = time.Duration(t.winSum.ValueAtQuantile(50)) * time.Microsecond
 		p.P99 = time.Duration(t.winSum.ValueAtQuantile(99)) * time.Microsecond
 	}
 	t.last.sent, t.last.attempted = sent, att
+	return p
 }
 
 // LiveWindow is how many seconds the live percentiles cover: long enough
@@ -222,7 +232,7 @@ func (t *ticker) writeCheckpoints() {
 	for c := range t.ckpt {
 		res := t.e.assemble(c.t, c.cpu, t.target, t.started, c.at, true, false)
 		res.Warnings = append(res.Warnings, "checkpoint of a run in progress")
-		t.e.rec.obs.checkpoint(res)
+		t.e.outs.offer(res)
 	}
 }
 

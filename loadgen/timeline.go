@@ -32,7 +32,6 @@ type timeline struct {
 
 	base int64           // the oldest open second
 	open []*result.Tally // open[i] is second base+i
-	free []*result.Tally // closed seconds' tallies, kept for reuse
 
 	closed    []result.Second
 	truncated bool
@@ -100,12 +99,9 @@ func (t *timeline) add(s int64, o result.Outcome) bool {
 	return true
 }
 
+// tally is a new second's Tally. A closed second's is never reused: it
+// goes to the outputs' snapshot, which they read on their own goroutines.
 func (t *timeline) tally() *result.Tally {
-	if n := len(t.free); n > 0 {
-		tl := t.free[n-1]
-		t.free = t.free[:n-1]
-		return tl
-	}
 	tl := result.NewTally()
 	return &tl
 }
@@ -138,7 +134,8 @@ func (t *timeline) used(s, rssBytes, inFlight int64) {
 }
 
 // closeReady closes, in order, every second that is final, and all open
-// seconds when all is set (the run is over), handing each to emit.
+// seconds when all is set (the run is over), handing each to emit: the
+// second's Tally is emit's to keep, the timeline never writes it again.
 func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally)) {
 	for {
 		frontier := t.frontier.Load()
@@ -171,8 +168,6 @@ func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally))
 		}
 		emit(s, tl)
 		t.pending[t.base%timelineRing].Store(0)
-		tl.Reset()
-		t.free = append(t.free, tl)
 		t.base++
 	}
 }

@@ -90,6 +90,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	textDelivery(t, r)
 	textThresholds(t, r)
 	textWarnings(t, r)
+	textOutputs(t, r)
 	if t.err != nil {
 		return fmt.Errorf("text report: %w", t.err)
 	}
@@ -361,6 +362,22 @@ func thresholdValue(th result.Threshold) string {
 		return fmtNum(th.Value)
 	}
 	return strings.TrimSpace(fmtNum(th.Value) + " " + th.Unit)
+}
+
+// textOutputs says in one line which outputs lost part of the run.
+func textOutputs(t *textWriter, r *result.Result) {
+	if len(r.Outputs) == 0 {
+		return
+	}
+	lost := make([]string, len(r.Outputs))
+	for i, o := range r.Outputs {
+		lost[i] = o.Summary()
+	}
+	head := "Outputs incomplete"
+	if !r.OutputsIncomplete() {
+		head = "Live views behind"
+	}
+	t.println(t.paint(ansiYellow, head+": ") + strings.Join(lost, "; "))
 }
 
 func textWarnings(t *textWriter, r *result.Result) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // QueueSize is how many events a streaming output holds while its writer
@@ -38,6 +40,19 @@ func (r Report) Warning() string {
 		return fmt.Sprintf("%s: %d rows dropped: the writer fell %d events behind the run (%d rows written)", r.Name, r.Dropped, QueueSize, r.Rows)
 	}
 	return ""
+}
+
+// Loss is what the output lost, or nil when it wrote everything it was
+// given.
+func (r Report) Loss() *result.OutputLoss {
+	if r.Err == nil && r.Dropped == 0 {
+		return nil
+	}
+	l := &result.OutputLoss{Name: r.Name, Rows: r.Dropped}
+	if r.Err != nil {
+		l.Error = r.Err.Error()
+	}
+	return l
 }
 
 // queue runs one streaming output behind a bounded queue drained by a

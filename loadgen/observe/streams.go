@@ -39,6 +39,9 @@ func NewJTLLabels(w *report.JTLWriter, label func(seq int64) string, name string
 	return &JTL{q: newQueue(name, QueueSize, write, w.Flush)}
 }
 
+// OutputName implements loadgen.OutputNamer.
+func (j *JTL) OutputName() (name string, live bool) { return j.q.name, false }
+
 // Request implements loadgen.Observer.
 func (j *JTL) Request(ev *loadgen.RequestEvent) { j.q.put(ev) }
 
@@ -76,6 +79,9 @@ func NewHdrLog(log *report.HdrLog, flush func() error, name string) *HdrLog {
 	h.q = newQueue(name, 64, write, flush)
 	return h
 }
+
+// OutputName implements loadgen.OutputNamer.
+func (h *HdrLog) OutputName() (name string, live bool) { return h.q.name, false }
 
 // Begin implements loadgen.Observer.
 func (h *HdrLog) Begin(start time.Time) { h.start = start }
