@@ -173,6 +173,9 @@ func (os outlets) close(wait time.Duration) []result.OutputLoss {
 			ol.gone.Store(true)
 		}
 		l := result.OutputLoss{Name: ol.name, Live: ol.live, Seconds: ol.seconds.Load(), Updates: ol.updates.Load(), Unfinished: unfinished}
+		if l.Live {
+			l.Seconds = 0 // a live view shows the live figures: what it missed is updates
+		}
 		if l.Seconds > 0 || l.Updates > 0 || l.Unfinished {
 			lost = append(lost, l)
 		}

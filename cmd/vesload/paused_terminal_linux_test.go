@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,4 +147,41 @@ func busyMachine() (load float64, busy bool) {
 		return 0, false
 	}
 	return load, load > float64(runtime.NumCPU())
+}
+
+// TestJTLReaderThatStopsLosesOnlyTheJTL: --jtl into a named pipe whose
+// reader opened it and stopped reading. The run sends everything on
+// time; the JTL's rows that never reached the pipe are counted, the
+// result names the JTL with them, the summary says so in one line, and
+// the run exits 1 once everything else is written.
+func TestJTLReaderThatStopsLosesOnlyTheJTL(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "rows.pipe")
+	if err := unix.Mkfifo(pipe, 0o600); err != nil {
+		t.Skipf("mkfifo not permitted here: %v", err)
+	}
+	// A reader that keeps the pipe open and reads nothing: the pipe's
+	// buffer takes the first rows, then the JTL's writes wait.
+	rd, err := os.OpenFile(pipe, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	out := filepath.Join(dir, "r.json")
+	o := vesload(t, 60*time.Second, "-rps", "200", "-duration", "3s", "--jtl", pipe, "-o", out, "-q")
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", o.code, o.stdout, o.stderr)
+	}
+	res := readResult(t, out)
+	if res.Requests.Sent != 600 || res.Errors["pool_exhausted"] != 0 {
+		t.Errorf("sent %d, pool_exhausted %d; want all 600 sent", res.Requests.Sent, res.Errors["pool_exhausted"])
+	}
+	if len(res.Outputs) != 1 || res.Outputs[0].Name != "--jtl "+pipe || res.Outputs[0].Rows == 0 || res.Outputs[0].Error == "" {
+		t.Fatalf("outputs lost %+v, want --jtl %s with its rows dropped and its error", res.Outputs, pipe)
+	}
+	if !strings.Contains(o.stdout, "Outputs incomplete: --jtl "+pipe+": ") {
+		t.Errorf("the summary does not say the JTL is incomplete:\n%s", o.stdout)
+	}
+	t.Logf("JTL lost %d rows: %s", res.Outputs[0].Rows, res.Outputs[0].Error)
 }

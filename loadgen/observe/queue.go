@@ -34,6 +34,8 @@ type Report struct {
 // wrote everything it was given.
 func (r Report) Warning() string {
 	switch {
+	case r.Err != nil && r.Dropped > 0:
+		return fmt.Sprintf("%s stopped after %d rows: %v (%d rows dropped; the run and every other output are complete)", r.Name, r.Rows, r.Err, r.Dropped)
 	case r.Err != nil:
 		return fmt.Sprintf("%s stopped after %d rows: %v (the run and every other output are complete)", r.Name, r.Rows, r.Err)
 	case r.Dropped > 0:
@@ -78,9 +80,11 @@ func newQueue[T any](name string, size int, write func(*T) error, flush func() e
 	return q
 }
 
-// put hands v to the writer; it never blocks and does not allocate.
+// put hands v to the writer; it never blocks and does not allocate. An
+// event that comes after the writer failed is dropped and counted.
 func (q *queue[T]) put(v *T) {
 	if q.failed.Load() {
+		q.dropped.Add(1)
 		return
 	}
 	select {
@@ -102,6 +106,7 @@ func (q *queue[T]) drain() {
 				return
 			}
 			if q.err != nil {
+				q.dropped.Add(1) // queued before the error, never written
 				continue
 			}
 			if err := q.write(&v); err != nil {
