@@ -24,6 +24,7 @@ type ticker struct {
 
 	self     Sampler // the generator's own process, read on every tick; nil when it cannot be read
 	cpuStats cpuStats
+	lastRead time.Time // when self was last read; zero before the first reading, which counts from the start
 	target   *sampling
 
 	last struct{ sent, attempted int64 }
@@ -88,8 +89,10 @@ func (t *ticker) loop() {
 	defer timer.Stop()
 	for {
 		select {
-		case now := <-timer.C:
-			t.tick(now)
+		case <-timer.C:
+			// The time it runs, not the time the timer fired: the CPU
+			// read now is measured up to now.
+			t.tick(time.Now())
 			timer.Reset(time.Until(t.started.Add(time.Duration(t.sec+1) * time.Second)))
 		case <-t.quit:
 			return
@@ -244,22 +247,44 @@ func (t *ticker) result(final tallies, ended time.Time, interrupted, done bool) 
 // cpuStats summarises the generator's readings: its CPU, and the peaks of
 // its memory as sampled once a second.
 type cpuStats struct {
-	sum, max float64
-	n        int
+	// busy and wall are the CPU seconds used and the wall seconds they
+	// were measured over: the average is their ratio, each reading
+	// weighed by its interval, so that the run's last, partial second (a
+	// few milliseconds, measured in whole clock ticks of 10 ms) counts
+	// for what it lasted, not as a second of its own.
+	busy, wall float64
+	// max is the highest CPU of a reading over at least minMaxInterval.
+	max float64
 	// rss, anon and heap are the highest resident memory, anonymous
 	// resident memory and Go heap in use of any reading.
 	rss, anon, heap int64
 }
 
-func (s *cpuStats) add(r *Reading) {
-	if !r.NoCPU {
-		s.sum += r.CPUPct
-		s.max = math.Max(s.max, r.CPUPct)
-		s.n++
+// minMaxInterval is the shortest reading that may set the peak CPU: the
+// kernel counts CPU time in ticks of 10 ms, so a reading over a few
+// milliseconds can show several cores' worth of one tick.
+const minMaxInterval = 500 * time.Millisecond
+
+// add folds in r, a reading over the last dt.
+func (s *cpuStats) add(r *Reading, dt time.Duration) {
+	if !r.NoCPU && dt > 0 {
+		s.busy += r.CPUPct / 100 * dt.Seconds()
+		s.wall += dt.Seconds()
+		if dt >= minMaxInterval {
+			s.max = math.Max(s.max, r.CPUPct)
+		}
 	}
 	s.rss = max(s.rss, r.RSSBytes)
 	s.anon = max(s.anon, r.AnonBytes)
 	s.heap = max(s.heap, r.GoHeapBytes)
+}
+
+// avg is the average CPU over the readings, 100 = one core.
+func (s *cpuStats) avg() float64 {
+	if s.wall <= 0 {
+		return 0
+	}
+	return s.busy / s.wall * 100
 }
 
 // readSelf reads the generator's own process, the one meter of its CPU
@@ -275,7 +300,14 @@ func (t *ticker) readSelf(now time.Time) (cpu float64, r *Reading) {
 	if err != nil && !errors.Is(err, sample.ErrPartial) {
 		return 0, nil
 	}
-	t.cpuStats.add(&rd)
+	// The sampler measured since its previous reading: the ticker's
+	// previous one, or, for the first, its priming before the start,
+	// which the run's own interval stands for.
+	if t.lastRead.IsZero() {
+		t.lastRead = t.started
+	}
+	t.cpuStats.add(&rd, now.Sub(t.lastRead))
+	t.lastRead = now
 	if !rd.NoCPU {
 		cpu = rd.CPUPct
 	}
