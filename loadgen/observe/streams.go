@@ -3,8 +3,6 @@ package observe
 import (
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -49,17 +47,17 @@ func (j *JTL) Request(ev *loadgen.RequestEvent) { j.q.put(ev) }
 // reached the file.
 func (j *JTL) Close() Report { return j.q.close() }
 
-// interval is one second of the timeline's latency, copied for the
-// HdrHistogram log's writer.
+// interval is one second of the timeline: its Tally, which the engine
+// built once and never changes, shared with every output.
 type interval struct {
-	t int64
-	h *hdrhistogram.Histogram
+	t     int64
+	tally *result.Tally
 }
 
 // HdrLog writes each second of the timeline's latency histogram as one
 // interval of an HdrHistogram log, off the recorder's path: Timeline
-// copies the second's histogram (once a second) into a queue that a
-// goroutine of its own writes out.
+// queues the second's Tally as the engine built it (nothing is copied or
+// re-aggregated) and a goroutine of its own writes it out.
 type HdrLog struct {
 	loadgen.NopObserver
 	q *queue[interval]
@@ -74,7 +72,7 @@ func NewHdrLog(log *report.HdrLog, flush func() error, name string) *HdrLog {
 	h := &HdrLog{}
 	write := func(iv *interval) error {
 		from := h.start.Add(time.Duration(iv.t) * time.Second)
-		return log.Interval(from, from.Add(time.Second), iv.h)
+		return log.Interval(from, from.Add(time.Second), iv.tally.Latency)
 	}
 	h.q = newQueue(name, 64, write, flush)
 	return h
@@ -91,9 +89,7 @@ func (h *HdrLog) Timeline(s result.Second, t *result.Tally) {
 	if t.Latency == nil || h.q.failed.Load() {
 		return
 	}
-	c := result.NewHistogram()
-	c.Merge(t.Latency)
-	h.q.put(&interval{t: s.T, h: c})
+	h.q.put(&interval{t: s.T, tally: t})
 }
 
 // Close writes out the queued intervals once the run is over and reports
