@@ -26,6 +26,7 @@ type Engine struct {
 	facts modelFacts
 	tr    transport.Transport
 	kinds []Request // the request mix; one kind without a mix
+	clock Clock     // Config.Clock, or the system's
 
 	c     counters
 	lag   *lagMeter
@@ -52,6 +53,10 @@ func New(cfg Config) (*Engine, error) {
 		tr:    cfg.Transport,
 		lag:   newLagMeter(),
 		abort: make(chan struct{}),
+		clock: cfg.Clock,
+	}
+	if e.clock == nil {
+		e.clock = SystemClock{}
 	}
 	var err error
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
@@ -149,7 +154,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	close(e.d.jobs)
 	e.drain(&workers)
 	tk.stop()
-	ended := time.Now()
+	ended := e.clock.Now()
 	final, last := e.rec.finish(ended)
 	e.outs.publish(last)
 	lost := e.outs.close(outputDrain)

@@ -85,15 +85,16 @@ func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
 // loop ticks at every whole second of the run until stop.
 func (t *ticker) loop() {
 	defer close(t.done)
-	timer := time.NewTimer(time.Until(t.started.Add(time.Second)))
+	clock := t.e.clock
+	timer := clock.NewTimer(t.started.Add(time.Second).Sub(clock.Now()))
 	defer timer.Stop()
 	for {
 		select {
-		case <-timer.C:
+		case <-timer.C():
 			// The time it runs, not the time the timer fired: the CPU
 			// read now is measured up to now.
-			t.tick(time.Now())
-			timer.Reset(time.Until(t.started.Add(time.Duration(t.sec+1) * time.Second)))
+			t.tick(clock.Now())
+			timer.Reset(t.started.Add(time.Duration(t.sec+1) * time.Second).Sub(clock.Now()))
 		case <-t.quit:
 			return
 		}
@@ -105,7 +106,7 @@ func (t *ticker) loop() {
 func (t *ticker) stop() {
 	close(t.quit)
 	<-t.done
-	cpu, _ := t.readSelf(time.Now())
+	cpu, _ := t.readSelf(t.e.clock.Now())
 	r := t.e.rec
 	r.mu.Lock()
 	r.tl.reading(t.sec, cpu, nil) // the last, partial second
