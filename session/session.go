@@ -197,7 +197,11 @@ func (s *Session) attach() error {
 	o, cfg := &s.o, &s.plan.Config
 	cfg.Observers = append(cfg.Observers, s.prog)
 	s.later = s.prog.startLater()
-	s.closers = append(s.closers, func() { s.later.close(time.Second) })
+	s.closers = append(s.closers, func() {
+		if lost := s.later.close(time.Second); lost > 0 {
+			s.prog.note(fmt.Sprintf("%d notes of the run were dropped: the terminal did not take them in time", lost))
+		}
+	})
 	if o.Verbose {
 		cfg.LogFailure = s.later.note
 	}
