@@ -158,4 +158,12 @@ func TestTickerPublishesEachSecondOnAFakeClock(t *testing.T) {
 	if lost := e.outs.close(time.Second); len(lost) != 0 {
 		t.Errorf("lost %+v", lost)
 	}
+	// Once read, a closed second's Tally is kept for reuse: second 0's
+	// served second 1, whose Tally is back.
+	if n := len(e.tl.pool.free); n != 1 {
+		t.Errorf("%d Tallies back for reuse, want 1: second 0's reused for second 1, then back", n)
+	}
+	if t0 := e.tl.tally(); t0.Scheduled != 0 || t0.Latency.TotalCount() != 0 {
+		t.Errorf("a reused Tally holds %d requests, want a reset one", t0.Scheduled)
+	}
 }

@@ -40,7 +40,8 @@ type Observer interface {
 	// Timeline sees each second of the timeline, in order, once every
 	// request due in it has an outcome, with the Tally of the requests due
 	// in it (latency, service time in µs), built once by the recorder and
-	// shared by every observer: read it or merge it, never change it.
+	// shared by every observer: read it or merge it, never change it, and
+	// do not keep it: once every observer is done with it, it is reused.
 	Timeline(s result.Second, t *result.Tally)
 	// Checkpoint sees a snapshot of the result every
 	// Config.CheckpointEvery, marked interrupted: a copy of its own, whose

@@ -17,6 +17,52 @@ import (
 type tick struct {
 	live    *Progress // nil on the run's last, which only closes seconds
 	seconds []closedSecond
+	// refs counts the outlets that have yet to deliver or skip the tick;
+	// the last one gives its seconds' Tallies back to pool for reuse.
+	refs atomic.Int32
+	pool *tallyPool
+}
+
+// release is an outlet's being done with t.
+func (t *tick) release() {
+	if t.refs.Add(-1) == 0 {
+		t.recycle()
+	}
+}
+
+func (t *tick) recycle() {
+	for _, s := range t.seconds {
+		t.pool.put(s.t)
+	}
+}
+
+// tallyPool keeps closed seconds' Tallies for reuse once every output has
+// read them, so that a run does not make two new histograms a second.
+type tallyPool struct{ free chan *result.Tally }
+
+func newTallyPool() *tallyPool { return &tallyPool{free: make(chan *result.Tally, 8)} }
+
+// get is a reset Tally, reused when one is free.
+func (p *tallyPool) get() *result.Tally {
+	select {
+	case t := <-p.free:
+		return t
+	default:
+		t := result.NewTally()
+		return &t
+	}
+}
+
+// put resets t and keeps it, unless enough are kept already.
+func (p *tallyPool) put(t *result.Tally) {
+	if p == nil || t == nil {
+		return
+	}
+	t.Reset()
+	select {
+	case p.free <- t:
+	default:
+	}
 }
 
 // closedSecond is one final second of the timeline: its entry and the
@@ -81,6 +127,7 @@ func (ol *outlet) run() {
 				return
 			}
 			ol.deliver(t)
+			t.release()
 		case r := <-ol.checkpoint:
 			if !ol.gone.Load() {
 				ol.o.Checkpoint(r)
@@ -114,6 +161,7 @@ func (ol *outlet) publish(t *tick) {
 		select {
 		case old := <-ol.ticks:
 			ol.skip(old)
+			old.release()
 		default:
 		}
 	}
@@ -146,7 +194,14 @@ func (ol *outlet) offer(r *result.Result) {
 	}
 }
 
+// publish hands t to every outlet; once they are all done with it, its
+// Tallies go back to its pool.
 func (os outlets) publish(t *tick) {
+	if len(os) == 0 {
+		t.recycle()
+		return
+	}
+	t.refs.Store(int32(len(os)))
 	for _, ol := range os {
 		ol.publish(t)
 	}

@@ -229,7 +229,7 @@ func (r *recorder) finish(now time.Time) (tallies, *tick) {
 	r.mu.Lock()
 	r.finished = true
 	held := r.heldEvents(now)
-	last := &tick{seconds: r.closeSeconds(true)}
+	last := &tick{seconds: r.closeSeconds(true), pool: r.tl.pool}
 	final := r.copyWith(handOver)
 	r.mu.Unlock()
 	r.fanning.Wait()

@@ -143,7 +143,7 @@ func (t *ticker) tick(now time.Time) {
 		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
 	}
 	r.mu.Unlock()
-	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds})
+	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds, pool: r.tl.pool})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
 		// newer snapshot replaces the one waiting.

@@ -32,6 +32,7 @@ type timeline struct {
 
 	base int64           // the oldest open second
 	open []*result.Tally // open[i] is second base+i
+	pool *tallyPool      // closed seconds' Tallies, back from the outputs
 
 	closed    []result.Second
 	truncated bool
@@ -63,7 +64,7 @@ type targetReading struct {
 }
 
 func newTimeline(scheduled func(int64) int64, step func(int64) int) *timeline {
-	return &timeline{scheduled: scheduled, step: step}
+	return &timeline{scheduled: scheduled, step: step, pool: newTallyPool()}
 }
 
 // due counts a request due in second s as dispatched and without an
@@ -99,12 +100,9 @@ func (t *timeline) add(s int64, o result.Outcome) bool {
 	return true
 }
 
-// tally is a new second's Tally. A closed second's is never reused: it
-// goes to the outputs' snapshot, which they read on their own goroutines.
-func (t *timeline) tally() *result.Tally {
-	tl := result.NewTally()
-	return &tl
-}
+// tally is a new second's Tally: a closed second's that every output
+// has read, or a new one.
+func (t *timeline) tally() *result.Tally { return t.pool.get() }
 
 // reading stores the wall clock's readings of second s.
 func (t *timeline) reading(s int64, cpu float64, tgt *Reading) {
@@ -135,7 +133,8 @@ func (t *timeline) used(s, rssBytes, inFlight int64) {
 
 // closeReady closes, in order, every second that is final, and all open
 // seconds when all is set (the run is over), handing each to emit: the
-// second's Tally is emit's to keep, the timeline never writes it again.
+// timeline never writes the second's Tally again, and takes it back
+// through its pool once every output has read it (see tick).
 func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally)) {
 	for {
 		frontier := t.frontier.Load()

@@ -3,6 +3,8 @@ package observe
 import (
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -47,17 +49,18 @@ func (j *JTL) Request(ev *loadgen.RequestEvent) { j.q.put(ev) }
 // reached the file.
 func (j *JTL) Close() Report { return j.q.close() }
 
-// interval is one second of the timeline: its Tally, which the engine
-// built once and never changes, shared with every output.
+// interval is one second of the timeline's latency, copied for the
+// HdrHistogram log's writer.
 type interval struct {
-	t     int64
-	tally *result.Tally
+	t int64
+	h *hdrhistogram.Histogram
 }
 
 // HdrLog writes each second of the timeline's latency histogram as one
-// interval of an HdrHistogram log, off the recorder's path: Timeline
-// queues the second's Tally as the engine built it (nothing is copied or
-// re-aggregated) and a goroutine of its own writes it out.
+// interval of an HdrHistogram log, off the engine's goroutines: Timeline
+// copies the second's histogram as the engine built it (the engine reuses
+// it once every output has read it) into a queue that a goroutine of its
+// own writes out.
 type HdrLog struct {
 	loadgen.NopObserver
 	q *queue[interval]
@@ -72,7 +75,7 @@ func NewHdrLog(log *report.HdrLog, flush func() error, name string) *HdrLog {
 	h := &HdrLog{}
 	write := func(iv *interval) error {
 		from := h.start.Add(time.Duration(iv.t) * time.Second)
-		return log.Interval(from, from.Add(time.Second), iv.tally.Latency)
+		return log.Interval(from, from.Add(time.Second), iv.h)
 	}
 	h.q = newQueue(name, 64, write, flush)
 	return h
@@ -89,7 +92,9 @@ func (h *HdrLog) Timeline(s result.Second, t *result.Tally) {
 	if t.Latency == nil || h.q.failed.Load() {
 		return
 	}
-	h.q.put(&interval{t: s.T, tally: t})
+	c := result.NewHistogram()
+	c.Merge(t.Latency)
+	h.q.put(&interval{t: s.T, h: c})
 }
 
 // Close writes out the queued intervals once the run is over and reports
