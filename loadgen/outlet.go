@@ -78,10 +78,11 @@ type closedSecond struct {
 // short enough that a stuck output holds little memory.
 const tickQueue = 16
 
-// outputDrain bounds how long the end of a run waits for each output to
-// take what it was given; one still busy then is left behind (and says
-// so in the result), so that a stuck output never holds up the result.
-const outputDrain = 2 * time.Second
+// outputDrain bounds how long the end of a run waits for the outputs to
+// take what they were given (a checkpoint being written, the last
+// seconds); one still busy then is left behind (and says so in the
+// result), so that a stuck output never holds up the result.
+const outputDrain = 5 * time.Second
 
 // outlet runs one observer on a goroutine of its own, fed through bounded
 // queues: the engine never waits for it, and what it skips it counts.
@@ -218,6 +219,11 @@ func (os outlets) offer(r *result.Result) {
 // still busy then are left behind. It returns what each output lost.
 func (os outlets) close(wait time.Duration) []result.OutputLoss {
 	for _, ol := range os {
+		// A checkpoint not taken yet is stale: the final result follows.
+		select {
+		case <-ol.checkpoint:
+		default:
+		}
 		close(ol.ticks)
 	}
 	deadline := time.Now().Add(wait)
