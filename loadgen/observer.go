@@ -14,8 +14,9 @@ import (
 //   - Begin is called once, on the engine's goroutine, before the clock's
 //     first request; it must not wait.
 //   - Request is called on the goroutine that recorded the request, after
-//     the recorder's lock is released: it must only hand the event to a
-//     bounded queue of its own (observe's JTL does), never wait, never
+//     the recorder's lock is released, concurrently from every worker: it
+//     must only hand the event to a bounded queue of its own (observe's
+//     JTL does) or count it in memory, never wait for I/O, never
 //     allocate, never keep ev.
 //   - Second, Timeline and Checkpoint are called on a goroutine of the
 //     observer's own (an outlet), from a bounded queue of the engine's
