@@ -11,11 +11,27 @@ import (
 )
 
 // manualClock is a Clock whose time moves only when the test advances it;
-// its timers fire then.
+// its timers fire then. armed tells the test each time a timer is set, so
+// that it moves the time only once the code under test waits for it.
 type manualClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*manualTimer
+	armed  chan struct{}
+}
+
+func newManualClock(now time.Time) *manualClock {
+	return &manualClock{now: now, armed: make(chan struct{}, 16)}
+}
+
+// waitArmed waits until a timer is set.
+func (c *manualClock) waitArmed(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.armed:
+	case <-time.After(10 * time.Second): // a safety net, not the logic's time
+		t.Fatal("no timer set")
+	}
 }
 
 func (c *manualClock) Now() time.Time {
@@ -63,6 +79,10 @@ func (t *manualTimer) Reset(d time.Duration) bool {
 	was := t.armed
 	t.at, t.armed = t.c.now.Add(d), true
 	t.fireLocked()
+	select {
+	case t.c.armed <- struct{}{}:
+	default:
+	}
 	return was
 }
 
@@ -108,7 +128,7 @@ func (w *watcher) Second(p *Progress) {
 func TestTickerPublishesEachSecondOnAFakeClock(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	clock := &manualClock{now: start}
+	clock := newManualClock(start)
 	s, err := Constant(5, 3*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -143,14 +163,17 @@ func TestTickerPublishesEachSecondOnAFakeClock(t *testing.T) {
 		outcome(0)
 	}
 	e.tl.due(1) // the dispatcher is in second 1: second 0 is final
+	clock.waitArmed(t)
 	clock.advance(time.Second)
 	expect("timeline 0: 5 ok", "second 1s: 5 ok")
 
+	clock.waitArmed(t)
 	clock.advance(time.Second) // second 1's request has no outcome yet
 	expect("second 2s: 5 ok")
 
 	outcome(1)
 	e.tl.passed()
+	clock.waitArmed(t)
 	clock.advance(time.Second)
 	expect("timeline 1: 1 ok", "second 3s: 6 ok")
 
