@@ -138,8 +138,8 @@ const saturatedCPU = 90
 // so they never make the generator saturated.
 func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generator {
 	g := result.Generator{MaxInFlight: maxFlight, RSSMaxBytes: cpu.rss, RSSAnonMaxBytes: cpu.anon, GoHeapMaxBytes: cpu.heap}
-	if cpu.n > 0 {
-		g.CPUAvgPct = round2(cpu.sum / float64(cpu.n))
+	if cpu.wall > 0 {
+		g.CPUAvgPct = round2(cpu.avg())
 		g.CPUMaxPct = round2(cpu.max)
 	}
 	if lag := e.lag.run; done && lag.TotalCount() > 0 {

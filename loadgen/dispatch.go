@@ -77,6 +77,10 @@ type dispatcher struct {
 	tl  *timeline
 	rec *recorder
 	lag *lagMeter
+	// refused and waited are the records of pool_exhausted requests, one
+	// for the dispatching goroutine and one for the pool waiter, reused
+	// so that a refusal allocates nothing.
+	refused, waited record
 }
 
 func (d *dispatcher) kind(n int64) uint8 { return d.pick[n%int64(len(d.pick))] }
@@ -100,7 +104,7 @@ func (d *dispatcher) send(ctx context.Context, j job, now time.Time) bool {
 		default:
 		}
 		if d.waiting == nil {
-			d.exhausted(j)
+			d.exhausted(j, &d.refused)
 			return true
 		}
 	}
@@ -136,15 +140,17 @@ func (d *dispatcher) handOff(j job, t token) {
 	d.jobs <- j
 }
 
-// exhausted counts j as refused for want of a connection, at its due time.
-func (d *dispatcher) exhausted(j job) {
+// exhausted counts j as refused for want of a connection, at its due
+// time, through rec, the calling goroutine's record.
+func (d *dispatcher) exhausted(j job, rec *record) {
 	d.c.exhausted.Add(1)
-	d.rec.record(&record{
+	*rec = record{
 		seq: j.seq, kind: j.kind, step: j.step,
 		dueNs:   j.due.Sub(d.start).Nanoseconds(),
 		latency: time.Since(j.due).Nanoseconds(),
 		class:   transport.PoolExhausted,
-	})
+	}
+	d.rec.record(rec)
 }
 
 // discard forgets j, which a stop cut off before it was sent: it counts as
@@ -197,7 +203,7 @@ func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration
 	}
 	left := wait - time.Since(w.since)
 	if left <= 0 {
-		d.exhausted(w.job)
+		d.exhausted(w.job, &d.waited)
 		return true
 	}
 	timer.Reset(left)
@@ -206,7 +212,7 @@ func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration
 	case t := <-d.slots:
 		d.handOff(w.job, t)
 	case <-timer.C:
-		d.exhausted(w.job)
+		d.exhausted(w.job, &d.waited)
 	case <-ctx.Done():
 		return false
 	case <-d.abort:

@@ -26,11 +26,13 @@ type Engine struct {
 	facts modelFacts
 	tr    transport.Transport
 	kinds []Request // the request mix; one kind without a mix
+	clock Clock     // Config.Clock, or the system's
 
 	c     counters
 	lag   *lagMeter
 	tl    *timeline
 	rec   *recorder
+	outs  outlets // the observers, each on a goroutine of its own during Run
 	d     *dispatcher
 	abort chan struct{}
 	once  sync.Once
@@ -51,6 +53,10 @@ func New(cfg Config) (*Engine, error) {
 		tr:    cfg.Transport,
 		lag:   newLagMeter(),
 		abort: make(chan struct{}),
+		clock: cfg.Clock,
+	}
+	if e.clock == nil {
+		e.clock = SystemClock{}
 	}
 	var err error
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
@@ -126,6 +132,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	}
 	e.d.start, e.rec.started = start, start
 	e.rec.obs.begin(start)
+	e.outs = startOutlets(e.cfg.Observers)
 	tk := e.newTicker(start, self)
 	close(begin)
 	go tk.loop()
@@ -147,8 +154,12 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	close(e.d.jobs)
 	e.drain(&workers)
 	tk.stop()
-	final := e.rec.finish()
-	res := tk.result(final, time.Now(), interrupted, true)
+	ended := e.clock.Now()
+	final, last := e.rec.finish(ended)
+	e.outs.publish(last)
+	lost := e.outs.close(outputDrain)
+	res := tk.result(final, ended, interrupted, true)
+	res.Outputs = lost
 	e.markShard(res, offset)
 	return res, nil
 }
@@ -187,8 +198,9 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 	var (
 		req transport.Request
 		out transport.Outcome
-		r   record
 	)
+	r := new(record) // its event goes to the observers: one per worker, reused
+
 	req.Body = make([]byte, 0, 16<<10)
 	ready.Done()
 	<-begin
@@ -206,7 +218,7 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 			// sent without an outcome (docs/ARCHITECTURE.md, "Accounting").
 			e.c.sent.Add(-1)
 		}
-		r = record{
+		*r = record{
 			seq:     j.seq,
 			flight:  flight,
 			kind:    j.kind,
@@ -226,7 +238,7 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 		}
 		// Recorded before the token goes back: until then the ticket says
 		// the request is in flight, so an abort's count is exact.
-		e.rec.record(&r)
+		e.rec.record(r)
 		e.d.slots <- j.token
 	}
 }

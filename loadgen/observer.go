@@ -7,18 +7,25 @@ import (
 )
 
 // Observer watches a run without the engine knowing about terminals,
-// files, Prometheus or Kafka (docs/ARCHITECTURE.md, "Observers"). The
-// engine calls every registered observer, in the order of
-// Config.Observers, for each event; one observer can neither silence nor
-// reorder another. Embed NopObserver to implement only what you need.
+// files, Prometheus or Kafka (docs/ARCHITECTURE.md, "Observers"). Nothing
+// an observer does may slow the run, so no observer runs under the
+// engine's lock:
 //
-// Request, Second and Timeline are called with the recorder's lock held,
-// never two at once, so observers need no locking among themselves; they
-// must be quick, since requests wait to be recorded meanwhile: an observer
-// that writes a file queues the event and writes it from a goroutine of
-// its own (package observe's JTL and HdrLog do). Checkpoint
-// is called from one goroutine of its own, one snapshot at a time, in
-// order, and may take its time.
+//   - Begin is called once, on the engine's goroutine, before the clock's
+//     first request; it must not wait.
+//   - Request is called on the goroutine that recorded the request, after
+//     the recorder's lock is released, concurrently from every worker: it
+//     must only hand the event to a bounded queue of its own (observe's
+//     JTL does) or count it in memory, never wait for I/O, never
+//     allocate, never keep ev.
+//   - Second, Timeline and Checkpoint are called on a goroutine of the
+//     observer's own (an outlet), from a bounded queue of the engine's
+//     once-a-second snapshots, in order. An observer that falls behind
+//     skips snapshots; the engine counts what it skipped and the result
+//     names it (result.OutputLoss), so a slow or stuck output loses only
+//     itself. Name an output with OutputNamer.
+//
+// Embed NopObserver to implement only what you need.
 type Observer interface {
 	// Begin sees the moment the run's clock starts, before any request:
 	// second T of the timeline is [start+T s, start+T+1 s).
@@ -29,14 +36,28 @@ type Observer interface {
 	Request(ev *RequestEvent)
 	// Second sees the live figures once per second of wall clock. They
 	// are provisional: the timeline's final figures come to Timeline.
+	// p is shared by every observer: read it, do not change it.
 	Second(p *Progress)
 	// Timeline sees each second of the timeline, in order, once every
 	// request due in it has an outcome, with the Tally of the requests due
-	// in it (latency in µs): read it or merge it, do not keep it.
+	// in it (latency, service time in µs), built once by the recorder and
+	// shared by every observer: read it or merge it, never change it, and
+	// do not keep it: once every observer is done with it, it is reused.
 	Timeline(s result.Second, t *result.Tally)
 	// Checkpoint sees a snapshot of the result every
-	// Config.CheckpointEvery, marked interrupted.
+	// Config.CheckpointEvery, marked interrupted: a copy of its own, whose
+	// top-level fields it may complete. A newer snapshot replaces one the
+	// observer has not taken yet.
 	Checkpoint(r *result.Result)
+}
+
+// OutputNamer is an Observer that names itself in the result when it loses
+// something (result.OutputLoss): Name as the user asked for it ("--jtl
+// r.jtl"), and Live for a live view, whose skipped updates leave every
+// record of the run complete. An observer without a name is named by its
+// type.
+type OutputNamer interface {
+	OutputName() (name string, live bool)
 }
 
 // NopObserver ignores every event; observers embed it and override the
@@ -134,23 +155,5 @@ func (os observers) begin(start time.Time) {
 func (os observers) request(ev *RequestEvent) {
 	for _, o := range os {
 		o.Request(ev)
-	}
-}
-
-func (os observers) second(p *Progress) {
-	for _, o := range os {
-		o.Second(p)
-	}
-}
-
-func (os observers) timeline(s result.Second, t *result.Tally) {
-	for _, o := range os {
-		o.Timeline(s, t)
-	}
-}
-
-func (os observers) checkpoint(r *result.Result) {
-	for _, o := range os {
-		o.Checkpoint(r)
 	}
 }

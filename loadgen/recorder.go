@@ -32,17 +32,25 @@ type record struct {
 	// says it was: recording the outcome frees the token's ticket.
 	token token
 	held  bool
+	// ev is the request's event for the observers, filled by the
+	// recorder after its lock is released; the record's owner reuses it.
+	ev RequestEvent
 }
 
 // recorder counts every outcome into Tallies (the run, each request kind,
-// each closed-model step, each second of the timeline) and fans each one
-// out to the observers. It knows nothing of the engine: workers, the
-// dispatcher and the ticker call it, all under its one lock.
+// each closed-model step, each second of the timeline): that is all it
+// does under its one lock. Each request's event goes to the observers
+// after the lock is released; the seconds it closes go out as snapshots
+// (see tick). It knows nothing of the engine: workers, the dispatcher and
+// the ticker call it.
 type recorder struct {
 	mu       sync.Mutex
 	obs      observers
 	started  time.Time
 	finished bool // the run is over: stragglers are no longer counted
+	// fanning counts the requests whose events are on their way to the
+	// observers; finish waits for them, so that none comes after.
+	fanning sync.WaitGroup
 
 	run   result.Tally
 	kinds []result.Tally // per request kind, when there is a mix
@@ -55,8 +63,6 @@ type recorder struct {
 	// tickets are the pool's tokens (the dispatcher's): which request
 	// holds each, for the requests an abort cuts off.
 	tickets []ticket
-
-	ev RequestEvent // reused for every request, so that fanning out allocates nothing
 }
 
 func newRecorder(obs []Observer, kinds, steps int, tl *timeline) *recorder {
@@ -79,20 +85,42 @@ func newTallies(n int) []result.Tally {
 	return ts
 }
 
-// record adds one request's fate. After the run is over, stragglers are
-// ignored: the result counts them as aborted.
+// record adds one request's fate, then shows its event to the observers,
+// outside the lock. After the run is over, stragglers are ignored: the
+// result counts them as aborted.
 func (r *recorder) record(rec *record) {
 	r.mu.Lock()
-	if !r.finished {
-		if rec.held {
-			r.tickets[rec.token].held.Store(false)
-		}
-		r.add(rec)
+	if r.finished {
+		r.mu.Unlock()
+		return
 	}
+	if rec.held {
+		r.tickets[rec.token].held.Store(false)
+	}
+	name := r.add(rec)
+	r.fanning.Add(1)
 	r.mu.Unlock()
+	rec.ev = RequestEvent{
+		Seq:       rec.seq,
+		Due:       r.started.Add(time.Duration(rec.dueNs)),
+		Latency:   time.Duration(rec.latency),
+		Service:   time.Duration(rec.service),
+		Outcome:   name,
+		Code:      int(rec.code),
+		BytesSent: rec.sent,
+		BytesRecv: rec.recv,
+		MessageID: rec.msgID,
+		InFlight:  rec.flight,
+		Connect:   time.Duration(rec.connect),
+		FirstByte: time.Duration(rec.ttfb),
+	}
+	r.obs.request(&rec.ev)
+	r.fanning.Done()
 }
 
-func (r *recorder) add(rec *record) {
+// add counts rec; the caller holds the lock. It returns the outcome's
+// class name.
+func (r *recorder) add(rec *record) string {
 	name := rec.class.Name(int(rec.code))
 	o := result.Outcome{
 		Class: name, MessageID: rec.msgID,
@@ -115,27 +143,18 @@ func (r *recorder) add(rec *record) {
 		// a completed write is the collector reading), shows it alive.
 		r.silence.note(done-rec.service, done, rec.code > 0 || rec.class == transport.OK)
 	}
-	r.ev = RequestEvent{
-		Seq:       rec.seq,
-		Due:       r.started.Add(time.Duration(rec.dueNs)),
-		Latency:   o.Latency,
-		Service:   o.Service,
-		Outcome:   name,
-		Code:      int(rec.code),
-		BytesSent: rec.sent,
-		BytesRecv: rec.recv,
-		MessageID: rec.msgID,
-		InFlight:  rec.flight,
-		Connect:   time.Duration(rec.connect),
-		FirstByte: time.Duration(rec.ttfb),
-	}
-	r.obs.request(&r.ev)
+	return name
 }
 
 // closeSeconds closes the seconds of the timeline that are final (all of
-// them once the run is over) and hands each to the observers.
-func (r *recorder) closeSeconds(all bool) {
-	r.tl.closeReady(all, r.obs.timeline)
+// them once the run is over) and returns them for the outputs' snapshot;
+// the caller holds the lock.
+func (r *recorder) closeSeconds(all bool) []closedSecond {
+	var out []closedSecond
+	r.tl.closeReady(all, func(s result.Second, t *result.Tally) {
+		out = append(out, closedSecond{s: s, t: t})
+	})
+	return out
 }
 
 // tallies is a consistent copy of everything the recorder counted, taken
@@ -201,45 +220,57 @@ func handOver(t *result.Tally) result.Tally {
 }
 
 // finish ends the recording: later outcomes are ignored, the open seconds
-// are closed, and the final state is returned. The state's histograms are
-// handed over, not copied: the recorder never changes them again.
-func (r *recorder) finish() tallies {
+// are closed, and the final state is returned with the snapshot of the
+// last seconds. The state's histograms are handed over, not copied: the
+// recorder never changes them again. The observers see, after every
+// event already on its way, each request still holding a ticket as
+// aborted (see heldEvents).
+func (r *recorder) finish(now time.Time) (tallies, *tick) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.finished = true
-	r.abortHeld(time.Now())
-	r.closeSeconds(true)
-	return r.copyWith(handOver)
+	held := r.heldEvents(now)
+	last := &tick{seconds: r.closeSeconds(true), pool: r.tl.pool}
+	final := r.copyWith(handOver)
+	r.mu.Unlock()
+	r.fanning.Wait()
+	for i := range held {
+		r.obs.request(&held[i])
+	}
+	return final, last
 }
 
-// abortHeld shows the observers every request still holding a ticket when
+// heldEvents are the events of the requests still holding a ticket when
 // the run ends (an abort cut the drain short, or the drain ran out of
-// time) as an aborted request, as the result counts it (see assemble):
-// every request sent is then one event, so a JTL has a row for each. Its
-// latency runs to the end of the run; it has no service time, since its
-// outcome never came.
-func (r *recorder) abortHeld(now time.Time) {
+// time), each an aborted request, as the result counts it (see
+// assemble): every request sent is then one event, so a JTL has a row for
+// each. Its latency runs to the end of the run; it has no service time,
+// since its outcome never came. The caller holds the lock.
+func (r *recorder) heldEvents(now time.Time) []RequestEvent {
 	var held int64
 	for i := range r.tickets {
 		if r.tickets[i].held.Load() {
 			held++
 		}
 	}
+	if held == 0 {
+		return nil
+	}
+	evs := make([]RequestEvent, 0, held)
 	for i := range r.tickets {
 		t := &r.tickets[i]
 		if !t.held.Load() {
 			continue
 		}
-		r.ev = RequestEvent{
+		evs = append(evs, RequestEvent{
 			Seq:     t.seq,
 			Due:     t.due,
 			Latency: max(now.Sub(t.due), 0),
 			Outcome: result.ClassAborted,
 			// They were all in flight together when the run ended.
 			InFlight: held,
-		}
-		r.obs.request(&r.ev)
+		})
 	}
+	return evs
 }
 
 // silence finds the longest time during which the target gave no answer

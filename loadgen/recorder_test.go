@@ -24,7 +24,7 @@ func TestRecorderSnapshotCopiesFinishHandsOver(t *testing.T) {
 		t.Errorf("snapshot changed after a later record: %d values, %v", snap.run.Latency.TotalCount(), snap.run.Classes)
 	}
 
-	final := r.finish()
+	final, _ := r.finish(time.Now())
 	if final.run.Latency != r.run.Latency || final.kinds[1].Service != r.kinds[1].Service || final.steps[0].Latency != r.steps[0].Latency {
 		t.Error("finish copied a histogram it could hand over")
 	}

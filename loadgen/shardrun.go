@@ -11,13 +11,9 @@ import (
 // instant once it is reached. offset is how far the clock reading at the
 // start was from that instant.
 func (e *Engine) startAt(ctx context.Context) (start time.Time, offset time.Duration, err error) {
-	g := e.cfg.Start
+	g, c := e.cfg.Start, e.clock
 	if g == nil {
-		return time.Now(), 0, nil
-	}
-	c := e.cfg.Clock
-	if c == nil {
-		c = SystemClock{}
+		return c.Now(), 0, nil
 	}
 	start, offset, ok, err := g.Wait(c, ctx.Done())
 	if err != nil {

@@ -14,8 +14,9 @@ import (
 
 // ticker does the engine's once-a-second work on the wall clock: it reads
 // the generator's CPU and the samplers, closes the final seconds of the
-// timeline, shows the live figures and takes checkpoints, which one
-// writer goroutine turns into results in order.
+// timeline, publishes them with the live figures as one snapshot to every
+// output's outlet, and takes checkpoints, which one writer goroutine
+// turns into results in order. It holds the recorder's lock only to copy.
 type ticker struct {
 	e       *Engine
 	started time.Time
@@ -23,10 +24,13 @@ type ticker struct {
 
 	self     Sampler // the generator's own process, read on every tick; nil when it cannot be read
 	cpuStats cpuStats
+	lastRead time.Time // when self was last read; zero before the first reading, which counts from the start
 	target   *sampling
 
 	last struct{ sent, attempted int64 }
-	prog Progress // reused every second
+	// spare is swapped with the recorder's live histogram every second,
+	// so that the wall second's latencies are read outside the lock.
+	spare *hdrhistogram.Histogram
 	// win keeps the latencies of the last LiveWindow seconds, one
 	// histogram a second, and winSum their sum: the live percentiles,
 	// over which a stall stays visible for as long as the window.
@@ -64,12 +68,12 @@ func (e *Engine) selfSampler() Sampler {
 }
 
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
-	t := &ticker{e: e, started: start, self: self, quit: make(chan struct{}), done: make(chan struct{})}
+	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{})}
 	t.initWindow()
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
 	}
-	if e.cfg.CheckpointEvery > 0 && len(e.cfg.Observers) > 0 {
+	if e.cfg.CheckpointEvery > 0 && len(e.outs) > 0 {
 		t.every = max(int64(e.cfg.CheckpointEvery/time.Second), 1)
 		t.ckpt = make(chan checkpoint, 1)
 		t.ckptDone = make(chan struct{})
@@ -81,13 +85,16 @@ func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
 // loop ticks at every whole second of the run until stop.
 func (t *ticker) loop() {
 	defer close(t.done)
-	timer := time.NewTimer(time.Until(t.started.Add(time.Second)))
+	clock := t.e.clock
+	timer := clock.NewTimer(t.started.Add(time.Second).Sub(clock.Now()))
 	defer timer.Stop()
 	for {
 		select {
-		case now := <-timer.C:
-			t.tick(now)
-			timer.Reset(time.Until(t.started.Add(time.Duration(t.sec+1) * time.Second)))
+		case <-timer.C():
+			// The time it runs, not the time the timer fired: the CPU
+			// read now is measured up to now.
+			t.tick(clock.Now())
+			timer.Reset(t.started.Add(time.Duration(t.sec+1) * time.Second).Sub(clock.Now()))
 		case <-t.quit:
 			return
 		}
@@ -99,7 +106,7 @@ func (t *ticker) loop() {
 func (t *ticker) stop() {
 	close(t.quit)
 	<-t.done
-	cpu, _ := t.readSelf(time.Now())
+	cpu, _ := t.readSelf(t.e.clock.Now())
 	r := t.e.rec
 	r.mu.Lock()
 	r.tl.reading(t.sec, cpu, nil) // the last, partial second
@@ -128,15 +135,15 @@ func (t *ticker) tick(now time.Time) {
 		genRSS = gen.RSSBytes
 	}
 	r.tl.used(t.sec, genRSS, t.e.c.inFlight.Load())
-	r.closeSeconds(false)
-	t.progress(now, cpu, tgt, gen)
-	r.live.Reset()
-	r.obs.second(&t.prog)
+	seconds := r.closeSeconds(false)
+	run := liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
+	r.live, t.spare = t.spare, r.live
 	var snap *checkpoint
 	if t.ckpt != nil && (t.sec+1)%t.every == 0 {
 		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
 	}
 	r.mu.Unlock()
+	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds, pool: r.tl.pool})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
 		// newer snapshot replaces the one waiting.
@@ -149,28 +156,35 @@ func (t *ticker) tick(now time.Time) {
 	t.sec++
 }
 
-// progress fills the live view; the caller holds the recorder's lock.
-func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading) {
-	c, r, lag := &t.e.c, t.e.rec, t.e.lag
+// liveRun is what the live view reads of the run's tally, copied under
+// the recorder's lock.
+type liveRun struct{ ok, errors, disconnected, bytesSent int64 }
+
+// progress builds the live view of the wall second now ending, outside
+// the recorder's lock: a new one every second, since every output reads
+// it on its own goroutine.
+func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading, run liveRun) *Progress {
+	c, lag := &t.e.c, t.e.lag
 	sent, att := c.sent.Load(), c.attempted.Load()
-	p := &t.prog
-	*p = Progress{
+	p := &Progress{
 		Elapsed: now.Sub(t.started), Total: t.e.cfg.Load.Span(),
-		Scheduled: att, Sent: sent, OK: r.run.OK, Errors: r.run.Errors,
+		Scheduled: att, Sent: sent, OK: run.ok, Errors: run.errors,
 		PoolExhausted: c.exhausted.Load(), InFlight: c.inFlight.Load(),
-		Disconnected: r.run.Classes[result.ClassDisconnected], BytesSent: r.run.BytesSent,
+		Disconnected: run.disconnected, BytesSent: run.bytesSent,
 		RPS: float64(sent - t.last.sent), TargetRPS: t.targetRate(now, att),
 		LagMax:       time.Duration(lag.maxUs.Swap(0)) * time.Microsecond,
 		LagP50:       time.Duration(lag.p50Us.Load()) * time.Microsecond,
 		LagP99:       time.Duration(lag.p99Us.Load()) * time.Microsecond,
 		GeneratorCPU: cpu, Target: tgt, Generator: gen,
 	}
-	t.slide(r.live)
+	t.slide(t.spare)
+	t.spare.Reset()
 	if t.winSum.TotalCount() > 0 {
 		p.P50 = time.Duration(t.winSum.ValueAtQuantile(50)) * time.Microsecond
 		p.P99 = time.Duration(t.winSum.ValueAtQuantile(99)) * time.Microsecond
 	}
 	t.last.sent, t.last.attempted = sent, att
+	return p
 }
 
 // LiveWindow is how many seconds the live percentiles cover: long enough
@@ -222,7 +236,7 @@ func (t *ticker) writeCheckpoints() {
 	for c := range t.ckpt {
 		res := t.e.assemble(c.t, c.cpu, t.target, t.started, c.at, true, false)
 		res.Warnings = append(res.Warnings, "checkpoint of a run in progress")
-		t.e.rec.obs.checkpoint(res)
+		t.e.outs.offer(res)
 	}
 }
 
@@ -234,22 +248,44 @@ func (t *ticker) result(final tallies, ended time.Time, interrupted, done bool) 
 // cpuStats summarises the generator's readings: its CPU, and the peaks of
 // its memory as sampled once a second.
 type cpuStats struct {
-	sum, max float64
-	n        int
+	// busy and wall are the CPU seconds used and the wall seconds they
+	// were measured over: the average is their ratio, each reading
+	// weighed by its interval, so that the run's last, partial second (a
+	// few milliseconds, measured in whole clock ticks of 10 ms) counts
+	// for what it lasted, not as a second of its own.
+	busy, wall float64
+	// max is the highest CPU of a reading over at least minMaxInterval.
+	max float64
 	// rss, anon and heap are the highest resident memory, anonymous
 	// resident memory and Go heap in use of any reading.
 	rss, anon, heap int64
 }
 
-func (s *cpuStats) add(r *Reading) {
-	if !r.NoCPU {
-		s.sum += r.CPUPct
-		s.max = math.Max(s.max, r.CPUPct)
-		s.n++
+// minMaxInterval is the shortest reading that may set the peak CPU: the
+// kernel counts CPU time in ticks of 10 ms, so a reading over a few
+// milliseconds can show several cores' worth of one tick.
+const minMaxInterval = 500 * time.Millisecond
+
+// add folds in r, a reading over the last dt.
+func (s *cpuStats) add(r *Reading, dt time.Duration) {
+	if !r.NoCPU && dt > 0 {
+		s.busy += r.CPUPct / 100 * dt.Seconds()
+		s.wall += dt.Seconds()
+		if dt >= minMaxInterval {
+			s.max = math.Max(s.max, r.CPUPct)
+		}
 	}
 	s.rss = max(s.rss, r.RSSBytes)
 	s.anon = max(s.anon, r.AnonBytes)
 	s.heap = max(s.heap, r.GoHeapBytes)
+}
+
+// avg is the average CPU over the readings, 100 = one core.
+func (s *cpuStats) avg() float64 {
+	if s.wall <= 0 {
+		return 0
+	}
+	return s.busy / s.wall * 100
 }
 
 // readSelf reads the generator's own process, the one meter of its CPU
@@ -265,7 +301,14 @@ func (t *ticker) readSelf(now time.Time) (cpu float64, r *Reading) {
 	if err != nil && !errors.Is(err, sample.ErrPartial) {
 		return 0, nil
 	}
-	t.cpuStats.add(&rd)
+	// The sampler measured since its previous reading: the ticker's
+	// previous one, or, for the first, its priming before the start,
+	// which the run's own interval stands for.
+	if t.lastRead.IsZero() {
+		t.lastRead = t.started
+	}
+	t.cpuStats.add(&rd, now.Sub(t.lastRead))
+	t.lastRead = now
 	if !rd.NoCPU {
 		cpu = rd.CPUPct
 	}

@@ -32,7 +32,7 @@ type timeline struct {
 
 	base int64           // the oldest open second
 	open []*result.Tally // open[i] is second base+i
-	free []*result.Tally // closed seconds' tallies, kept for reuse
+	pool *tallyPool      // closed seconds' Tallies, back from the outputs
 
 	closed    []result.Second
 	truncated bool
@@ -64,7 +64,7 @@ type targetReading struct {
 }
 
 func newTimeline(scheduled func(int64) int64, step func(int64) int) *timeline {
-	return &timeline{scheduled: scheduled, step: step}
+	return &timeline{scheduled: scheduled, step: step, pool: newTallyPool()}
 }
 
 // due counts a request due in second s as dispatched and without an
@@ -100,15 +100,9 @@ func (t *timeline) add(s int64, o result.Outcome) bool {
 	return true
 }
 
-func (t *timeline) tally() *result.Tally {
-	if n := len(t.free); n > 0 {
-		tl := t.free[n-1]
-		t.free = t.free[:n-1]
-		return tl
-	}
-	tl := result.NewTally()
-	return &tl
-}
+// tally is a new second's Tally: a closed second's that every output
+// has read, or a new one.
+func (t *timeline) tally() *result.Tally { return t.pool.get() }
 
 // reading stores the wall clock's readings of second s.
 func (t *timeline) reading(s int64, cpu float64, tgt *Reading) {
@@ -138,7 +132,9 @@ func (t *timeline) used(s, rssBytes, inFlight int64) {
 }
 
 // closeReady closes, in order, every second that is final, and all open
-// seconds when all is set (the run is over), handing each to emit.
+// seconds when all is set (the run is over), handing each to emit: the
+// timeline never writes the second's Tally again, and takes it back
+// through its pool once every output has read it (see tick).
 func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally)) {
 	for {
 		frontier := t.frontier.Load()
@@ -171,8 +167,6 @@ func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally))
 		}
 		emit(s, tl)
 		t.pending[t.base%timelineRing].Store(0)
-		tl.Reset()
-		t.free = append(t.free, tl)
 		t.base++
 	}
 }

@@ -59,6 +59,10 @@ func junitCases(r *result.Result) []junit.Case {
 		}
 		run.Failure = &junit.Failure{Message: msg, Type: "interrupted", Text: msg}
 	}
+	if run.Failure == nil && r.OutputsIncomplete() {
+		msg := strings.TrimPrefix(verdict.Line(r), "Verdict: ")
+		run.Failure = &junit.Failure{Message: msg, Type: "incomplete", Text: msg}
+	}
 	cases := append(make([]junit.Case, 0, len(r.Thresholds)+1), run)
 	deferred := verdict.Of(r) == verdict.Deferred
 	for _, th := range r.Thresholds {

@@ -94,6 +94,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	textDelivery(t, r)
 	textThresholds(t, r)
 	textWarnings(t, r)
+	textOutputs(t, r)
 	if opts.Appendix != "" {
 		t.printf("%s", opts.Appendix)
 	}
@@ -395,11 +396,27 @@ func textVerdict(t *textWriter, r *result.Result) {
 	switch verdict.Of(r) {
 	case verdict.Failed:
 		color = ansiRed
-	case verdict.Deferred, verdict.Interrupted:
+	case verdict.Deferred, verdict.Interrupted, verdict.Incomplete:
 		color = ansiYellow
 	}
 	t.println("")
 	t.println(t.paint(color, line))
+}
+
+// textOutputs says in one line which outputs lost part of the run.
+func textOutputs(t *textWriter, r *result.Result) {
+	if len(r.Outputs) == 0 {
+		return
+	}
+	lost := make([]string, len(r.Outputs))
+	for i, o := range r.Outputs {
+		lost[i] = o.Summary()
+	}
+	head := "Outputs incomplete"
+	if !r.OutputsIncomplete() {
+		head = "Live views behind"
+	}
+	t.println(t.paint(ansiYellow, head+": ") + strings.Join(lost, "; "))
 }
 
 func textWarnings(t *textWriter, r *result.Result) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vesload/vesload/loadgen"
@@ -45,6 +46,10 @@ func isTerminal(w io.Writer) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
+
+// OutputName implements loadgen.OutputNamer: a paused terminal costs the
+// live line its updates, nothing else.
+func (p *progress) OutputName() (name string, live bool) { return "live line", true }
 
 // Second prints the engine's live figures.
 func (p *progress) Second(s *loadgen.Progress) {
@@ -98,4 +103,69 @@ func progressFigures(s *loadgen.Progress) report.Progress {
 		f.TargetCPU, f.TargetSampled = s.Target.CPUPct, true
 	}
 	return f
+}
+
+// laterQueue is how many notes may wait for a terminal that does not take
+// them (a paused one); later ones are dropped and counted.
+const laterQueue = 64
+
+// later prints notes that come from the run's own goroutines (-v's
+// failing exchanges, the abort guard) from a goroutine of its own, so
+// that a paused terminal never holds up a worker or the guard.
+type later struct {
+	p       *progress
+	ch      chan string
+	dropped atomic.Int64
+	quit    chan struct{}
+	done    chan struct{}
+}
+
+func (p *progress) startLater() *later {
+	l := &later{p: p, ch: make(chan string, laterQueue), quit: make(chan struct{}), done: make(chan struct{})}
+	go l.print()
+	return l
+}
+
+// print prints the queued notes until quit, then what is left.
+func (l *later) print() {
+	defer close(l.done)
+	for {
+		select {
+		case msg := <-l.ch:
+			l.p.note(msg)
+		case <-l.quit:
+			for {
+				select {
+				case msg := <-l.ch:
+					l.p.note(msg)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// note queues msg without waiting; a full queue drops it. It is safe
+// from any goroutine, after close too.
+func (l *later) note(msg string) {
+	select {
+	case l.ch <- msg:
+	default:
+		l.dropped.Add(1)
+	}
+}
+
+// close prints what is queued, waiting up to wait, and reports the notes
+// that were dropped or still not printed. Call it once.
+func (l *later) close(wait time.Duration) (lost int64) {
+	close(l.quit)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-l.done:
+	case <-t.C:
+		lost = int64(len(l.ch))
+	}
+	return lost + l.dropped.Load()
 }

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,4 +60,47 @@ func TestProgressLineOfATargetSampled(t *testing.T) {
 			t.Errorf("line %q holds %q", line, tc.not)
 		}
 	}
+}
+
+// Notes from the run's goroutines never wait for the terminal: past the
+// queue they are dropped and counted.
+func TestLaterNotesNeverWait(t *testing.T) {
+	t.Parallel()
+	w := &gate{entered: make(chan struct{}), release: make(chan struct{})}
+	p := newProgress(w, false, time.Second)
+	l := p.startLater()
+	l.note("the first, which the terminal holds")
+	<-w.entered
+	for i := range laterQueue + 10 {
+		l.note(fmt.Sprintf("note %d", i)) // returns at once though the writer is stuck
+	}
+	close(w.release)
+	if lost := l.close(5 * time.Second); lost != 10 {
+		t.Errorf("%d notes lost, want the 10 past the queue", lost)
+	}
+	if n := strings.Count(w.String(), "vesload: note "); n != laterQueue {
+		t.Errorf("%d notes printed once released, want the %d queued", n, laterQueue)
+	}
+}
+
+// gate is a writer stuck until released, as a paused terminal is.
+type gate struct {
+	entered, release chan struct{}
+	once             sync.Once
+	mu               sync.Mutex
+	b                strings.Builder
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	g.once.Do(func() { close(g.entered) })
+	<-g.release
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.b.Write(p)
+}
+
+func (g *gate) String() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.b.String()
 }

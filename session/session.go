@@ -59,6 +59,9 @@ type Session struct {
 	o    Options
 	plan *scenario.Plan
 	prog *progress
+	// later prints the notes of the run's own goroutines (-v, the abort
+	// guard) without holding them up.
+	later *later
 
 	outs   *observe.Streams
 	ckpt   *observe.Checkpointer // nil without checkpoints
@@ -195,8 +198,14 @@ func (s *Session) startFollow() error {
 func (s *Session) attach() error {
 	o, cfg := &s.o, &s.plan.Config
 	cfg.Observers = append(cfg.Observers, s.prog)
+	s.later = s.prog.startLater()
+	s.closers = append(s.closers, func() {
+		if lost := s.later.close(time.Second); lost > 0 {
+			s.prog.note(fmt.Sprintf("%d notes of the run were dropped: the terminal did not take them in time", lost))
+		}
+	})
 	if o.Verbose {
-		cfg.LogFailure = s.prog.note
+		cfg.LogFailure = s.later.note
 	}
 	target := o.Target
 	target.HTTP.TLS = cfg.TLS // remote endpoints use the target's TLS settings
@@ -218,7 +227,7 @@ func (s *Session) attach() error {
 		return err
 	}
 	if len(o.AbortGates) > 0 {
-		s.guard = observe.NewAbortGuard(o.AbortGates, observe.AbortWindow, s.stop, s.prog.note)
+		s.guard = observe.NewAbortGuard(o.AbortGates, observe.AbortWindow, s.stop, s.later.note)
 		cfg.Observers = append(cfg.Observers, s.guard)
 	}
 	if o.Files.Result != "" && o.Files.Result != "-" && o.Checkpoint > 0 {
@@ -357,6 +366,7 @@ func (s *Session) Run() (*result.Result, error) {
 	s.prog.done()
 	if warnings := s.outs.Close(); res != nil {
 		res.Warnings = append(res.Warnings, warnings...)
+		res.Outputs = append(res.Outputs, s.outs.Lost()...)
 		for _, w := range warnings {
 			s.prog.note(w)
 		}

@@ -202,8 +202,9 @@ func TestInterruptWhileRunning(t *testing.T) {
 	}
 }
 
-// A stream that fails costs only itself: the run, its result and the
-// exit code go on, and the result warns about the stream.
+// A stream that fails costs only itself: the run and its result go on,
+// the result names the stream with what it lost, the summary says so,
+// and the run exits 1 once everything else is written.
 func TestFailingStreamOnlyWarns(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
@@ -222,8 +223,14 @@ func TestFailingStreamOnlyWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, err := s.Finish(res, &stdout)
-	if err != nil || code != verdict.ExitOK {
-		t.Fatalf("exit %d err %v, want %d\nstderr: %s", code, err, verdict.ExitOK, stderr.String())
+	if err != nil || code != 1 {
+		t.Fatalf("exit %d err %v, want 1\nstderr: %s", code, err, stderr.String())
+	}
+	if len(res.Outputs) != 1 || res.Outputs[0].Name != "--jtl /dev/full" || res.Outputs[0].Error == "" {
+		t.Errorf("outputs lost %+v, want --jtl /dev/full with its error", res.Outputs)
+	}
+	if !strings.Contains(stdout.String(), "Outputs incomplete: --jtl /dev/full") {
+		t.Errorf("the summary does not say the JTL is incomplete:\n%s", stdout.String())
 	}
 	found := false
 	for _, w := range res.Warnings {

@@ -96,14 +96,15 @@ func TestInfluxRealServer(t *testing.T) {
 }
 
 // TestInfluxDownNeverFailsTheRun: with nothing listening, the run
-// completes and counts the failed writes.
+// completes, counts the failed writes and, its InfluxDB record being
+// incomplete, exits 1 once the result is written.
 func TestInfluxDownNeverFailsTheRun(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "r.json")
 	o := vesload(t, 30*time.Second, "-rps", "20", "-duration", "2s", "-o", out, "-q",
 		"--influx-url", "http://127.0.0.1:1/write?db=jmeter")
-	if o.code != exitOK {
-		t.Fatalf("exit %d: %s", o.code, o.stderr)
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1: %s", o.code, o.stderr)
 	}
 	res := readResult(t, out)
 	if res.Influx == nil || res.Influx.Failed == 0 || res.Influx.Batches != 0 || !strings.Contains(res.Influx.LastError, "refused") {
@@ -111,5 +112,8 @@ func TestInfluxDownNeverFailsTheRun(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "InfluxDB: ") }) {
 		t.Errorf("no warning about the lost writes: %q", res.Warnings)
+	}
+	if len(res.Outputs) != 1 || res.Outputs[0].Name != "--influx-url" || res.Outputs[0].Batches == 0 {
+		t.Errorf("outputs lost %+v, want --influx-url with its batches", res.Outputs)
 	}
 }

@@ -260,7 +260,11 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 		}
 	}
 	ro := &o.run
-	h := kubespec.HV{Addr: cfg.Addr, Producers: cfg.Producers, Messages: cfg.Messages, Size: cfg.Size, Interval: cfg.Interval,
+	labels, err := parseLabels(ro.profileLabels, ro.labels)
+	if err != nil {
+		return nil, err
+	}
+	h := kubespec.HV{Labels: labels, Addr: cfg.Addr, Producers: cfg.Producers, Messages: cfg.Messages, Size: cfg.Size, Interval: cfg.Interval,
 		Domain: o.domain, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout, Settle: o.settle,
 		CACert: o.tls.CAFile, Insecure: o.tls.Insecure, TargetMetrics: ro.watch.targetMetrics, Thresholds: gates}
 	ko := kubespec.Options{

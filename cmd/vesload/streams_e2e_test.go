@@ -10,7 +10,8 @@ import (
 
 // TestFailingStreamKeepsTheResult: a JTL or HdrHistogram log on a full
 // disk (/dev/full) stops alone; the result and the HTML report are still
-// written, with a warning naming the stream, and the run passes.
+// written, with a warning naming the stream, and the run exits 1: a
+// record asked for is incomplete.
 func TestFailingStreamKeepsTheResult(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
@@ -22,10 +23,13 @@ func TestFailingStreamKeepsTheResult(t *testing.T) {
 			dir := t.TempDir()
 			out, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.html")
 			o := vesload(t, 60*time.Second, "-rps", "20", "-duration", "1s", flag, "/dev/full", "-o", out, "--html", page, "-q")
-			if o.code != exitOK {
-				t.Fatalf("exit %d, want 0\nstderr: %s", o.code, o.stderr)
+			if o.code != 1 {
+				t.Fatalf("exit %d, want 1\nstderr: %s", o.code, o.stderr)
 			}
 			res := readResult(t, out)
+			if len(res.Outputs) != 1 || res.Outputs[0].Name != flag+" /dev/full" {
+				t.Errorf("outputs lost %+v, want %s /dev/full", res.Outputs, flag)
+			}
 			if res.Requests.OK != 20 || !hasWarning(res, flag+" /dev/full stopped after 0 rows: write /dev/full: no space left on device") {
 				t.Errorf("requests %+v warnings %q", res.Requests, res.Warnings)
 			}

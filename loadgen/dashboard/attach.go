@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -35,6 +36,15 @@ type EveryCheckpoint struct {
 	// Every is the period the wrapped observer gets checkpoints at.
 	Every time.Duration
 	next  time.Duration
+}
+
+// OutputName implements loadgen.OutputNamer with the wrapped observer's
+// name.
+func (e *EveryCheckpoint) OutputName() (name string, live bool) {
+	if n, ok := e.Observer.(loadgen.OutputNamer); ok {
+		return n.OutputName()
+	}
+	return fmt.Sprintf("%T", e.Observer), false
 }
 
 // Checkpoint passes r on once its time into the run reaches the next

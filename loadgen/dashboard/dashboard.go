@@ -143,6 +143,9 @@ func ListenAddr(addr string) (string, error) {
 // URL is where the page is served.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/" }
 
+// OutputName implements loadgen.OutputNamer.
+func (s *Server) OutputName() (name string, live bool) { return "--dashboard", true }
+
 // Checkpoint takes a snapshot of the run without waiting: it is copied
 // and handed to the renderer through a bounded buffer; when the buffer is
 // full the oldest snapshot waiting is dropped (and counted) for it, so

@@ -87,6 +87,9 @@ func StartChild(o Options, grace time.Duration, p Plan, stderr io.Writer) (*Chil
 // request n is due at start + Due(n).
 func (c *Child) Begin(t time.Time) { _ = c.remote.Begin(t) } // a follower gone shows at Finish
 
+// OutputName implements loadgen.OutputNamer.
+func (c *Child) OutputName() (name string, live bool) { return "--consume", false }
+
 // Request marks every accepted request, so that an event lost after a
 // 2xx is told apart from one whose request failed. A run whose requests
 // get no answer (HV-VES) accepts none: the follower only needs its start.

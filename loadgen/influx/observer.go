@@ -19,6 +19,9 @@ type Observer struct {
 
 var _ loadgen.Observer = (*Observer)(nil)
 
+// OutputName implements loadgen.OutputNamer.
+func (o *Observer) OutputName() (name string, live bool) { return "--influx-url", false }
+
 // Begin writes the test's start annotation.
 func (o *Observer) Begin(time.Time) { o.W.Start() }
 
@@ -40,5 +43,6 @@ func (o *Observer) Finish(res *result.Result, wait time.Duration) {
 	if lost := st.Failed + st.Dropped; lost > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("InfluxDB: %d of %d batches were not written (last: %s)",
 			lost, lost+st.Batches, st.LastError))
+		res.Outputs = append(res.Outputs, result.OutputLoss{Name: "--influx-url", Batches: lost, Error: st.LastError})
 	}
 }

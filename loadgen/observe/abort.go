@@ -3,6 +3,7 @@ package observe
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
@@ -20,16 +21,24 @@ const AbortWindow = 10
 // judging once a whole window has passed, so runs shorter than that never
 // stop early. The window is a Tally of its seconds, so its percentiles are
 // the window's own, not the worst of its seconds'.
+//
+// It reads the closed seconds on its own goroutine, as every output does,
+// and stops the run through stop, which must not wait (the session's
+// cancel of the run's context: the schedule ends and requests in flight
+// drain): it never blocks the run to stop it.
 type AbortGuard struct {
 	loadgen.NopObserver
-	gates  []threshold.Threshold
-	stop   func()
-	note   func(string)
-	ring   []result.Tally // the last seconds, ring[n%len(ring)] the newest
-	n      int            // seconds seen
-	sum    result.Tally   // the window, rebuilt every second
-	failed string         // the gate and value that stopped the run
-	expr   string         // the gate that stopped the run, as written
+	gates []threshold.Threshold
+	stop  func()
+	note  func(string)
+	ring  []result.Tally // the last seconds, ring[n%len(ring)] the newest
+	n     int            // seconds seen
+	sum   result.Tally   // the window, rebuilt every second
+	// mu guards the verdict below, read by Failed and Complete once the
+	// run is over, while the guard's goroutine may still be running.
+	mu     sync.Mutex
+	failed string // the gate and value that stopped the run
+	expr   string // the gate that stopped the run, as written
 	gate   result.Threshold
 }
 
@@ -43,8 +52,13 @@ func NewAbortGuard(gates []threshold.Threshold, window int, stop func(), note fu
 	return &AbortGuard{gates: gates, stop: stop, note: note, ring: ring, sum: result.NewTally()}
 }
 
+// OutputName implements loadgen.OutputNamer.
+func (g *AbortGuard) OutputName() (name string, live bool) { return "--abort-on-fail", false }
+
 // Timeline implements loadgen.Observer.
 func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.failed != "" {
 		return
 	}
@@ -67,8 +81,8 @@ func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 			g.expr = v.Expr
 			g.gate.Expr = fmt.Sprintf("abort-on-fail: %s (last %d s)", v.Expr, len(g.ring))
 			g.gate.Kind = result.KindAbort
+			g.stop() // first: a note on a paused terminal must not hold the stop back
 			g.note("aborting: --abort-on-fail " + g.failed)
-			g.stop()
 			return
 		}
 	}
@@ -84,6 +98,8 @@ func abortReason(v result.Threshold, seconds int) string {
 // words and the gate's outcome for the result's thresholds. Call it once
 // the run is over.
 func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	return g.failed, g.gate, g.failed != ""
 }
 
@@ -94,7 +110,12 @@ func (g *AbortGuard) Failed() (reason string, gate result.Threshold, failed bool
 // signal came too (signalled): interrupted is for signals. A nil guard
 // does nothing.
 func (g *AbortGuard) Complete(res *result.Result, signalled bool) []result.Threshold {
-	if g == nil || g.failed == "" {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.failed == "" {
 		return nil
 	}
 	res.AbortedBy = g.expr

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"runtime/debug"
+	"sync"
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
@@ -17,6 +18,7 @@ type Checkpointer struct {
 	loadgen.NopObserver
 	path string
 	fill func(*result.Result)
+	mu   sync.Mutex // guards err, read once the run is over
 	err  error
 }
 
@@ -26,11 +28,20 @@ func NewCheckpointer(path string, fill func(*result.Result)) *Checkpointer {
 	return &Checkpointer{path: path, fill: fill}
 }
 
+// OutputName implements loadgen.OutputNamer: a checkpoint a newer one
+// replaced loses nothing, so only a checkpointer that fell far behind
+// shows in the result.
+func (c *Checkpointer) OutputName() (name string, live bool) { return "--checkpoint", false }
+
 // Checkpoint implements loadgen.Observer.
 func (c *Checkpointer) Checkpoint(r *result.Result) {
 	c.fill(r)
-	if err := report.Write(c.path, r); err != nil && c.err == nil {
-		c.err = err
+	if err := report.Write(c.path, r); err != nil {
+		c.mu.Lock()
+		if c.err == nil {
+			c.err = err
+		}
+		c.mu.Unlock()
 	}
 	// A checkpoint copies and encodes every histogram: a burst of a few
 	// megabytes of garbage once a minute. Handing it back to the system at
@@ -40,4 +51,8 @@ func (c *Checkpointer) Checkpoint(r *result.Result) {
 
 // Err is the first checkpoint that could not be written; read it once
 // the run is over.
-func (c *Checkpointer) Err() error { return c.err }
+func (c *Checkpointer) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}

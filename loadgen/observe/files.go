@@ -7,6 +7,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Stream names a file written while the run goes on: Option is the
@@ -27,6 +28,7 @@ type Streams struct {
 	hdrBuf           *bufio.Writer
 	jtl              *JTL
 	hlog             *HdrLog
+	lost             []result.OutputLoss // filled by Close
 }
 
 // OpenStreams creates the files before the run, so that an unwritable
@@ -96,6 +98,9 @@ func (s *Streams) Close() []string {
 		if w := r.Warning(); w != "" {
 			warnings = append(warnings, w)
 		}
+		if l := r.Loss(); l != nil {
+			s.lost = append(s.lost, *l)
+		}
 	}
 	for _, f := range s.files {
 		if err := f.Close(); err != nil {
@@ -105,3 +110,7 @@ func (s *Streams) Close() []string {
 	s.files = nil
 	return warnings
 }
+
+// Lost is what each stream lost (rows dropped, the error that stopped
+// it), for the result's outputs; read it after Close.
+func (s *Streams) Lost() []result.OutputLoss { return s.lost }

@@ -16,6 +16,9 @@ type Metrics struct {
 
 var _ loadgen.Observer = Metrics{}
 
+// OutputName implements loadgen.OutputNamer.
+func (Metrics) OutputName() (name string, live bool) { return "--metrics-addr", true }
+
 // Request counts one finished request; it resolves no label.
 func (o Metrics) Request(ev *loadgen.RequestEvent) {
 	o.Exporter.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // QueueSize is how many events a streaming output holds while its writer
@@ -22,7 +24,9 @@ type Report struct {
 	Name string
 	// Rows counts the rows (or intervals) that reached the file.
 	Rows int64
-	// Dropped counts events dropped because the queue was full.
+	// Dropped counts the events that never reached the file: dropped
+	// because the queue was full, or lost to the error that stopped the
+	// output (queued, or written to a buffer that could not be flushed).
 	Dropped int64
 	// Err is the write error that stopped the output, if any.
 	Err error
@@ -32,6 +36,8 @@ type Report struct {
 // wrote everything it was given.
 func (r Report) Warning() string {
 	switch {
+	case r.Err != nil && r.Dropped > 0:
+		return fmt.Sprintf("%s stopped after %d rows: %v (%d rows dropped; the run and every other output are complete)", r.Name, r.Rows, r.Err, r.Dropped)
 	case r.Err != nil:
 		return fmt.Sprintf("%s stopped after %d rows: %v (the run and every other output are complete)", r.Name, r.Rows, r.Err)
 	case r.Dropped > 0:
@@ -40,18 +46,31 @@ func (r Report) Warning() string {
 	return ""
 }
 
+// Loss is what the output lost, or nil when it wrote everything it was
+// given.
+func (r Report) Loss() *result.OutputLoss {
+	if r.Err == nil && r.Dropped == 0 {
+		return nil
+	}
+	l := &result.OutputLoss{Name: r.Name, Rows: r.Dropped}
+	if r.Err != nil {
+		l.Error = r.Err.Error()
+	}
+	return l
+}
+
 // queue runs one streaming output behind a bounded queue drained by a
 // goroutine of its own, so that a slow or failing file never holds up the
 // engine: put never blocks, and the first write error stops the writer
 // (the rows written so far stay, later events are ignored).
 type queue[T any] struct {
-	name    string
-	ch      chan T
-	write   func(*T) error
-	flush   func() error
-	failed  atomic.Bool
-	dropped atomic.Int64
-	done    chan struct{}
+	name   string
+	ch     chan T
+	write  func(*T) error
+	flush  func() error
+	failed atomic.Bool
+	given  atomic.Int64 // events put, dropped ones included
+	done   chan struct{}
 	// Owned by the drain goroutine until done is closed.
 	rows, flushed int64
 	err           error
@@ -63,15 +82,17 @@ func newQueue[T any](name string, size int, write func(*T) error, flush func() e
 	return q
 }
 
-// put hands v to the writer; it never blocks and does not allocate.
+// put hands v to the writer; it never blocks and does not allocate. An
+// event the queue has no room for, or that comes after the writer failed,
+// is dropped; close counts every event given that did not reach the file.
 func (q *queue[T]) put(v *T) {
+	q.given.Add(1)
 	if q.failed.Load() {
 		return
 	}
 	select {
 	case q.ch <- *v:
 	default:
-		q.dropped.Add(1)
 	}
 }
 
@@ -87,7 +108,7 @@ func (q *queue[T]) drain() {
 				return
 			}
 			if q.err != nil {
-				continue
+				continue // queued before the error: never written
 			}
 			if err := q.write(&v); err != nil {
 				q.stop(err)
@@ -123,5 +144,7 @@ func (q *queue[T]) stop(err error) {
 func (q *queue[T]) close() Report {
 	close(q.ch)
 	<-q.done
-	return Report{Name: q.name, Rows: q.flushed, Dropped: q.dropped.Load(), Err: q.err}
+	// Every event given is on the file or lost: rows written to a buffer
+	// that could not be flushed are lost too.
+	return Report{Name: q.name, Rows: q.flushed, Dropped: q.given.Load() - q.flushed, Err: q.err}
 }

@@ -62,8 +62,8 @@ func TestJTLFailureStopsTheStream(t *testing.T) {
 			j.Request(&ev)
 		}
 		r := j.Close()
-		if (r.Err != nil) != c.fails || r.Rows != c.rows {
-			t.Errorf("%s: report %+v, want %d rows, failed %v", c.name, r, c.rows, c.fails)
+		if (r.Err != nil) != c.fails || r.Rows != c.rows || r.Dropped != 1000-c.rows {
+			t.Errorf("%s: report %+v, want %d rows, %d dropped, failed %v", c.name, r, c.rows, 1000-c.rows, c.fails)
 		}
 		if c.fails && !strings.Contains(r.Warning(), "--jtl r.jtl stopped after 0 rows: no space left on device") {
 			t.Errorf("%s: warning %q", c.name, r.Warning())

@@ -39,6 +39,9 @@ func NewJTLLabels(w *report.JTLWriter, label func(seq int64) string, name string
 	return &JTL{q: newQueue(name, QueueSize, write, w.Flush)}
 }
 
+// OutputName implements loadgen.OutputNamer.
+func (j *JTL) OutputName() (name string, live bool) { return j.q.name, false }
+
 // Request implements loadgen.Observer.
 func (j *JTL) Request(ev *loadgen.RequestEvent) { j.q.put(ev) }
 
@@ -54,9 +57,10 @@ type interval struct {
 }
 
 // HdrLog writes each second of the timeline's latency histogram as one
-// interval of an HdrHistogram log, off the recorder's path: Timeline
-// copies the second's histogram (once a second) into a queue that a
-// goroutine of its own writes out.
+// interval of an HdrHistogram log, off the engine's goroutines: Timeline
+// copies the second's histogram as the engine built it (the engine reuses
+// it once every output has read it) into a queue that a goroutine of its
+// own writes out.
 type HdrLog struct {
 	loadgen.NopObserver
 	q *queue[interval]
@@ -76,6 +80,9 @@ func NewHdrLog(log *report.HdrLog, flush func() error, name string) *HdrLog {
 	h.q = newQueue(name, 64, write, flush)
 	return h
 }
+
+// OutputName implements loadgen.OutputNamer.
+func (h *HdrLog) OutputName() (name string, live bool) { return h.q.name, false }
 
 // Begin implements loadgen.Observer.
 func (h *HdrLog) Begin(start time.Time) { h.start = start }

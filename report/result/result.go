@@ -54,6 +54,10 @@ type Result struct {
 	// AbortedBy is the --abort-on-fail gate that stopped the run early;
 	// Interrupted stays for signals, so a script tells the two apart.
 	AbortedBy string `json:"aborted_by,omitempty"`
+	// Outputs names each output of the run that lost part of what it was
+	// given (a slow or stuck output loses only itself); none when every
+	// output is complete.
+	Outputs []OutputLoss `json:"outputs_lost,omitempty"`
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.

@@ -13,6 +13,7 @@ import (
 // (docs/ARCHITECTURE.md, "The command line").
 const (
 	ExitOK          = 0   // passed, or a shard whose gates wait for the merge
+	ExitIncomplete  = 1   // the gates passed (or wait for the merge), but a record the run was asked to write misses part of it
 	ExitFailed      = 3   // a gate or a built-in rule failed, or --abort-on-fail stopped the run
 	ExitInterrupted = 130 // stopped by a signal; the result was still written
 )
@@ -119,6 +120,8 @@ func Consequence(res *result.Result, v Verdict) string {
 		return fmt.Sprintf("this shard (%d/%d) exits 0: its gates are decided on the merged result (vesload merge)", res.Shard.Index, res.Shard.Count)
 	case Interrupted:
 		return "the run was interrupted (exit 130)"
+	case Incomplete:
+		return "the run exits 1: a record it was asked to write misses part of it"
 	}
 	return "the run passes (exit 0)"
 }
@@ -146,6 +149,10 @@ const (
 	// Deferred: a gate failed on one shard of several; the shards are
 	// judged together by vesload merge, not one by one.
 	Deferred
+	// Incomplete: the gates passed (or wait for the merge), but a record
+	// of the run the user asked for (--jtl, --hdr-log, InfluxDB) misses
+	// part of it: everything else was written.
+	Incomplete
 )
 
 // String names the verdict.
@@ -159,16 +166,30 @@ func (v Verdict) String() string {
 		return "interrupted"
 	case Deferred:
 		return "deferred to the merge"
+	case Incomplete:
+		return "incomplete"
 	}
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
 
-// Of reads the verdict of a judged result. A stop by --abort-on-fail
+// Of reads the verdict of a judged result. A run whose gates passed but
+// one of whose records misses part of it (result.OutputsIncomplete) is
+// incomplete. A stop by --abort-on-fail
 // fails the run even on a shard (the shard's share was not sent); a
 // signal interrupts it; failed gates fail a whole run and defer on a
 // shard of several, except a failed baseline gate, which the merge does
 // not judge again (the shard was held to its own baseline).
 func Of(res *result.Result) Verdict {
+	v := ofGates(res)
+	if (v == Passed || v == Deferred) && res.OutputsIncomplete() {
+		return Incomplete
+	}
+	return v
+}
+
+// ofGates is the verdict of the gates alone, before the outputs are
+// looked at.
+func ofGates(res *result.Result) Verdict {
 	switch {
 	case res.AbortedBy != "":
 		return Failed
@@ -221,6 +242,14 @@ func Line(res *result.Result) string {
 		return "Verdict: DEFERRED (exit 0): failed on this shard: " + list + "; " + Consequence(res, v)
 	case Interrupted:
 		return "Verdict: INTERRUPTED (exit 130): a signal stopped the run before its end"
+	case Incomplete:
+		var lost []string
+		for _, o := range res.Outputs {
+			if o.Incomplete() {
+				lost = append(lost, o.Name)
+			}
+		}
+		return "Verdict: INCOMPLETE (exit 1): the gates held, but these records miss part of the run: " + strings.Join(lost, ", ")
 	}
 	if res.AbortedBy != "" {
 		return "Verdict: FAILED (exit 3): stopped early by --abort-on-fail " + res.AbortedBy
@@ -235,6 +264,8 @@ func ExitCode(v Verdict) int {
 		return ExitFailed
 	case Interrupted:
 		return ExitInterrupted
+	case Incomplete:
+		return ExitIncomplete
 	}
 	return ExitOK
 }
