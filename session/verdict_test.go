@@ -116,6 +116,17 @@ func TestEveryVerdictAgrees(t *testing.T) {
 		{"HV-VES messages lost to a disconnect", hvLost(), Options{}, 3, "vesload.rules", "rule", "Verdict: FAILED (exit 3): hv.disconnected==0"},
 		{"nothing delivered", undelivered(), Options{}, 3, "vesload.rules", "rule", "Verdict: FAILED (exit 3): delivery.delivered>0"},
 		{"delivery gated by the user", undelivered(), Options{Gates: gates("delivery.delivered>=0")}, 0, "", "", "Verdict: PASSED (exit 0)"},
+		{"a record misses part of the run", func() *result.Result {
+			r := restRun(10, 100, 10)
+			r.Outputs = []result.OutputLoss{{Name: "--jtl r.jtl", Rows: 12}, {Name: "live line", Updates: 3, Live: true}}
+			return r
+		}(), Options{Gates: gates("p99<100ms")}, 1, "vesload.run", "incomplete",
+			"Verdict: INCOMPLETE (exit 1): the gates held, but these records miss part of the run: --jtl r.jtl"},
+		{"a failed gate wins over a record that misses part of the run", func() *result.Result {
+			r := restRun(10, 100, 10)
+			r.Outputs = []result.OutputLoss{{Name: "--jtl r.jtl", Rows: 12}}
+			return r
+		}(), Options{Gates: gates("p99<5ms")}, 3, "vesload.run", "incomplete", "Verdict: FAILED (exit 3): p99<5ms"},
 		{"interrupted", func() *result.Result { r := restRun(10, 100, 10); r.Interrupted = true; return r }(), Options{}, 130,
 			"vesload.run", "interrupted", "Verdict: INTERRUPTED (exit 130)"},
 	} {
