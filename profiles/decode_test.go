@@ -295,3 +295,21 @@ func TestMarshalTrickyBodies(t *testing.T) {
 		}
 	}
 }
+
+// Two neighbours swapped are one typo, as an extra or missing letter is.
+func TestSuggestTransposition(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ word, want string }{
+		{"rsp", "rps"},
+		{"druation", "duration"},
+		{"duraton", "duration"},
+		{"rsps", "rps"},
+		{"srpd", ""},
+		{"xyz", ""},
+	}
+	for _, tt := range tests {
+		if got := Suggest(tt.word, []string{"rps", "duration", "output"}); got != tt.want {
+			t.Errorf("Suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}

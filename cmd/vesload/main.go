@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -86,7 +87,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if args[0] != "" && args[0][0] != '-' {
-			return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", args[0]))
+			return fail(stderr, "vesload", usagef("%s (see 'vesload help')", cliflag.UnknownCommand(args[0], commandNames())))
 		}
 	}
 	return runRun(args, stdout, stderr)
@@ -100,7 +101,16 @@ func helpFor(name string, stdout, stderr io.Writer) int {
 			return c.run([]string{"--help"}, stdout, stderr)
 		}
 	}
-	return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", name))
+	return fail(stderr, "vesload", usagef("%s (see 'vesload help')", cliflag.UnknownCommand(name, commandNames())))
+}
+
+// commandNames are the subcommands' names, for "did you mean".
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return append(names, "help")
 }
 
 func usage(w io.Writer) {

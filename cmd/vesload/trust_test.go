@@ -64,6 +64,8 @@ func TestMisspeltFlagNamed(t *testing.T) {
 	}{
 		{[]string{"-rpss", "100"}, "vesload run: unknown flag: --rpss (did you mean --rps?)\n"},
 		{[]string{"--durtion", "1s"}, "vesload run: unknown flag: --durtion (did you mean --duration?)\n"},
+		{[]string{"-rsp", "100"}, "vesload run: unknown flag: --rsp (did you mean --rps?)\n"},
+		{[]string{"--druation", "1s"}, "vesload run: unknown flag: --druation (did you mean --duration?)\n"},
 		{[]string{"-xyzzy"}, "vesload run: unknown flag: --xyzzy\n"},
 	}
 	for _, tc := range tests {

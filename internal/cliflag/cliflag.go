@@ -69,6 +69,17 @@ func didYouMean(fs *pflag.FlagSet, err error) string {
 	return ""
 }
 
+// UnknownCommand is the message for a word that names no subcommand of
+// names: `unknown command "comapre" (did you mean compare?)`, with the
+// same rule of nearness as flags and profile keys.
+func UnknownCommand(word string, names []string) string {
+	msg := fmt.Sprintf("unknown command %q", word)
+	if s := profiles.Suggest(word, names); s != "" {
+		msg += " (did you mean " + s + "?)"
+	}
+	return msg
+}
+
 func normaliseDash(fs *pflag.FlagSet, arg string) string {
 	if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' {
 		return arg

@@ -25,6 +25,8 @@ func TestParse(t *testing.T) {
 		{args: []string{"--help"}, helpErr: true},
 		{args: []string{"-rpss", "1"}, err: "run: unknown flag: --rpss (did you mean --rps?)"},
 		{args: []string{"--durationn", "1s"}, err: "(did you mean --duration?)"},
+		{args: []string{"-rsp", "1"}, err: "run: unknown flag: --rsp (did you mean --rps?)"},
+		{args: []string{"--ouptut", "x"}, err: "run: unknown flag: --ouptut (did you mean --output?)"},
 		{args: []string{"--zzzzzzzz"}, err: "run: unknown flag: --zzzzzzzz"},
 		{args: []string{"-ox"}, rps: 1, out: "x"},
 		{args: []string{"--", "-rps", "9"}, rps: 1},
@@ -206,6 +208,22 @@ func TestOneLine(t *testing.T) {
 	} {
 		if got := OneLine(c.in); got != c.want {
 			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	t.Parallel()
+	names := []string{"run", "serve", "compare", "import-jmx"}
+	tests := []struct{ word, want string }{
+		{"comapre", `unknown command "comapre" (did you mean compare?)`},
+		{"serv", `unknown command "serv" (did you mean serve?)`},
+		{"imprt-jmx", `unknown command "imprt-jmx" (did you mean import-jmx?)`},
+		{"xyzzy", `unknown command "xyzzy"`},
+	}
+	for _, tt := range tests {
+		if got := UnknownCommand(tt.word, names); got != tt.want {
+			t.Errorf("UnknownCommand(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
 }
