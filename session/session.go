@@ -31,6 +31,7 @@ import (
 	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -61,6 +62,7 @@ type Session struct {
 	outs   *observe.Streams
 	ckpt   *observe.Checkpointer // nil without checkpoints
 	guard  *observe.AbortGuard   // nil without abort gates
+	start  *observe.StartGuard   // nil without the start-of-run rule
 	follow *delivery.Child       // nil when nothing is followed
 	influx *influx.Observer      // nil without InfluxDB
 	dash   *dashboard.Server     // nil without the live page
@@ -341,6 +343,10 @@ func (s *Session) Run() (*result.Result, error) {
 	if cfg.Transport == nil && s.o.Transport != nil {
 		cfg.Transport, err = s.o.Transport(cfg)
 	}
+	if p, ok := cfg.Transport.(transport.Prober); ok && err == nil && s.o.StartRule {
+		s.start = observe.NewStartGuard(observe.StartWindow, observe.StartMin, p.Explain, s.stop, s.prog.note)
+		cfg.Observers = append(cfg.Observers, s.start)
+	}
 	var eng *loadgen.Engine
 	if err == nil {
 		eng, err = loadgen.New(*cfg)
@@ -389,6 +395,7 @@ func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 	verdict.Judge(res, verdict.Options{Gates: s.o.Gates, AbortGates: s.o.AbortGates, AllowErrors: s.o.AllowErrors})
 	verdict.WarnUngatedErrors(res, len(s.o.Gates)+len(s.o.AbortGates))
 	s.guard.Complete(res, s.signalled.Load())
+	s.start.Complete(res, s.signalled.Load())
 	s.dash.Finish(res) // the live page shows the final result
 	s.phase.Store(phaseWriting)
 	outErr := s.o.Files.Write(s.outputs, res, stdout, s.o.Stderr)

@@ -6,11 +6,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/vesload/vesload/internal/cliflag"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -25,12 +27,17 @@ const (
 
 // fail prints err as the one line a failed command gives, after prefix
 // (its name: "vesload: report"), and returns the exit code: exitUsage
-// for bad usage (isUsage), else exitRun. The
-// subcommands end their errors here so that the rule is one place.
+// for bad usage (isUsage), exitThreshold for a target that refuses every
+// request (its preflight failed: the run would have failed its built-in
+// rule), else exitRun. The subcommands end their errors here so that the
+// rule is one place.
 func fail(stderr io.Writer, prefix string, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
-	if isUsage(err) {
+	switch {
+	case isUsage(err):
 		return exitUsage
+	case errors.As(err, new(*transport.RefusedError)):
+		return exitThreshold
 	}
 	return exitRun
 }

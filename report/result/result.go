@@ -54,6 +54,23 @@ type Result struct {
 	// AbortedBy is the --abort-on-fail gate that stopped the run early;
 	// Interrupted stays for signals, so a script tells the two apart.
 	AbortedBy string `json:"aborted_by,omitempty"`
+	// Preflight is the one real request sent before the schedule started,
+	// outside every other figure of the result; absent when none was
+	// (--no-preflight, HV-VES).
+	Preflight *Preflight `json:"preflight,omitempty"`
+}
+
+// Preflight is the request a run sends before its schedule starts, to
+// learn in a second that the target refuses every request. It is counted
+// in none of the run's figures.
+type Preflight struct {
+	// Seq is the sequence the request was rendered with: its eventId is
+	// "<run id>-<seq>".
+	Seq       int64   `json:"seq"`
+	Outcome   string  `json:"outcome"` // "ok" or the error class
+	Code      int     `json:"code,omitempty"`
+	MessageID string  `json:"message_id,omitempty"`
+	ServiceMs float64 `json:"service_ms"`
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.
