@@ -1,10 +1,14 @@
 package rest
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/valyala/fasthttp"
 
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
@@ -78,4 +82,37 @@ func (t *Transport) path() string {
 		return "/"
 	}
 	return u.Path
+}
+
+// WireHeaders are the headers of a request of kind with body exactly as
+// the transport writes them (Host and Content-Length included, a header
+// given twice written once), in their order on the wire, so that a dry
+// run shows what is sent, not what was asked for. Credentials are not
+// hidden here: the caller redacts. It does not touch the network.
+func (t *Transport) WireHeaders(kind int, body []byte) ([]transport.Header, error) {
+	if kind < 0 || kind >= len(t.o.Kinds) {
+		return nil, fmt.Errorf("no request kind %d", kind)
+	}
+	req := t.newRequest(&t.o.Kinds[kind])
+	defer fasthttp.ReleaseRequest(req)
+	req.SetBodyRaw(body)
+	if len(req.Header.UserAgent()) == 0 {
+		req.Header.SetUserAgent(t.o.UserAgent) // as the client does on sending
+	}
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	if err := req.Write(w); err != nil {
+		return nil, fmt.Errorf("write request: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		return nil, fmt.Errorf("write request: %w", err)
+	}
+	head, _, _ := bytes.Cut(b.Bytes(), []byte("\r\n\r\n"))
+	lines := strings.Split(string(head), "\r\n")
+	hs := make([]transport.Header, 0, len(lines))
+	for _, l := range lines[1:] { // after the request line
+		name, value, _ := strings.Cut(l, ":")
+		hs = append(hs, transport.Header{Name: name, Value: strings.TrimSpace(value)})
+	}
+	return hs, nil
 }
