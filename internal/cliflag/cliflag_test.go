@@ -227,3 +227,30 @@ func TestUnknownCommand(t *testing.T) {
 		}
 	}
 }
+
+// A value Go's number parser refuses is named in pflag's words, with no
+// strconv in the line.
+func TestValueErrorsInPlainWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pid", "abc"}, `x: invalid argument "abc" for "--pid" flag: must be an integer`},
+		{[]string{"--pid", "1", "--pid", "99999999999999999999"}, `x: invalid argument "99999999999999999999" for "--pid" flag: out of range`},
+		{[]string{"--pids", "1,x"}, `x: invalid argument "1,x" for "--pids" flag: must be an integer`},
+		{[]string{"--rates", "1,y"}, `x: invalid argument "1,y" for "--rates" flag: must be a number`},
+		{[]string{"--n", "abc"}, `x: invalid argument "abc" for "--n" flag: must be an integer`},
+	}
+	for _, tt := range tests {
+		fs := New("x")
+		fs.Int32Slice("pid", nil, "")
+		fs.Int32Slice("pids", nil, "")
+		fs.Float64Slice("rates", nil, "")
+		fs.Int("n", 0, "")
+		err := Parse(fs, tt.args)
+		if err == nil || err.Error() != tt.want || strings.Contains(err.Error(), "strconv") {
+			t.Errorf("Parse(%q) = %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
