@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vesload/vesload/loadgen/transport"
@@ -36,6 +37,10 @@ type Engine struct {
 	once  sync.Once
 	// preflight is the preflight's request, when one was sent.
 	preflight *result.Preflight
+	// dispatched is set once the schedule stopped dispatching (its end,
+	// or a stop): from then on the requests it did not send are not sent,
+	// no longer not yet due.
+	dispatched atomic.Bool
 }
 
 // New checks the configuration and prepares the client. It does not touch
@@ -176,6 +181,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 		}()
 	}
 	interrupted := e.cfg.Load.dispatch(ctx, e.d)
+	e.dispatched.Store(true)
 	e.tl.passed()
 	if e.d.waiting != nil {
 		close(e.d.waiting)

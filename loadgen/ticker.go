@@ -165,6 +165,13 @@ func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading) {
 		LagP99:       time.Duration(lag.p99Us.Load()) * time.Microsecond,
 		GeneratorCPU: cpu, Target: tgt, Generator: gen,
 	}
+	if rest := t.e.facts.total - att; rest > 0 && t.e.facts.total > 0 {
+		if t.e.dispatched.Load() {
+			p.NotSent = rest
+		} else {
+			p.NotYetDue = rest
+		}
+	}
 	t.slide(r.live)
 	if t.winSum.TotalCount() > 0 {
 		p.P50 = time.Duration(t.winSum.ValueAtQuantile(50)) * time.Microsecond

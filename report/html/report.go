@@ -139,6 +139,9 @@ func summarySection(r *result.Result) section {
 		[]cell{key(unsent + " (never sent)"), num(fmtInt(pe))},
 		[]cell{key("not sent (stopped)"), num(fmtInt(q.NotSent))},
 	)
+	if q.NotYetDue > 0 { // a live page: the run goes on
+		rows = append(rows, []cell{key("not yet due"), num(fmtInt(q.NotYetDue))})
+	}
 	if pct, ok := r.ErrorRatePct(); ok {
 		rows = append(rows, []cell{key("error rate (errors / attempted)"), num(fmtPct(pct))})
 	}

@@ -145,6 +145,12 @@ type Requests struct {
 	Errors    int64 `json:"errors"`
 	NotSent   int64 `json:"not_sent"`
 
+	// NotYetDue counts the requests of the schedule that were not yet
+	// due when a checkpoint was taken, the run going on: they are in no
+	// other count (Scheduled counts the requests due so far), so that a
+	// live view does not call them not sent. A finished run has none.
+	NotYetDue int64 `json:"not_yet_due,omitempty"`
+
 	// InFlight counts sent requests still waiting for their answer when
 	// a checkpoint was taken; they are in Sent but neither OK nor Errors.
 	// A finished run has none.
