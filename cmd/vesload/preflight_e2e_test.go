@@ -65,9 +65,9 @@ func TestPreflightNamesTheCause(t *testing.T) {
 	}
 }
 
-// The preflight's request is named in the result and counted in none of
-// its figures: the emulator received one request more than the run sent,
-// the one marked with transport.PreflightSeq.
+// The preflight's request is named in the result, with the sequence that
+// marks it (transport.PreflightSeq), and counted in none of its figures:
+// the requests are those of the schedule alone.
 func TestPreflightRequestNamedApart(t *testing.T) {
 	t.Parallel()
 	url, stop := startServe(t)
