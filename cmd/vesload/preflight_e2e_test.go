@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/nginxtest"
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/loadgen/transport"
 )
@@ -119,5 +120,20 @@ func TestStartOfRunRule(t *testing.T) {
 	res = readResult(t, out)
 	if o.code != exitThreshold || res.Requests.Sent != 60 || gate(res, "start of run: not every request fails with http_405 (first 5 s)") != nil {
 		t.Errorf("--keep-going: exit %d, sent %d, thresholds %+v; want the whole run, failed by ok>0 alone", o.code, res.Requests.Sent, res.Thresholds)
+	}
+}
+
+// Real nginx, as a collector's front proxy answers a URL without the
+// listener path (404): the preflight names the path, exit 3 at once.
+func TestPreflightAgainstNginx(t *testing.T) {
+	t.Parallel()
+	base := nginxtest.Start(t)
+	o := vesload(t, 30*time.Second, "-url", base, "-rps", "50", "-duration", "1m", "-q")
+	if o.code != exitThreshold || o.elapsed > 15*time.Second ||
+		!strings.Contains(o.stderr, "(http_404): the listener path is missing?") || !strings.Contains(o.stderr, base+"/eventListener/v7") {
+		t.Fatalf("exit %d after %v, stderr %q; want exit 3 at once naming the listener path", o.code, o.elapsed, o.stderr)
+	}
+	if o := vesload(t, 30*time.Second, "-url", base+"/eventListener/v7", "-rps", "50", "-duration", "1s", "-q"); o.code != exitOK {
+		t.Errorf("with the listener path: exit %d: %s", o.code, o.stderr)
 	}
 }

@@ -2,6 +2,7 @@ package cliflag
 
 import (
 	"errors"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -253,4 +254,56 @@ func TestValueErrorsInPlainWords(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, want %q", tt.args, err, tt.want)
 		}
 	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"127.0.0.1:8080", ""},
+		{":0", ""},
+		{"[::1]:9465", ""},
+		{"", ""},
+		{"8080", `want HOST:PORT: ":8080" listens on every interface, "127.0.0.1:8080" on this machine only`},
+		{"127.0.0.1:99999", "port 99999 out of range (want 0 to 65535)"},
+		{"h:x", `port "x" is not a number`},
+		{"nohost", "want HOST:PORT, such as 127.0.0.1:8080"},
+	}
+	for _, tt := range tests {
+		err := CheckAddr(tt.in)
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("CheckAddr(%q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	fs := New("serve")
+	var addr string
+	AddrVar(fs, &addr, "listen", "127.0.0.1:8080", "")
+	if err := Parse(fs, []string{"--listen", "8080"}); err == nil || addr != "127.0.0.1:8080" {
+		t.Errorf("--listen 8080: %v, value %q; want an error and the default kept", err, addr)
+	}
+	if err := Parse(fs, []string{"-listen", ":9"}); err != nil || addr != ":9" {
+		t.Errorf("-listen :9: %v, value %q", err, addr)
+	}
+}
+
+// FuzzCheckAddr: any text is accepted or refused in one line, and what is
+// accepted is an address the network library can split.
+func FuzzCheckAddr(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8080", "8080", ":0", "[::1]:1", "h:x", "a:b:c", "[::1", "\n:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := CheckAddr(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("CheckAddr(%q): error on two lines: %v", s, err)
+			}
+			return
+		}
+		if s == "" {
+			return
+		}
+		if _, _, serr := net.SplitHostPort(s); serr != nil {
+			t.Errorf("CheckAddr(%q) accepted what SplitHostPort refuses: %v", s, serr)
+		}
+	})
 }
