@@ -1,10 +1,12 @@
 package transport
 
 // PreflightSeq is the sequence number the preflight's request is rendered
-// with: far beyond any run's requests, so that its eventId
-// ("<run id>-4611686018427387904") is told apart from the run's own by
-// the collector's logs, the delivery follower and the emulator.
-const PreflightSeq = 1 << 62
+// with: beyond any run's requests (2^31 - 1 of them is 68 years at
+// 1,000/s), so that its eventId ("<run id>-2147483647") is told apart from
+// the run's own in the collector's logs and by the delivery follower,
+// and a 32-bit signed integer still, as a collector may read a VES
+// event's sequence.
+const PreflightSeq = 1<<31 - 1
 
 // Prober is a Transport whose preflight can send one real request (a
 // valid event of the run) before the schedule starts, so that a target
