@@ -90,17 +90,17 @@ type RequestEvent struct {
 
 // Progress is the live view of a run, once a second.
 type Progress struct {
-	Elapsed   time.Duration
-	Total     time.Duration
-	Scheduled int64
+	Elapsed       time.Duration
+	Total         time.Duration
+	Scheduled     int64
+	Sent          int64
+	OK            int64
+	Errors        int64
+	PoolExhausted int64
 	// NotYetDue counts the requests of the schedule still to come (the
 	// run going on); NotSent those a stop cut off, once the schedule
 	// stopped early. A closed model has neither.
 	NotYetDue, NotSent int64
-	Sent               int64
-	OK                 int64
-	Errors             int64
-	PoolExhausted      int64
 	// Disconnected counts the HV-VES messages due while their producer's
 	// connection was down (never sent, as pool_exhausted).
 	Disconnected int64
