@@ -31,7 +31,14 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 	if total < 0 {
 		total = run.Scheduled // a closed loop schedules what it sends
 	}
-	run.AddNotSent(total - run.Scheduled)
+	// While the schedule goes on, what is not due yet is not "not sent":
+	// only a stop makes it so.
+	notYetDue := int64(0)
+	if !done && !e.dispatched.Load() {
+		notYetDue = total - run.Scheduled
+	} else {
+		run.AddNotSent(total - run.Scheduled)
+	}
 	// One encoder for every histogram of the result: one compressor's
 	// state, not one per histogram (see result.HistogramEncoder).
 	var enc result.HistogramEncoder
@@ -49,6 +56,7 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 	// Encoding into memory cannot fail; were it to, the result would keep
 	// its counts and summaries and lack a histogram.
 	_ = run.Document(res, &enc)
+	res.Requests.NotYetDue = notYetDue
 	// The achieved rate is over the load's span, or over the time the run
 	// lasted when it was cut short.
 	if span := e.cfg.Load.Span().Seconds(); interrupted && res.DurationS > 0 {

@@ -63,6 +63,12 @@ type Config struct {
 	KeepAlive bool
 
 	NoPreflight bool
+	// ProbeRequest makes the preflight send one real request too (when
+	// the transport is a transport.Prober): the run's first request,
+	// rendered with transport.PreflightSeq and kept out of its figures,
+	// so that a target that refuses every request fails in a second. A
+	// shard of several, or a run with a Start, sends none.
+	ProbeRequest bool
 
 	// Start, when set, holds the clock start back until an instant shared
 	// by the shards of one run; a shard later than its tolerance does not

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vesload/vesload/loadgen/transport"
@@ -36,6 +37,12 @@ type Engine struct {
 	d     *dispatcher
 	abort chan struct{}
 	once  sync.Once
+	// preflight is the preflight's request, when one was sent.
+	preflight *result.Preflight
+	// dispatched is set once the schedule stopped dispatching (its end,
+	// or a stop): from then on the requests it did not send are not sent,
+	// no longer not yet due.
+	dispatched atomic.Bool
 }
 
 // New checks the configuration and prepares the client. It does not touch
@@ -83,10 +90,45 @@ func New(cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// Preflight connects to the target once. Run calls it unless the
-// configuration says NoPreflight.
+// Preflight connects to the target once and, when the configuration
+// says ProbeRequest and the transport can (transport.Prober), sends one
+// real request: the first of the mix,
+// rendered with transport.PreflightSeq so that it is recognisable and
+// kept out of the run's figures. A target that refuses it for a cause the
+// transport can name (a missing listener path, refused credentials)
+// fails the preflight with a *transport.RefusedError saying so. Run
+// calls it unless the configuration says NoPreflight.
 func (e *Engine) Preflight(ctx context.Context) error {
-	return e.tr.Preflight(ctx)
+	if err := e.tr.Preflight(ctx); err != nil {
+		return err
+	}
+	p, ok := e.tr.(transport.Prober)
+	if !ok || !e.cfg.ProbeRequest || e.cfg.Start != nil || !ShardOf(e.cfg.Load).Whole() {
+		// A shard sends nothing before its agreed start (a late one
+		// sends nothing at all); the start-of-run rule judges it.
+		return nil
+	}
+	req := transport.Request{Seq: transport.PreflightSeq, Due: time.Now()}
+	req.Body = appendBody(e.kinds[0].Body, nil, transport.PreflightSeq, 0, req.Due)
+	var out transport.Outcome
+	p.Probe(&req, &out)
+	class := out.Class.Name(int(out.Code))
+	e.preflight = &result.Preflight{Seq: transport.PreflightSeq, Outcome: class, Code: int(out.Code),
+		MessageID: out.MessageID, ServiceMs: float64(out.Done.Sub(out.Written).Microseconds()) / 1000}
+	if out.Class == transport.OK {
+		return nil
+	}
+	// Only a refusal with a known cause stops the run here: one 503 or
+	// timeout says nothing of the next request (the start-of-run rule
+	// judges those on many).
+	cause := p.Explain(class, out.MessageID)
+	if cause == "" {
+		return nil
+	}
+	if out.MessageID != "" {
+		class += ", " + out.MessageID
+	}
+	return &transport.RefusedError{Why: fmt.Sprintf("preflight: the target refused a request of the run (%s): %s", class, cause)}
 }
 
 // Abort ends a run at once: requests in flight are not waited for and are
@@ -146,6 +188,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 		}()
 	}
 	interrupted := e.cfg.Load.dispatch(ctx, e.d)
+	e.dispatched.Store(true)
 	e.tl.passed()
 	if e.d.waiting != nil {
 		close(e.d.waiting)
@@ -161,6 +204,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	res := tk.result(final, ended, interrupted, true)
 	res.Outputs = lost
 	e.markShard(res, offset)
+	res.Preflight = e.preflight
 	return res, nil
 }
 

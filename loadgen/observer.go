@@ -118,6 +118,10 @@ type Progress struct {
 	OK            int64
 	Errors        int64
 	PoolExhausted int64
+	// NotYetDue counts the requests of the schedule still to come (the
+	// run going on); NotSent those a stop cut off, once the schedule
+	// stopped early. A closed model has neither.
+	NotYetDue, NotSent int64
 	// Disconnected counts the HV-VES messages due while their producer's
 	// connection was down (never sent, as pool_exhausted).
 	Disconnected int64

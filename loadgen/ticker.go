@@ -177,6 +177,13 @@ func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading, run liv
 		LagP99:       time.Duration(lag.p99Us.Load()) * time.Microsecond,
 		GeneratorCPU: cpu, Target: tgt, Generator: gen,
 	}
+	if rest := t.e.facts.total - att; rest > 0 && t.e.facts.total > 0 {
+		if t.e.dispatched.Load() {
+			p.NotSent = rest
+		} else {
+			p.NotYetDue = rest
+		}
+	}
 	t.slide(t.spare)
 	t.spare.Reset()
 	if t.winSum.TotalCount() > 0 {

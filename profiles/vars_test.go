@@ -126,8 +126,8 @@ func TestScanBodyFiles(t *testing.T) {
 	if _, err := p.Resolve(); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Set("PFN", "x"); err == nil || !strings.Contains(err.Error(), "(it has HOST, PNF)") {
-		t.Errorf("Set(PFN) = %v, want the body file's variables listed", err)
+	if err := p.Set("QQQ", "x"); err == nil || !strings.Contains(err.Error(), "(it has HOST, PNF)") {
+		t.Errorf("Set(QQQ) = %v, want the body file's variables listed", err)
 	}
 	missing := &Profile{Requests: []Request{{Name: "b", Weight: 1, BodyFile: filepath.Join(dir, "nosuch.json")}}}
 	if err := missing.ScanBodyFiles(); err == nil || !strings.Contains(err.Error(), "nosuch.json") {

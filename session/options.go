@@ -46,6 +46,9 @@ type Options struct {
 	AbortOn    []string
 	// AllowErrors lets a run in which nothing succeeded pass.
 	AllowErrors bool
+	// StartRule stops a run whose first requests all fail with one class
+	// (observe.StartGuard), when the transport can name the cause.
+	StartRule bool
 	// Baseline, when set, judges the result against a stored one.
 	Baseline *compare.Baseline
 

@@ -33,6 +33,7 @@ import (
 	"github.com/vesload/vesload/loadgen/observe"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -66,6 +67,7 @@ type Session struct {
 	outs   *observe.Streams
 	ckpt   *observe.Checkpointer // nil without checkpoints
 	guard  *observe.AbortGuard   // nil without abort gates
+	start  *observe.StartGuard   // nil without the start-of-run rule
 	follow *delivery.Child       // nil when nothing is followed
 	influx *influx.Observer      // nil without InfluxDB
 	dash   *dashboard.Server     // nil without the live page
@@ -352,6 +354,10 @@ func (s *Session) Run() (*result.Result, error) {
 	if cfg.Transport == nil && s.o.Transport != nil {
 		cfg.Transport, err = s.o.Transport(cfg)
 	}
+	if p, ok := cfg.Transport.(transport.Prober); ok && err == nil && s.o.StartRule {
+		s.start = observe.NewStartGuard(observe.StartWindow, observe.StartMin, p.Explain, s.stop, s.later.note)
+		cfg.Observers = append(cfg.Observers, s.start)
+	}
 	var eng *loadgen.Engine
 	if err == nil {
 		eng, err = loadgen.New(*cfg)
@@ -439,7 +445,8 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 	if s.influx != nil {
 		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
 	}
-	return s.guard.Complete(res, s.signalled.Load()), nil
+	stopped := s.guard.Complete(res, s.signalled.Load())
+	return append(stopped, s.start.Complete(res, s.signalled.Load())...), nil
 }
 
 // judge decides the completed result once: the baseline gates, then

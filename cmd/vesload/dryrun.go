@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/profiles/scenario/dryrun"
 )
@@ -40,7 +41,13 @@ func dryRun(o *runOptions, changed func(string) bool, runID, schemaDir string, s
 	if err != nil {
 		return 0, usageError{err}
 	}
-	invalid, err := dryrun.Print(stdout, plan, dryrun.Options{Requests: o.dry.requests, SchemaDir: schemaDir, Emulated: emulated})
+	tr, err := restTransport(&plan.Config) // builds the requests; connects to nothing
+	if err != nil {
+		return 0, usageError{err}
+	}
+	defer tr.Close()
+	wire := tr.(*rest.Transport).WireHeaders
+	invalid, err := dryrun.Print(stdout, plan, dryrun.Options{Requests: o.dry.requests, SchemaDir: schemaDir, Emulated: emulated, Wire: wire})
 	if err != nil {
 		return 0, err
 	}

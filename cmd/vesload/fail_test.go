@@ -41,3 +41,24 @@ func TestDispatchUnknownCommand(t *testing.T) {
 		}
 	}
 }
+
+// A misspelt subcommand, of vesload or of profiles, is named with the
+// command meant, as a misspelt flag is.
+func TestMisspeltCommandNamed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"comapre"}, "vesload: unknown command \"comapre\" (did you mean compare?) (see 'vesload help')\n"},
+		{[]string{"help", "serv"}, "vesload: unknown command \"serv\" (did you mean serve?) (see 'vesload help')\n"},
+		{[]string{"improt-jmx"}, "vesload: unknown command \"improt-jmx\" (did you mean import-jmx?) (see 'vesload help')\n"},
+		{[]string{"profiles", "chekc", "x.yaml"}, "vesload profiles: unknown command \"chekc\" (did you mean check?): want show NAME or check FILE (or nothing, to list the built-ins)\n"},
+	}
+	for _, tc := range tests {
+		code, stdout, stderr := cliRun(dispatch, tc.args...)
+		if code != exitUsage || stdout != "" || stderr != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}

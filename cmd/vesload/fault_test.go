@@ -367,10 +367,11 @@ func TestFaultTLSHandshake(t *testing.T) {
 	for name, url := range targets {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			// Preflight refuses to start, in one line.
+			// Preflight refuses to start, in one line: the target refuses
+			// every request, as a failed rule would say at the end.
 			o := vesload(t, 30*time.Second, "--url", url, "-rps", "10", "-duration", "1s", "-q")
-			if o.code != exitRun || strings.Count(strings.TrimSpace(o.stderr), "\n") != 0 || !strings.Contains(strings.ToLower(o.stderr), "tls") {
-				t.Errorf("preflight: exit %d, stderr %q; want exit 1 and one line about TLS", o.code, o.stderr)
+			if o.code != exitThreshold || strings.Count(strings.TrimSpace(o.stderr), "\n") != 0 || !strings.Contains(strings.ToLower(o.stderr), "tls") {
+				t.Errorf("preflight: exit %d, stderr %q; want exit 3 and one line about TLS", o.code, o.stderr)
 			}
 			// Without preflight every request is a tls error.
 			out, args := faultArgs(t, url, "-rps", "10", "-duration", "1s", "--no-preflight")

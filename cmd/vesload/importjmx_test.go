@@ -256,3 +256,32 @@ func testPlan(url string) string {
 </jmeterTestPlan>
 `
 }
+
+// A plan of six identical thread groups gets each distinct warning once,
+// with the number of thread groups it applies to, not six times.
+func TestImportJMXRollsUpRepeatedWarnings(t *testing.T) {
+	t.Parallel()
+	plan := filepath.Join(shareddata.Dir(t, "jmeter"), "1_test_scenario_6_steps.jmx")
+	code, _, errs := callCmd(runImportJMX, plan)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	warns, summary := splitStderr(t, errs)
+	seen := map[string]bool{}
+	for _, w := range warns {
+		_, text, _ := strings.Cut(w, ": ") // after "line N" or "lines …"
+		if seen[text] {
+			t.Errorf("warning printed twice: %s", text)
+		}
+		seen[text] = true
+	}
+	rolled := 0
+	for _, w := range warns {
+		if strings.Contains(w, "(6 thread groups): ") {
+			rolled++
+		}
+	}
+	if len(warns) != 6 || rolled != 4 || !strings.Contains(summary, "; 6 warnings;") {
+		t.Errorf("%d warnings, %d of them over 6 thread groups, summary %q; want 6, 4 and \"6 warnings\":\n%s", len(warns), rolled, summary, errs)
+	}
+}

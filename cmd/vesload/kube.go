@@ -218,7 +218,7 @@ func kubeDashboardSpec(s *kube.Spec, d *dashboardOptions, changed func(string) b
 // the profile (kubespec.RunFlags).
 func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
 	in := o.influx
-	f := kubespec.RunFlags{AllowErrors: o.allowErrors, NoPreflight: o.noPreflight, Quiet: o.quiet, Verbose: o.verbose,
+	f := kubespec.RunFlags{AllowErrors: o.allowErrors, NoPreflight: o.noPreflight, KeepGoing: o.keepGoing, Quiet: o.quiet, Verbose: o.verbose,
 		RawBody: o.rawBody, AbortOnFail: o.abortOn,
 		InfluxURL: in.url, InfluxApplication: in.application, InfluxMeasurement: in.measurement}
 	if changed("influx-percentiles") {

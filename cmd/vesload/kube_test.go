@@ -147,7 +147,7 @@ func TestKubeRefuses(t *testing.T) {
 		{[]string{"-url", url}, "--shards 0"},
 		{[]string{"--shards", "2"}, "--url: the pods need"},
 		{[]string{"--shards", "2", "-url", "https://u:pw@ves:8443/eventListener/v7"}, "credentials in the URL"},
-		{[]string{"--shards", "2", "-url", url, "-H", "Authorization: Bearer x"}, "target.headers.Authorization: credentials are not written in a profile"},
+		{[]string{"--shards", "2", "-url", url, "-H", "Authorization: Bearer x"}, "--header Authorization: credentials are not given on the command line"},
 		{[]string{"--shards", "2", "-url", url, "--user", "u"}, "--password-secret NAME"},
 		{[]string{"--shards", "2", "-url", url, "-H", "Cookie: s=1"}, "--header Cookie: its value would be written into the ConfigMap"},
 		{[]string{"--shards", "2", "-url", url, "--password-secret", "s"}, "--password-secret needs --user"},

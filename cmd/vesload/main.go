@@ -6,10 +6,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/vesload/vesload/internal/cliflag"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -24,12 +27,17 @@ const (
 
 // fail prints err as the one line a failed command gives, after prefix
 // (its name: "vesload: report"), and returns the exit code: exitUsage
-// for bad usage (isUsage), else exitRun. The
-// subcommands end their errors here so that the rule is one place.
+// for bad usage (isUsage), exitThreshold for a target that refuses every
+// request (its preflight failed: the run would have failed its built-in
+// rule), else exitRun. The subcommands end their errors here so that the
+// rule is one place.
 func fail(stderr io.Writer, prefix string, err error) int {
 	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
-	if isUsage(err) {
+	switch {
+	case isUsage(err):
 		return exitUsage
+	case errors.As(err, new(*transport.RefusedError)):
+		return exitThreshold
 	}
 	return exitRun
 }
@@ -87,7 +95,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if args[0] != "" && args[0][0] != '-' {
-			return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", args[0]))
+			return fail(stderr, "vesload", usagef("%s (see 'vesload help')", cliflag.UnknownCommand(args[0], commandNames())))
 		}
 	}
 	return runRun(args, stdout, stderr)
@@ -101,7 +109,16 @@ func helpFor(name string, stdout, stderr io.Writer) int {
 			return c.run([]string{"--help"}, stdout, stderr)
 		}
 	}
-	return fail(stderr, "vesload", usagef("unknown command %q (see 'vesload help')", name))
+	return fail(stderr, "vesload", usagef("%s (see 'vesload help')", cliflag.UnknownCommand(name, commandNames())))
+}
+
+// commandNames are the subcommands' names, for "did you mean".
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return append(names, "help")
 }
 
 func usage(w io.Writer) {

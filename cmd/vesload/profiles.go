@@ -35,7 +35,7 @@ func runProfiles(args []string, stdout, stderr io.Writer) int {
 	case "check":
 		return checkProfiles(rest[1:], stdout, stderr)
 	}
-	return fail(stderr, "vesload profiles", usagef("unknown command %q: want show NAME or check FILE (or nothing, to list the built-ins)", rest[0]))
+	return fail(stderr, "vesload profiles", usagef("%s: want show NAME or check FILE (or nothing, to list the built-ins)", cliflag.UnknownCommand(rest[0], []string{"list", "show", "check"})))
 }
 
 // listProfiles writes the built-ins, one a line.

@@ -44,6 +44,7 @@ type runOptions struct {
 	certPass    string
 	insecure    bool
 	noPreflight bool
+	keepGoing   bool
 
 	event     string
 	eventSize int
@@ -98,7 +99,8 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 	fs.StringVar(&o.key, "key", "", "PEM client key")
 	fs.StringVar(&o.certPass, "cert-pass-file", "", "file holding the password of a PKCS#12 --cert store")
 	fs.BoolVar(&o.insecure, "insecure", false, "skip TLS certificate verification")
-	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target once")
+	fs.BoolVar(&o.noPreflight, "no-preflight", false, "start without first connecting to the target and sending it one request of the run")
+	fs.BoolVar(&o.keepGoing, "keep-going", false, "run on when every one of the first requests (first 5 s, at least 20) fails with one class (without it the run stops there, exit 3)")
 	fs.StringVar(&o.event, "event", "fault", "built-in VES event domain: "+strings.Join(ves.Domains(), ", "))
 	fs.IntVar(&o.eventSize, "event-size", 0, "pad each request body to about this many bytes, shared among the events of a --batch (0: natural size)")
 	fs.IntVar(&o.batch, "batch", 0, "send N events per request as an eventList to <url>/eventBatch")
@@ -332,7 +334,7 @@ func (o *runOptions) checkObservers() error {
 // (a profile's too); the command adds what its plan decides.
 func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (session.Options, error) {
 	so := session.Options{Stderr: stderr, Version: version, Quiet: o.quiet, Verbose: o.verbose,
-		AbortOn: o.abortOn, AllowErrors: o.allowErrors, Files: o.files, Checkpoint: o.checkpoint,
+		AbortOn: o.abortOn, AllowErrors: o.allowErrors, StartRule: !o.keepGoing, Files: o.files, Checkpoint: o.checkpoint,
 		JTL: observe.Stream{Option: "--jtl", Path: o.jtl}, HdrLog: observe.Stream{Option: "--hdr-log", Path: o.hdrLog},
 		MetricsAddr: o.watch.metricsAddr, MetricsLinger: o.watch.metricsLinger, Influx: o.influx.config(),
 		DashboardAddr: o.dash.addr, DashboardLinger: o.dash.linger}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 
@@ -91,6 +92,10 @@ func parseHeaders(raw []string) ([]loadgen.Header, error) {
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
 			return nil, usagef("--header %q: want 'Name: value'", h)
+		}
+		// The value is a secret: the line names the header alone.
+		if c := http.CanonicalHeaderKey(name); c == "Authorization" || c == "Proxy-Authorization" {
+			return nil, usagef("--header %s: credentials are not given on the command line, where process listings show them: use --user with --password-file or $VESLOAD_PASSWORD (kube: --password-secret)", c)
 		}
 		hs = append(hs, loadgen.Header{Name: name, Value: strings.TrimSpace(value)})
 	}

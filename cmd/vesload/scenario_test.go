@@ -132,7 +132,9 @@ func TestSetBindsBodyFileVariables(t *testing.T) {
 	}
 
 	o = vesload(t, 30*time.Second, "--body-file", body, "--set", "PFN=pnf-7", "-rps", "20", "-duration", "1s", "-q")
-	oneLine(t, o, exitUsage, "PFN", "has no variable PFN (it has PNF)")
+	oneLine(t, o, exitUsage, "PFN", "has no variable PFN; did you mean PNF?")
+	o = vesload(t, 30*time.Second, "--body-file", body, "--set", "QQQ=pnf-7", "-rps", "20", "-duration", "1s", "-q")
+	oneLine(t, o, exitUsage, "QQQ", "has no variable QQQ (it has PNF)")
 
 	profile := writeFile(t, dir, "p.yaml", "name: required-var\nvars:\n  PNF: \"\"\nrequests:\n  - body_file: fault.json\n")
 	o = vesload(t, 30*time.Second, "-profile", profile, "-rps", "20", "-duration", "1s", "-q")

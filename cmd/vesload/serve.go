@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/testserver"
 	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
@@ -38,7 +39,7 @@ type serveFlags struct {
 
 func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	o := &f.in.Options
-	fs.StringVar(&o.Addr, "listen", "127.0.0.1:8080", "address to listen on (`HOST:PORT`; \":8080\" listens on every interface)")
+	cliflag.AddrVar(fs, &o.Addr, "listen", "127.0.0.1:8080", "address to listen on (`HOST:PORT`; \":8080\" listens on every interface)")
 	fs.StringVar(&o.Compat, "compat", testserver.CompatV72, "answers as the collector's response compatibility setting: v7.2 (success 202, publish failure 500) or legacy (200, 503); kafka: v7.2 answered before the broker acknowledges")
 	fs.StringVar(&f.in.AuthText, "auth", "", "require HTTP basic auth `USER:PASS` (visible in process listings: prefer --auth-file)")
 	fs.StringVar(&f.in.AuthFile, "auth-file", "", "read USER:PASS for basic auth from `FILE`")
@@ -46,7 +47,7 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.StringVar(&o.TLSKeyFile, "tls-key", "", "PEM private key `FILE` of --tls-cert")
 	fs.IntVar(&o.AuthCost, "auth-cost", 10, "BCrypt cost of the basic-auth check, paid by every basic-auth request as in the collector's certBasicAuth mode (4..16; 0: a plain comparison)")
 	fs.StringVar(&o.ClientCAFile, "client-ca", "", "with --tls-cert and auth, let in clients whose certificate this PEM CA `FILE` verifies, without basic auth (certBasicAuth)")
-	fs.StringVar(&o.HTTPAddr, "http-listen", "", "with --tls-cert and auth, also listen for plain HTTP on `HOST:PORT`, answered 400 \"Operation not permitted\" but /healthcheck, as the collector's HTTP port")
+	cliflag.AddrVar(fs, &o.HTTPAddr, "http-listen", "", "with --tls-cert and auth, also listen for plain HTTP on `HOST:PORT`, answered 400 \"Operation not permitted\" but /healthcheck, as the collector's HTTP port")
 	fs.IntVar(&o.BackendPool, "backend-pool", testserver.DefaultBackendPool, "downstream publisher connections (with --publish-time)")
 	fs.IntVar(&o.BackendQueue, "backend-queue", 0, "requests that may wait for a downstream connection; past that a request fails at once (default 2 × --backend-pool)")
 	fs.DurationVar(&o.PublishTime, "publish-time", 0, "time each accepted request holds a downstream connection (0: no backend model)")
@@ -61,15 +62,15 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Streams, "streams", testserver.DefaultStreams, "the collector's collector.dmaap.streamid (`DOMAIN=STREAM|...`): an event whose domain, or stndDefined namespace, is not listed gets 400 SVC2000")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 	p := &f.st.Publish
-	fs.StringVar(&p.Embedded, "kafka-embedded", "", "start an in-process Kafka broker on `HOST:PORT` and publish accepted events to it")
+	cliflag.AddrVar(fs, &p.Embedded, "kafka-embedded", "", "start an in-process Kafka broker on `HOST:PORT` and publish accepted events to it")
 	fs.StringVar(&p.URL, "publish", "", "publish accepted events to an external broker, `kafka://HOST:PORT`")
 	fs.Float64Var(&p.Drop, "publish-drop", 0, "fraction (0..1) of accepted events silently not published (a broken publisher)")
 	fs.DurationVar(&p.Delay, "publish-delay", 0, "hold every event this long before producing it")
 	fs.IntVar(&p.Buffer, "publish-buffer", publish.DefaultBuffer, "events buffered for the broker at most; a full buffer stalls requests")
 	fs.DurationVar(&p.MaxBlock, "publish-max-block", publish.DefaultMaxBlock, "how long a request waits for buffer room before its publish fails (the producer's max.block.ms)")
 	h := &f.st.HV
-	fs.StringVar(&h.Addr, "hv-listen", "", "also run the HV-VES emulator: WTP frames over TCP on `HOST:PORT` (the collector uses 6061)")
-	fs.StringVar(&f.st.HVMonitor, "hv-monitor", "127.0.0.1:6060", "the HV-VES emulator's /stats, /metrics (hvves_* names) and /health/ready on `HOST:PORT`")
+	cliflag.AddrVar(fs, &h.Addr, "hv-listen", "", "also run the HV-VES emulator: WTP frames over TCP on `HOST:PORT` (the collector uses 6061)")
+	cliflag.AddrVar(fs, &f.st.HVMonitor, "hv-monitor", "127.0.0.1:6060", "the HV-VES emulator's /stats, /metrics (hvves_* names) and /health/ready on `HOST:PORT`")
 	fs.StringVar(&h.TLSCertFile, "hv-tls-cert", "", "HV-VES over TLS with this PEM certificate `FILE` (needs --hv-tls-key)")
 	fs.StringVar(&h.TLSKeyFile, "hv-tls-key", "", "PEM private key `FILE` of --hv-tls-cert")
 	fs.StringVar(&h.ClientCAFile, "hv-client-ca", "", "require HV-VES client certificates signed by this PEM CA `FILE`")
@@ -77,7 +78,7 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.Int64Var(&h.ReadRate, "hv-read-rate", 0, "read each HV-VES connection at most this many `BYTES` a second (0: no limit), to create back-pressure")
 	fs.IntVar(&h.MaxPayload, "hv-max-payload", hvemu.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
 	fs.BoolVar(&o.RecordArrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
-	fs.StringVar(&f.st.Sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
+	cliflag.AddrVar(fs, &f.st.Sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")
 	f.child.Declare(fs)
 	var presets []string
 	for _, p := range testserver.Presets() {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -177,15 +178,28 @@ func TestServeRuns(t *testing.T) {
 	}
 }
 
+// A port already taken fails the emulator in one line (exit 1); an
+// address that names no port is bad usage (exit 2), said in the flag's
+// terms before anything listens.
 func TestServeListenFailure(t *testing.T) {
 	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
 	var stdout, stderr bytes.Buffer
-	code := serve(context.Background(), []string{"--listen", "127.0.0.1:99999", "--quiet"}, &stdout, &stderr)
+	code := serve(context.Background(), []string{"--listen", taken.Addr().String(), "--quiet"}, &stdout, &stderr)
 	if code != exitRun {
 		t.Fatalf("exit %d, want %d; stderr %q", code, exitRun, stderr.String())
 	}
 	if strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "listen") {
 		t.Errorf("stderr %q: want one line about listening", stderr.String())
+	}
+	stderr.Reset()
+	code = serve(context.Background(), []string{"--listen", "127.0.0.1:99999", "--quiet"}, &stdout, &stderr)
+	if code != exitUsage || stderr.String() != "vesload serve: invalid argument \"127.0.0.1:99999\" for \"--listen\" flag: port 99999 out of range (want 0 to 65535)\n" {
+		t.Errorf("port out of range: exit %d, stderr %q", code, stderr.String())
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/testserver"
@@ -64,6 +65,8 @@ func TestMisspeltFlagNamed(t *testing.T) {
 	}{
 		{[]string{"-rpss", "100"}, "vesload run: unknown flag: --rpss (did you mean --rps?)\n"},
 		{[]string{"--durtion", "1s"}, "vesload run: unknown flag: --durtion (did you mean --duration?)\n"},
+		{[]string{"-rsp", "100"}, "vesload run: unknown flag: --rsp (did you mean --rps?)\n"},
+		{[]string{"--druation", "1s"}, "vesload run: unknown flag: --druation (did you mean --duration?)\n"},
 		{[]string{"-xyzzy"}, "vesload run: unknown flag: --xyzzy\n"},
 	}
 	for _, tc := range tests {
@@ -205,9 +208,13 @@ func TestDataFileRoundRobin(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
-		mu.Lock()
-		seen[body.Event.Header.SourceName]++
-		mu.Unlock()
+		// The preflight's request is marked by its eventId: it is none of
+		// the run's.
+		if !strings.HasSuffix(body.Event.Header.EventID, "-"+strconv.Itoa(transport.PreflightSeq)) {
+			mu.Lock()
+			seen[body.Event.Header.SourceName]++
+			mu.Unlock()
+		}
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -32,7 +33,7 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 	fs.StringVar(&w.metricsPass, "target-metrics-password-file", "", "file holding that user's password (else $VESLOAD_METRICS_PASSWORD)")
 	fs.StringVar(&w.promURL, "prom-url", "", "Prometheus server to evaluate --prom-query against every second")
 	fs.StringArrayVar(&w.promQueries, "prom-query", nil, "NAME=PROMQL instant query recorded every second (repeatable); a query named cpu (in cores) or cpu_pct (in %) is the target's CPU, rss or memory its memory")
-	fs.StringVar(&w.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
+	cliflag.AddrVar(fs, &w.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.DurationVar(&w.metricsLinger, "metrics-linger", 0, "keep serving metrics this long after the run, so the last scrape is not lost")
 }
 

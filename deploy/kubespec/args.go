@@ -15,7 +15,7 @@ import (
 // through the profile: what decides the exit code, what the shards
 // print, and the InfluxDB output.
 type RunFlags struct {
-	AllowErrors, NoPreflight, Quiet, Verbose, RawBody bool
+	AllowErrors, NoPreflight, KeepGoing, Quiet, Verbose, RawBody bool
 	// AbortOnFail are the --abort-on-fail gates.
 	AbortOnFail []string
 	// InfluxURL, when set, sends each shard's seconds to InfluxDB with
@@ -33,7 +33,7 @@ func (f RunFlags) Args() ([]string, error) {
 	for _, b := range []struct {
 		on   bool
 		flag string
-	}{{f.AllowErrors, "--allow-errors"}, {f.NoPreflight, "--no-preflight"}, {f.Quiet, "--quiet"}, {f.Verbose, "--verbose"}, {f.RawBody, "--raw-body"}} {
+	}{{f.AllowErrors, "--allow-errors"}, {f.NoPreflight, "--no-preflight"}, {f.KeepGoing, "--keep-going"}, {f.Quiet, "--quiet"}, {f.Verbose, "--verbose"}, {f.RawBody, "--raw-body"}} {
 		if b.on {
 			a = append(a, b.flag)
 		}

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -49,9 +51,32 @@ func Parse(fs *pflag.FlagSet, args []string) error {
 		return ErrHelp
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w%s", fs.Name(), err, didYouMean(fs, err))
+		return fmt.Errorf("%s: %w%s", fs.Name(), plainValueError(err), didYouMean(fs, err))
 	}
 	return nil
+}
+
+// plainValueError rewrites a flag value that Go's number parser refused
+// (pflag's slices and a few of its types pass strconv's words on:
+// `strconv.ParseInt: parsing "abc": invalid syntax`) in the words pflag
+// uses for its other numbers: `invalid argument "abc" for "--target-pid"
+// flag: must be an integer`. Other errors are returned as they are.
+func plainValueError(err error) error {
+	var inv *pflag.InvalidValueError
+	var num *strconv.NumError
+	if !errors.As(err, &inv) || !errors.As(err, &num) {
+		return err
+	}
+	want := "must be a number"
+	switch {
+	case errors.Is(num.Err, strconv.ErrRange):
+		want = "out of range"
+	case strings.HasPrefix(num.Func, "ParseInt"), strings.HasPrefix(num.Func, "ParseUint"), strings.HasPrefix(num.Func, "Atoi"):
+		want = "must be an integer"
+	case strings.HasPrefix(num.Func, "ParseBool"):
+		want = "must be true or false"
+	}
+	return fmt.Errorf("invalid argument %q for %q flag: %s", inv.GetValue(), "--"+inv.GetFlag().Name, want)
 }
 
 // didYouMean names the flag an unknown one is probably a typo of:
@@ -67,6 +92,17 @@ func didYouMean(fs *pflag.FlagSet, err error) string {
 		return " (did you mean --" + s + "?)"
 	}
 	return ""
+}
+
+// UnknownCommand is the message for a word that names no subcommand of
+// names: `unknown command "comapre" (did you mean compare?)`, with the
+// same rule of nearness as flags and profile keys.
+func UnknownCommand(word string, names []string) string {
+	msg := fmt.Sprintf("unknown command %q", word)
+	if s := suggest.Nearest(word, names); s != "" {
+		msg += " (did you mean " + s + "?)"
+	}
+	return msg
 }
 
 func normaliseDash(fs *pflag.FlagSet, arg string) string {
@@ -203,4 +239,60 @@ func ParseAt(fs *pflag.FlagSet, args []string, name string) (before, after []str
 // spaces, so that a command's error stays the one line it promises.
 func OneLine(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+}
+
+// AddrVar defines a flag whose value is an address to listen on,
+// HOST:PORT (HOST may be empty: every interface), checked when the flag
+// is parsed, so that "--listen 8080" is one line naming the flag and the
+// fix (":8080"), not the network library's "missing port in address"
+// once the server starts. An empty value is allowed: the flag is off.
+func AddrVar(fs *pflag.FlagSet, p *string, name, value, usage string) {
+	*p = value
+	fs.Var(addrValue{p}, name, usage)
+}
+
+// addrValue is a pflag.Value of a listen address.
+type addrValue struct{ p *string }
+
+// String implements pflag.Value.
+func (a addrValue) String() string {
+	if a.p == nil {
+		return ""
+	}
+	return *a.p
+}
+
+// Type implements pflag.Value: the flag reads as a string in the usage.
+func (a addrValue) Type() string { return "string" }
+
+// Set implements pflag.Value.
+func (a addrValue) Set(s string) error {
+	if err := CheckAddr(s); err != nil {
+		return err
+	}
+	*a.p = s
+	return nil
+}
+
+// CheckAddr checks a HOST:PORT to listen on, saying what to write
+// instead: a bare port is given its colon, a port out of range is named.
+func CheckAddr(s string) error {
+	if s == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(s)
+	if err != nil {
+		if n, aerr := strconv.Atoi(s); aerr == nil && n >= 0 {
+			return fmt.Errorf("want HOST:PORT: %q listens on every interface, %q on this machine only", ":"+s, "127.0.0.1:"+s)
+		}
+		return errors.New("want HOST:PORT, such as 127.0.0.1:8080 (or :8080 for every interface)")
+	}
+	n, err := strconv.Atoi(port)
+	switch {
+	case err != nil:
+		return fmt.Errorf("port %q is not a number (want HOST:PORT, such as 127.0.0.1:8080)", port)
+	case n < 0 || n > 65535:
+		return fmt.Errorf("port %d out of range (want 0 to 65535)", n)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package cliflag
 
 import (
 	"errors"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,8 @@ func TestParse(t *testing.T) {
 		{args: []string{"--help"}, helpErr: true},
 		{args: []string{"-rpss", "1"}, err: "run: unknown flag: --rpss (did you mean --rps?)"},
 		{args: []string{"--durationn", "1s"}, err: "(did you mean --duration?)"},
+		{args: []string{"-rsp", "1"}, err: "run: unknown flag: --rsp (did you mean --rps?)"},
+		{args: []string{"--ouptut", "x"}, err: "run: unknown flag: --ouptut (did you mean --output?)"},
 		{args: []string{"--zzzzzzzz"}, err: "run: unknown flag: --zzzzzzzz"},
 		{args: []string{"-ox"}, rps: 1, out: "x"},
 		{args: []string{"--", "-rps", "9"}, rps: 1},
@@ -208,4 +211,99 @@ func TestOneLine(t *testing.T) {
 			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	t.Parallel()
+	names := []string{"run", "serve", "compare", "import-jmx"}
+	tests := []struct{ word, want string }{
+		{"comapre", `unknown command "comapre" (did you mean compare?)`},
+		{"serv", `unknown command "serv" (did you mean serve?)`},
+		{"imprt-jmx", `unknown command "imprt-jmx" (did you mean import-jmx?)`},
+		{"xyzzy", `unknown command "xyzzy"`},
+	}
+	for _, tt := range tests {
+		if got := UnknownCommand(tt.word, names); got != tt.want {
+			t.Errorf("UnknownCommand(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+// A value Go's number parser refuses is named in pflag's words, with no
+// strconv in the line.
+func TestValueErrorsInPlainWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pid", "abc"}, `x: invalid argument "abc" for "--pid" flag: must be an integer`},
+		{[]string{"--pid", "1", "--pid", "99999999999999999999"}, `x: invalid argument "99999999999999999999" for "--pid" flag: out of range`},
+		{[]string{"--pids", "1,x"}, `x: invalid argument "1,x" for "--pids" flag: must be an integer`},
+		{[]string{"--rates", "1,y"}, `x: invalid argument "1,y" for "--rates" flag: must be a number`},
+		{[]string{"--n", "abc"}, `x: invalid argument "abc" for "--n" flag: must be an integer`},
+	}
+	for _, tt := range tests {
+		fs := New("x")
+		fs.Int32Slice("pid", nil, "")
+		fs.Int32Slice("pids", nil, "")
+		fs.Float64Slice("rates", nil, "")
+		fs.Int("n", 0, "")
+		err := Parse(fs, tt.args)
+		if err == nil || err.Error() != tt.want || strings.Contains(err.Error(), "strconv") {
+			t.Errorf("Parse(%q) = %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"127.0.0.1:8080", ""},
+		{":0", ""},
+		{"[::1]:9465", ""},
+		{"", ""},
+		{"8080", `want HOST:PORT: ":8080" listens on every interface, "127.0.0.1:8080" on this machine only`},
+		{"127.0.0.1:99999", "port 99999 out of range (want 0 to 65535)"},
+		{"h:x", `port "x" is not a number`},
+		{"nohost", "want HOST:PORT, such as 127.0.0.1:8080"},
+	}
+	for _, tt := range tests {
+		err := CheckAddr(tt.in)
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("CheckAddr(%q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	fs := New("serve")
+	var addr string
+	AddrVar(fs, &addr, "listen", "127.0.0.1:8080", "")
+	if err := Parse(fs, []string{"--listen", "8080"}); err == nil || addr != "127.0.0.1:8080" {
+		t.Errorf("--listen 8080: %v, value %q; want an error and the default kept", err, addr)
+	}
+	if err := Parse(fs, []string{"-listen", ":9"}); err != nil || addr != ":9" {
+		t.Errorf("-listen :9: %v, value %q", err, addr)
+	}
+}
+
+// FuzzCheckAddr: any text is accepted or refused in one line, and what is
+// accepted is an address the network library can split.
+func FuzzCheckAddr(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8080", "8080", ":0", "[::1]:1", "h:x", "a:b:c", "[::1", "\n:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := CheckAddr(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("CheckAddr(%q): error on two lines: %v", s, err)
+			}
+			return
+		}
+		if s == "" {
+			return
+		}
+		if _, _, serr := net.SplitHostPort(s); serr != nil {
+			t.Errorf("CheckAddr(%q) accepted what SplitHostPort refuses: %v", s, serr)
+		}
+	})
 }

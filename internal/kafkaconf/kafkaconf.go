@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -124,7 +125,9 @@ type Endpoint struct {
 func ParseURL(raw string) (Endpoint, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Endpoint{}, fmt.Errorf("want kafka://HOST:PORT/TOPIC: %w", err)
+		// Go's parser names its own terms ("invalid port \":x\" after
+		// host"); the line says what to write.
+		return Endpoint{}, errors.New("not a URL: want kafka://HOST:PORT/TOPIC")
 	}
 	var e Endpoint
 	switch u.Scheme {
@@ -141,6 +144,9 @@ func ParseURL(raw string) (Endpoint, error) {
 		host, port, err := net.SplitHostPort(b)
 		if err != nil || host == "" || port == "" {
 			return e, fmt.Errorf("broker %q: want HOST:PORT", b)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return e, fmt.Errorf("broker %q: port %s out of range (want 1 to 65535)", b, port)
 		}
 		e.Brokers = append(e.Brokers, b)
 	}

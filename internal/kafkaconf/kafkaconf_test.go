@@ -27,6 +27,10 @@ func TestParseURL(t *testing.T) {
 		{in: "kafka://k:9092/a/b", wantErr: "one topic"},
 		{in: "kafka://k:9092/t?x=1", wantErr: "query"},
 		{in: "::", wantErr: "kafka://"},
+		// Go's words (invalid port, parse) never reach the line.
+		{in: "kafka://k:99999/t", wantErr: `broker "k:99999": port 99999 out of range (want 1 to 65535)`},
+		{in: "kafka://k:0/t", wantErr: "port 0 out of range"},
+		{in: "kafka://k:x/t", wantErr: "not a URL: want kafka://HOST:PORT/TOPIC"},
 	}
 	for _, tt := range tests {
 		e, err := ParseURL(tt.in)

@@ -32,12 +32,15 @@ func normKey(s string) string {
 	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
 }
 
-// editDistance is the Levenshtein distance between a and b, on bytes; words
-// longer than 64 bytes are never near anything.
+// editDistance is the edit distance between a and b, on bytes, in which
+// swapping two neighbours counts as one edit (optimal string alignment):
+// "rsp" is one typo of "rps", as "comapre" is of "compare". Words longer
+// than 64 bytes are never near anything.
 func editDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 1 << 20
 	}
+	older := make([]int, len(b)+1) // row i-2
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -51,8 +54,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], older[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		older, prev, cur = prev, cur, older
 	}
 	return prev[len(b)]
 }

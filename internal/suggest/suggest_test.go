@@ -31,3 +31,21 @@ func TestNearest(t *testing.T) {
 		t.Errorf("Nearest with no candidates = %q", got)
 	}
 }
+
+// Two neighbours swapped are one typo, as an extra or missing letter is.
+func TestNearestTransposition(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ word, want string }{
+		{"rsp", "rps"},
+		{"druation", "duration"},
+		{"duraton", "duration"},
+		{"rsps", "rps"},
+		{"srpd", ""},
+		{"xyz", ""},
+	}
+	for _, tt := range tests {
+		if got := Nearest(tt.word, []string{"rps", "duration", "output"}); got != tt.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -120,6 +121,9 @@ func (t *Tally) Accept(seq int64) {
 // Add matches one record read at now.
 func (t *Tally) Add(r Record, now time.Time) {
 	n, ok := parseSeq(EventID(r.Value), t.runID)
+	if ok && n == transport.PreflightSeq {
+		return // the preflight's event, outside the run's figures
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.total++

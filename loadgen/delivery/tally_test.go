@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/vesload/vesload/loadgen/transport"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -49,7 +51,8 @@ func TestTallyCounts(t *testing.T) {
 		jsonRecord("other-run-4", 1, at(4, 1)), // foreign
 		jsonRecord("run-ab12-99", 1, at(4, 1)), // beyond the schedule: foreign
 		{Value: []byte("not json \x00"), Lag: -1},
-		jsonRecord("run-ab12-5", 2, at(5, -3)), // stamped before due
+		jsonRecord("run-ab12-5", 2, at(5, -3)),                                    // stamped before due
+		jsonRecord("run-ab12-"+strconv.Itoa(transport.PreflightSeq), 0, at(0, 1)), // the preflight's: not counted
 	}
 	for i, r := range recs {
 		tl.Add(r, at(i, 50))

@@ -156,7 +156,7 @@ func parseURL(raw string) (endpoint, user, pass string, err error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return "", "", "", fmt.Errorf("influx url: %w", err)
+		return "", "", "", errors.New("influx url: not a URL (want http://HOST:PORT/write?db=NAME)")
 	case u.Scheme != "http" && u.Scheme != "https":
 		return "", "", "", fmt.Errorf("influx url %q: scheme must be http or https", redacted(raw))
 	case u.Host == "":

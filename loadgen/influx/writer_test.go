@@ -225,7 +225,7 @@ func TestConfigErrors(t *testing.T) {
 		{Config{URL: "http://u:s3cr3t@influx:8086/write"}, "no database"},
 		{Config{URL: "http://influx:8086/write?db=x", Percentiles: []float64{0}}, "percentile 0"},
 		{Config{URL: "http://influx:8086/write?db=x", Percentiles: []float64{101}}, "percentile 101"},
-		{Config{URL: "http://in flux/write?db=x"}, "invalid character"},
+		{Config{URL: "http://in flux/write?db=x"}, "influx url: not a URL (want http://HOST:PORT/write?db=NAME)"},
 	}
 	for _, tc := range tests {
 		_, err := New(tc.cfg)

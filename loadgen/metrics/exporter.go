@@ -42,6 +42,8 @@ type Exporter struct {
 	service       prometheus.Histogram
 	poolExhausted prometheus.Counter
 	notSent       prometheus.Counter
+	notYetDue     prometheus.Gauge
+	stopped       prometheus.Gauge
 	inFlight      prometheus.Gauge
 	targetRPS     prometheus.Gauge
 	achievedRPS   prometheus.Gauge
@@ -75,7 +77,9 @@ func New() *Exporter {
 		"Request service time measured from the moment the request was written.")
 	e.poolExhausted = e.counter("vesload_pool_exhausted_total", "Due requests that found no free connection within the pool wait.")
 	e.notSent = e.counter("vesload_requests_not_sent_total",
-		"Due requests that were never sent (pool exhausted, no connection, run ended); they are not in the latency histogram.")
+		"Due requests that were never sent (pool exhausted, no connection); they are not in the latency histogram.")
+	e.notYetDue = e.gauge("vesload_requests_not_yet_due", "Requests of the schedule not yet due: the run goes on.")
+	e.stopped = e.gauge("vesload_requests_stopped", "Requests of the schedule not sent because the run stopped before they were due.")
 	e.inFlight = e.gauge("vesload_in_flight", "Requests written and not yet answered.")
 	e.targetRPS = e.gauge("vesload_target_rps", "Request rate the schedule asks for, per second.")
 	e.achievedRPS = e.gauge("vesload_achieved_rps", "Request rate sent in the last second.")

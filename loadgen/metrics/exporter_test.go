@@ -26,6 +26,7 @@ func observeAll(e *Exporter) {
 	e.ObserveRequest("timeout", 0, 10*time.Second, 9*time.Second)
 	e.ObserveRequest("dial tcp 10.0.0.7:8443: connect: connection refused", 0, time.Millisecond, 0)
 	e.SetInFlight(7)
+	e.SetUnsent(6700, 0)
 	e.SetRates(100, 98.5)
 	e.SetDispatchLag(50*time.Microsecond, 900*time.Microsecond, 3*time.Millisecond)
 	e.SetTarget(sample.Reading{CPUPct: 55, RSSBytes: 1 << 30, Extra: map[string]float64{"cpu": 0.55, sample.ExtraSystemCPUPct: 31}})
@@ -105,6 +106,8 @@ func TestExporterScrape(t *testing.T) {
 		{"vesload_request_latency_seconds", nil, 6}, // only those that were sent
 		{"vesload_request_service_seconds", nil, 6},
 		{"vesload_in_flight", nil, 7},
+		{"vesload_requests_not_yet_due", nil, 6700}, // to come: not lost
+		{"vesload_requests_stopped", nil, 0},
 		{"vesload_target_rps", nil, 100},
 		{"vesload_achieved_rps", nil, 98.5},
 		{"vesload_dispatch_lag_seconds", map[string]string{"quantile": "0.5"}, 50e-6},
@@ -312,5 +315,20 @@ func TestExporterOpenMetrics(t *testing.T) {
 	}
 	if !strings.Contains(string(body), "vesload_requests_total{code=\"202\",outcome=\"ok\"} 3") {
 		t.Errorf("no vesload_requests_total for ok/202 in:\n%s", body)
+	}
+}
+
+// A stopped run's rest is read as stopped, not as still to come.
+func TestExporterUnsentAfterStop(t *testing.T) {
+	t.Parallel()
+	e := New()
+	e.SetUnsent(6700, 0)
+	e.SetUnsent(0, 6650)
+	fams := scrape(t, e.Handler())
+	if got := value(t, fams, "vesload_requests_not_yet_due", nil); got != 0 {
+		t.Errorf("not yet due %v after the stop, want 0", got)
+	}
+	if got := value(t, fams, "vesload_requests_stopped", nil); got != 6650 {
+		t.Errorf("stopped %v, want 6650", got)
 	}
 }

@@ -15,6 +15,14 @@ const maxTargetSeries = 32
 // SetInFlight sets the number of requests written and not yet answered.
 func (e *Exporter) SetInFlight(n int64) { e.inFlight.Set(float64(n)) }
 
+// SetUnsent sets what of the schedule is not sent: notYetDue while the
+// run goes on, stopped once a stop cut the rest off, so that a scrape
+// during a run does not read the requests to come as lost.
+func (e *Exporter) SetUnsent(notYetDue, stopped int64) {
+	e.notYetDue.Set(float64(notYetDue))
+	e.stopped.Set(float64(stopped))
+}
+
 // SetRates sets the rate the schedule asks for and the rate achieved in
 // the last second.
 func (e *Exporter) SetRates(target, achieved float64) {

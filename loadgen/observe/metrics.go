@@ -27,6 +27,7 @@ func (o Metrics) Request(ev *loadgen.RequestEvent) {
 // Second sets the gauges from the second's live figures.
 func (o Metrics) Second(p *loadgen.Progress) {
 	o.Exporter.SetInFlight(p.InFlight)
+	o.Exporter.SetUnsent(p.NotYetDue, p.NotSent)
 	o.Exporter.SetRates(p.TargetRPS, p.RPS)
 	o.Exporter.SetDispatchLag(p.LagP50, p.LagP99, p.LagMax)
 	if p.Target != nil {

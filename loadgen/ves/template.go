@@ -104,6 +104,7 @@ func CompileTemplate(src []byte, opts TemplateOptions) (*Template, error) {
 	sample, starts := t.prog.traceRender(0, sampleDue())
 	if off, msg, bad := jsonSyntaxError(sample); bad {
 		te := templateError(src, sourceOffset(segs, starts, off, len(sample), len(src)), "rendered body is not valid JSON: "+msg)
+		te.NotJSON = true
 		if !opts.AllowInvalidJSON {
 			return nil, te
 		}
@@ -141,8 +142,10 @@ func (t *Template) checkRows(src []byte, opts TemplateOptions) error {
 	for i := 1; i < len(t.prog.rows); i++ {
 		out, starts := t.prog.traceRender(uint64(i), sampleDue())
 		if off, msg, bad := jsonSyntaxError(out); bad {
-			return templateError(src, sourceOffset(t.prog.segs, starts, off, len(out), len(src)),
+			te := templateError(src, sourceOffset(t.prog.segs, starts, off, len(out), len(src)),
 				fmt.Sprintf("rendered body with data row %d is not valid JSON: %s", i+1, msg))
+			te.NotJSON = true
+			return te
 		}
 	}
 	return nil

@@ -13,6 +13,9 @@ type TemplateError struct {
 	Line   int
 	Column int
 	Msg    string
+	// NotJSON says the template compiled but its rendered body is not
+	// JSON: the caller can name what sends it as written anyway.
+	NotJSON bool
 }
 
 // Error formats the error as path:line:column: message, the form editors

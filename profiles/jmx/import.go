@@ -17,6 +17,9 @@ type importer struct {
 	warns []Warning
 	// once remembers plan-wide notes already given (TLS, methods…).
 	once map[string]bool
+	// group numbers the thread group being translated (from 1; 0 out of
+	// any), for the warnings' Group.
+	group int
 	// expectStatus and data come from a Response Assertion on the
 	// response code and a CSV Data Set, wherever they are in the plan.
 	expectStatus []string
@@ -24,7 +27,7 @@ type importer struct {
 }
 
 func (imp *importer) warn(el *element, format string, args ...any) {
-	w := Warning{Element: el.shortClass(), Name: el.name(), Reason: fmt.Sprintf(format, args...)}
+	w := Warning{Element: el.shortClass(), Name: el.name(), Reason: fmt.Sprintf(format, args...), Group: imp.group}
 	w.Line, w.Column = el.n.line, el.n.col
 	imp.warns = append(imp.warns, w)
 }
@@ -63,10 +66,11 @@ func Import(r io.Reader, name string) (*profiles.Profile, []Warning, error) {
 	}
 	p.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	sort.SliceStable(imp.warns, func(i, j int) bool { return imp.warns[i].Line < imp.warns[j].Line })
+	warns := rollUp(imp.warns)
 	if err := p.Validate(); err != nil {
-		return nil, imp.warns, fmt.Errorf("%s: cannot translate: %w", name, err)
+		return nil, warns, fmt.Errorf("%s: cannot translate: %w", name, err)
 	}
-	return p, imp.warns, nil
+	return p, warns, nil
 }
 
 // findPlan returns the TestPlan element of <jmeterTestPlan><hashTree>.
@@ -97,6 +101,7 @@ func (imp *importer) translate(plan *element) (*profiles.Profile, error) {
 		}
 		switch {
 		case el.class() == "ThreadGroup":
+			imp.group++
 			if g := imp.threadGroup(el, sc); g != nil {
 				groups = append(groups, g)
 			}

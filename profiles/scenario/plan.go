@@ -76,7 +76,10 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 		Timeout:     p.Timeout,
 		KeepAlive:   p.KeepAliveOn(),
 		NoPreflight: opts.NoPreflight,
-		UserAgent:   "vesload/" + opts.Version,
+		// A REST run's preflight sends one real request (a no-op for
+		// transports that cannot).
+		ProbeRequest: true,
+		UserAgent:    "vesload/" + opts.Version,
 	}
 	if pl.Config.Method == "" {
 		pl.Config.Method = "POST"

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -52,6 +53,16 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 	return nil
 }
 
+// rawBodyHint names what sends a body that does not render to JSON as
+// written (ONAP's stndDefined plans are one brace short), or "".
+func rawBodyHint(err error) string {
+	var te *ves.TemplateError
+	if errors.As(err, &te) && te.NotJSON {
+		return " (to send it as written, give --raw-body, or raw_body: true in the profile's request)"
+	}
+	return ""
+}
+
 // requestBody returns the body source of one request kind and whether it
 // is a batch.
 func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, perWorker bool, runID string) (loadgen.Body, bool, error) {
@@ -60,13 +71,13 @@ func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, per
 	case r.BodyFile != "":
 		t, err := ves.LoadTemplate(r.BodyFile, opts)
 		if err != nil {
-			return nil, false, fmt.Errorf("body file: %w", err)
+			return nil, false, fmt.Errorf("body file: %w%s", err, rawBodyHint(err))
 		}
 		return t, t.IsBatch(), nil
 	case r.Body != "":
 		t, err := ves.CompileTemplate([]byte(r.Body), opts)
 		if err != nil {
-			return nil, false, fmt.Errorf("request %s: body: %w", r.Name, err)
+			return nil, false, fmt.Errorf("request %s: body: %w%s", r.Name, err, rawBodyHint(err))
 		}
 		return t, t.IsBatch(), nil
 	}

@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,30 @@ func TestLivePageIsTheReport(t *testing.T) {
 	empty, err := PageParts(nil)
 	if err != nil || !strings.Contains(empty.Main, "Waiting for the first second") || empty.Charts != "[]" {
 		t.Fatalf("page before the first second: %+v, %v", empty, err)
+	}
+}
+
+// A live page of a run going on calls the requests to come "not yet due",
+// not "not sent (stopped)": 16 s into a 150 s run nothing was stopped.
+func TestLivePageNotYetDue(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	r.Requests.NotYetDue, r.Interrupted = 6700, true
+	parts, err := PageParts(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yet := regexp.MustCompile(`not yet due</td>\s*<td[^>]*>6,?700</td>`)
+	if !yet.MatchString(parts.Main) {
+		t.Errorf("the live page lacks the row \"not yet due 6700\":\n%s", parts.Main)
+	}
+	stopped := regexp.MustCompile(`not sent \(stopped\)</td>\s*<td[^>]*>0</td>`)
+	if !stopped.MatchString(parts.Main) {
+		t.Errorf("the live page counts requests not yet due as stopped")
+	}
+	// A finished run has no such row.
+	r.Requests.NotYetDue = 0
+	if parts, err = PageParts(r); err != nil || strings.Contains(parts.Main, "not yet due") {
+		t.Errorf("a finished run shows a not-yet-due row (err %v)", err)
 	}
 }

@@ -141,6 +141,9 @@ func summarySection(r *result.Result) section {
 		[]cell{key(unsent + " (never sent)"), num(format.Int(pe))},
 		[]cell{key("not sent (stopped)"), num(format.Int(q.NotSent))},
 	)
+	if q.NotYetDue > 0 { // a live page: the run goes on
+		rows = append(rows, []cell{key("not yet due"), num(format.Int(q.NotYetDue))})
+	}
 	if pct, ok := r.ErrorRatePct(); ok {
 		rows = append(rows, []cell{key("error rate (errors / attempted)"), num(format.Pct(pct) + "%")})
 	}

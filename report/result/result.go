@@ -58,6 +58,23 @@ type Result struct {
 	// given (a slow or stuck output loses only itself); none when every
 	// output is complete.
 	Outputs []OutputLoss `json:"outputs_lost,omitempty"`
+	// Preflight is the one real request sent before the schedule started,
+	// outside every other figure of the result; absent when none was
+	// (--no-preflight, HV-VES).
+	Preflight *Preflight `json:"preflight,omitempty"`
+}
+
+// Preflight is the request a run sends before its schedule starts, to
+// learn in a second that the target refuses every request. It is counted
+// in none of the run's figures.
+type Preflight struct {
+	// Seq is the sequence the request was rendered with: its eventId is
+	// "<run id>-<seq>".
+	Seq       int64   `json:"seq"`
+	Outcome   string  `json:"outcome"` // "ok" or the error class
+	Code      int     `json:"code,omitempty"`
+	MessageID string  `json:"message_id,omitempty"`
+	ServiceMs float64 `json:"service_ms"`
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.
@@ -140,6 +157,12 @@ type Requests struct {
 	OK        int64 `json:"ok"`
 	Errors    int64 `json:"errors"`
 	NotSent   int64 `json:"not_sent"`
+
+	// NotYetDue counts the requests of the schedule that were not yet
+	// due when a checkpoint was taken, the run going on: they are in no
+	// other count (Scheduled counts the requests due so far), so that a
+	// live view does not call them not sent. A finished run has none.
+	NotYetDue int64 `json:"not_yet_due,omitempty"`
 
 	// InFlight counts sent requests still waiting for their answer when
 	// a checkpoint was taken; they are in Sent but neither OK nor Errors.

@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/transport"
 )
 
 // target is the parsed request URL split the way fasthttp wants it.
@@ -96,13 +98,26 @@ func preflight(ctx context.Context, t target, tc *tls.Config, timeout time.Durat
 			}
 		}
 		if err != nil {
-			if why := tlsconf.Explain(err); why != "" {
-				return fmt.Errorf("preflight: TLS handshake with %s: %s (%w)", t.addr, why, err)
-			}
-			return fmt.Errorf("preflight: TLS handshake with %s: %w", t.addr, err)
+			return tlsRefused(t.addr, err)
 		}
 	}
 	return nil
+}
+
+// tlsRefused is a failed handshake of the preflight: the target refuses
+// every request, and the line says why when the error tells (a plain
+// port, a certificate the CA does not sign, a refused client
+// certificate).
+func tlsRefused(addr string, err error) error {
+	why := tlsconf.Explain(err)
+	var rec tls.RecordHeaderError
+	if errors.As(err, &rec) {
+		why += ": use http://"
+	}
+	if why == "" {
+		return &transport.RefusedError{Why: fmt.Sprintf("preflight: TLS handshake with %s: %v", addr, err), Err: err}
+	}
+	return &transport.RefusedError{Why: fmt.Sprintf("preflight: TLS handshake with %s: %s (%v)", addr, why, err), Err: err}
 }
 
 // preflightAlertWait is how long the preflight listens after a TLS

@@ -37,6 +37,11 @@ type Options struct {
 	// Emulated says the target is the built-in emulator's stand-in URL,
 	// which a dry run does not start.
 	Emulated bool
+	// Wire, when set, gives the headers of a request of the mix's kind
+	// with body exactly as the transport writes them (the REST one's
+	// WireHeaders); Print hides their credentials. Without it the
+	// headers are those the configuration asks for (Headers).
+	Wire func(kind int, body []byte) ([]loadgen.Header, error)
 }
 
 // Print writes what the run of plan would send to w and returns how many
@@ -63,7 +68,8 @@ func Print(w io.Writer, plan *scenario.Plan, o Options) (invalid int, err error)
 	start := time.Now()
 	var body []byte
 	for seq := range n {
-		r := reqs[order[seq%int64(len(order))]]
+		kind := int(order[seq%int64(len(order))])
+		r := reqs[kind]
 		due := start
 		if s, ok := cfg.Load.(*loadgen.Schedule); ok {
 			off, _ := s.Due(seq)
@@ -80,7 +86,14 @@ func Print(w io.Writer, plan *scenario.Plan, o Options) (invalid int, err error)
 		}
 		fmt.Fprintln(w, " ---")
 		fmt.Fprintf(w, "%s %s\n", cfg.Method, redact.URL(r.URL))
-		for _, h := range Headers(cfg, r) {
+		hs := Headers(cfg, r)
+		if o.Wire != nil {
+			if hs, err = o.Wire(kind, body); err != nil {
+				return invalid, err
+			}
+			hs = hideCredentials(hs)
+		}
+		for _, h := range hs {
 			fmt.Fprintf(w, "%s: %s\n", h.Name, h.Value)
 		}
 		fmt.Fprintf(w, "\n%s\n", body)
@@ -153,6 +166,25 @@ func Headers(cfg *loadgen.Config, r loadgen.Request) []loadgen.Header {
 		hs = append(hs, loadgen.Header{Name: "Connection", Value: "close"})
 	}
 	return hs
+}
+
+// hideCredentials hides the credentials of headers taken from the wire:
+// basic auth shows its scheme, other secrets nothing.
+func hideCredentials(hs []loadgen.Header) []loadgen.Header {
+	out := make([]loadgen.Header, len(hs))
+	for i, h := range hs {
+		v := h.Value
+		switch {
+		case strings.EqualFold(h.Name, "Authorization") && strings.HasPrefix(v, "Basic "):
+			v = "Basic " + Redacted
+		case redact.SecretHeader(h.Name):
+			v = Redacted
+		default:
+			v = redact.Header(h.Name, v)
+		}
+		out[i] = loadgen.Header{Name: h.Name, Value: v}
+	}
+	return out
 }
 
 // loadSchemas compiles the schemas of dir, or says once why the requests
