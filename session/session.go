@@ -442,6 +442,7 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 		}
 	}
 	s.meta(res)
+	s.dash.Complete(res) // what the live page's browsers missed
 	if s.influx != nil {
 		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
 	}

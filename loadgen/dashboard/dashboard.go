@@ -56,7 +56,7 @@ const checkpointNote = "checkpoint of a run in progress"
 // Server is the dashboard of one run: an observer of its snapshots and
 // the HTTP server of its page. Create it with Listen, register it in
 // Config.Observers with Config.CheckpointEvery at one second, call
-// Finish with the final result and Close at the end.
+// Complete and Finish with the final result and Close at the end.
 type Server struct {
 	loadgen.NopObserver
 	opts Options
@@ -249,20 +249,31 @@ func (s *Server) Dropped() int64 {
 	return s.drops + s.feedDrops.Load()
 }
 
+// Complete stops the page's feed and adds to res what its browsers
+// missed, as a warning: part of completing the result, before it is
+// judged, so that nothing changes the result after the verdict. A nil
+// server does nothing.
+func (s *Server) Complete(res *result.Result) {
+	if s == nil {
+		return
+	}
+	s.stopFeed()
+	if n := s.Dropped(); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"dashboard: %d of its updates were dropped (a browser did not keep up, or the page lagged the run); the run did not wait for it", n))
+	}
+}
+
 // Finish shows the final result: the page becomes the report --html
 // writes for res, and report.html serves that file. Call it once res is
-// complete, before it is written: when updates were dropped, res gets a
-// warning saying how many. A nil Server (no page served) does nothing.
+// completed (Complete) and judged; it does not change res. A nil Server
+// (no page served) does nothing.
 func (s *Server) Finish(res *result.Result) {
 	if s == nil {
 		return
 	}
 	s.finishOnce.Do(func() {
 		s.stopFeed()
-		if n := s.Dropped(); n > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(
-				"dashboard: %d of its updates were dropped (a browser did not keep up, or the page lagged the run); the run did not wait for it", n))
-		}
 		live := html.Live{State: html.LiveFinished, Status: fmt.Sprintf("Finished after %s: this is the run's report.", seconds(res.DurationS))}
 		if res.Interrupted {
 			live = html.Live{State: html.LiveInterrupted, Status: fmt.Sprintf(

@@ -105,6 +105,7 @@ func TestStuckBrowserIsDroppedAndCounted(t *testing.T) {
 	}
 	final := snapshot(n)
 	final.Interrupted, final.Warnings = false, nil
+	s.Complete(final)
 	s.Finish(final)
 	want := fmt.Sprintf("dashboard: %d of its updates were dropped", dropped)
 	if len(final.Warnings) != 1 || !strings.HasPrefix(final.Warnings[0], want) {
