@@ -318,7 +318,7 @@ func TestConsumeWarnsWithoutRunEventIDs(t *testing.T) {
 	if d := res.Delivery; d == nil || d.Delivered != 0 || d.Foreign != 21 || d.Lost != 20 {
 		t.Fatalf("delivery %+v: want 21 foreign records (the preflight's among them) and 20 lost", res.Delivery)
 	}
-	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "must use {{.EventID}}") || !strings.Contains(w, "20 records of the topic were not the run's") {
+	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "must use {{.EventID}}") || !strings.Contains(w, "21 records of the topic were not the run's") {
 		t.Errorf("warnings %q lack the eventId hint", res.Warnings)
 	}
 }
