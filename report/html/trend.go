@@ -3,10 +3,10 @@ package html
 import (
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/report/format"
 	"io"
 	"strings"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/trend"
 )
 
@@ -49,7 +49,7 @@ func changesSection(a *trend.Analysis) section {
 				verdict = cell{Text: "better", Class: "better"}
 			}
 			t.Rows = append(t.Rows, []cell{key(ser.Label), txt(c.Build), num(format.Num(c.Before)), num(format.Num(c.After)),
-				num(fmt.Sprintf("%+.2f", c.Delta)), num(fmtRel(c.DeltaPct)), num(fmtPValue(c.P)), verdict})
+				num(fmt.Sprintf("%+.2f", c.Delta)), num(format.Shift(c.DeltaPct)), num(format.PValue(c.P)), verdict})
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -174,18 +174,4 @@ func historyRuns(a *trend.Analysis) section {
 		t.Rows = append(t.Rows, row)
 	}
 	return section{ID: "runs", Title: "Runs", Tables: []table{t}}
-}
-
-func fmtRel(v float64) string {
-	if v > 1e300 {
-		return "+inf %"
-	}
-	return fmt.Sprintf("%+.1f %%", v)
-}
-
-func fmtPValue(p float64) string {
-	if p < 0.001 {
-		return "<0.001"
-	}
-	return fmt.Sprintf("%.3f", p)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/report/format"
 )
 
 // Title sums the history up in one line: "12 runs of 4 builds (by
@@ -85,7 +87,7 @@ func (a *Analysis) Rows() []Row {
 
 // Short is the change in a table cell: "+398.2% worse".
 func (c Change) Short() string {
-	return fmtShift(c.DeltaPct) + c.word()
+	return format.Shift(c.DeltaPct) + c.word()
 }
 
 func (c Change) word() string {
@@ -110,7 +112,7 @@ func (s Series) Sentence(c Change) string {
 		verdict = "changed"
 	}
 	return fmt.Sprintf("%s at %s: %s → %s%s, %+.2f%s (%s), %s, %s", s.Metric, c.Build, fmtVal(c.Before), fmtVal(c.After), unit,
-		c.Delta, unit, fmtShift(c.DeltaPct), fmtP(c.P), verdict)
+		c.Delta, unit, format.Shift(c.DeltaPct), fmtP(c.P), verdict)
 }
 
 // Changes lists every change of every metric, for the lines below the
@@ -144,21 +146,13 @@ func fmtVal(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-func fmtShift(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+inf%"
-	case math.Abs(v) < 0.05:
-		return "0.0%"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
-}
-
+// fmtP writes a p-value in a sentence: "p=0.012", "p<0.001".
 func fmtP(p float64) string {
-	if p < 0.001 {
-		return "p<0.001"
+	v := format.PValue(p)
+	if strings.HasPrefix(v, "<") {
+		return "p" + v
 	}
-	return "p=" + strconv.FormatFloat(p, 'f', 3, 64)
+	return "p=" + v
 }
 
 // Failed counts the gates that did not pass (0 without gates).
