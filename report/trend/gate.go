@@ -39,17 +39,10 @@ func (a *Analysis) judge(rs []*result.Result, names []string, gates []compare.Ga
 }
 
 func (a *Analysis) judgeOne(rs []*result.Result, names []string, g compare.Gate, undecided compare.Undecided) (compare.GateVerdict, Sides) {
-	vals := make([]float64, len(rs))
-	for i, r := range rs {
-		v, reason := g.Of(r)
-		if reason == "" && (math.IsNaN(v) || math.IsInf(v, 0)) {
-			reason = "the figure is not a number"
-		}
-		if reason != "" {
-			// A gate that cannot be checked must not pass silently.
-			return compare.GateVerdict{Gate: g, Outcome: compare.GateFail, Change: math.NaN(), Note: names[i] + ": " + reason}, Sides{}
-		}
-		vals[i] = v
+	vals, missing := values(rs, names, g.Of)
+	if missing != "" {
+		// A gate that cannot be checked must not pass silently.
+		return compare.GateVerdict{Gate: g, Outcome: compare.GateFail, Change: math.NaN(), Note: missing}, Sides{}
 	}
 	n := len(vals)
 	ps := a.Detector.Detect(g.Metric, vals)

@@ -138,7 +138,7 @@ func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 			return nil, fmt.Errorf("trend: metric %q: %w", name, err)
 		}
 		s, note := a.series(m, sorted, sortedNames)
-		if note != "" && len(opts.Metrics) > 0 || note != "" && !absent(m, sorted) {
+		if note != "" && (len(opts.Metrics) > 0 || !absent(m, sorted)) {
 			a.Notes = append(a.Notes, note)
 		}
 		if s != nil {
@@ -222,16 +222,9 @@ func absent(m threshold.Measure, rs []*result.Result) bool {
 // series reads m off every run and finds its change points; a metric
 // some run lacks is left out with a note saying which.
 func (a *Analysis) series(m threshold.Measure, rs []*result.Result, names []string) (*Series, string) {
-	vals := make([]float64, len(rs))
-	for i, r := range rs {
-		v, reason := m.Of(r)
-		if reason == "" && (math.IsNaN(v) || math.IsInf(v, 0)) {
-			reason = "the figure is not a number"
-		}
-		if reason != "" {
-			return nil, fmt.Sprintf("not analysed: %s (%s: %s)", m.Name(), names[i], reason)
-		}
-		vals[i] = v
+	vals, missing := values(rs, names, m.Of)
+	if missing != "" {
+		return nil, "not analysed: " + m.Name() + " (" + missing + ")"
 	}
 	s := &Series{Metric: m.Name(), Label: metricLabel(m), Unit: m.Unit(), Direction: compare.Better(m.Name()), Values: vals}
 	ps := a.Detector.Detect(m.Name(), vals)
@@ -239,7 +232,7 @@ func (a *Analysis) series(m threshold.Measure, rs []*result.Result, names []stri
 	for k, p := range ps {
 		before, after := s.Segments[k].Mean, s.Segments[k+1].Mean
 		c := Change{Index: p.Index, Build: a.Runs[p.Index].Build, Before: before, After: after,
-			Delta: after - before, DeltaPct: deltaPct(before, after), P: p.P}
+			Delta: after - before, DeltaPct: compare.DeltaPct(before, after), P: p.P}
 		switch {
 		case s.Direction == compare.LowerIsBetter:
 			c.Worse, c.Better = after > before, after < before
@@ -251,22 +244,28 @@ func (a *Analysis) series(m threshold.Measure, rs []*result.Result, names []stri
 	return s, ""
 }
 
+// values reads one figure off every run with of (a metric's or a gate's
+// Of); missing names the first run that lacks it, or whose figure is not
+// a number, and why.
+func values(rs []*result.Result, names []string, of func(*result.Result) (float64, string)) (vals []float64, missing string) {
+	vals = make([]float64, len(rs))
+	for i, r := range rs {
+		v, reason := of(r)
+		if reason == "" && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			reason = "the figure is not a number"
+		}
+		if reason != "" {
+			return nil, names[i] + ": " + reason
+		}
+		vals[i] = v
+	}
+	return vals, ""
+}
+
 // metricLabel is a metric's name with its unit, for headings.
 func metricLabel(m threshold.Measure) string {
 	if u := m.Unit(); u != "" {
 		return m.Name() + " (" + u + ")"
 	}
 	return m.Name()
-}
-
-// deltaPct is the change from a to b in percent: 0 from 0 to 0, +Inf
-// from 0 to anything else.
-func deltaPct(a, b float64) float64 {
-	switch {
-	case a == b:
-		return 0
-	case a == 0:
-		return math.Inf(1)
-	}
-	return (b - a) / math.Abs(a) * 100
 }
