@@ -148,7 +148,8 @@ func gates(t *testing.T, exprs ...string) []compare.Gate {
 // and passes on the one whose newest build is the fix; a regression
 // within the tolerance passes; a newest build of one run that looks
 // worse is undecided, which the policy turns into fail or pass; a
-// metric the runs lack fails.
+// metric the runs lack fails; a metric gated but not in the table is
+// judged on change points of its own.
 func TestGates(t *testing.T) {
 	t.Parallel()
 	rs, names := regressedThenFixed()
@@ -172,6 +173,8 @@ func TestGates(t *testing.T) {
 		{"one run, pass", 7, one, "p99<+10%", compare.UndecidedPass, compare.GateUndecided, true, Sides{"1.9–1.10", "1.11"}},
 		{"one run, within", 7, one, "p99<+60%", compare.UndecidedFail, compare.GatePass, true, Sides{"1.9–1.10", "1.11"}},
 		{"missing metric", 9, rs, "target_cpu_avg<+10%", "", compare.GateFail, false, Sides{}},
+		{"a metric only gated", 9, rs, "avg<+10%", "", compare.GateFail, false, Sides{"1.9–1.10", "1.11"}},
+		{"a metric only gated, fixed", 12, rs, "avg<+10%", "", compare.GatePass, true, Sides{"1.11", "1.12"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			nm := names
