@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/trend"
 )
@@ -42,9 +41,7 @@ func (s HistorySet) Check(gates int) error {
 
 // TextOnStdout reports whether the text rendering, with its gates'
 // section, goes to stdout.
-func (s HistorySet) TextOnStdout() bool {
-	return s.Format == "text" && (s.Output == "" || s.Output == "-")
-}
+func (s HistorySet) TextOnStdout() bool { return textOnStdout(s.Format, s.Output) }
 
 // Write renders the history to every file of the set, in that order; the
 // JUnit report only when the history has gates.
@@ -53,20 +50,12 @@ func (s HistorySet) Write(stdout io.Writer, a *trend.Analysis) error {
 	if !ok {
 		return fmt.Errorf("--format: unknown format %q", s.Format)
 	}
-	if err := WriteOutput(s.Output, stdout, func(w io.Writer) error { return render(w, a) }); err != nil {
-		return err
+	var junit func(io.Writer) error
+	if a.Gates != nil {
+		junit = func(w io.Writer) error { return trend.JUnit(w, a) }
 	}
-	if s.HTML != "" {
-		if err := report.WriteFile(s.HTML, func(w io.Writer) error { return html.Trend(w, a) }); err != nil {
-			return fmt.Errorf("write HTML %s: %w", s.HTML, err)
-		}
-	}
-	if s.JUnit != "" && a.Gates != nil {
-		if err := report.WriteFile(s.JUnit, func(w io.Writer) error { return trend.JUnit(w, a) }); err != nil {
-			return fmt.Errorf("write JUnit %s: %w", s.JUnit, err)
-		}
-	}
-	return nil
+	return writeRenderings(stdout, s.Output, s.HTML, s.JUnit,
+		func(w io.Writer) error { return render(w, a) }, func(w io.Writer) error { return html.Trend(w, a) }, junit)
 }
 
 // ExpandHistory turns the arguments of `vesload trend` into result
