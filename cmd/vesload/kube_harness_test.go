@@ -51,14 +51,7 @@ func TestKubeHVJobHarness(t *testing.T) {
 			t.Errorf("pod %d (shard %d) has a receiver view: %v: want shard 0 alone to follow the collector's counters", i, rs[0].Shard.Index, viewed)
 		}
 	}
-	code, stdout, errs := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, errs)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, all.String())
 	const want = producers * messages
 	rc := m.HV.Receiver
 	if m.Merged.Count != 3 || m.HV.Sent.Written != want || m.HV.Producers != producers || rc == nil || rc.Received != want || rc.Lost != 0 ||
@@ -145,14 +138,7 @@ func TestKubeConsumerJobHarness(t *testing.T) {
 				t.Errorf("merge --without-delivery: exit %d: %s", code, errs)
 			}
 
-			code, stdout, errs := mergeStream(all.String(), "-")
-			if code != exitOK {
-				t.Fatalf("merge: exit %d: %s", code, errs)
-			}
-			m, err := report.Decode(strings.NewReader(stdout), "merged")
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mergedLogs(t, all.String())
 			const want = rate * secs
 			d := m.Delivery
 			if d == nil || !d.Consumer || m.Requests.OK != want || d.Expected != want || d.Accepted != want {
@@ -302,14 +288,7 @@ func TestKubeHVConsumerJobHarness(t *testing.T) {
 		}
 		all.WriteString(p.log.String())
 	}
-	code, stdout, errs := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, errs)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, all.String())
 	const want = producers * messages
 	d := m.Delivery
 	if d == nil || !d.Consumer || !d.NoAnswers || m.HV.Sent.Written != want || d.Expected != want || d.Accepted != 0 {

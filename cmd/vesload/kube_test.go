@@ -336,14 +336,7 @@ func TestKubeJobHarness(t *testing.T) {
 		fmt.Fprint(&all, p.log.String())
 	}
 	st := emulatorStats(t, base)
-	code, stdout, errs := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Errorf("merge: exit %d: %s", code, errs)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, all.String())
 	want := int64(rate * secs)
 	if m.Requests != (result.Requests{Scheduled: want, Sent: want, OK: want}) || m.Merged.Count != 4 || len(m.Thresholds) != 1 || !m.Thresholds[0].Pass {
 		t.Fatalf("merged requests %+v merged %+v thresholds %+v\n%s", m.Requests, m.Merged, m.Thresholds, pods[0].log.String())
