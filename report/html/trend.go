@@ -158,7 +158,7 @@ func historyRuns(a *trend.Analysis) section {
 	for _, r := range rows {
 		row := []cell{key(r.Cells[0]), txt(r.Cells[1]), txt("")}
 		if !r.Change {
-			row[2] = cell{Text: a.Runs[k].Started, Class: "nowrap"}
+			row[2] = cell{Text: fmtTime(a.Runs[k].Started), Class: "nowrap"}
 			k++
 		}
 		for _, v := range r.Cells[2:] {

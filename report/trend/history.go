@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/result"
@@ -51,8 +52,9 @@ type Run struct {
 	Name string `json:"name"`
 	// Build is the value of the Options.By label, or Name without it.
 	Build string `json:"build"`
-	// Started is when the run started (UTC).
-	Started string `json:"started"`
+	// Started is when the run started, in UTC (RFC 3339 in JSON, as in
+	// the result documents; each rendering writes it its own way).
+	Started time.Time `json:"started"`
 }
 
 // Change is one change point of a metric.
@@ -193,7 +195,7 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 	})
 	runs := make([]Run, len(rs))
 	for k, i := range order {
-		runs[k] = Run{Name: names[i], Build: builds[i], Started: rs[i].Started.UTC().Format("2006-01-02 15:04:05")}
+		runs[k] = Run{Name: names[i], Build: builds[i], Started: rs[i].Started.UTC()}
 	}
 	return order, runs, nil
 }
