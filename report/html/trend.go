@@ -41,12 +41,9 @@ func changesSection(a *trend.Analysis) section {
 	t := table{Head: head(2, "metric", "first build after", "before", "after", "change", "relative", "p", "")}
 	for _, ser := range a.Series {
 		for _, c := range ser.Changes {
-			verdict := cell{Text: "changed"}
-			switch {
-			case c.Worse:
-				verdict = cell{Text: "worse", Class: "worse"}
-			case c.Better:
-				verdict = cell{Text: "better", Class: "better"}
+			verdict := cell{Text: c.Verdict()}
+			if c.Worse || c.Better {
+				verdict.Class = c.Verdict()
 			}
 			t.Rows = append(t.Rows, []cell{key(ser.Label), txt(c.Build), num(format.Num(c.Before)), num(format.Num(c.After)),
 				num(fmt.Sprintf("%+.2f", c.Delta)), num(format.Shift(c.DeltaPct)), num(format.PValue(c.P)), verdict})

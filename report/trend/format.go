@@ -87,17 +87,22 @@ func (a *Analysis) Rows() []Row {
 
 // Short is the change in a table cell: "+398.2% worse".
 func (c Change) Short() string {
-	return format.Shift(c.DeltaPct) + c.word()
+	if !c.Worse && !c.Better {
+		return format.Shift(c.DeltaPct)
+	}
+	return format.Shift(c.DeltaPct) + " " + c.Verdict()
 }
 
-func (c Change) word() string {
+// Verdict is what the change means for its metric: "worse", "better",
+// or "changed" for a metric that is neither better high nor low.
+func (c Change) Verdict() string {
 	switch {
 	case c.Worse:
-		return " worse"
+		return "worse"
 	case c.Better:
-		return " better"
+		return "better"
 	}
-	return ""
+	return "changed"
 }
 
 // Sentence describes one change in full: where, both means, the change
@@ -107,12 +112,8 @@ func (s Series) Sentence(c Change) string {
 	if unit != "" && unit != "%" {
 		unit = " " + unit
 	}
-	verdict := strings.TrimSpace(c.word())
-	if verdict == "" {
-		verdict = "changed"
-	}
 	return fmt.Sprintf("%s at %s: %s → %s%s, %+.2f%s (%s), %s, %s", s.Metric, c.Build, fmtVal(c.Before), fmtVal(c.After), unit,
-		c.Delta, unit, format.Shift(c.DeltaPct), fmtP(c.P), verdict)
+		c.Delta, unit, format.Shift(c.DeltaPct), fmtP(c.P), c.Verdict())
 }
 
 // Changes lists every change of every metric, for the lines below the
