@@ -273,6 +273,9 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 	h := kubespec.HV{Addr: cfg.Addr, Producers: cfg.Producers, Messages: cfg.Messages, Size: cfg.Size, Interval: cfg.Interval,
 		Domain: o.domain, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout, Settle: o.settle,
 		CACert: o.tls.CAFile, Insecure: o.tls.Insecure, TargetMetrics: ro.watch.targetMetrics, Thresholds: gates}
+	if h.Labels, err = parseLabels(ro.profileLabels, ro.labels); err != nil {
+		return nil, err
+	}
 	ko := k.specOptions(ro, &o.shard, cfg.RunID, rv, changed, now)
 	s, err := kubespec.BuildHV(h, ko)
 	if err != nil {

@@ -35,6 +35,9 @@ type HV struct {
 	TargetMetrics string
 	// Thresholds are the run's gates, judged on the merged result.
 	Thresholds []string
+	// Labels are the run's labels (--label over the profile's), which
+	// every shard records in its result and merge checks they agree on.
+	Labels map[string]string
 }
 
 // BuildHV checks that an HV-VES run can run in pods and returns the Spec
@@ -55,7 +58,7 @@ func BuildHV(h HV, o Options) (*kube.Spec, error) {
 		return nil, errors.New("--prom-url/--prom-query: not available for HV-VES on Kubernetes yet")
 	}
 	p := profiles.Profile{
-		Name: "hv", Protocol: profiles.ProtocolHVVES, Thresholds: uniq(h.Thresholds),
+		Name: "hv", Protocol: profiles.ProtocolHVVES, Thresholds: uniq(h.Thresholds), Labels: h.Labels,
 		Load:     profiles.Shape{Producers: &profiles.Producers{Count: h.Producers, Messages: int64(h.Messages), Interval: h.Interval}},
 		Requests: []profiles.Request{{Name: "hv", Size: h.Size}},
 	}
