@@ -107,7 +107,7 @@ var ErrTooFew = errors.New("a history needs at least 2 runs")
 // scenarios differ unless forced, and a run that lacks the By label.
 func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 	if len(rs) < 2 {
-		return nil, fmt.Errorf("trend: %w, got %d", ErrTooFew, len(rs))
+		return nil, fmt.Errorf("%w, got %d", ErrTooFew, len(rs))
 	}
 	names := runNames(rs, opts.Names)
 	order, runs, err := orderRuns(rs, names, opts.By)
@@ -137,7 +137,7 @@ func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 	for _, name := range metrics {
 		m, err := threshold.LookupMeasure(name)
 		if err != nil {
-			return nil, fmt.Errorf("trend: metric %q: %w", name, err)
+			return nil, fmt.Errorf("metric %q: %w", name, err)
 		}
 		s, note := a.series(m, sorted, sortedNames)
 		if note != "" && (len(opts.Metrics) > 0 || !absent(m, sorted)) {
@@ -172,7 +172,7 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 	builds := make([]string, len(rs))
 	for i, r := range rs {
 		if r == nil {
-			return nil, nil, fmt.Errorf("trend: %s is missing", names[i])
+			return nil, nil, fmt.Errorf("%s is missing", names[i])
 		}
 		order[i] = i
 		builds[i] = strings.TrimSuffix(filepath.Base(names[i]), ".json")
@@ -181,7 +181,7 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 		}
 		v, ok := r.Config.Labels[by]
 		if !ok {
-			return nil, nil, fmt.Errorf("trend: %s has no label %q (--by %s; give it with vesload run --label %s=VALUE)", names[i], by, by, by)
+			return nil, nil, fmt.Errorf("%s has no label %q (--by %s; give it with vesload run --label %s=VALUE)", names[i], by, by, by)
 		}
 		builds[i] = v
 	}
