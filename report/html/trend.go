@@ -158,13 +158,11 @@ func historyRuns(a *trend.Analysis) section {
 			row[2] = cell{Text: fmtTime(a.Runs[k].Started), Class: "nowrap"}
 			k++
 		}
-		for _, v := range r.Cells[2:] {
+		for j, v := range r.Cells[2:] {
 			c := num(v)
-			switch {
-			case strings.HasSuffix(v, " worse"):
-				c.Class += " worse"
-			case strings.HasSuffix(v, " better"):
-				c.Class += " better"
+			// A change row stands before run k, the first after the change.
+			if ch, ok := a.Series[j].ChangeAt(k); r.Change && ok && (ch.Worse || ch.Better) {
+				c.Class += " " + ch.Verdict()
 			}
 			row = append(row, c)
 		}

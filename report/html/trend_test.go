@@ -82,7 +82,8 @@ func TestTrendPage(t *testing.T) {
 	rel := `<td class="num">` + esc(format.Shift(a.Series[0].Changes[0].DeltaPct)) + `</td>`
 	p := `<td class="num">` + esc(format.PValue(a.Series[0].Changes[0].P)) + `</td>`
 	for _, want := range []string{`<td class="worse">worse</td>`, `<td class="better">better</td>`, "PASS", "1.12 vs 1.11", rel, p,
-		`<td class="nowrap">2026-11-01 02:00:00 UTC</td>`} {
+		`<td class="nowrap">2026-11-01 02:00:00 UTC</td>`,
+		`<td class="num worse">` + esc(a.Series[0].Changes[0].Short()) + `</td>`, `<td class="num better">` + esc(a.Series[0].Changes[1].Short()) + `</td>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -66,10 +66,8 @@ func (a *Analysis) Rows() []Row {
 		changed := false
 		for _, s := range a.Series {
 			mark := ""
-			for _, c := range s.Changes {
-				if c.Index == i {
-					mark, changed = c.Short(), true
-				}
+			if c, ok := s.ChangeAt(i); ok {
+				mark, changed = c.Short(), true
 			}
 			marks = append(marks, mark)
 		}
@@ -83,6 +81,16 @@ func (a *Analysis) Rows() []Row {
 		out = append(out, Row{Cells: cells})
 	}
 	return out
+}
+
+// ChangeAt is the change that starts at run i, if the series has one.
+func (s Series) ChangeAt(i int) (Change, bool) {
+	for _, c := range s.Changes {
+		if c.Index == i {
+			return c, true
+		}
+	}
+	return Change{}, false
 }
 
 // Short is the change in a table cell: "+398.2% worse".
