@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/trend"
@@ -74,15 +74,20 @@ func ExpandHistory(args []string) ([]string, error) {
 			out = append(out, paths...)
 			continue
 		}
-		matches, err := filepath.Glob(filepath.Join(a, "*.json"))
+		// Read, not globbed: a folder's name may hold [, * or ?.
+		entries, err := os.ReadDir(a)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", a, err)
 		}
-		if len(matches) == 0 {
+		n := len(out)
+		for _, e := range entries { // in name order
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+				out = append(out, filepath.Join(a, e.Name()))
+			}
+		}
+		if len(out) == n {
 			return nil, fmt.Errorf("%s: no result files (*.json) in the folder", a)
 		}
-		slices.Sort(matches)
-		out = append(out, matches...)
 	}
 	return out, nil
 }
