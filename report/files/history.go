@@ -66,7 +66,11 @@ func ExpandHistory(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		st, err := os.Stat(a)
-		if err != nil || !st.IsDir() {
+		switch {
+		case err == nil && !st.IsDir():
+			out = append(out, a) // a file, whatever its name holds
+			continue
+		case err != nil:
 			paths, err := ExpandGlobs([]string{a})
 			if err != nil {
 				return nil, err

@@ -44,6 +44,10 @@ func TestExpandHistory(t *testing.T) {
 	if got, err := ExpandHistory([]string{odd}); err != nil || !slices.Equal(got, []string{filepath.Join(odd, "1.json"), filepath.Join(odd, "2.json")}) {
 		t.Errorf("folder %s: %q, %v", odd, got, err)
 	}
+	file := filepath.Join(odd, "1.json") // a file, though its name reads as a pattern
+	if got, err := ExpandHistory([]string{file}); err != nil || !slices.Equal(got, []string{file}) {
+		t.Errorf("file %s: %q, %v", file, got, err)
+	}
 	if _, err := ExpandHistory([]string{empty}); err == nil || !strings.Contains(err.Error(), empty+": no result files") {
 		t.Errorf("empty folder: %v", err)
 	}
