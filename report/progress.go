@@ -36,10 +36,11 @@ type Progress struct {
 
 // ProgressLine is the live line of one second of a run, as vesload prints
 // it on stderr: elapsed of total, the rate sent against the schedule's,
-// in flight, the latency percentiles of the last s.Window seconds, errors and, when sampled, the target's CPU. A REST run's line
-// shows the pool exhausted; an HV-VES run's (messages) shows the data rate
-// since prev, the previous second's figures, and the disconnected
-// messages instead, since its pool never runs out.
+// in flight, the latency percentiles of the last s.Window seconds, errors
+// and, when sampled, the target's CPU. A REST run's line shows the pool
+// exhausted; an HV-VES run's (messages) shows the data rate since prev,
+// the previous second's figures, and the disconnected messages instead,
+// since its pool never runs out.
 func ProgressLine(s, prev *Progress, messages bool) string {
 	var line string
 	if messages {

@@ -77,16 +77,7 @@ func TestConsumeBesideShards(t *testing.T) {
 		t.Fatalf("merged requests %+v, delivery %+v: want %d sent and accepted, the consumer's delivery", m.Requests, d, want)
 	}
 
-	kctx, kcancel := context.WithTimeout(ctx, 30*time.Second)
-	defer kcancel()
-	out, err := exec.CommandContext(kctx, kcat, "-C", "-b", broker, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n").CombinedOutput()
-	if err != nil {
-		t.Fatalf("kcat: %v: %s", err, out)
-	}
-	seen := map[string]bool{}
-	for _, id := range regexp.MustCompile(`"eventId":"`+runID+`-(\d+)"`).FindAllStringSubmatch(string(out), -1) {
-		seen[id[1]] = true
-	}
+	seen := kcatIDs(t, ctx, kcat, broker, topic, regexp.MustCompile(`"eventId":"`+runID+`-(\d+)"`))
 	missing := int64(want - len(seen))
 	t.Logf("kcat: %d of %d events on the topic; merged delivery: delivered %d, lost %d (%d though accepted), duplicates %d, e2e p99 %.1f ms",
 		len(seen), want, d.Delivered, d.Lost, d.LostThoughAccepted, d.Duplicates, d.E2E.P99)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/deploy/kubespec"
+	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/profiles"
 )
 
@@ -127,6 +128,28 @@ func kubeSaid(spec *kube.Spec, stderr io.Writer) {
 	}
 }
 
+// specOptions are the kubespec.Options a REST and an HV-VES run share:
+// the cluster's flags, the run's identity and start (without --start-at
+// the shards agree on their start when they run), the Prometheus queries
+// and how long the metrics outlive the run.
+func (k *kubeOptions) specOptions(ro *runOptions, sh *shardOptions, runID string, plan *rendezvous.Plan, changed func(string) bool, now time.Time) kubespec.Options {
+	ko := kubespec.Options{
+		Shards: k.shards, Image: k.image, Namespace: k.namespace, CPU: k.cpu, Memory: k.memory,
+		Probe: k.probe, PodMonitor: k.podMonitor,
+		PasswordSecret: k.passwordSecret, PasswordKey: k.passwordKey, CertSecret: k.certSecret, CertFormat: k.certFormat,
+		PromURL: ro.watch.promURL, PromQueries: ro.watch.promQueries,
+		RunID: runID, Now: now, StartTolerance: sh.startTolerance, ReadyTimeout: sh.readyTimeout,
+		MetricsLinger: 30 * time.Second, Version: version, ReadFile: os.ReadFile, LookupEnv: os.LookupEnv,
+	}
+	if plan.Start != nil {
+		ko.StartAt = plan.Start.At
+	}
+	if changed("metrics-linger") {
+		ko.MetricsLinger = ro.watch.metricsLinger
+	}
+	return ko
+}
+
 // checkKubeStart refuses a relative --start-at: each pod would count it
 // from its own launch.
 func checkKubeStart(startAt string) error {
@@ -165,23 +188,10 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if sc.Protocol == profiles.ProtocolHVVES {
 		return nil, usagef("-profile %s: an HV-VES profile: render it with 'vesload kube hv' and hv's flags", o.profile)
 	}
-	ko := kubespec.Options{
-		Shards: k.shards, Image: k.image, Namespace: k.namespace, CPU: k.cpu, Memory: k.memory,
-		Probe: k.probe, PodMonitor: k.podMonitor,
-		PasswordSecret: k.passwordSecret, PasswordKey: k.passwordKey, CertSecret: k.certSecret, CertFormat: k.certFormat,
-		TargetMetrics: o.watch.targetMetrics, PromURL: o.watch.promURL, PromQueries: o.watch.promQueries,
-		RunID: o.shard.runID, Now: now, StartTolerance: o.shard.startTolerance, ReadyTimeout: o.shard.readyTimeout,
-		MetricsLinger: 30 * time.Second, Version: version, ReadFile: os.ReadFile, LookupEnv: os.LookupEnv,
-	}
+	ko := k.specOptions(o, &o.shard, o.shard.runID, sp, changed, now)
+	ko.TargetMetrics = o.watch.targetMetrics
 	if userLater {
 		ko.User = o.user
-	}
-	// Without --start-at the shards agree on their start when they run.
-	if sp.Start != nil {
-		ko.StartAt = sp.Start.At
-	}
-	if changed("metrics-linger") {
-		ko.MetricsLinger = o.watch.metricsLinger
 	}
 	s, err := kubespec.Build(sc, ko)
 	if err != nil {
@@ -260,26 +270,13 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 		}
 	}
 	ro := &o.run
-	labels, err := parseLabels(ro.profileLabels, ro.labels)
-	if err != nil {
-		return nil, err
-	}
-	h := kubespec.HV{Labels: labels, Addr: cfg.Addr, Producers: cfg.Producers, Messages: cfg.Messages, Size: cfg.Size, Interval: cfg.Interval,
+	h := kubespec.HV{Addr: cfg.Addr, Producers: cfg.Producers, Messages: cfg.Messages, Size: cfg.Size, Interval: cfg.Interval,
 		Domain: o.domain, DialTimeout: o.dialTimeout, WriteTimeout: o.writeTimeout, Settle: o.settle,
 		CACert: o.tls.CAFile, Insecure: o.tls.Insecure, TargetMetrics: ro.watch.targetMetrics, Thresholds: gates}
-	ko := kubespec.Options{
-		Shards: k.shards, Image: k.image, Namespace: k.namespace, CPU: k.cpu, Memory: k.memory,
-		Probe: k.probe, PodMonitor: k.podMonitor, PasswordSecret: k.passwordSecret, CertSecret: k.certSecret, CertFormat: k.certFormat,
-		PromURL: ro.watch.promURL, PromQueries: ro.watch.promQueries,
-		RunID: cfg.RunID, Now: now, StartTolerance: o.shard.startTolerance, ReadyTimeout: o.shard.readyTimeout,
-		MetricsLinger: 30 * time.Second, Version: version, ReadFile: os.ReadFile, LookupEnv: os.LookupEnv,
+	if h.Labels, err = parseLabels(ro.profileLabels, ro.labels); err != nil {
+		return nil, err
 	}
-	if rv.Start != nil {
-		ko.StartAt = rv.Start.At
-	}
-	if changed("metrics-linger") {
-		ko.MetricsLinger = ro.watch.metricsLinger
-	}
+	ko := k.specOptions(ro, &o.shard, cfg.RunID, rv, changed, now)
 	s, err := kubespec.BuildHV(h, ko)
 	if err != nil {
 		return nil, usageError{err}

@@ -51,14 +51,7 @@ func TestKubeHVJobHarness(t *testing.T) {
 			t.Errorf("pod %d (shard %d) has a receiver view: %v: want shard 0 alone to follow the collector's counters", i, rs[0].Shard.Index, viewed)
 		}
 	}
-	code, stdout, errs := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, errs)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, all.String())
 	const want = producers * messages
 	rc := m.HV.Receiver
 	if m.Merged.Count != 3 || m.HV.Sent.Written != want || m.HV.Producers != producers || rc == nil || rc.Received != want || rc.Lost != 0 ||
@@ -145,29 +138,13 @@ func TestKubeConsumerJobHarness(t *testing.T) {
 				t.Errorf("merge --without-delivery: exit %d: %s", code, errs)
 			}
 
-			code, stdout, errs := mergeStream(all.String(), "-")
-			if code != exitOK {
-				t.Fatalf("merge: exit %d: %s", code, errs)
-			}
-			m, err := report.Decode(strings.NewReader(stdout), "merged")
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mergedLogs(t, all.String())
 			const want = rate * secs
 			d := m.Delivery
 			if d == nil || !d.Consumer || m.Requests.OK != want || d.Expected != want || d.Accepted != want {
 				t.Fatalf("merged requests %+v, delivery %+v: want %d sent and accepted, the consumer's delivery", m.Requests, d, want)
 			}
-			kctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			kout, err := exec.CommandContext(kctx, kcat, "-C", "-b", broker, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n").CombinedOutput()
-			if err != nil {
-				t.Fatalf("kcat: %v: %s", err, kout)
-			}
-			seen := map[string]bool{}
-			for _, id := range regexp.MustCompile(`"eventId":"`+c.runID+`-(\d+)"`).FindAllStringSubmatch(string(kout), -1) {
-				seen[id[1]] = true
-			}
+			seen := kcatIDs(t, context.Background(), kcat, broker, topic, regexp.MustCompile(`"eventId":"`+c.runID+`-(\d+)"`))
 			missing := int64(want - len(seen))
 			t.Logf("kcat: %d of %d events on the topic; merged delivery: delivered %d, lost %d, duplicates %d, e2e p99 %.1f ms",
 				len(seen), want, d.Delivered, d.Lost, d.Duplicates, d.E2E.P99)
@@ -311,29 +288,13 @@ func TestKubeHVConsumerJobHarness(t *testing.T) {
 		}
 		all.WriteString(p.log.String())
 	}
-	code, stdout, errs := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, errs)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, all.String())
 	const want = producers * messages
 	d := m.Delivery
 	if d == nil || !d.Consumer || !d.NoAnswers || m.HV.Sent.Written != want || d.Expected != want || d.Accepted != 0 {
 		t.Fatalf("written %d, delivery %+v: want the consumer's delivery of %d messages, none accepted", m.HV.Sent.Written, d, want)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	kout, err := exec.CommandContext(ctx, kcat, "-C", "-b", broker, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n").CombinedOutput()
-	if err != nil {
-		t.Fatalf("kcat: %v: %s", err, kout)
-	}
-	seen := map[string]bool{}
-	for _, id := range regexp.MustCompile(`hvcons-(\d+)`).FindAllStringSubmatch(string(kout), -1) {
-		seen[id[1]] = true
-	}
+	seen := kcatIDs(t, context.Background(), kcat, broker, topic, regexp.MustCompile(`hvcons-(\d+)`))
 	t.Logf("kcat: %d of %d messages on the topic; merged delivery: delivered %d, lost %d, e2e p99 %.1f ms", len(seen), want, d.Delivered, d.Lost, d.E2E.P99)
 	if len(seen) == want || d.Delivered != int64(len(seen)) || d.Lost != int64(want-len(seen)) || d.E2E.Count != d.Delivered {
 		t.Errorf("merged delivery: delivered %d, lost %d, e2e %d; kcat: %d of %d on the topic", d.Delivered, d.Lost, d.E2E.Count, len(seen), want)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -167,6 +168,7 @@ func TestKubeRefuses(t *testing.T) {
 		{[]string{"hv", "--shards", "3", "--addr", "hv:6061", "--producers", "2"}, "--shards 3: more than the 2 producers"},
 		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--cert", "c.p12"}, "--cert: the file is on this machine"},
 		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--probe"}, "--probe: measures an HTTP target"},
+		{[]string{"hv", "--shards", "2", "--addr", "hv:6061", "--label", "x"}, `--label: label "x": want KEY=VALUE`},
 		{[]string{"--shards", "2", "-url", url, "--results-claim", "Bad_Claim"}, "results claim \"Bad_Claim\""},
 		{[]string{"--shards", "2", "-url", url, "--result-dir", "/tmp"}, "--result-dir: give --results-claim NAME"},
 		{[]string{"--shards", "2", "-profile", "ingress-concurrency-ramp", "-url", url, "--consume", "kafka://k:9092/t"}, "--consume: needs an open-model load"},
@@ -336,14 +338,7 @@ func TestKubeJobHarness(t *testing.T) {
 		fmt.Fprint(&all, p.log.String())
 	}
 	st := emulatorStats(t, base)
-	code, stdout, errs := mergeStream(all.String(), "-")
-	if code != exitOK {
-		t.Errorf("merge: exit %d: %s", code, errs)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, all.String())
 	want := int64(rate * secs)
 	if m.Requests != (result.Requests{Scheduled: want, Sent: want, OK: want}) || m.Merged.Count != 4 || len(m.Thresholds) != 1 || !m.Thresholds[0].Pass {
 		t.Fatalf("merged requests %+v merged %+v thresholds %+v\n%s", m.Requests, m.Merged, m.Thresholds, pods[0].log.String())
@@ -619,7 +614,7 @@ func TestKubeEveryFlag(t *testing.T) {
 		"start-at": values["start-at"], "image": values["image"], "memory": "1Gi", "cert-secret-format": "pem", "shards": "3",
 		"run-id": "walk2", "cert": "client.p12", "shard": "1/2", "rendezvous": "h:1", "dashboard": kubeDashboard,
 		"threshold": "hv.lost==0", "abort-on-fail": "error_rate<5%", "target-metrics": "http://hv:6060/monitoring/prometheus",
-		"influx-url": values["influx-url"], "prom-url": "http://prom:9090", "producers": "4",
+		"influx-url": values["influx-url"], "prom-url": "http://prom:9090", "producers": "4", "label": values["label"],
 	}
 	var ho hvOptions
 	var hk kubeOptions
@@ -671,6 +666,20 @@ func walkKubeFlags(t *testing.T, base []string, fs *pflag.FlagSet, values map[st
 		}
 	})
 	return n
+}
+
+// TestKubeHVLabels: an HV-VES run's labels (--label over the profile's)
+// reach the pods' profile, so that every shard records them and merge
+// finds them agreed.
+func TestKubeHVLabels(t *testing.T) {
+	t.Parallel()
+	code, out, errs := kubeRender(t, kubeNow, "hv", "--shards", "2", "--addr", "hv:6061", "--label", "build=1.9.1")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !regexp.MustCompile(`labels:\s+build: 1\.9\.1`).MatchString(out) {
+		t.Errorf("the pods' profile lacks the label build=1.9.1:\n%s", out)
+	}
 }
 
 // TestKubePullPolicy: an image named without a registry (the default, as

@@ -35,17 +35,14 @@ func sideName(given string, rs []*result.Result) string {
 // replaces the profile's label of the same key); nil when there are
 // none.
 func parseLabels(base map[string]string, raw []string) (map[string]string, error) {
-	if len(raw) == 0 {
-		return maps.Clone(base), nil
-	}
 	out := maps.Clone(base)
-	if out == nil {
-		out = map[string]string{}
-	}
 	for _, s := range raw {
 		k, v, err := result.ParseLabel(s)
 		if err != nil {
 			return nil, usagef("--label: %v", err)
+		}
+		if out == nil {
+			out = map[string]string{}
 		}
 		out[k] = v
 	}

@@ -32,6 +32,24 @@ func kcatPath(t *testing.T) string {
 	return ""
 }
 
+// kcatIDs reads topic from the beginning with kcat, a second client
+// beside the consumer under test, and returns the distinct first
+// submatches of id (an event's number) in what it finds.
+func kcatIDs(t *testing.T, ctx context.Context, kcat, broker, topic string, id *regexp.Regexp) map[string]bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, kcat, "-C", "-b", broker, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n").CombinedOutput()
+	if err != nil {
+		t.Fatalf("kcat: %v: %s", err, out)
+	}
+	seen := map[string]bool{}
+	for _, m := range id.FindAllStringSubmatch(string(out), -1) {
+		seen[m[1]] = true
+	}
+	return seen
+}
+
 // waitLine polls a log for the first match of re, for up to 10 s.
 func waitLine(t *testing.T, log *syncBuffer, re *regexp.Regexp) []string {
 	t.Helper()

@@ -88,14 +88,7 @@ func TestShardsEndToEnd(t *testing.T) {
 	st := emulatorStats(t, base)
 
 	want := int64(rate * secs)
-	code, stdout, stderr := mergeStream(strings.Join(logs, ""), "-")
-	if code != exitOK {
-		t.Fatalf("merge: exit %d: %s", code, stderr)
-	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mergedLogs(t, strings.Join(logs, ""))
 	if m.Requests != (result.Requests{Scheduled: want, Sent: want, OK: want}) || m.Latency.Count != want {
 		t.Errorf("merged requests %+v (latency count %d), want %d scheduled, sent and ok", m.Requests, m.Latency.Count, want)
 	}
@@ -182,14 +175,7 @@ func TestHVShardsEndToEnd(t *testing.T) {
 			args := []string{"hv", "--addr", emu.Addr(), "--producers", fmt.Sprint(c.producers), "--messages", fmt.Sprint(c.messages),
 				"--interval", c.interval, "--size", "1024", "--shard", fmt.Sprintf("auto/%d", c.shards), "--run-id", c.runID,
 				"--start-at", at, "--start-tolerance", "2s", "-o", "-", "-q"}
-			code, stdout, stderr := mergeStream(strings.Join(runShards(t, c.shards, args), ""), "-")
-			if code != exitOK {
-				t.Fatalf("merge: exit %d: %s", code, stderr)
-			}
-			m, err := report.Decode(strings.NewReader(stdout), "merged")
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := mergedLogs(t, strings.Join(runShards(t, c.shards, args), ""))
 			want := int64(c.producers * c.messages)
 			if m.Requests.Scheduled != want || m.Requests.Sent != want || m.Requests.OK != want || m.HV == nil ||
 				m.HV.Producers != c.producers || m.HV.Sent.Written != want || m.Merged.Count != c.shards {

@@ -39,6 +39,21 @@ func mergeStream(stdin string, args ...string) (int, string, string) {
 	}, args...)
 }
 
+// mergedLogs merges the pods' logs as `vesload merge -` does and decodes
+// the merged result; a merge that fails fails the test.
+func mergedLogs(t *testing.T, logs string) *result.Result {
+	t.Helper()
+	code, stdout, errs := mergeStream(logs, "-")
+	if code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	m, err := report.Decode(strings.NewReader(stdout), "merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func TestMergeStream(t *testing.T) {
 	t.Parallel()
 	var log strings.Builder

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/result"
 )
 
 // TestTrendOfRealRuns builds a history from real runs: the emulator
@@ -99,6 +102,12 @@ func TestTrendBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A result without labels: the history's own refusals are said once
+	// under the command's name.
+	good := filepath.Join(dir, "good.json")
+	if err := report.Write(good, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "g1", RPS: 10, DurationS: 1}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -115,6 +124,9 @@ func TestTrendBadInput(t *testing.T) {
 		{[]string{"trend", "--min-segment", "0", bad}, "--min-segment: 0"},
 		{[]string{"trend", "--window", "4", bad}, "--window: 4 runs cannot hold two segments"},
 		{[]string{"trend", "--nope"}, "unknown flag: --nope"},
+		{[]string{"trend", good}, "vesload: trend: a history needs at least 2 runs, got 1"},
+		{[]string{"trend", "--by", "build", good, good}, "vesload: trend: " + good + ` has no label "build"`},
+		{[]string{"trend", "--metric", "p98", good, good}, `vesload: trend: metric "p98"`},
 	} {
 		o := vesload(t, 10*time.Second, c.args...)
 		if o.code != exitUsage || !strings.Contains(o.stderr, c.want) || strings.Count(strings.TrimSpace(o.stderr), "\n") > 0 {

@@ -35,8 +35,8 @@ type HV struct {
 	TargetMetrics string
 	// Thresholds are the run's gates, judged on the merged result.
 	Thresholds []string
-	// Labels name what the run tests (--label, the profile's labels),
-	// carried by the pods' profile into every shard's result.
+	// Labels are the run's labels (--label over the profile's), which
+	// every shard records in its result and merge checks they agree on.
 	Labels map[string]string
 }
 

@@ -110,33 +110,38 @@ func (a *Alone) agree(ctx context.Context, at *Start, open func(Config) (Source,
 	if err != nil {
 		return nil, err
 	}
-	ag, start, err := a.Agree(ctx)
-	if err == nil && ag.Plan.RunID != a.Plan.RunID {
-		err = fmt.Errorf("the run's plan is of run %q, not %q", ag.Plan.RunID, a.Plan.RunID)
-	}
-	if err == nil && (ag.Plan.Events == 0 || ag.Span <= 0) {
-		err = fmt.Errorf("the run's plan sends %d events over %v: nothing to follow", ag.Plan.Events, ag.Span)
-	}
-	if err == nil && ag.Plan.Events > MaxAgreedEvents {
-		err = fmt.Errorf("the run's plan sends %d events: more than a consumer follows (%d)", ag.Plan.Events, uint64(MaxAgreedEvents))
-	}
-	var tally *Tally
-	if err == nil {
-		a.Plan, a.Start, a.Duration = ag.Plan, start, ag.Span
-		if a.Expect < 0 {
-			a.Expect = int64(ag.Plan.Events)
-		}
-		at.Set(start)
-		var cfg Config
-		if cfg, err = a.Plan.Config(at); err == nil {
-			tally, err = NewTally(cfg)
-		}
-	}
+	tally, err := a.agreed(ctx, at)
 	if err != nil {
 		src.Close()
 		return nil, err
 	}
 	return Follow(src, tally, name, time.Now), nil
+}
+
+// agreed takes part in the start agreement, checks the plan it hands
+// out, makes it a's and sets at; the tally is sized by that plan.
+func (a *Alone) agreed(ctx context.Context, at *Start) (*Tally, error) {
+	ag, start, err := a.Agree(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case ag.Plan.RunID != a.Plan.RunID:
+		return nil, fmt.Errorf("the run's plan is of run %q, not %q", ag.Plan.RunID, a.Plan.RunID)
+	case ag.Plan.Events == 0 || ag.Span <= 0:
+		return nil, fmt.Errorf("the run's plan sends %d events over %v: nothing to follow", ag.Plan.Events, ag.Span)
+	case ag.Plan.Events > MaxAgreedEvents:
+		return nil, fmt.Errorf("the run's plan sends %d events: more than a consumer follows (%d)", ag.Plan.Events, uint64(MaxAgreedEvents))
+	}
+	a.Plan, a.Start, a.Duration = ag.Plan, start, ag.Span
+	if a.Expect < 0 {
+		a.Expect = int64(ag.Plan.Events)
+	}
+	at.Set(start)
+	cfg, err := a.Plan.Config(at)
+	if err != nil {
+		return nil, err
+	}
+	return NewTally(cfg)
 }
 
 // Prepare checks the follower (Check) and completes what was not given:

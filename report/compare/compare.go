@@ -302,7 +302,7 @@ func compareRow(m metric, va, vb []float64, opts Options) Row {
 		Metric: m.name, Label: m.label, Better: m.better,
 		A: summarize(va, opts.Center), B: summarize(vb, opts.Center),
 	}
-	row.DeltaPct = deltaPct(row.A.Center, row.B.Center)
+	row.DeltaPct = DeltaPct(row.A.Center, row.B.Center)
 	if len(va) < 2 || len(vb) < 2 {
 		return row
 	}
@@ -312,9 +312,10 @@ func compareRow(m metric, va, vb []float64, opts Options) Row {
 	return row
 }
 
-// deltaPct is the change from a to b in percent, without dividing by
-// zero: from 0 to 0 is no change, from 0 to anything else is +Inf.
-func deltaPct(a, b float64) float64 {
+// DeltaPct is the change from a to b in percent, without dividing by
+// zero: from 0 to 0 is no change, from 0 to anything else is +Inf. A
+// comparison's rows and a history's change points measure a change by it.
+func DeltaPct(a, b float64) float64 {
 	switch {
 	case a == b:
 		return 0

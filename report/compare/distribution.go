@@ -136,7 +136,7 @@ func kolmogorovQ(lambda float64) float64 {
 func largestShift(a, b *hdrhistogram.Histogram) (pct, at float64) {
 	for _, p := range result.Percentiles() {
 		q := p.Q
-		d := deltaPct(float64(a.ValueAtPercentile(q)), float64(b.ValueAtPercentile(q)))
+		d := DeltaPct(float64(a.ValueAtPercentile(q)), float64(b.ValueAtPercentile(q)))
 		if math.Abs(d) > math.Abs(pct) || at == 0 {
 			pct, at = d, q
 		}

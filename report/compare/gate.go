@@ -78,8 +78,9 @@ var higherIsBetter = map[string]bool{
 	"hv.mbps":            true, "hv.peak_mbps": true, "hv.received": true, "hv.written": true,
 }
 
-// direction is the way metric name improves.
-func direction(name string) Direction {
+// Better is the way metric name (a threshold name, e.g. p99, rps)
+// improves; a gate and a history's change points judge by it.
+func Better(name string) Direction {
 	if higherIsBetter[name] {
 		return HigherIsBetter
 	}
@@ -130,7 +131,7 @@ func ParseGate(expr string) (Gate, error) {
 		}
 		return fail(nameAt+at, "%s", msg)
 	}
-	g := Gate{Metric: m.Name(), Better: direction(m.Name()), Unit: m.Unit(), measure: m}
+	g := Gate{Metric: m.Name(), Better: Better(m.Name()), Unit: m.Unit(), measure: m}
 	space()
 	opAt := i
 	g.Op = take(func(r rune) bool { return strings.ContainsRune("<>=!", r) })
@@ -242,9 +243,9 @@ func (g Gate) kindUnit() string {
 	return g.Unit
 }
 
-// within reports whether a change (B − A, in the tolerance's kind) stays
-// inside the tolerance.
-func (g Gate) within(change float64) bool {
+// Within reports whether a change (from Change) stays inside the
+// tolerance.
+func (g Gate) Within(change float64) bool {
 	switch g.Op {
 	case "<":
 		return change < g.Tol

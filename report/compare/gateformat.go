@@ -84,7 +84,7 @@ func (v GateVerdict) Sentence(nameA, nameB string, alpha float64) string {
 		s += ": cannot decide"
 	case v.Outcome == GateFail:
 		s += ": beyond the tolerance and significant at alpha " + a
-	case !v.Gate.within(v.Change):
+	case !v.Gate.Within(v.Change):
 		s += ": beyond the tolerance but not significant at alpha " + a
 	default:
 		s += ": within the tolerance"

@@ -119,7 +119,7 @@ type judgeOptions struct {
 // second) for the test. limit, when set, is why the samples cannot
 // decide.
 func (o judgeOptions) judge(g Gate, a, b float64, sa, sb []float64, limit string) GateVerdict {
-	v := GateVerdict{Gate: g, A: a, B: b, Change: g.change(a, b)}
+	v := GateVerdict{Gate: g, A: a, B: b, Change: g.Change(a, b)}
 	if limit == "" {
 		v.Tested = true
 		v.P = pValue(sa, sb, o.test, o.alpha)
@@ -127,7 +127,7 @@ func (o judgeOptions) judge(g Gate, a, b float64, sa, sb []float64, limit string
 	switch {
 	case !v.Tested:
 		v.Outcome, v.Note = GateUndecided, limit
-	case !g.within(v.Change) && v.P < o.alpha:
+	case !g.Within(v.Change) && v.P < o.alpha:
 		v.Outcome = GateFail
 	default:
 		v.Outcome = GatePass
@@ -142,10 +142,11 @@ func missing(g Gate, reason string) GateVerdict {
 	return GateVerdict{Gate: g, Outcome: GateFail, Note: reason, Change: math.NaN()}
 }
 
-// change is B against A in the gate's tolerance kind.
-func (g Gate) change(a, b float64) float64 {
+// Change is b against a in the gate's tolerance kind: percent of a,
+// percentage points, or the metric's unit.
+func (g Gate) Change(a, b float64) float64 {
 	if g.Kind == Relative {
-		return deltaPct(a, b)
+		return DeltaPct(a, b)
 	}
 	return b - a
 }

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,8 +109,10 @@ func CheckDir(option, dir string) error {
 	}
 	f, err := os.CreateTemp(dir, ".vesload-check-*")
 	if err != nil {
-		return fmt.Errorf("%s %s: %v", option, dir, err)
+		return fmt.Errorf("%s %s: %w", option, dir, err)
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	if err := errors.Join(f.Close(), os.Remove(f.Name())); err != nil {
+		return fmt.Errorf("%s %s: %w", option, dir, err)
+	}
+	return nil
 }

@@ -93,8 +93,12 @@ func (s ComparisonSet) Options(st compare.Settings) (compare.Options, error) {
 // TextOnStdout reports whether the text rendering goes to stdout, where
 // its gates' section tells the user what the gates decided; otherwise
 // the caller says it on stderr (compare.GateSet.Summary).
-func (s ComparisonSet) TextOnStdout() bool {
-	return s.Format == "text" && (s.Output == "" || s.Output == "-")
+func (s ComparisonSet) TextOnStdout() bool { return textOnStdout(s.Format, s.Output) }
+
+// textOnStdout reports whether a rendering in format to output is the
+// text one on stdout.
+func textOnStdout(format, output string) bool {
+	return format == "text" && (output == "" || output == "-")
 }
 
 // Write renders the comparison of a with b to every file of the set, in
@@ -104,17 +108,31 @@ func (s ComparisonSet) Write(stdout io.Writer, cmp *compare.Comparison, a, b []*
 		return err
 	}
 	render := ComparisonFormats()[s.Format]
-	if err := WriteOutput(s.Output, stdout, func(w io.Writer) error { return render(w, cmp, a, b) }); err != nil {
+	var junit func(io.Writer) error
+	if cmp.Gates != nil {
+		junit = func(w io.Writer) error { return compare.JUnit(w, cmp) }
+	}
+	return writeRenderings(stdout, s.Output, s.HTML, s.JUnit,
+		func(w io.Writer) error { return render(w, cmp, a, b) },
+		func(w io.Writer) error { return html.Comparison(w, cmp, a, b) }, junit)
+}
+
+// writeRenderings writes what compare and trend write, in this order:
+// the rendering to output (WriteOutput), the HTML page to htmlPath and
+// the JUnit report to junitPath, each when named; junit is nil when
+// there are no gates to report.
+func writeRenderings(stdout io.Writer, output, htmlPath, junitPath string, render, page, junit func(io.Writer) error) error {
+	if err := WriteOutput(output, stdout, render); err != nil {
 		return err
 	}
-	if s.HTML != "" {
-		if err := report.WriteFile(s.HTML, func(w io.Writer) error { return html.Comparison(w, cmp, a, b) }); err != nil {
-			return fmt.Errorf("write HTML %s: %w", s.HTML, err)
+	if htmlPath != "" {
+		if err := report.WriteFile(htmlPath, page); err != nil {
+			return fmt.Errorf("write HTML %s: %w", htmlPath, err)
 		}
 	}
-	if s.JUnit != "" && cmp.Gates != nil {
-		if err := report.WriteFile(s.JUnit, func(w io.Writer) error { return compare.JUnit(w, cmp) }); err != nil {
-			return fmt.Errorf("write JUnit %s: %w", s.JUnit, err)
+	if junitPath != "" && junit != nil {
+		if err := report.WriteFile(junitPath, junit); err != nil {
+			return fmt.Errorf("write JUnit %s: %w", junitPath, err)
 		}
 	}
 	return nil

@@ -6,9 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/trend"
 )
@@ -42,9 +41,7 @@ func (s HistorySet) Check(gates int) error {
 
 // TextOnStdout reports whether the text rendering, with its gates'
 // section, goes to stdout.
-func (s HistorySet) TextOnStdout() bool {
-	return s.Format == "text" && (s.Output == "" || s.Output == "-")
-}
+func (s HistorySet) TextOnStdout() bool { return textOnStdout(s.Format, s.Output) }
 
 // Write renders the history to every file of the set, in that order; the
 // JUnit report only when the history has gates.
@@ -53,20 +50,12 @@ func (s HistorySet) Write(stdout io.Writer, a *trend.Analysis) error {
 	if !ok {
 		return fmt.Errorf("--format: unknown format %q", s.Format)
 	}
-	if err := WriteOutput(s.Output, stdout, func(w io.Writer) error { return render(w, a) }); err != nil {
-		return err
+	var junit func(io.Writer) error
+	if a.Gates != nil {
+		junit = func(w io.Writer) error { return trend.JUnit(w, a) }
 	}
-	if s.HTML != "" {
-		if err := report.WriteFile(s.HTML, func(w io.Writer) error { return html.Trend(w, a) }); err != nil {
-			return fmt.Errorf("write HTML %s: %w", s.HTML, err)
-		}
-	}
-	if s.JUnit != "" && a.Gates != nil {
-		if err := report.WriteFile(s.JUnit, func(w io.Writer) error { return trend.JUnit(w, a) }); err != nil {
-			return fmt.Errorf("write JUnit %s: %w", s.JUnit, err)
-		}
-	}
-	return nil
+	return writeRenderings(stdout, s.Output, s.HTML, s.JUnit,
+		func(w io.Writer) error { return render(w, a) }, func(w io.Writer) error { return html.Trend(w, a) }, junit)
 }
 
 // ExpandHistory turns the arguments of `vesload trend` into result
@@ -77,7 +66,11 @@ func ExpandHistory(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		st, err := os.Stat(a)
-		if err != nil || !st.IsDir() {
+		switch {
+		case err == nil && !st.IsDir():
+			out = append(out, a) // a file, whatever its name holds
+			continue
+		case err != nil:
 			paths, err := ExpandGlobs([]string{a})
 			if err != nil {
 				return nil, err
@@ -85,15 +78,20 @@ func ExpandHistory(args []string) ([]string, error) {
 			out = append(out, paths...)
 			continue
 		}
-		matches, err := filepath.Glob(filepath.Join(a, "*.json"))
+		// Read, not globbed: a folder's name may hold [, * or ?.
+		entries, err := os.ReadDir(a)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", a, err)
 		}
-		if len(matches) == 0 {
+		n := len(out)
+		for _, e := range entries { // in name order
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+				out = append(out, filepath.Join(a, e.Name()))
+			}
+		}
+		if len(out) == n {
 			return nil, fmt.Errorf("%s: no result files (*.json) in the folder", a)
 		}
-		slices.Sort(matches)
-		out = append(out, matches...)
 	}
 	return out, nil
 }

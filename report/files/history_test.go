@@ -31,6 +31,23 @@ func TestExpandHistory(t *testing.T) {
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("ExpandHistory = %q, %v; want %q", got, err, want)
 	}
+	// A folder whose name a pattern would read otherwise.
+	odd := filepath.Join(dir, "nightly[1]")
+	if err := os.Mkdir(odd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"2.json", "1.json"} {
+		if err := os.WriteFile(filepath.Join(odd, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := ExpandHistory([]string{odd}); err != nil || !slices.Equal(got, []string{filepath.Join(odd, "1.json"), filepath.Join(odd, "2.json")}) {
+		t.Errorf("folder %s: %q, %v", odd, got, err)
+	}
+	file := filepath.Join(odd, "1.json") // a file, though its name reads as a pattern
+	if got, err := ExpandHistory([]string{file}); err != nil || !slices.Equal(got, []string{file}) {
+		t.Errorf("file %s: %q, %v", file, got, err)
+	}
 	if _, err := ExpandHistory([]string{empty}); err == nil || !strings.Contains(err.Error(), empty+": no result files") {
 		t.Errorf("empty folder: %v", err)
 	}

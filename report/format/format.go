@@ -53,6 +53,39 @@ func Round(v float64, digits int) string {
 // as it reads back to the same float64.
 func Exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
+// Shift formats a signed relative change in percent with one decimal
+// ("+31.2%", "-4.0%"), as compare and trend mark a change: one that
+// rounds to zero reads "0.0%" without a sign, and a change from zero
+// "+inf%" or "-inf%"; NA when it is not a number.
+func Shift(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return NA
+	case math.IsInf(v, 1):
+		return "+inf%"
+	case math.IsInf(v, -1):
+		return "-inf%"
+	case math.Abs(v) < 0.05:
+		return "0.0%"
+	case v > 0:
+		return "+" + strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+}
+
+// PValue formats a test's p-value with three decimals, "<0.001" below
+// that: a smaller figure only claims a precision the test does not have.
+// NA when it is not a number.
+func PValue(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return NA
+	case p < 0.001:
+		return "<0.001"
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
 // Int formats a count.
 func Int(n int64) string { return strconv.FormatInt(n, 10) }
 

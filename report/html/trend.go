@@ -3,10 +3,10 @@ package html
 import (
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/report/format"
 	"io"
 	"strings"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/trend"
 )
 
@@ -41,15 +41,12 @@ func changesSection(a *trend.Analysis) section {
 	t := table{Head: head(2, "metric", "first build after", "before", "after", "change", "relative", "p", "")}
 	for _, ser := range a.Series {
 		for _, c := range ser.Changes {
-			verdict := cell{Text: "changed"}
-			switch {
-			case c.Worse:
-				verdict = cell{Text: "worse", Class: "worse"}
-			case c.Better:
-				verdict = cell{Text: "better", Class: "better"}
+			verdict := cell{Text: c.Verdict()}
+			if c.Worse || c.Better {
+				verdict.Class = c.Verdict()
 			}
 			t.Rows = append(t.Rows, []cell{key(ser.Label), txt(c.Build), num(format.Num(c.Before)), num(format.Num(c.After)),
-				num(fmt.Sprintf("%+.2f", c.Delta)), num(fmtRel(c.DeltaPct)), num(fmtPValue(c.P)), verdict})
+				num(fmt.Sprintf("%+.2f", c.Delta)), num(format.Shift(c.DeltaPct)), num(format.PValue(c.P)), verdict})
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -158,34 +155,18 @@ func historyRuns(a *trend.Analysis) section {
 	for _, r := range rows {
 		row := []cell{key(r.Cells[0]), txt(r.Cells[1]), txt("")}
 		if !r.Change {
-			row[2] = cell{Text: a.Runs[k].Started, Class: "nowrap"}
+			row[2] = cell{Text: fmtTime(a.Runs[k].Started), Class: "nowrap"}
 			k++
 		}
-		for _, v := range r.Cells[2:] {
+		for j, v := range r.Cells[2:] {
 			c := num(v)
-			switch {
-			case strings.HasSuffix(v, " worse"):
-				c.Class += " worse"
-			case strings.HasSuffix(v, " better"):
-				c.Class += " better"
+			// A change row stands before run k, the first after the change.
+			if ch, ok := a.Series[j].ChangeAt(k); r.Change && ok && (ch.Worse || ch.Better) {
+				c.Class += " " + ch.Verdict()
 			}
 			row = append(row, c)
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return section{ID: "runs", Title: "Runs", Tables: []table{t}}
-}
-
-func fmtRel(v float64) string {
-	if v > 1e300 {
-		return "+inf %"
-	}
-	return fmt.Sprintf("%+.1f %%", v)
-}
-
-func fmtPValue(p float64) string {
-	if p < 0.001 {
-		return "<0.001"
-	}
-	return fmt.Sprintf("%.3f", p)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/trend"
 )
@@ -75,7 +76,14 @@ func TestTrendPage(t *testing.T) {
 	if rps := charts[2]; len(rps.Marks) != 0 {
 		t.Errorf("rps marks %+v, want none", rps.Marks)
 	}
-	for _, want := range []string{`<td class="worse">worse</td>`, `<td class="better">better</td>`, "PASS", "1.12 vs 1.11"} {
+	// The changes table writes the relative change and the p-value as
+	// every other rendering does (html/template escapes "+" and "<").
+	esc := strings.NewReplacer("+", "&#43;", "<", "&lt;").Replace
+	rel := `<td class="num">` + esc(format.Shift(a.Series[0].Changes[0].DeltaPct)) + `</td>`
+	p := `<td class="num">` + esc(format.PValue(a.Series[0].Changes[0].P)) + `</td>`
+	for _, want := range []string{`<td class="worse">worse</td>`, `<td class="better">better</td>`, "PASS", "1.12 vs 1.11", rel, p,
+		`<td class="nowrap">2026-11-01 02:00:00 UTC</td>`,
+		`<td class="num worse">` + esc(a.Series[0].Changes[0].Short()) + `</td>`, `<td class="num better">` + esc(a.Series[0].Changes[1].Short()) + `</td>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/report/format"
 )
 
 // Title sums the history up in one line: "12 runs of 4 builds (by
@@ -64,10 +66,8 @@ func (a *Analysis) Rows() []Row {
 		changed := false
 		for _, s := range a.Series {
 			mark := ""
-			for _, c := range s.Changes {
-				if c.Index == i {
-					mark, changed = c.Short(), true
-				}
+			if c, ok := s.ChangeAt(i); ok {
+				mark, changed = c.Short(), true
 			}
 			marks = append(marks, mark)
 		}
@@ -83,19 +83,34 @@ func (a *Analysis) Rows() []Row {
 	return out
 }
 
-// Short is the change in a table cell: "+398.2% worse".
-func (c Change) Short() string {
-	return fmtShift(c.DeltaPct) + c.word()
+// ChangeAt is the change that starts at run i, if the series has one.
+func (s Series) ChangeAt(i int) (Change, bool) {
+	for _, c := range s.Changes {
+		if c.Index == i {
+			return c, true
+		}
+	}
+	return Change{}, false
 }
 
-func (c Change) word() string {
+// Short is the change in a table cell: "+398.2% worse".
+func (c Change) Short() string {
+	if !c.Worse && !c.Better {
+		return format.Shift(c.DeltaPct)
+	}
+	return format.Shift(c.DeltaPct) + " " + c.Verdict()
+}
+
+// Verdict is what the change means for its metric: "worse", "better",
+// or "changed" for a metric that is neither better high nor low.
+func (c Change) Verdict() string {
 	switch {
 	case c.Worse:
-		return " worse"
+		return "worse"
 	case c.Better:
-		return " better"
+		return "better"
 	}
-	return ""
+	return "changed"
 }
 
 // Sentence describes one change in full: where, both means, the change
@@ -105,12 +120,8 @@ func (s Series) Sentence(c Change) string {
 	if unit != "" && unit != "%" {
 		unit = " " + unit
 	}
-	verdict := strings.TrimSpace(c.word())
-	if verdict == "" {
-		verdict = "changed"
-	}
 	return fmt.Sprintf("%s at %s: %s → %s%s, %+.2f%s (%s), %s, %s", s.Metric, c.Build, fmtVal(c.Before), fmtVal(c.After), unit,
-		c.Delta, unit, fmtShift(c.DeltaPct), fmtP(c.P), verdict)
+		c.Delta, unit, format.Shift(c.DeltaPct), fmtP(c.P), c.Verdict())
 }
 
 // Changes lists every change of every metric, for the lines below the
@@ -144,21 +155,13 @@ func fmtVal(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-func fmtShift(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+inf%"
-	case math.Abs(v) < 0.05:
-		return "0.0%"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
-}
-
+// fmtP writes a p-value in a sentence: "p=0.012", "p<0.001".
 func fmtP(p float64) string {
-	if p < 0.001 {
-		return "p<0.001"
+	v := format.PValue(p)
+	if strings.HasPrefix(v, "<") {
+		return "p" + v
 	}
-	return "p=" + strconv.FormatFloat(p, 'f', 3, 64)
+	return "p=" + v
 }
 
 // Failed counts the gates that did not pass (0 without gates).

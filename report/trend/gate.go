@@ -39,20 +39,12 @@ func (a *Analysis) judge(rs []*result.Result, names []string, gates []compare.Ga
 }
 
 func (a *Analysis) judgeOne(rs []*result.Result, names []string, g compare.Gate, undecided compare.Undecided) (compare.GateVerdict, Sides) {
-	vals := make([]float64, len(rs))
-	for i, r := range rs {
-		v, reason := g.Of(r)
-		if reason == "" && (math.IsNaN(v) || math.IsInf(v, 0)) {
-			reason = "the figure is not a number"
-		}
-		if reason != "" {
-			// A gate that cannot be checked must not pass silently.
-			return compare.GateVerdict{Gate: g, Outcome: compare.GateFail, Change: math.NaN(), Note: names[i] + ": " + reason}, Sides{}
-		}
-		vals[i] = v
+	vals, ps, missing := a.changePoints(rs, names, g)
+	if missing != "" {
+		// A gate that cannot be checked must not pass silently.
+		return compare.GateVerdict{Gate: g, Outcome: compare.GateFail, Change: math.NaN(), Note: missing}, Sides{}
 	}
 	n := len(vals)
-	ps := a.Detector.Detect(g.Metric, vals)
 	newest := n - 1
 	for newest > 0 && a.Runs[newest-1].Build == a.Runs[n-1].Build {
 		newest--
@@ -94,6 +86,26 @@ func (a *Analysis) judgeOne(rs []*result.Result, names []string, g compare.Gate,
 	}
 	v.Pass = v.Outcome == compare.GatePass || (v.Outcome == compare.GateUndecided && undecided == compare.UndecidedPass)
 	return v, sides
+}
+
+// changePoints are the values of g's metric and their change points:
+// those of the metric's series when the history analysed it (the table
+// and the gate then name the same changes, found once), else found here.
+func (a *Analysis) changePoints(rs []*result.Result, names []string, g compare.Gate) ([]float64, []Point, string) {
+	for _, s := range a.Series {
+		if s.Metric == g.Metric {
+			ps := make([]Point, len(s.Changes))
+			for i, c := range s.Changes {
+				ps[i] = Point{Index: c.Index, P: c.P}
+			}
+			return s.Values, ps, ""
+		}
+	}
+	vals, missing := values(rs, names, g.Of)
+	if missing != "" {
+		return nil, nil, missing
+	}
+	return vals, a.Detector.Detect(g.Metric, vals), ""
 }
 
 // span names the runs [i, j) by their first and last builds.

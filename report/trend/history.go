@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/result"
@@ -51,8 +52,9 @@ type Run struct {
 	Name string `json:"name"`
 	// Build is the value of the Options.By label, or Name without it.
 	Build string `json:"build"`
-	// Started is when the run started (UTC).
-	Started string `json:"started"`
+	// Started is when the run started, in UTC (RFC 3339 in JSON, as in
+	// the result documents; each rendering writes it its own way).
+	Started time.Time `json:"started"`
 }
 
 // Change is one change point of a metric.
@@ -105,7 +107,7 @@ var ErrTooFew = errors.New("a history needs at least 2 runs")
 // scenarios differ unless forced, and a run that lacks the By label.
 func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 	if len(rs) < 2 {
-		return nil, fmt.Errorf("trend: %w, got %d", ErrTooFew, len(rs))
+		return nil, fmt.Errorf("%w, got %d", ErrTooFew, len(rs))
 	}
 	names := runNames(rs, opts.Names)
 	order, runs, err := orderRuns(rs, names, opts.By)
@@ -135,10 +137,10 @@ func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 	for _, name := range metrics {
 		m, err := threshold.LookupMeasure(name)
 		if err != nil {
-			return nil, fmt.Errorf("trend: metric %q: %w", name, err)
+			return nil, fmt.Errorf("metric %q: %w", name, err)
 		}
 		s, note := a.series(m, sorted, sortedNames)
-		if note != "" && len(opts.Metrics) > 0 || note != "" && !absent(m, sorted) {
+		if note != "" && (len(opts.Metrics) > 0 || !absent(m, sorted)) {
 			a.Notes = append(a.Notes, note)
 		}
 		if s != nil {
@@ -170,7 +172,7 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 	builds := make([]string, len(rs))
 	for i, r := range rs {
 		if r == nil {
-			return nil, nil, fmt.Errorf("trend: %s is missing", names[i])
+			return nil, nil, fmt.Errorf("%s is missing", names[i])
 		}
 		order[i] = i
 		builds[i] = strings.TrimSuffix(filepath.Base(names[i]), ".json")
@@ -179,7 +181,7 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 		}
 		v, ok := r.Config.Labels[by]
 		if !ok {
-			return nil, nil, fmt.Errorf("trend: %s has no label %q (--by %s; give it with vesload run --label %s=VALUE)", names[i], by, by, by)
+			return nil, nil, fmt.Errorf("%s has no label %q (--by %s; give it with vesload run --label %s=VALUE)", names[i], by, by, by)
 		}
 		builds[i] = v
 	}
@@ -193,7 +195,7 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 	})
 	runs := make([]Run, len(rs))
 	for k, i := range order {
-		runs[k] = Run{Name: names[i], Build: builds[i], Started: rs[i].Started.UTC().Format("2006-01-02 15:04:05")}
+		runs[k] = Run{Name: names[i], Build: builds[i], Started: rs[i].Started.UTC()}
 	}
 	return order, runs, nil
 }
@@ -222,16 +224,9 @@ func absent(m threshold.Measure, rs []*result.Result) bool {
 // series reads m off every run and finds its change points; a metric
 // some run lacks is left out with a note saying which.
 func (a *Analysis) series(m threshold.Measure, rs []*result.Result, names []string) (*Series, string) {
-	vals := make([]float64, len(rs))
-	for i, r := range rs {
-		v, reason := m.Of(r)
-		if reason == "" && (math.IsNaN(v) || math.IsInf(v, 0)) {
-			reason = "the figure is not a number"
-		}
-		if reason != "" {
-			return nil, fmt.Sprintf("not analysed: %s (%s: %s)", m.Name(), names[i], reason)
-		}
-		vals[i] = v
+	vals, missing := values(rs, names, m.Of)
+	if missing != "" {
+		return nil, "not analysed: " + m.Name() + " (" + missing + ")"
 	}
 	s := &Series{Metric: m.Name(), Label: metricLabel(m), Unit: m.Unit(), Direction: compare.Better(m.Name()), Values: vals}
 	ps := a.Detector.Detect(m.Name(), vals)
@@ -239,7 +234,7 @@ func (a *Analysis) series(m threshold.Measure, rs []*result.Result, names []stri
 	for k, p := range ps {
 		before, after := s.Segments[k].Mean, s.Segments[k+1].Mean
 		c := Change{Index: p.Index, Build: a.Runs[p.Index].Build, Before: before, After: after,
-			Delta: after - before, DeltaPct: deltaPct(before, after), P: p.P}
+			Delta: after - before, DeltaPct: compare.DeltaPct(before, after), P: p.P}
 		switch {
 		case s.Direction == compare.LowerIsBetter:
 			c.Worse, c.Better = after > before, after < before
@@ -251,22 +246,28 @@ func (a *Analysis) series(m threshold.Measure, rs []*result.Result, names []stri
 	return s, ""
 }
 
+// values reads one figure off every run with of (a metric's or a gate's
+// Of); missing names the first run that lacks it, or whose figure is not
+// a number, and why.
+func values(rs []*result.Result, names []string, of func(*result.Result) (float64, string)) (vals []float64, missing string) {
+	vals = make([]float64, len(rs))
+	for i, r := range rs {
+		v, reason := of(r)
+		if reason == "" && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			reason = "the figure is not a number"
+		}
+		if reason != "" {
+			return nil, names[i] + ": " + reason
+		}
+		vals[i] = v
+	}
+	return vals, ""
+}
+
 // metricLabel is a metric's name with its unit, for headings.
 func metricLabel(m threshold.Measure) string {
 	if u := m.Unit(); u != "" {
 		return m.Name() + " (" + u + ")"
 	}
 	return m.Name()
-}
-
-// deltaPct is the change from a to b in percent: 0 from 0 to 0, +Inf
-// from 0 to anything else.
-func deltaPct(a, b float64) float64 {
-	switch {
-	case a == b:
-		return 0
-	case a == 0:
-		return math.Inf(1)
-	}
-	return (b - a) / math.Abs(a) * 100
 }

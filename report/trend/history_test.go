@@ -105,6 +105,36 @@ func TestAnalyzeRefuses(t *testing.T) {
 	}
 }
 
+// TestAnalyzeMissingFigure: a metric asked for that a run lacks is left
+// out with a note naming the run, one no run carries is left out
+// silently when none was asked for, and a gate on a figure a run lacks
+// fails, naming the run: it cannot pass unchecked.
+func TestAnalyzeMissingFigure(t *testing.T) {
+	t.Parallel()
+	rs, names := regressedThenFixed()
+	asked, err := Analyze(rs, Options{By: "build", Names: names, Metrics: []string{"p99", "target_cpu_avg"},
+		Gates: gates(t, "target_cpu_avg<+10%")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked.Series) != 1 || asked.Series[0].Metric != "p99" {
+		t.Errorf("series %+v, want p99 alone", asked.Series)
+	}
+	if len(asked.Notes) != 1 || !strings.HasPrefix(asked.Notes[0], "not analysed: target_cpu_avg ("+names[0]+": ") {
+		t.Errorf("notes %q, want target_cpu_avg not analysed, naming %s", asked.Notes, names[0])
+	}
+	if v := asked.Gates.Verdicts[0]; v.Pass || v.Outcome != compare.GateFail || !strings.HasPrefix(v.Note, names[0]+": ") {
+		t.Errorf("gate on a missing figure: %+v, want a failure naming %s", v, names[0])
+	}
+	quiet, err := Analyze(rs, Options{By: "build", Names: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(quiet.Notes) != 0 {
+		t.Errorf("default metrics: notes %q, want none for figures no run carries", quiet.Notes)
+	}
+}
+
 func gates(t *testing.T, exprs ...string) []compare.Gate {
 	t.Helper()
 	gs, err := compare.ParseGates(exprs)
@@ -118,7 +148,8 @@ func gates(t *testing.T, exprs ...string) []compare.Gate {
 // and passes on the one whose newest build is the fix; a regression
 // within the tolerance passes; a newest build of one run that looks
 // worse is undecided, which the policy turns into fail or pass; a
-// metric the runs lack fails.
+// metric the runs lack fails; a metric gated but not in the table is
+// judged on change points of its own.
 func TestGates(t *testing.T) {
 	t.Parallel()
 	rs, names := regressedThenFixed()
@@ -142,6 +173,8 @@ func TestGates(t *testing.T) {
 		{"one run, pass", 7, one, "p99<+10%", compare.UndecidedPass, compare.GateUndecided, true, Sides{"1.9–1.10", "1.11"}},
 		{"one run, within", 7, one, "p99<+60%", compare.UndecidedFail, compare.GatePass, true, Sides{"1.9–1.10", "1.11"}},
 		{"missing metric", 9, rs, "target_cpu_avg<+10%", "", compare.GateFail, false, Sides{}},
+		{"a metric only gated", 9, rs, "avg<+10%", "", compare.GateFail, false, Sides{"1.9–1.10", "1.11"}},
+		{"a metric only gated, fixed", 12, rs, "avg<+10%", "", compare.GatePass, true, Sides{"1.11", "1.12"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			nm := names

@@ -254,12 +254,8 @@ func JSON(w io.Writer, a *Analysis) error {
 	for _, s := range a.Series {
 		js := jsonSeries{Metric: s.Metric, Unit: s.Unit, Better: betterName(s.Direction), Values: s.Values, Segments: s.Segments, Changes: []jsonChange{}}
 		for _, c := range s.Changes {
-			verdict := strings.TrimSpace(c.word())
-			if verdict == "" {
-				verdict = "changed"
-			}
 			js.Changes = append(js.Changes, jsonChange{Index: c.Index, Build: c.Build, Before: c.Before, After: c.After,
-				Delta: c.Delta, DeltaPct: jsonNum(c.DeltaPct), PValue: c.P, Verdict: verdict})
+				Delta: c.Delta, DeltaPct: jsonNum(c.DeltaPct), PValue: c.P, Verdict: c.Verdict()})
 		}
 		doc.Metrics = append(doc.Metrics, js)
 	}
