@@ -48,7 +48,7 @@ func (p *tallyPool) get() *result.Tally {
 	case t := <-p.free:
 		return t
 	default:
-		t := result.NewTally()
+		t := result.NewSecondTally()
 		return &t
 	}
 }
