@@ -18,7 +18,11 @@ type Observer struct {
 	W *Writer
 }
 
-var _ loadgen.Observer = (*Observer)(nil)
+var _ loadgen.OutcomeSplitter = (*Observer)(nil)
+
+// SplitsOutcomes implements loadgen.OutcomeSplitter: the rows are ok, ko
+// and by error.
+func (o *Observer) SplitsOutcomes() bool { return true }
 
 // OutputName implements loadgen.OutputNamer.
 func (o *Observer) OutputName() (name string, live bool) { return "--influx-url", false }
