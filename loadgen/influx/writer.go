@@ -272,15 +272,32 @@ type distribution interface {
 	ValueAtQuantile(q float64) int64
 }
 
+// distributions are a second's latency histograms, all, ok and ko,
+// each nil when the Tally has none (a Tally without the split by
+// outcome leaves the ok and ko rows without latency).
+func distributions(t *result.Tally) (all, ok, ko distribution) {
+	if t.Latency != nil {
+		all = t.Latency
+	}
+	if t.OKLatency != nil {
+		ok = t.OKLatency
+	}
+	if t.ErrorLatency != nil {
+		ko = t.ErrorLatency
+	}
+	return all, ok, ko
+}
+
 // transaction writes the all, ok and ko rows and the error rows of one
 // transaction, as addMetrics does.
 func (w *Writer) transaction(name string, t *result.Tally, ns int64) int {
 	n := 0
+	all, ok, ko := distributions(t)
 	for _, r := range []struct {
 		statut string
 		count  int64
 		d      distribution
-	}{{"all", t.OK + t.Errors, t.Latency}, {"ok", t.OK, t.OKLatency}, {"ko", t.Errors, t.ErrorLatency}} {
+	}{{"all", t.OK + t.Errors, all}, {"ok", t.OK, ok}, {"ko", t.Errors, ko}} {
 		if r.count == 0 {
 			continue
 		}
@@ -351,15 +368,16 @@ func (w *Writer) cumulated(t *result.Tally, ns int64) int {
 	if count == 0 {
 		return 0
 	}
+	all, ok, _ := distributions(t)
 	w.head("all")
 	w.rows.tag("statut", "all")
 	w.rows.num("count", float64(count))
 	w.rows.num("countError", float64(t.Errors))
-	w.stats3(t.OKLatency)
+	w.stats3(ok)
 	w.rows.num("hit", float64(count))
 	w.rows.num("sb", float64(t.BytesSent))
 	w.rows.num("rb", float64(t.BytesReceived))
-	w.pcts(t.Latency)
+	w.pcts(all)
 	w.rows.end(ns)
 	return 1
 }

@@ -118,6 +118,29 @@ func TestLinesAsJMeter(t *testing.T) {
 	golden.Check(t, "testdata/lines.golden", []byte(s.all()))
 }
 
+// TestSecondWithoutSplit: a second's Tally without the split by outcome
+// (the engine builds it only for an OutcomeSplitter) gives rows without
+// ok and ko latencies, never a panic.
+func TestSecondWithoutSplit(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", nil)
+	w.Start(runStart)
+	plain := result.NewTally()
+	plain.Add(ok(10*time.Millisecond, 1000, 20))
+	w.Timeline(0, &plain)
+	w.Timeline(1, &result.Tally{})
+	w.Close(0, 5*time.Second)
+	out := s.all()
+	for _, want := range []string{"statut=all count=1,avg=10.004,min=10,", "statut=ok count=1,hit=1,", "transaction=all,statut=all count=1,countError=0,hit=1,"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
 // TestShardTag: a shard's points carry its index as the shard tag, so
 // the shards of one run do not overwrite each other's series.
 func TestShardTag(t *testing.T) {
