@@ -222,7 +222,10 @@ func (t *Tally) AddNotSent(n int64) {
 }
 
 // Merge adds every count and distribution of o to t. Histograms of the
-// standard geometry merge without loss.
+// standard geometry merge without loss. The split by outcome (OKLatency,
+// ErrorLatency, Failures) is added only into a Tally that carries it, as
+// Add fills it: the abort guard's window, say, merges seconds that may
+// carry it and does not want it.
 func (t *Tally) Merge(o *Tally) {
 	t.Scheduled += o.Scheduled
 	t.Sent += o.Sent
@@ -234,9 +237,11 @@ func (t *Tally) Merge(o *Tally) {
 	t.BytesReceived += o.BytesReceived
 	t.Classes = addCounts(t.Classes, o.Classes)
 	t.MessageIDs = addCounts(t.MessageIDs, o.MessageIDs)
-	t.Failures = addCounts(t.Failures, o.Failures)
-	t.OKLatency = mergeHistogram(t.OKLatency, o.OKLatency)
-	t.ErrorLatency = mergeHistogram(t.ErrorLatency, o.ErrorLatency)
+	if t.Failures != nil {
+		t.Failures = addCounts(t.Failures, o.Failures)
+	}
+	mergeInto(t.OKLatency, o.OKLatency)
+	mergeInto(t.ErrorLatency, o.ErrorLatency)
 	if o.Latency != nil || o.Service != nil {
 		t.histograms()
 	}
@@ -345,16 +350,11 @@ func (t *Tally) histograms() {
 	}
 }
 
-// mergeHistogram adds src into dst, creating dst when needed.
-func mergeHistogram(dst, src *hdrhistogram.Histogram) *hdrhistogram.Histogram {
-	if src == nil {
-		return dst
+// mergeInto adds src into dst when both exist.
+func mergeInto(dst, src *hdrhistogram.Histogram) {
+	if dst != nil && src != nil {
+		dst.Merge(src)
 	}
-	if dst == nil {
-		dst = NewHistogram()
-	}
-	dst.Merge(src)
-	return dst
 }
 
 // addCounts adds src into dst, creating dst when needed.

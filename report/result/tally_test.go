@@ -283,7 +283,7 @@ func TestSecondTallySplitsByOutcome(t *testing.T) {
 		tl   Tally
 	}{
 		{"added", sec},
-		{"merged", func() Tally { m := NewTally(); m.Merge(&sec); return m }()},
+		{"merged", func() Tally { m := NewSecondTally(); m.Merge(&sec); return m }()},
 		{"cloned", sec.Clone()},
 	} {
 		if got := tc.tl.OKLatency.TotalCount(); got != 3 {
@@ -297,13 +297,17 @@ func TestSecondTallySplitsByOutcome(t *testing.T) {
 			t.Errorf("%s: failures %v, want %v", tc.name, tc.tl.Failures, wantFailures)
 		}
 	}
+	plain := tallyOf(outs, 0)
+	merged := NewTally()
+	merged.Merge(&sec)
+	for _, p := range []Tally{plain, merged} {
+		if p.OKLatency != nil || p.ErrorLatency != nil || p.Failures != nil {
+			t.Errorf("a plain Tally got the split: %+v", p)
+		}
+	}
 	sec.Reset()
 	if sec.OKLatency == nil || sec.OKLatency.TotalCount() != 0 || sec.ErrorLatency.TotalCount() != 0 || sec.Failures == nil || len(sec.Failures) != 0 {
 		t.Errorf("reset second %+v, want the split kept and empty", sec)
-	}
-	plain := tallyOf(outs, 0)
-	if plain.OKLatency != nil || plain.ErrorLatency != nil || plain.Failures != nil {
-		t.Errorf("a plain Tally got the split: %+v", plain)
 	}
 }
 
