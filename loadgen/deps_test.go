@@ -50,3 +50,42 @@ func TestEngineLinksNoProtocol(t *testing.T) {
 		}
 	}
 }
+
+// outputPackages are the outputs that read the engine's per-second
+// snapshots (docs/ARCHITECTURE.md, "Observers"), each with its
+// subpackages.
+var outputPackages = []string{"./influx/...", "./metrics/...", "./observe/...", "./dashboard/..."}
+
+// TestOutputsImportNoHistogram: one place builds each second's
+// histograms, the timeline; the outputs read or merge the Tallies it
+// hands them through their methods and never import hdrhistogram-go, in
+// their code or their tests, so none can build a latency histogram of
+// its own.
+func TestOutputsImportNoHistogram(t *testing.T) {
+	t.Parallel()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to list the outputs' imports: %v", err)
+	}
+	args := append([]string{"list", "-f", `{{.ImportPath}} {{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}`}, outputPackages...)
+	out, err := exec.Command(goBin, args...).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list: %v\n%s", err, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < len(outputPackages) {
+		t.Fatalf("go list listed %d packages, want at least %d:\n%s", len(lines), len(outputPackages), out)
+	}
+	for _, line := range lines {
+		pkg, imports, _ := strings.Cut(line, " ")
+		for _, imp := range strings.Fields(imports) {
+			if strings.HasPrefix(imp, "github.com/HdrHistogram/") {
+				t.Errorf("%s imports %s: an output reads the histograms of the engine's seconds, it builds none", pkg, imp)
+			}
+		}
+	}
+}

@@ -70,6 +70,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e.tl = newTimeline(e.facts.perSecond, e.facts.concurrency)
+	e.tl.pool.split = splitsOutcomes(cfg.Observers)
 	e.rec = newRecorder(cfg.Observers, len(e.kinds), e.facts.steps, e.tl)
 	e.d = &dispatcher{
 		pool:    cfg.Pool,

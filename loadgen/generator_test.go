@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/metrics"
+	"github.com/vesload/vesload/report/result"
 )
 
 // TestGeneratorMemory: the result's generator section has the peaks of
@@ -35,14 +36,14 @@ type liveObserver struct {
 	exp *metrics.Exporter
 }
 
-func (o liveObserver) Request(ev *RequestEvent) {
-	o.exp.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
-}
+func (o liveObserver) Request(ev *RequestEvent) { o.exp.CountRequest(ev.Outcome, ev.Code) }
+
+func (o liveObserver) Timeline(_ result.Second, t *result.Tally) { o.exp.ObserveSecond(t) }
 
 // TestLiveLatencyCountsSentOnly: with a pool of 4 against a target that
 // takes 200 ms, most due requests find no connection; the live latency
-// histogram counts exactly the requests sent, and those never sent are
-// counted apart.
+// histogram, merged from the engine's seconds, counts exactly the
+// requests sent, and those never sent are counted apart.
 func TestLiveLatencyCountsSentOnly(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -60,6 +60,25 @@ type OutputNamer interface {
 	OutputName() (name string, live bool)
 }
 
+// OutcomeSplitter is an Observer that reads, in Timeline, a second's
+// split by outcome: the Tally's OKLatency, ErrorLatency and Failures
+// (InfluxDB's ok, ko and error rows). The timeline builds the split only
+// when an observer asks for it, as it doubles a second's histograms.
+type OutcomeSplitter interface {
+	Observer
+	SplitsOutcomes() bool
+}
+
+// splitsOutcomes reports whether an observer of os reads the split.
+func splitsOutcomes(os []Observer) bool {
+	for _, o := range os {
+		if s, ok := o.(OutcomeSplitter); ok && s.SplitsOutcomes() {
+			return true
+		}
+	}
+	return false
+}
+
 // NopObserver ignores every event; observers embed it and override the
 // methods they need.
 type NopObserver struct{}

@@ -38,7 +38,12 @@ func (t *tick) recycle() {
 
 // tallyPool keeps closed seconds' Tallies for reuse once every output has
 // read them, so that a run does not make two new histograms a second.
-type tallyPool struct{ free chan *result.Tally }
+type tallyPool struct {
+	free chan *result.Tally
+	// split: the Tallies carry the split by outcome (an OutcomeSplitter
+	// reads it).
+	split bool
+}
 
 func newTallyPool() *tallyPool { return &tallyPool{free: make(chan *result.Tally, 8)} }
 
@@ -49,6 +54,9 @@ func (p *tallyPool) get() *result.Tally {
 		return t
 	default:
 		t := result.NewTally()
+		if p.split {
+			t = result.NewSecondTally()
+		}
 		return &t
 	}
 }

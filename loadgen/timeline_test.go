@@ -136,3 +136,37 @@ func TestTimelineUsage(t *testing.T) {
 		t.Fatalf("seconds %+v, want the generator's RSS and in-flight count of second 0 only", got)
 	}
 }
+
+// TestTimelineSecondSplitsByOutcome: when an output asks for it
+// (OutcomeSplitter), the Tally a closed second hands to the outputs
+// carries the split they report (InfluxDB's ok and ko rows and its error
+// rows), built with the rest of the second; otherwise it carries none.
+func TestTimelineSecondSplitsByOutcome(t *testing.T) {
+	t.Parallel()
+	for _, split := range []bool{true, false} {
+		tl := newTimeline(nil, nil)
+		tl.pool.split = split
+		tl.due(0)
+		tl.due(0)
+		tl.add(0, okIn(time.Millisecond))
+		tl.add(0, result.Outcome{Class: "http_503", MessageID: "SVC2000", Latency: 40 * time.Millisecond})
+		tl.passed()
+		var got []*result.Tally
+		tl.closeReady(false, func(_ result.Second, t *result.Tally) { got = append(got, t) })
+		if len(got) != 1 {
+			t.Fatalf("closed %d seconds, want 1", len(got))
+		}
+		s := got[0]
+		if !split {
+			if s.OKLatency != nil || s.ErrorLatency != nil || s.Failures != nil {
+				t.Errorf("no output asked for the split, but the second carries it: %+v", s)
+			}
+			continue
+		}
+		if s.OKLatency.TotalCount() != 1 || s.ErrorLatency.TotalCount() != 1 || s.ErrorLatency.Min() < 39_000 ||
+			s.Failures[result.Failure{Class: "http_503", MessageID: "SVC2000"}] != 1 {
+			t.Errorf("second's Tally: ok %d, ko %d (min %d µs), failures %v; want one of each, the 503 with its messageId",
+				s.OKLatency.TotalCount(), s.ErrorLatency.TotalCount(), s.ErrorLatency.Min(), s.Failures)
+		}
+	}
+}

@@ -66,9 +66,22 @@ const hdrLogMaxRatio = hdrhistogram.MsToNsRatio
 // Interval appends the histogram of one interval; h is only read, so the
 // caller may reset it afterwards.
 func (l *HdrLog) Interval(start, end time.Time, h *hdrhistogram.Histogram) error {
+	b, err := l.AppendInterval(l.line[:0], start, end, h)
+	if err != nil {
+		return err
+	}
+	l.line = b
+	return l.WriteInterval(b)
+}
+
+// AppendInterval appends the log line of one interval's histogram to b
+// and writes nothing, so that a histogram lent for a moment (a second of
+// the timeline) is encoded where it is lent and its line written on
+// another goroutine (WriteInterval). Calls must not overlap one another:
+// they share the log's encoder.
+func (l *HdrLog) AppendInterval(b []byte, start, end time.Time, h *hdrhistogram.Histogram) ([]byte, error) {
 	// "[Tag=TAG,]StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram"
 	// with the times in seconds from the base time, as the library writes it.
-	b := l.line[:0]
 	if l.tag != "" {
 		b = append(append(append(b, "Tag="...), l.tag...), ',')
 	}
@@ -82,11 +95,14 @@ func (l *HdrLog) Interval(start, end time.Time, h *hdrhistogram.Histogram) error
 	b = append(b, ',')
 	b, err := l.enc.AppendEncode(b, h)
 	if err != nil {
-		return fmt.Errorf("write HdrHistogram interval: %w", err)
+		return b, fmt.Errorf("write HdrHistogram interval: %w", err)
 	}
-	b = append(b, '\n')
-	l.line = b
-	if _, err := l.w.Write(b); err != nil {
+	return append(b, '\n'), nil
+}
+
+// WriteInterval writes one line made by AppendInterval.
+func (l *HdrLog) WriteInterval(line []byte) error {
+	if _, err := l.w.Write(line); err != nil {
 		return fmt.Errorf("write HdrHistogram interval: %w", err)
 	}
 	l.count++

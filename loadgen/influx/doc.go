@@ -22,9 +22,12 @@
 // so vesload's points never conflict with the float fields JMeter
 // already created in a shared database.
 //
-// The package owns the aggregation of one second and the delivery of its
-// lines. Observing a request never blocks and allocates nothing in the
-// steady state: a second's lines go to a bounded queue that one writer
-// goroutine drains; a full queue drops the batch and counts it, a failed
-// write is counted with its reason, and neither ever stops the run.
+// The package owns the layout of one second's lines and their delivery,
+// not the figures: it sees no request and builds no histogram, but reads
+// each second of the timeline as the engine built it (its Tally, with the
+// latency of the successes and of the failures apart and the failures by
+// class and messageId), stamped with that second's start. A second's
+// lines go to a bounded queue that one writer goroutine drains; a full
+// queue drops the batch and counts it, a failed write is counted with its
+// reason, and neither ever stops the run.
 package influx

@@ -9,29 +9,32 @@ import (
 )
 
 // Observer feeds a Writer from the engine (docs/ARCHITECTURE.md,
-// "Observers"): the start annotation when the run's clock starts, every
-// finished request, and the requests in flight once a second. It never
-// waits for InfluxDB.
+// "Observers"): the start annotation when the run's clock starts, each
+// second of the timeline as the engine closed it, and the requests in
+// flight once a second. It sees no request: every figure comes from the
+// engine's per-second Tallies. It never waits for InfluxDB.
 type Observer struct {
 	loadgen.NopObserver
 	W *Writer
 }
 
-var _ loadgen.Observer = (*Observer)(nil)
+var _ loadgen.OutcomeSplitter = (*Observer)(nil)
+
+// SplitsOutcomes implements loadgen.OutcomeSplitter: the rows are ok, ko
+// and by error.
+func (o *Observer) SplitsOutcomes() bool { return true }
 
 // OutputName implements loadgen.OutputNamer.
 func (o *Observer) OutputName() (name string, live bool) { return "--influx-url", false }
 
 // Begin writes the test's start annotation.
-func (o *Observer) Begin(time.Time) { o.W.Start() }
+func (o *Observer) Begin(start time.Time) { o.W.Start(start) }
 
-// Request records one finished request; it allocates nothing.
-func (o *Observer) Request(ev *loadgen.RequestEvent) {
-	o.W.Observe(ev.Outcome, ev.Code, ev.MessageID, ev.Latency, ev.BytesSent, ev.BytesRecv)
-}
+// Timeline adds the points of one closed second.
+func (o *Observer) Timeline(s result.Second, t *result.Tally) { o.W.Timeline(s.T, t) }
 
-// Second queues the second's points.
-func (o *Observer) Second(p *loadgen.Progress) { o.W.Second(p.InFlight) }
+// Second queues the points of the seconds closed since the last one.
+func (o *Observer) Second(p *loadgen.Progress) { o.W.Second(p.InFlight, p.OK+p.Errors) }
 
 // Finish writes the last second and the end annotation, waits up to wait
 // for the writes, and records in the result what reached InfluxDB, with

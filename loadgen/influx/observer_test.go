@@ -31,8 +31,8 @@ func TestObserverFinish(t *testing.T) {
 			t.Cleanup(srv.Close)
 			o := &Observer{W: newTestWriter(t, srv.URL+"/write?db=jmeter", nil)}
 			o.Begin(time.Now())
-			o.Request(&loadgen.RequestEvent{Outcome: "ok", Code: 202, Latency: time.Millisecond})
-			o.Second(&loadgen.Progress{InFlight: 1})
+			o.Timeline(result.Second{T: 0}, second(ok(time.Millisecond, 1000, 20)))
+			o.Second(&loadgen.Progress{InFlight: 1, OK: 1})
 			var res result.Result
 			o.Finish(&res, 5*time.Second)
 			if res.Influx == nil || res.Influx.Batches != tt.batches || !strings.Contains(res.Influx.URL, srv.URL) {

@@ -8,15 +8,16 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Config says where and how to write.
@@ -69,25 +70,32 @@ type Stats struct {
 	LastError string
 }
 
-// Writer aggregates requests per second and writes each second's points
-// to InfluxDB from one goroutine.
+// Writer turns each second of the timeline (the engine's Tally of the
+// requests due in it) into the listener's points and writes them to
+// InfluxDB from one goroutine. It adds nothing up itself: every figure
+// is read from the second's Tally.
 type Writer struct {
 	cfg      Config
 	endpoint string // the URL without credentials
 	user     string
 	pass     string
 
-	mu      sync.Mutex
-	label   *window
-	all     *window
-	started int64 // requests finished or in flight: JMeter's startedT
-	ended   int64 // requests finished: endedT
-	buf     line
-	queue   chan []byte
-	stats   Stats
-	done    chan struct{}
-	closed  bool
-	begun   bool // Start was called
+	mu    sync.Mutex
+	start time.Time // second 0 of the timeline
+	ended int64     // requests finished, from the live figures: endedT
+	// closed counts the requests of the seconds written, which is ended
+	// once the run is over.
+	closed int64
+	// rows holds the lines of the seconds closed since the last batch;
+	// the next live second adds the internal row and queues them.
+	rows   line
+	points int
+	buf    line
+	queue  chan []byte
+	stats  Stats
+	done   chan struct{}
+	shut   bool
+	begun  bool // Start was called
 	// abandoned: Close stopped waiting; what is still queued is dropped.
 	abandoned bool
 	pctNames  []string
@@ -126,7 +134,6 @@ func New(cfg Config) (*Writer, error) {
 	}
 	w := &Writer{
 		cfg: cfg, endpoint: endpoint, user: user, pass: pass,
-		label: newWindow(), all: newWindow(),
 		queue: make(chan []byte, cfg.Queue), done: make(chan struct{}),
 	}
 	for _, p := range cfg.Percentiles {
@@ -193,87 +200,53 @@ func redacted(raw string) string {
 	return redact.URL(u.String())
 }
 
-// Start writes the test's start annotation. A writer never started
-// writes nothing when closed: a run that did not begin leaves no trace.
-func (w *Writer) Start() {
+// Start writes the test's start annotation; start is second 0 of the
+// timeline, from which each second's points are stamped. A writer never
+// started writes nothing when closed: a run that did not begin leaves no
+// trace.
+func (w *Writer) Start(start time.Time) {
 	w.mu.Lock()
-	w.begun = true
+	w.begun, w.start = true, start
 	w.mu.Unlock()
 	w.annotate("started")
 }
 
-// Observe records one finished request: its outcome ("ok" or an error
-// class), HTTP status (0 without one), the VES messageId of an error
-// body, its latency and its bytes. It allocates nothing once every
-// error row of the second has been seen.
-func (w *Writer) Observe(outcome string, code int, messageID string, latency time.Duration, sent, recv int64) {
+// Timeline adds the points of second sec of the timeline, read from t,
+// the Tally of the requests due in it: the ok, ko and all rows of the
+// request label and of "all", and the error rows, stamped with the
+// second's start. They go out with the next live second (Second). It
+// reads t and keeps nothing of it.
+func (w *Writer) Timeline(sec int64, t *result.Tally) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.ended++
-	for _, win := range [2]*window{w.label, w.all} {
-		win.all.add(latency)
-		win.sent += sent
-		win.recv += recv
-		if outcome == "ok" {
-			win.ok.add(latency)
-			continue
-		}
-		win.ko.add(latency)
-		win.errors[errorKey{code: responseCode(code, outcome), message: responseMessage(outcome, messageID)}]++
-	}
-}
-
-// responseCode is the HTTP status, or the error class when there was no
-// response (JMeter writes "Non HTTP response code: …" there).
-func responseCode(code int, outcome string) string {
-	if code == 0 {
-		return outcome
-	}
-	codes := httpCodes()
-	return codes[min(max(code, 0), len(codes)-1)]
-}
-
-// httpCodes are the status codes as text, so that an error row does not
-// allocate one. They are built on first use: only a run that writes to
-// InfluxDB needs them.
-var httpCodes = sync.OnceValue(func() []string {
-	out := make([]string, 600)
-	for i := range out {
-		out[i] = strconv.Itoa(i)
-	}
-	return out
-})
-
-// responseMessage is the VES messageId of an error body (SVC2000, …) or
-// the error class.
-func responseMessage(outcome, messageID string) string {
-	if messageID != "" {
-		return messageID
-	}
-	return outcome
-}
-
-// Second ends the current second: its points, with inFlight requests on
-// a connection now, go to the queue (or are dropped and counted when the
-// queue is full). It never waits for InfluxDB.
-func (w *Writer) Second(inFlight int64) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
+	if w.shut {
 		return
 	}
+	w.closed += t.OK + t.Errors
+	ns := w.start.Add(time.Duration(sec) * time.Second).UnixNano()
+	w.points += w.transaction(w.cfg.Label, t, ns)
+	w.points += w.cumulated(t, ns)
+}
+
+// Second queues the seconds' points added since the last call with the
+// internal row of the live figures: inFlight requests on a connection
+// now and ended requests finished so far. When the queue is full the
+// batch is dropped and counted. It never waits for InfluxDB.
+func (w *Writer) Second(inFlight, ended int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.shut {
+		return
+	}
+	w.ended = max(w.ended, ended)
 	w.flush(inFlight)
 }
 
-// flush builds the second's lines and queues them; w.mu is held.
+// flush queues the rows held with the internal row; w.mu is held.
 func (w *Writer) flush(inFlight int64) {
-	ns := w.cfg.Now().UnixNano()
-	w.buf.b = w.buf.b[:0]
-	points := w.rows(w.cfg.Label, w.label, ns)
-	points += w.cumulated(ns)
-	points += w.internal(inFlight, ns)
-	w.label.reset()
-	w.all.reset()
+	w.buf.b = append(w.buf.b[:0], w.rows.b...)
+	points := w.points + w.internal(inFlight, w.cfg.Now().UnixNano())
+	w.rows.b, w.points = w.rows.b[:0], 0
 	w.enqueue(points)
 }
 
@@ -290,91 +263,167 @@ func (w *Writer) enqueue(points int) {
 	}
 }
 
-// rows writes the ok, ko and all rows and the error rows of one
+// distribution is what a row reads of a latency histogram (µs).
+type distribution interface {
+	TotalCount() int64
+	Mean() float64
+	Min() int64
+	Max() int64
+	ValueAtQuantile(q float64) int64
+}
+
+// distributions are a second's latency histograms, all, ok and ko,
+// each nil when the Tally has none (a Tally without the split by
+// outcome leaves the ok and ko rows without latency).
+func distributions(t *result.Tally) (all, ok, ko distribution) {
+	if t.Latency != nil {
+		all = t.Latency
+	}
+	if t.OKLatency != nil {
+		ok = t.OKLatency
+	}
+	if t.ErrorLatency != nil {
+		ko = t.ErrorLatency
+	}
+	return all, ok, ko
+}
+
+// transaction writes the all, ok and ko rows and the error rows of one
 // transaction, as addMetrics does.
-func (w *Writer) rows(transaction string, win *window, ns int64) int {
+func (w *Writer) transaction(name string, t *result.Tally, ns int64) int {
 	n := 0
+	all, ok, ko := distributions(t)
 	for _, r := range []struct {
 		statut string
-		s      *status
-	}{{"all", &win.all}, {"ok", &win.ok}, {"ko", &win.ko}} {
-		if r.s.count == 0 {
+		count  int64
+		d      distribution
+	}{{"all", t.OK + t.Errors, all}, {"ok", t.OK, ok}, {"ko", t.Errors, ko}} {
+		if r.count == 0 {
 			continue
 		}
-		w.head(transaction)
-		w.buf.tag("statut", r.statut)
-		w.buf.num("count", float64(r.s.count))
-		w.buf.num("avg", r.s.mean())
-		w.buf.num("min", r.s.lo())
-		w.buf.num("max", r.s.hi())
-		w.buf.num("hit", float64(r.s.count))
-		w.buf.num("sb", float64(win.sent))
-		w.buf.num("rb", float64(win.recv))
-		w.pcts(r.s)
-		w.buf.end(ns)
+		w.head(name)
+		w.rows.tag("statut", r.statut)
+		w.rows.num("count", float64(r.count))
+		w.stats3(r.d)
+		w.rows.num("hit", float64(r.count))
+		w.rows.num("sb", float64(t.BytesSent))
+		w.rows.num("rb", float64(t.BytesReceived))
+		w.pcts(r.d)
+		w.rows.end(ns)
 		n++
 	}
-	keys := slices.SortedFunc(maps.Keys(win.errors), func(a, b errorKey) int {
+	return n + w.errorRows(name, t, ns)
+}
+
+// errorKey is one error row: a response code and message.
+type errorKey struct {
+	code, message string
+}
+
+// errorRows writes one row per response code and message, in order.
+func (w *Writer) errorRows(name string, t *result.Tally, ns int64) int {
+	if len(t.Failures) == 0 {
+		return 0
+	}
+	counts := make(map[errorKey]int64, len(t.Failures))
+	for f, n := range t.Failures {
+		counts[errorKey{code: responseCode(f.Class), message: responseMessage(f)}] += n
+	}
+	keys := slices.SortedFunc(maps.Keys(counts), func(a, b errorKey) int {
 		return cmp.Or(strings.Compare(a.code, b.code), strings.Compare(a.message, b.message))
 	})
 	for _, k := range keys {
-		count := win.errors[k]
-		w.head(transaction)
-		w.buf.tag("responseCode", k.code)
-		w.buf.tag("responseMessage", k.message)
-		w.buf.num("count", float64(count))
-		w.buf.end(ns)
-		n++
+		w.head(name)
+		w.rows.tag("responseCode", k.code)
+		w.rows.tag("responseMessage", k.message)
+		w.rows.num("count", float64(counts[k]))
+		w.rows.end(ns)
 	}
-	return n
+	return len(keys)
+}
+
+// responseCode is the HTTP status of an http_<status> class, or the
+// error class when there was no response (JMeter writes "Non HTTP
+// response code: …" there).
+func responseCode(class string) string {
+	if code, ok := strings.CutPrefix(class, result.HTTPClassPrefix); ok {
+		return code
+	}
+	return class
+}
+
+// responseMessage is the VES messageId of an error body (SVC2000, …) or
+// the error class.
+func responseMessage(f result.Failure) string {
+	if f.MessageID != "" {
+		return f.MessageID
+	}
+	return f.Class
 }
 
 // cumulated writes the transaction=all, statut=all row, whose avg, min
 // and max are those of the successful requests (as addCumulatedMetrics).
-func (w *Writer) cumulated(ns int64) int {
-	win := w.all
-	if win.all.count == 0 {
+func (w *Writer) cumulated(t *result.Tally, ns int64) int {
+	count := t.OK + t.Errors
+	if count == 0 {
 		return 0
 	}
+	all, ok, _ := distributions(t)
 	w.head("all")
-	w.buf.tag("statut", "all")
-	w.buf.num("count", float64(win.all.count))
-	w.buf.num("countError", float64(win.ko.count))
-	w.buf.num("avg", win.ok.mean())
-	w.buf.num("min", win.ok.lo())
-	w.buf.num("max", win.ok.hi())
-	w.buf.num("hit", float64(win.all.count))
-	w.buf.num("sb", float64(win.sent))
-	w.buf.num("rb", float64(win.recv))
-	w.pcts(&win.all)
-	w.buf.end(ns)
+	w.rows.tag("statut", "all")
+	w.rows.num("count", float64(count))
+	w.rows.num("countError", float64(t.Errors))
+	w.stats3(ok)
+	w.rows.num("hit", float64(count))
+	w.rows.num("sb", float64(t.BytesSent))
+	w.rows.num("rb", float64(t.BytesReceived))
+	w.pcts(all)
+	w.rows.end(ns)
 	return 1
 }
 
-// internal writes the active-threads row: requests in flight.
+// internal writes the active-threads row into w.buf: requests in flight,
+// started (finished or in flight) and ended (finished).
 func (w *Writer) internal(inFlight int64, ns int64) int {
-	w.started = w.ended + inFlight
+	ended := max(w.ended, w.closed)
 	at := float64(inFlight)
-	w.head("internal")
-	w.buf.num("minAT", at)
-	w.buf.num("maxAT", at)
-	w.buf.num("meanAT", at)
-	w.buf.num("startedT", float64(w.started))
-	w.buf.num("endedT", float64(w.ended))
-	w.buf.end(ns)
-	return 1
-}
-
-func (w *Writer) head(transaction string) {
 	w.buf.start(w.cfg.Measurement)
 	w.buf.tag("application", w.cfg.Application)
 	w.buf.tag("shard", w.cfg.Shard)
-	w.buf.tag("transaction", transaction)
+	w.buf.tag("transaction", "internal")
+	w.buf.num("minAT", at)
+	w.buf.num("maxAT", at)
+	w.buf.num("meanAT", at)
+	w.buf.num("startedT", float64(ended+inFlight))
+	w.buf.num("endedT", float64(ended))
+	w.buf.end(ns)
+	return 1
 }
 
-func (w *Writer) pcts(s *status) {
+// stats3 writes avg, min and max in ms; a second without a latency (its
+// requests were never sent) leaves them out, as JMeter leaves out a NaN.
+func (w *Writer) stats3(d distribution) {
+	if d == nil || d.TotalCount() == 0 {
+		return
+	}
+	w.rows.num("avg", math.Round(d.Mean())/1000)
+	w.rows.num("min", float64(d.Min())/1000)
+	w.rows.num("max", float64(d.Max())/1000)
+}
+
+func (w *Writer) head(transaction string) {
+	w.rows.start(w.cfg.Measurement)
+	w.rows.tag("application", w.cfg.Application)
+	w.rows.tag("shard", w.cfg.Shard)
+	w.rows.tag("transaction", transaction)
+}
+
+func (w *Writer) pcts(d distribution) {
+	if d == nil || d.TotalCount() == 0 {
+		return
+	}
 	for i, p := range w.cfg.Percentiles {
-		w.buf.num(w.pctNames[i], s.pct(p))
+		w.rows.num(w.pctNames[i], float64(d.ValueAtQuantile(p))/1000)
 	}
 }
 
@@ -382,7 +431,7 @@ func (w *Writer) pcts(s *status) {
 func (w *Writer) annotate(what string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.closed {
+	if !w.shut {
 		w.annotateLocked(what)
 	}
 }
@@ -398,18 +447,19 @@ func (w *Writer) annotateLocked(what string) {
 	w.enqueue(1)
 }
 
-// Close writes the last second and the end annotation, waits up to
+// Close writes the seconds not yet sent, with the internal row of
+// inFlight requests, and the end annotation, waits up to
 // wait for the queue to drain, and returns what was written. Points
 // still queued after that are counted as dropped. Closing again only
 // returns the figures.
 func (w *Writer) Close(inFlight int64, wait time.Duration) Stats {
 	w.mu.Lock()
-	if !w.closed {
+	if !w.shut {
 		if w.begun {
 			w.flush(inFlight)
 			w.annotateLocked("ended")
 		}
-		w.closed = true
+		w.shut = true
 		close(w.queue)
 	}
 	w.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/report/result"
 )
 
 // sink is an InfluxDB write endpoint stand-in that keeps every batch.
@@ -57,6 +58,28 @@ func fixedClock() func() time.Time {
 	}
 }
 
+// runStart is second 0 of the tests' timelines.
+var runStart = time.Date(2025, 3, 4, 10, 0, 0, 0, time.UTC)
+
+// ok and failed are outcomes of one request, as the engine counts them.
+func ok(latency time.Duration, sent, recv int64) result.Outcome {
+	return result.Outcome{Class: result.OutcomeOK, Latency: latency, BytesSent: sent, BytesReceived: recv}
+}
+
+func failed(class, messageID string, latency time.Duration, sent, recv int64) result.Outcome {
+	return result.Outcome{Class: class, MessageID: messageID, Latency: latency, BytesSent: sent, BytesReceived: recv}
+}
+
+// second is the Tally of one second of the timeline, built as the
+// engine builds it.
+func second(outcomes ...result.Outcome) *result.Tally {
+	t := result.NewSecondTally()
+	for _, o := range outcomes {
+		t.Add(o)
+	}
+	return &t
+}
+
 func newTestWriter(t *testing.T, url string, mod func(*Config)) *Writer {
 	t.Helper()
 	cfg := Config{URL: url, Application: "ves", Label: "POST eventListener", Now: fixedClock()}
@@ -78,19 +101,44 @@ func TestLinesAsJMeter(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	w := newTestWriter(t, srv.URL+"/write?db=jmeter", nil)
-	w.Start()
+	w.Start(runStart)
+	var first []result.Outcome
 	for i := range 10 {
-		w.Observe("ok", 202, "", time.Duration(10+i)*time.Millisecond, 1000, 20)
+		first = append(first, ok(time.Duration(10+i)*time.Millisecond, 1000, 20))
 	}
-	w.Observe("http_503", 503, "SVC2000", 40*time.Millisecond, 1000, 150)
-	w.Observe("timeout", 0, "", 10*time.Second, 1000, 0)
-	w.Second(7)
-	w.Observe("ok", 202, "", 5*time.Millisecond, 1000, 20)
+	first = append(first, failed("http_503", "SVC2000", 40*time.Millisecond, 1000, 150),
+		failed("timeout", "", 10*time.Second, 1000, 0), failed("pool_exhausted", "", 0, 0, 0))
+	w.Timeline(0, second(first...))
+	w.Second(7, 13)
+	w.Timeline(1, second(ok(5*time.Millisecond, 1000, 20)))
 	st := w.Close(0, 5*time.Second)
-	if st.Failed != 0 || st.Dropped != 0 || st.Batches != 4 || st.Points != 13 {
-		t.Errorf("stats %+v, want 4 batches (start, 2 seconds, end) of 13 points, none failed", st)
+	if st.Failed != 0 || st.Dropped != 0 || st.Batches != 4 || st.Points != 14 {
+		t.Errorf("stats %+v, want 4 batches (start, 2 seconds, end) of 14 points, none failed", st)
 	}
 	golden.Check(t, "testdata/lines.golden", []byte(s.all()))
+}
+
+// TestSecondWithoutSplit: a second's Tally without the split by outcome
+// (the engine builds it only for an OutcomeSplitter) gives rows without
+// ok and ko latencies, never a panic.
+func TestSecondWithoutSplit(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", nil)
+	w.Start(runStart)
+	plain := result.NewTally()
+	plain.Add(ok(10*time.Millisecond, 1000, 20))
+	w.Timeline(0, &plain)
+	w.Timeline(1, &result.Tally{})
+	w.Close(0, 5*time.Second)
+	out := s.all()
+	for _, want := range []string{"statut=all count=1,avg=10.004,min=10,", "statut=ok count=1,hit=1,", "transaction=all,statut=all count=1,countError=0,hit=1,"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
 }
 
 // TestShardTag: a shard's points carry its index as the shard tag, so
@@ -101,9 +149,9 @@ func TestShardTag(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	w := newTestWriter(t, srv.URL+"/write?db=jmeter", func(c *Config) { c.Shard = "2" })
-	w.Start()
-	w.Observe("ok", 202, "", 10*time.Millisecond, 1000, 20)
-	w.Second(1)
+	w.Start(runStart)
+	w.Timeline(0, second(ok(10*time.Millisecond, 1000, 20), failed("http_503", "", time.Millisecond, 1, 1)))
+	w.Second(1, 2)
 	w.Close(0, 5*time.Second)
 	lines := strings.Split(strings.TrimSpace(s.all()), "\n")
 	for _, l := range lines {
@@ -137,9 +185,9 @@ func TestWriteErrorsCounted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w := newTestWriter(t, tc.url, nil)
-			w.Start()
-			w.Observe("ok", 202, "", time.Millisecond, 1, 1)
-			w.Second(1)
+			w.Start(runStart)
+			w.Timeline(0, second(ok(time.Millisecond, 1, 1)))
+			w.Second(1, 1)
 			st := w.Close(0, 5*time.Second)
 			// start, one second, the last (partial) second, end
 			if st.Failed != 4 || st.Batches != 0 || !strings.Contains(st.LastError, tc.want) {
@@ -161,9 +209,9 @@ func TestSlowInfluxNeverBlocks(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for range 20 {
-			w.Observe("ok", 202, "", time.Millisecond, 1, 1)
-			w.Second(1)
+		for i := range 20 {
+			w.Timeline(int64(i), second(ok(time.Millisecond, 1, 1)))
+			w.Second(1, int64(i))
 		}
 	}()
 	select {
@@ -195,7 +243,7 @@ func TestCredentialsStayHidden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		w := newTestWriter(t, tc.url, func(c *Config) { c.Password = tc.password })
-		w.Start()
+		w.Start(runStart)
 		st := w.Close(0, 5*time.Second)
 		if st.URL != tc.wantURL || strings.Contains(st.URL, "s3cr3t") {
 			t.Errorf("%s: stats URL %q, want %q", tc.url, st.URL, tc.wantURL)
@@ -241,33 +289,6 @@ func TestPctField(t *testing.T) {
 		if got := pctField(p); got != want {
 			t.Errorf("pctField(%v) = %q, want %q", p, got, want)
 		}
-	}
-}
-
-// TestObserveAllocatesNothing: the per-request path, error rows
-// included once seen, allocates nothing.
-func TestObserveAllocatesNothing(t *testing.T) {
-	w := newTestWriter(t, "http://127.0.0.1:1/write?db=jmeter", nil)
-	defer w.Close(0, time.Millisecond)
-	w.Observe("http_503", 503, "SVC2000", time.Millisecond, 1, 1)
-	allocs := testing.AllocsPerRun(1000, func() {
-		w.Observe("ok", 202, "", 3*time.Millisecond, 1000, 20)
-		w.Observe("http_503", 503, "SVC2000", 40*time.Millisecond, 1000, 150)
-	})
-	if allocs != 0 {
-		t.Errorf("Observe allocates %v times per call pair", allocs)
-	}
-}
-
-func BenchmarkObserve(b *testing.B) {
-	w, err := New(Config{URL: "http://127.0.0.1:1/write?db=jmeter", Application: "ves", Label: "x"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close(0, time.Millisecond)
-	b.ReportAllocs()
-	for b.Loop() {
-		w.Observe("ok", 202, "", 3*time.Millisecond, 1000, 20)
 	}
 }
 

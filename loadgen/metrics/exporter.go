@@ -1,10 +1,10 @@
 package metrics
 
 import (
-	"math"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -18,28 +18,17 @@ func latencyBuckets() []float64 {
 	return []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60}
 }
 
-// Native bucket layout: a bucket factor of 1.1 (schema 3, buckets about
-// 9 % wide), everything up to about a microsecond in the zero bucket, and
-// at most nativeMaxBuckets buckets, past which client_golang widens them
-// rather than grow without bound.
-const (
-	nativeFactor     = 1.1
-	nativeMaxBuckets = 160
-)
-
-// nativeZeroThreshold is the zero bucket's width, 2^-20 s.
-var nativeZeroThreshold = math.Exp2(-20)
-
 // Exporter holds vesload's live metrics in a registry of its own, so that
 // two runs in one process (tests) never collide and nothing global is
 // touched. Every series the per-request path touches is resolved once;
-// the exposition is only rendered when a scraper asks for it.
+// the latency and service-time histograms are the engine's, merged second
+// by second (ObserveSecond); the exposition is only rendered when a
+// scraper asks for it.
 type Exporter struct {
 	reg     *prometheus.Registry
 	handler http.Handler
 
-	latency       prometheus.Histogram
-	service       prometheus.Histogram
+	hist          *histograms
 	poolExhausted prometheus.Counter
 	notSent       prometheus.Counter
 	notYetDue     prometheus.Gauge
@@ -71,10 +60,8 @@ type Exporter struct {
 // series (the generator's own go_* and process_*) beside vesload's.
 func New() *Exporter {
 	e := &Exporter{reg: prometheus.NewRegistry(), series: make(map[string]prometheus.Gauge)}
-	e.latency = e.histogram("vesload_request_latency_seconds",
-		"Latency of requests that were sent, measured from each request's due time (coordinated omission corrected).")
-	e.service = e.histogram("vesload_request_service_seconds",
-		"Request service time measured from the moment the request was written.")
+	e.hist = newHistograms(time.Now())
+	e.reg.MustRegister(e.hist)
 	e.poolExhausted = e.counter("vesload_pool_exhausted_total", "Due requests that found no free connection within the pool wait.")
 	e.notSent = e.counter("vesload_requests_not_sent_total",
 		"Due requests that were never sent (pool exhausted, no connection); they are not in the latency histogram.")
@@ -115,21 +102,6 @@ func (e *Exporter) Handler() http.Handler { return e.handler }
 // Registry is the exporter's own registry, for a server that publishes
 // more series beside vesload's.
 func (e *Exporter) Registry() *prometheus.Registry { return e.reg }
-
-// histogram registers a latency histogram with the classic buckets the
-// dashboard reads and native buckets beside them.
-func (e *Exporter) histogram(name, help string) prometheus.Histogram {
-	h := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:                           name,
-		Help:                           help,
-		Buckets:                        latencyBuckets(),
-		NativeHistogramBucketFactor:    nativeFactor,
-		NativeHistogramZeroThreshold:   nativeZeroThreshold,
-		NativeHistogramMaxBucketNumber: nativeMaxBuckets,
-	})
-	e.reg.MustRegister(h)
-	return h
-}
 
 func (e *Exporter) counter(name, help string) prometheus.Counter {
 	c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})

@@ -22,7 +22,7 @@ func TestNativeHistogramsOnRealPrometheus(t *testing.T) {
 	prom := promtest.StartNative(t, addr)
 	e := New()
 	for range 100 {
-		e.ObserveRequest("ok", 202, 3*time.Millisecond, 2*time.Millisecond)
+		request(e, "ok", 202, 3*time.Millisecond, 2*time.Millisecond)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

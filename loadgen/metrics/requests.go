@@ -3,7 +3,6 @@ package metrics
 import (
 	"maps"
 	"strconv"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -27,29 +26,29 @@ type requestKey struct {
 	code    int
 }
 
-// ObserveRequest records one completed or failed request. outcome is "ok"
+// CountRequest counts one completed or failed request. outcome is "ok"
 // or an error class (http_503, timeout, pool_exhausted, …); code is the
-// HTTP status, 0 without a response; service is the time from the moment
-// the request was written. A request of a class that was never sent
-// (result.NeverSent: pool_exhausted, disconnected) is counted in
-// vesload_requests_not_sent_total and kept out of both histograms, so that
-// the latency histogram's count is the number of requests sent, as the
-// result's is. It
+// HTTP status, 0 without a response. A request of a class that was never
+// sent (result.NeverSent: pool_exhausted, disconnected) is also counted in
+// vesload_requests_not_sent_total; its latency is in no histogram (the
+// engine's seconds hold only the requests sent, ObserveSecond). It
 // allocates nothing once a pair of outcome and code has been seen;
 // anything that does not look like a class name is counted as "other", so
 // no message can become a label.
-func (e *Exporter) ObserveRequest(outcome string, code int, latency, service time.Duration) {
+func (e *Exporter) CountRequest(outcome string, code int) {
 	e.requestCounter(outcome, code).Inc()
 	if outcome == result.ClassPoolExhausted {
 		e.poolExhausted.Inc()
 	}
 	if result.NeverSent(outcome) {
 		e.notSent.Inc()
-		return
 	}
-	e.latency.Observe(latency.Seconds())
-	e.service.Observe(service.Seconds())
 }
+
+// ObserveSecond merges the latency and service-time histograms of one
+// second of the timeline, as the engine built them, into the exported
+// histograms; t is only read.
+func (e *Exporter) ObserveSecond(t *result.Tally) { e.hist.add(t) }
 
 // requestCounter returns the counter for outcome and code: a lookup without a
 // lock once the pair has been seen, resolved under e.mu the first time.

@@ -42,10 +42,10 @@ func TestServeListener(t *testing.T) {
 	stop := e.ServeListener(ln)
 	client := &http.Client{Timeout: 5 * time.Second}
 	url := "http://" + ln.Addr().String() + MetricsPath
-	e.ObserveRequest("ok", 202, time.Millisecond, time.Millisecond)
+	request(e, "ok", 202, time.Millisecond, time.Millisecond)
 	first := requestsTotal(t, client, url)
-	e.ObserveRequest("ok", 202, time.Millisecond, time.Millisecond)
-	e.ObserveRequest("timeout", 0, time.Second, time.Second)
+	request(e, "ok", 202, time.Millisecond, time.Millisecond)
+	request(e, "timeout", 0, time.Second, time.Second)
 	if second := requestsTotal(t, client, url); first != 1 || second != 3 {
 		t.Errorf("request counter %v then %v, want 1 then 3", first, second)
 	}

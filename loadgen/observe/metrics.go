@@ -3,10 +3,12 @@ package observe
 import (
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/metrics"
+	"github.com/vesload/vesload/report/result"
 )
 
 // Metrics feeds vesload's own Prometheus metrics (a metrics.Exporter) from the engine (docs/ARCHITECTURE.md,
-// "Observers"): every finished request, and the live figures once a
+// "Observers"): every finished request's counters, each second of the
+// timeline's histograms, and the live figures once a
 // second (requests in flight, rates, dispatch lag, the target's and the
 // generator's readings).
 type Metrics struct {
@@ -19,10 +21,15 @@ var _ loadgen.Observer = Metrics{}
 // OutputName implements loadgen.OutputNamer.
 func (Metrics) OutputName() (name string, live bool) { return "--metrics-addr", true }
 
-// Request counts one finished request; it resolves no label.
+// Request counts one finished request; it resolves no label and
+// observes no histogram.
 func (o Metrics) Request(ev *loadgen.RequestEvent) {
-	o.Exporter.ObserveRequest(ev.Outcome, ev.Code, ev.Latency, ev.Service)
+	o.Exporter.CountRequest(ev.Outcome, ev.Code)
 }
+
+// Timeline merges the second's latency and service-time histograms into
+// the exported ones.
+func (o Metrics) Timeline(_ result.Second, t *result.Tally) { o.Exporter.ObserveSecond(t) }
 
 // Second sets the gauges from the second's live figures.
 func (o Metrics) Second(p *loadgen.Progress) {

@@ -3,8 +3,6 @@ package observe
 import (
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
@@ -49,36 +47,31 @@ func (j *JTL) Request(ev *loadgen.RequestEvent) { j.q.put(ev) }
 // reached the file.
 func (j *JTL) Close() Report { return j.q.close() }
 
-// interval is one second of the timeline's latency, copied for the
-// HdrHistogram log's writer.
-type interval struct {
-	t int64
-	h *hdrhistogram.Histogram
-}
-
 // HdrLog writes each second of the timeline's latency histogram as one
 // interval of an HdrHistogram log, off the engine's goroutines: Timeline
-// copies the second's histogram as the engine built it (the engine reuses
-// it once every output has read it) into a queue that a goroutine of its
-// own writes out.
+// encodes the second's histogram as the engine built it (the engine
+// reuses it once every output has read it) into the interval's line,
+// which a queue hands to a goroutine of its own that writes it out. It
+// builds no histogram.
 type HdrLog struct {
 	loadgen.NopObserver
-	q *queue[interval]
-	// start is set by Begin, before the first interval is queued; the
-	// queue orders it before the writer's reads.
+	log *report.HdrLog
+	q   *queue[interval]
+	// start is set by Begin, before the first second comes to Timeline
+	// (the outlet's queue orders it).
 	start time.Time
 }
 
 // NewHdrLog streams to log; flush writes out what log's writer buffers,
 // and name names the output in Close's report.
 func NewHdrLog(log *report.HdrLog, flush func() error, name string) *HdrLog {
-	h := &HdrLog{}
 	write := func(iv *interval) error {
-		from := h.start.Add(time.Duration(iv.t) * time.Second)
-		return log.Interval(from, from.Add(time.Second), iv.h)
+		if iv.err != nil {
+			return iv.err
+		}
+		return log.WriteInterval(iv.line)
 	}
-	h.q = newQueue(name, 64, write, flush)
-	return h
+	return &HdrLog{log: log, q: newQueue(name, 64, write, flush)}
 }
 
 // OutputName implements loadgen.OutputNamer.
@@ -87,14 +80,22 @@ func (h *HdrLog) OutputName() (name string, live bool) { return h.q.name, false 
 // Begin implements loadgen.Observer.
 func (h *HdrLog) Begin(start time.Time) { h.start = start }
 
-// Timeline implements loadgen.Observer.
+// Timeline implements loadgen.Observer: it encodes the second's own
+// histogram, on the observer's goroutine, and queues the line.
 func (h *HdrLog) Timeline(s result.Second, t *result.Tally) {
 	if t.Latency == nil || h.q.failed.Load() {
 		return
 	}
-	c := result.NewHistogram()
-	c.Merge(t.Latency)
-	h.q.put(&interval{t: s.T, h: c})
+	from := h.start.Add(time.Duration(s.T) * time.Second)
+	line, err := h.log.AppendInterval(nil, from, from.Add(time.Second), t.Latency)
+	h.q.put(&interval{line: line, err: err})
+}
+
+// interval is one second's line of the log, or why it could not be
+// encoded (which stops the log on the writer's goroutine).
+type interval struct {
+	line []byte
+	err  error
 }
 
 // Close writes out the queued intervals once the run is over and reports

@@ -59,3 +59,38 @@ func TestHdrLogWritesEachSecondAtItsTime(t *testing.T) {
 		}
 	}
 }
+
+// TestHdrLogWritesTheSecondsOwnHistogram: the interval written is the
+// second's histogram as the engine built it, encoded while Timeline has
+// it: the engine resetting the Tally for reuse right after changes
+// nothing, and the line is the one the log writes for that histogram.
+func TestHdrLogWritesTheSecondsOwnHistogram(t *testing.T) {
+	t.Parallel()
+	start := time.UnixMilli(1_700_000_000_000)
+	var want, got bytes.Buffer
+	wantLog, err := report.NewHdrLog(&want, start, "latency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotLog, err := report.NewHdrLog(&got, start, "latency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHdrLog(gotLog, func() error { return nil }, "--hdr-log r.hlog")
+	h.Begin(start)
+	tl := result.NewTally()
+	for i := range 50 {
+		tl.Add(result.Outcome{Class: result.OutcomeOK, Latency: time.Duration(1+i) * 700 * time.Microsecond})
+	}
+	if err := wantLog.Interval(start.Add(3*time.Second), start.Add(4*time.Second), tl.Latency); err != nil {
+		t.Fatal(err)
+	}
+	h.Timeline(result.Second{T: 3}, &tl)
+	tl.Reset() // the engine takes the second back once every output has read it
+	if r := h.Close(); r.Err != nil || r.Rows != 1 {
+		t.Fatalf("report %+v, want 1 interval", r)
+	}
+	if got.String() != want.String() {
+		t.Errorf("log:\n%s\nwant:\n%s", got.String(), want.String())
+	}
+}

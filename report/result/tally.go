@@ -98,6 +98,30 @@ type Tally struct {
 	// Latency and Service hold the distributions of sent requests in
 	// microseconds, in the standard geometry (NewHistogram).
 	Latency, Service *hdrhistogram.Histogram
+	// OKLatency and ErrorLatency, when present, split Latency between the
+	// successful and the failed requests, and Failures, when present,
+	// counts the failures by class and messageId together: what an output
+	// that reports ok and ko apart needs (InfluxDB's rows, as JMeter
+	// writes them), built once with the rest. Only the timeline's seconds
+	// carry them (NewSecondTally); Add fills them when they exist, so the
+	// run's and the steps' Tallies pay nothing for them.
+	OKLatency, ErrorLatency *hdrhistogram.Histogram
+	Failures                map[Failure]int64
+}
+
+// Failure is one kind of failure: its error class and the messageId of
+// its VES error body ("" without one), the pair JMeter's error rows name.
+type Failure struct {
+	Class, MessageID string
+}
+
+// NewSecondTally is NewTally with the split by outcome (OKLatency,
+// ErrorLatency, Failures) that the timeline's seconds carry.
+func NewSecondTally() Tally {
+	t := NewTally()
+	t.OKLatency, t.ErrorLatency = NewHistogram(), NewHistogram()
+	t.Failures = map[Failure]int64{}
+	return t
 }
 
 // NewTally returns an empty Tally whose maps and histograms already exist,
@@ -122,12 +146,16 @@ func (t *Tally) Add(o Outcome) {
 		t.histograms()
 		_ = t.Latency.RecordValue(Micros(o.Latency))
 		_ = t.Service.RecordValue(Micros(o.Service))
+		t.split(o)
 	}
 	if o.Class == OutcomeOK {
 		t.OK++
 		return
 	}
 	t.Errors++
+	if t.Failures != nil {
+		t.Failures[Failure{Class: o.Class, MessageID: o.MessageID}]++
+	}
 	if t.Classes == nil {
 		t.Classes = map[string]int64{}
 	}
@@ -137,6 +165,18 @@ func (t *Tally) Add(o Outcome) {
 			t.MessageIDs = map[string]int64{}
 		}
 		t.MessageIDs[o.MessageID]++
+	}
+}
+
+// split records a sent request's latency in OKLatency or ErrorLatency,
+// when the Tally has them.
+func (t *Tally) split(o Outcome) {
+	h := t.ErrorLatency
+	if o.Class == OutcomeOK {
+		h = t.OKLatency
+	}
+	if h != nil {
+		_ = h.RecordValue(Micros(o.Latency))
 	}
 }
 
@@ -182,7 +222,10 @@ func (t *Tally) AddNotSent(n int64) {
 }
 
 // Merge adds every count and distribution of o to t. Histograms of the
-// standard geometry merge without loss.
+// standard geometry merge without loss. The split by outcome (OKLatency,
+// ErrorLatency, Failures) is added only into a Tally that carries it, as
+// Add fills it: the abort guard's window, say, merges seconds that may
+// carry it and does not want it.
 func (t *Tally) Merge(o *Tally) {
 	t.Scheduled += o.Scheduled
 	t.Sent += o.Sent
@@ -194,6 +237,11 @@ func (t *Tally) Merge(o *Tally) {
 	t.BytesReceived += o.BytesReceived
 	t.Classes = addCounts(t.Classes, o.Classes)
 	t.MessageIDs = addCounts(t.MessageIDs, o.MessageIDs)
+	if t.Failures != nil {
+		t.Failures = addCounts(t.Failures, o.Failures)
+	}
+	mergeInto(t.OKLatency, o.OKLatency)
+	mergeInto(t.ErrorLatency, o.ErrorLatency)
 	if o.Latency != nil || o.Service != nil {
 		t.histograms()
 	}
@@ -217,22 +265,31 @@ func (t *Tally) Clone() Tally {
 	if t.Service != nil {
 		c.Service = t.Service.Clone()
 	}
+	c.Failures = maps.Clone(t.Failures)
+	if t.OKLatency != nil {
+		c.OKLatency = t.OKLatency.Clone()
+	}
+	if t.ErrorLatency != nil {
+		c.ErrorLatency = t.ErrorLatency.Clone()
+	}
 	return c
 }
 
 // Reset empties t and keeps its maps and histograms, so that a Tally
 // reused for every second of a run allocates nothing after its first.
 func (t *Tally) Reset() {
-	classes, ids, lat, svc := t.Classes, t.MessageIDs, t.Latency, t.Service
+	classes, ids, failures := t.Classes, t.MessageIDs, t.Failures
+	lat, svc, okLat, errLat := t.Latency, t.Service, t.OKLatency, t.ErrorLatency
 	clear(classes)
 	clear(ids)
-	if lat != nil {
-		lat.Reset()
+	clear(failures)
+	for _, h := range [...]*hdrhistogram.Histogram{lat, svc, okLat, errLat} {
+		if h != nil {
+			h.Reset()
+		}
 	}
-	if svc != nil {
-		svc.Reset()
-	}
-	*t = Tally{Classes: classes, MessageIDs: ids, Latency: lat, Service: svc}
+	*t = Tally{Classes: classes, MessageIDs: ids, Failures: failures,
+		Latency: lat, Service: svc, OKLatency: okLat, ErrorLatency: errLat}
 }
 
 // Requests is the request accounting of the result document.
@@ -293,13 +350,20 @@ func (t *Tally) histograms() {
 	}
 }
 
+// mergeInto adds src into dst when both exist.
+func mergeInto(dst, src *hdrhistogram.Histogram) {
+	if dst != nil && src != nil {
+		dst.Merge(src)
+	}
+}
+
 // addCounts adds src into dst, creating dst when needed.
-func addCounts(dst, src map[string]int64) map[string]int64 {
+func addCounts[K comparable](dst, src map[K]int64) map[K]int64 {
 	if len(src) == 0 {
 		return dst
 	}
 	if dst == nil {
-		dst = make(map[string]int64, len(src))
+		dst = make(map[K]int64, len(src))
 	}
 	for k, n := range src {
 		dst[k] += n

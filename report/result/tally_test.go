@@ -262,3 +262,67 @@ func TestTallyDisconnectedIsNeverSent(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondTallySplitsByOutcome: a second's Tally keeps the latency of
+// the successes and of the failures apart and counts the failures by
+// class and messageId together; merging, cloning and resetting keep the
+// split, and a plain Tally has none.
+func TestSecondTallySplitsByOutcome(t *testing.T) {
+	t.Parallel()
+	outs := outcomes()
+	sec := NewSecondTally()
+	for _, o := range outs {
+		sec.Add(o)
+	}
+	wantFailures := map[Failure]int64{
+		{Class: "http_400", MessageID: "SVC0002"}: 1, {Class: "http_503"}: 1,
+		{Class: "timeout"}: 1, {Class: ClassPoolExhausted}: 2,
+	}
+	for _, tc := range []struct {
+		name string
+		tl   Tally
+	}{
+		{"added", sec},
+		{"merged", func() Tally { m := NewSecondTally(); m.Merge(&sec); return m }()},
+		{"cloned", sec.Clone()},
+	} {
+		if got := tc.tl.OKLatency.TotalCount(); got != 3 {
+			t.Errorf("%s: %d ok latencies, want 3", tc.name, got)
+		}
+		// pool_exhausted has no latency: three failures were sent.
+		if got, max := tc.tl.ErrorLatency.TotalCount(), tc.tl.ErrorLatency.Max(); got != 3 || max < 999_000 {
+			t.Errorf("%s: %d failed latencies (max %d µs), want 3 with the 1 s timeout", tc.name, got, max)
+		}
+		if !maps.Equal(tc.tl.Failures, wantFailures) {
+			t.Errorf("%s: failures %v, want %v", tc.name, tc.tl.Failures, wantFailures)
+		}
+	}
+	plain := tallyOf(outs, 0)
+	merged := NewTally()
+	merged.Merge(&sec)
+	for _, p := range []Tally{plain, merged} {
+		if p.OKLatency != nil || p.ErrorLatency != nil || p.Failures != nil {
+			t.Errorf("a plain Tally got the split: %+v", p)
+		}
+	}
+	sec.Reset()
+	if sec.OKLatency == nil || sec.OKLatency.TotalCount() != 0 || sec.ErrorLatency.TotalCount() != 0 || sec.Failures == nil || len(sec.Failures) != 0 {
+		t.Errorf("reset second %+v, want the split kept and empty", sec)
+	}
+}
+
+func TestSecondTallyAddAllocatesNothing(t *testing.T) {
+	tl := NewSecondTally()
+	outs := outcomes()
+	for _, o := range outs {
+		tl.Add(o)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, o := range outs {
+			tl.Add(o)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Add allocates %.1f times per run of known outcomes, want 0", allocs)
+	}
+}
