@@ -34,7 +34,7 @@ vet:
 # (cmd/vesload builds it) against the emulator and a local nginx.
 test: vet
 	$(GO) test -race -timeout 10m ./...
-	$(GO) test -count=1 -run '^TestRequestPathAllocatesNothing$$' ./loadgen
+	$(GO) test -count=1 -run '^TestRequestPathAllocatesNothing$$' ./loadgen/engine
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

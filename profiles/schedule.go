@@ -1,6 +1,6 @@
 package profiles
 
-import "github.com/vesload/vesload/loadgen"
+import "github.com/vesload/vesload/loadgen/engine"
 
 // integral is the number of arrivals the segments schedule, before
 // flooring: the area under the piecewise-linear rate.
@@ -14,4 +14,4 @@ func integral(segs []Segment) float64 {
 
 // totalOf is the number of requests the segments schedule, by the
 // engine's one flooring rule.
-func totalOf(segs []Segment) int64 { return loadgen.Arrivals(segs...) }
+func totalOf(segs []Segment) int64 { return engine.Arrivals(segs...) }

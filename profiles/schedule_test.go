@@ -5,18 +5,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 // dueTime is the engine's due time of request n under segs: profiles
 // describe shapes, loadgen schedules them, and these tests check that the
 // two agree on every shape a profile can hold.
 func dueTime(segs []Segment, n int64) (time.Duration, bool) {
-	ls := make([]loadgen.Segment, len(segs))
+	ls := make([]engine.Segment, len(segs))
 	for i, g := range segs {
-		ls[i] = loadgen.Segment{From: g.From, To: g.To, Duration: g.Duration}
+		ls[i] = engine.Segment{From: g.From, To: g.To, Duration: g.Duration}
 	}
-	s, err := loadgen.NewSchedule(ls...)
+	s, err := engine.NewSchedule(ls...)
 	if err != nil {
 		return 0, false
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 // Shape is the load shape of a run. Exactly one form is set:
@@ -76,7 +76,7 @@ type Producers struct {
 // linearly from From to To requests per second over Duration (a constant
 // rate has From == To). It is the engine's own type, so that a profile and
 // the run it becomes count requests by one rule.
-type Segment = loadgen.Segment
+type Segment = engine.Segment
 
 // Shape kinds returned by Kind.
 const (
@@ -316,10 +316,10 @@ func validateStep(path string, rps float64, requests int64, d time.Duration, pau
 	return rateErr(path+".rps", rps)
 }
 
-// rateErr is loadgen.CheckRate's error at path, or nil: a profile's rates
+// rateErr is engine.CheckRate's error at path, or nil: a profile's rates
 // follow the command line's rule.
 func rateErr(path string, rps float64) error {
-	if err := loadgen.CheckRate(rps); err != nil {
+	if err := engine.CheckRate(rps); err != nil {
 		return fieldErr(path, "%v", err)
 	}
 	return nil

@@ -4,10 +4,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
-	"github.com/vesload/vesload/loadgen/influx"
-	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output/influx"
+	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/transport"
@@ -94,7 +94,7 @@ type Options struct {
 	Complete func(*result.Result)
 	// Transport builds the engine's transport when the plan has none
 	// (REST); other protocols come with theirs.
-	Transport func(*loadgen.Config) (transport.Transport, error)
+	Transport func(*engine.Config) (transport.Transport, error)
 }
 
 // Delivery is how the run's events are followed onto the collector's

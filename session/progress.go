@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/report"
 )
 
@@ -16,7 +16,7 @@ import (
 // rewritten every second, otherwise a plain line every ten seconds so that
 // CI logs stay short.
 type progress struct {
-	loadgen.NopObserver
+	engine.NopObserver
 	mu       sync.Mutex
 	w        io.Writer
 	quiet    bool
@@ -47,12 +47,12 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// OutputName implements loadgen.OutputNamer: a paused terminal costs the
+// OutputName implements engine.OutputNamer: a paused terminal costs the
 // live line its updates, nothing else.
 func (p *progress) OutputName() (name string, live bool) { return "live line", true }
 
 // Second prints the engine's live figures.
-func (p *progress) Second(s *loadgen.Progress) {
+func (p *progress) Second(s *engine.Progress) {
 	if p.quiet {
 		return
 	}
@@ -95,9 +95,9 @@ func (p *progress) done() {
 
 // progressFigures copies what the live line shows from the engine's
 // figures of a second (report renders them without importing the engine).
-func progressFigures(s *loadgen.Progress) report.Progress {
+func progressFigures(s *engine.Progress) report.Progress {
 	f := report.Progress{Elapsed: s.Elapsed, Total: s.Total, RPS: s.RPS, TargetRPS: s.TargetRPS, InFlight: s.InFlight,
-		P50: s.P50, P99: s.P99, Window: loadgen.LiveWindow, Errors: s.Errors, PoolExhausted: s.PoolExhausted,
+		P50: s.P50, P99: s.P99, Window: engine.LiveWindow, Errors: s.Errors, PoolExhausted: s.PoolExhausted,
 		Disconnected: s.Disconnected, BytesSent: s.BytesSent}
 	if s.Target != nil {
 		f.TargetCPU, f.TargetSampled = s.Target.CPUPct, true

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 // An HV-VES run's live line shows the data rate of the last second and
@@ -18,9 +18,9 @@ func TestProgressLineOfMessages(t *testing.T) {
 	p := newProgress(&out, false, time.Minute)
 	p.messages = true
 	p.lastLine = -time.Hour // print every call, as on a CI log's first line
-	p.Second(&loadgen.Progress{Elapsed: 10 * time.Second, Total: time.Minute, BytesSent: 40e6, RPS: 600, TargetRPS: 600})
+	p.Second(&engine.Progress{Elapsed: 10 * time.Second, Total: time.Minute, BytesSent: 40e6, RPS: 600, TargetRPS: 600})
 	p.lastLine = -time.Hour
-	p.Second(&loadgen.Progress{Elapsed: 11 * time.Second, Total: time.Minute, BytesSent: 44.9e6, RPS: 600, TargetRPS: 600,
+	p.Second(&engine.Progress{Elapsed: 11 * time.Second, Total: time.Minute, BytesSent: 44.9e6, RPS: 600, TargetRPS: 600,
 		Errors: 7, Disconnected: 5})
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 {
@@ -41,17 +41,17 @@ func TestProgressLineOfMessages(t *testing.T) {
 func TestProgressLineOfATargetSampled(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		target *loadgen.Reading
+		target *engine.Reading
 		want   string
 		not    string
 	}{
-		{&loadgen.Reading{CPUPct: 41.6}, "target cpu 42%", ""},
+		{&engine.Reading{CPUPct: 41.6}, "target cpu 42%", ""},
 		{nil, "(last 10s)", "target cpu"},
 	} {
 		var out strings.Builder
 		p := newProgress(&out, false, time.Minute)
 		p.lastLine = -time.Hour
-		p.Second(&loadgen.Progress{Elapsed: 10 * time.Second, Total: time.Minute, RPS: 100, TargetRPS: 100, Target: tc.target})
+		p.Second(&engine.Progress{Elapsed: 10 * time.Second, Total: time.Minute, RPS: 100, TargetRPS: 100, Target: tc.target})
 		line := out.String()
 		if !strings.Contains(line, tc.want) || !strings.Contains(line, "(last 10s)") {
 			t.Errorf("line %q lacks %q or the window", line, tc.want)

@@ -25,12 +25,12 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/loadgen/dashboard"
 	"github.com/vesload/vesload/loadgen/delivery"
-	"github.com/vesload/vesload/loadgen/influx"
-	"github.com/vesload/vesload/loadgen/metrics"
-	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output/dashboard"
+	"github.com/vesload/vesload/loadgen/output/influx"
+	"github.com/vesload/vesload/loadgen/output/metrics"
+	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/transport"
@@ -86,7 +86,7 @@ type Session struct {
 	outputs     context.Context
 	stopOutputs context.CancelCauseFunc
 
-	engine atomic.Pointer[loadgen.Engine]
+	engine atomic.Pointer[engine.Engine]
 	phase  atomic.Int32
 	// interrupts counts the signals of the running phase.
 	interrupts atomic.Int32
@@ -147,7 +147,7 @@ func (s *Session) startRendezvous() error {
 	if s.o.Rendezvous == nil {
 		return nil
 	}
-	c, stop, err := s.o.Rendezvous.Coordinate(loadgen.SystemClock{})
+	c, stop, err := s.o.Rendezvous.Coordinate(engine.SystemClock{})
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *Session) AgreeStart() error {
 	if !s.o.Quiet {
 		fmt.Fprintf(s.o.Stderr, "vesload: shard %s of run %s is ready: waiting for the other shards at %s (up to %v)\n", rv.Shard, rv.RunID, rv.Addr, rv.ReadyTimeout)
 	}
-	gate, err := rv.AgreeStart(s.ctx, s.coord, loadgen.SystemClock{})
+	gate, err := rv.AgreeStart(s.ctx, s.coord, engine.SystemClock{})
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func (s *Session) startInflux() error {
 		return nil
 	}
 	c.Label = s.plan.Label
-	if sh := loadgen.ShardOf(s.plan.Config.Load); !sh.Whole() {
+	if sh := engine.ShardOf(s.plan.Config.Load); !sh.Whole() {
 		c.Shard = strconv.Itoa(sh.Index)
 	}
 	w, err := influx.New(c)
@@ -291,7 +291,7 @@ func (s *Session) startDashboard() error {
 		return UsageError{err}
 	}
 	s.dash = srv
-	var ckpt loadgen.Observer // the checkpoint file keeps its period
+	var ckpt engine.Observer // the checkpoint file keeps its period
 	if s.ckpt != nil {
 		ckpt = s.ckpt
 	}
@@ -358,9 +358,9 @@ func (s *Session) Run() (*result.Result, error) {
 		s.start = observe.NewStartGuard(observe.StartWindow, observe.StartMin, p.Explain, s.stop, s.later.note)
 		cfg.Observers = append(cfg.Observers, s.start)
 	}
-	var eng *loadgen.Engine
+	var eng *engine.Engine
 	if err == nil {
-		eng, err = loadgen.New(*cfg)
+		eng, err = engine.New(*cfg)
 	}
 	if err != nil {
 		s.outs.Close()

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles/scenario"
@@ -58,13 +58,13 @@ func (a *answering) Send(_ *transport.Request, o *transport.Outcome) {
 // transport.
 func testPlan(t *testing.T, rps float64, d, delay time.Duration) *scenario.Plan {
 	t.Helper()
-	sched, err := loadgen.Constant(rps, d)
+	sched, err := engine.Constant(rps, d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := "tcp://127.0.0.1:1"
 	return &scenario.Plan{URL: url, Label: "test", RunConfig: result.RunConfig{RunID: "r1", URL: url},
-		Config: loadgen.Config{URL: url, Load: sched, Body: body{}, Pool: 4, Timeout: 5 * time.Second,
+		Config: engine.Config{URL: url, Load: sched, Body: body{}, Pool: 4, Timeout: 5 * time.Second,
 			Transport: &answering{delay: delay, closed: make(chan struct{})}, NoPreflight: true}}
 }
 

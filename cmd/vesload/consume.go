@@ -8,8 +8,8 @@ import (
 
 	"github.com/vesload/vesload/internal/kafkaconf"
 	"github.com/vesload/vesload/internal/tlsconf"
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/session"
@@ -97,7 +97,7 @@ func (c *consumeOptions) refuseShard() error {
 // no due times); nil when nothing is followed. The follower connects
 // before the first request (a failure is exit 1, before any load).
 func (c *consumeOptions) follow(pl *scenario.Plan, sc *profiles.Profile, emu *builtin.Emulator) (*session.Delivery, error) {
-	_, open := pl.Config.Load.(*loadgen.Schedule)
+	_, open := pl.Config.Load.(*engine.Schedule)
 	switch {
 	case sharded(pl):
 		return nil, c.refuseShard()
@@ -118,7 +118,7 @@ func (c *consumeOptions) follow(pl *scenario.Plan, sc *profiles.Profile, emu *bu
 // events and their due times, from the whole run's schedule (before it
 // is sharded). flag names the option that asked for it in errors.
 func restPlan(pl *scenario.Plan, sc *profiles.Profile, flag string) (delivery.Plan, error) {
-	sched, open := pl.Config.Load.(*loadgen.Schedule)
+	sched, open := pl.Config.Load.(*engine.Schedule)
 	if !open {
 		return delivery.Plan{}, usagef("%s: needs an open-model load (a rate), not a concurrency ramp", flag)
 	}

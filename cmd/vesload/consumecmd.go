@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/result"
@@ -111,7 +111,7 @@ func (c *consumeCmd) check(args []string, now time.Time, changed func(string) bo
 	}
 	if c.startAt != "" {
 		var err error
-		if c.a.Start, err = loadgen.ParseStartAt(c.startAt, now); err != nil {
+		if c.a.Start, err = engine.ParseStartAt(c.startAt, now); err != nil {
 			return usagef("--start-at %v", err)
 		}
 	}
@@ -152,7 +152,7 @@ func (c *consumeCmd) agree(ctx context.Context) (delivery.Agreed, time.Time, err
 	ctx, cancel := context.WithTimeoutCause(ctx, c.readyTimeout, fmt.Errorf("the run did not start within --ready-timeout %v", c.readyTimeout))
 	defer cancel()
 	a, err := rendezvous.JoinAnswer(ctx, &http.Client{}, "http://"+c.rendezvous,
-		rendezvous.Ready{RunID: c.a.Plan.RunID, Consumer: true}, loadgen.SystemClock{})
+		rendezvous.Ready{RunID: c.a.Plan.RunID, Consumer: true}, engine.SystemClock{})
 	if err != nil {
 		return delivery.Agreed{}, time.Time{}, fmt.Errorf("no start: %w", err)
 	}

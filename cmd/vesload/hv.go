@@ -11,8 +11,8 @@ import (
 
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/delivery"
-	"github.com/vesload/vesload/loadgen/hv"
 	"github.com/vesload/vesload/loadgen/rendezvous"
+	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/vesload/vesload/loadgen/delivery"
-	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/vesload/vesload/internal/tlsconf"
-	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/transport/hv"
 )
 
 // startHVCounters follows the HV-VES collector's own counters through

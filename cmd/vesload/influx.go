@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/loadgen/influx"
+	"github.com/vesload/vesload/loadgen/output/influx"
 )
 
 // influxOptions are the flags that send the run to InfluxDB as JMeter's

@@ -15,7 +15,7 @@ import (
 
 	"github.com/vesload/vesload/internal/fdlimit"
 	"github.com/vesload/vesload/loadgen/delivery"
-	"github.com/vesload/vesload/loadgen/observe"
+	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/files"

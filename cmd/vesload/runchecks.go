@@ -7,7 +7,7 @@ import (
 
 	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -15,7 +15,7 @@ import (
 // checkNumbers checks the values of run's flags, so that each error names
 // its flag rather than the scenario the value ends up in.
 func checkNumbers(o *runOptions) error {
-	if err := loadgen.CheckRate(o.rps); err != nil {
+	if err := engine.CheckRate(o.rps); err != nil {
 		return usagef("--rps %g: %v", o.rps, err)
 	}
 	switch {
@@ -85,8 +85,8 @@ func checkFlagFiles(o *runOptions) error {
 }
 
 // parseHeaders reads --header values ("Name: value").
-func parseHeaders(raw []string) ([]loadgen.Header, error) {
-	hs := make([]loadgen.Header, 0, len(raw))
+func parseHeaders(raw []string) ([]engine.Header, error) {
+	hs := make([]engine.Header, 0, len(raw))
 	for _, h := range raw {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
@@ -97,7 +97,7 @@ func parseHeaders(raw []string) ([]loadgen.Header, error) {
 		if c := http.CanonicalHeaderKey(name); c == "Authorization" || c == "Proxy-Authorization" {
 			return nil, usagef("--header %s: credentials are not given on the command line, where process listings show them: use --user with --password-file or $VESLOAD_PASSWORD (kube: --password-secret)", c)
 		}
-		hs = append(hs, loadgen.Header{Name: name, Value: strings.TrimSpace(value)})
+		hs = append(hs, engine.Header{Name: name, Value: strings.TrimSpace(value)})
 	}
 	return hs, nil
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/shareddata"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles/scenario"
 )
 
@@ -213,7 +213,7 @@ func TestFlagsOverProfile(t *testing.T) {
 		}
 		c, rc := pl.Config, pl.RunConfig
 		load := "closed"
-		if s, ok := c.Load.(*loadgen.Schedule); ok {
+		if s, ok := c.Load.(*engine.Schedule); ok {
 			load = fmt.Sprintf("%d scheduled", s.Total())
 		}
 		got := fmt.Sprintf("%s: %s; pool %d wait %v timeout %v keepalive %v; user %q (%d); label %s; profile %q; headers %v; gates %d",

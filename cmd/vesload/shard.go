@@ -7,15 +7,15 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vesload/vesload/loadgen"
 	"github.com/vesload/vesload/loadgen/delivery"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/result"
 )
 
 // jobIndexEnv is the variable --shard auto/N reads.
-const jobIndexEnv = loadgen.JobIndexEnv
+const jobIndexEnv = engine.JobIndexEnv
 
 // shardOptions are the flags that make a run one shard of several
 // generators started at one instant (rendezvous.Options).
@@ -85,4 +85,4 @@ func announceConsumer(rv *rendezvous.Plan, rc *result.RunConfig, agreed func() (
 }
 
 // sharded reports whether the plan is one shard of several generators.
-func sharded(pl *scenario.Plan) bool { return !loadgen.ShardOf(pl.Config.Load).Whole() }
+func sharded(pl *scenario.Plan) bool { return !engine.ShardOf(pl.Config.Load).Whole() }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/loadgen/transport/rest"
 )
@@ -12,7 +12,7 @@ import (
 // configuration becomes rest.Options; every command that runs the engine
 // over REST hands it to its session (session.Options.Transport), whose
 // Run calls it once the observers are attached (-v's failure log is one).
-func restTransport(cfg *loadgen.Config) (transport.Transport, error) {
+func restTransport(cfg *engine.Config) (transport.Transport, error) {
 	o := rest.Options{
 		URL: cfg.URL, Method: cfg.Method, UserAgent: cfg.UserAgent, Headers: cfg.Headers,
 		User: cfg.User, Password: cfg.Password, TLS: cfg.TLS,

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/expect"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/transport"
 )
 
@@ -38,23 +38,23 @@ func TestRESTTransportCarriesTheRun(t *testing.T) {
 	base := srv.URL + "/eventListener/v7"
 	tests := []struct {
 		name  string
-		cfg   loadgen.Config
+		cfg   engine.Config
 		want  []seen
 		class string // of every answer (202)
 	}{
 		{
 			name:  "one request",
-			cfg:   loadgen.Config{URL: base, Method: http.MethodPut, Headers: []loadgen.Header{{Name: "X-Run", Value: "r1"}}},
+			cfg:   engine.Config{URL: base, Method: http.MethodPut, Headers: []engine.Header{{Name: "X-Run", Value: "r1"}}},
 			want:  []seen{{http.MethodPut, "/eventListener/v7", "vesload", "", "r1", ""}},
 			class: "ok",
 		},
 		{
 			name: "mix with credentials and expected status",
-			cfg: loadgen.Config{URL: base, UserAgent: "ua/1", User: "ves", Password: "pw", Expect: ok200,
-				Headers: []loadgen.Header{{Name: "X-Run", Value: "r2"}},
-				Mix: []loadgen.Request{
-					{Name: "a", URL: base, Headers: []loadgen.Header{{Name: "X-Kind", Value: "a"}}},
-					{Name: "b", URL: base + "/eventBatch", Headers: []loadgen.Header{{Name: "X-Kind", Value: "b"}}},
+			cfg: engine.Config{URL: base, UserAgent: "ua/1", User: "ves", Password: "pw", Expect: ok200,
+				Headers: []engine.Header{{Name: "X-Run", Value: "r2"}},
+				Mix: []engine.Request{
+					{Name: "a", URL: base, Headers: []engine.Header{{Name: "X-Kind", Value: "a"}}},
+					{Name: "b", URL: base + "/eventBatch", Headers: []engine.Header{{Name: "X-Kind", Value: "b"}}},
 				}},
 			want: []seen{
 				{http.MethodPost, "/eventListener/v7", "ua/1", "Basic dmVzOnB3", "r2", "a"},

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/child"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -31,7 +31,7 @@ const followerStop = 15 * time.Second
 // requests answered 2xx, and brings the delivery section back at the end.
 // `vesload run` and `vesload hv` share it.
 type Child struct {
-	loadgen.NopObserver
+	engine.NopObserver
 	proc   *child.Process
 	remote *Remote
 	grace  time.Duration
@@ -87,13 +87,13 @@ func StartChild(o Options, grace time.Duration, p Plan, stderr io.Writer) (*Chil
 // request n is due at start + Due(n).
 func (c *Child) Begin(t time.Time) { _ = c.remote.Begin(t) } // a follower gone shows at Finish
 
-// OutputName implements loadgen.OutputNamer.
+// OutputName implements engine.OutputNamer.
 func (c *Child) OutputName() (name string, live bool) { return "--consume", false }
 
 // Request marks every accepted request, so that an event lost after a
 // 2xx is told apart from one whose request failed. A run whose requests
 // get no answer (HV-VES) accepts none: the follower only needs its start.
-func (c *Child) Request(ev *loadgen.RequestEvent) {
+func (c *Child) Request(ev *engine.RequestEvent) {
 	if ev.Outcome == "ok" && !c.noAnswers {
 		c.remote.Accept(ev.Seq)
 	}

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 // Plan is what a follower is told of the run it follows: how many events
@@ -22,12 +22,12 @@ type Plan struct {
 	NoAnswers bool   `json:"no_answers,omitempty"`
 	Sources   uint64 `json:"sources,omitempty"`
 	// Segments is an open-model load: request r is due at the
-	// loadgen.Schedule of these segments' Due(r).
-	Segments []loadgen.Segment `json:"segments,omitempty"`
+	// engine.Schedule of these segments' Due(r).
+	Segments []engine.Segment `json:"segments,omitempty"`
 	// Rate is a constant rate: request r is due r/Rate seconds in.
 	Rate float64 `json:"rate,omitempty"`
 	// Interval is HV-VES's schedule: Sources producers, each sending
-	// every Interval, spread evenly over one interval (loadgen/hv's
+	// every Interval, spread evenly over one interval (loadgen/transport/hv's
 	// Config.Due): event n is message n/Sources of producer n mod Sources.
 	Interval time.Duration `json:"interval,omitempty"`
 }
@@ -38,7 +38,7 @@ func (p Plan) Offset() (func(n uint64) time.Duration, error) {
 	batch := uint64(max(p.Batch, 1))
 	switch {
 	case len(p.Segments) > 0:
-		sched, err := loadgen.NewSchedule(p.Segments...)
+		sched, err := engine.NewSchedule(p.Segments...)
 		if err != nil {
 			return nil, err
 		}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
-	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -17,8 +17,8 @@ import (
 // process computes from a plan are the run's own, for each kind of plan.
 func TestPlanOffsetIsTheRunsSchedule(t *testing.T) {
 	t.Parallel()
-	segs := []loadgen.Segment{{From: 10, To: 50, Duration: 3 * time.Second}, {From: 50, To: 50, Duration: 2 * time.Second}}
-	sched, err := loadgen.NewSchedule(segs...)
+	segs := []engine.Segment{{From: 10, To: 50, Duration: 3 * time.Second}, {From: 50, To: 50, Duration: 2 * time.Second}}
+	sched, err := engine.NewSchedule(segs...)
 	if err != nil {
 		t.Fatal(err)
 	}

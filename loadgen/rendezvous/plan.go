@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/ves"
 )
 
@@ -37,11 +37,11 @@ type Options struct {
 
 // Plan is what the options resolve to.
 type Plan struct {
-	Shard loadgen.Shard
+	Shard engine.Shard
 	RunID string
 	// Start is the start gate: given, or agreed at run time (nil until
 	// then when Addr is set).
-	Start        *loadgen.StartGate
+	Start        *engine.StartGate
 	Addr         string
 	ReadyTimeout time.Duration
 	Tolerance    time.Duration
@@ -58,7 +58,7 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 	p := &Plan{RunID: o.RunID, Addr: o.Addr, ReadyTimeout: o.ReadyTimeout, Tolerance: o.StartTolerance, Consumer: o.Consumer}
 	var err error
 	if o.Shard != "" {
-		if p.Shard, err = loadgen.ParseShard(o.Shard, getenv); err != nil {
+		if p.Shard, err = engine.ParseShard(o.Shard, getenv); err != nil {
 			return nil, fmt.Errorf("--shard %v", err)
 		}
 	}
@@ -71,11 +71,11 @@ func (o Options) Resolve(now time.Time, getenv func(string) string) (*Plan, erro
 		return nil, fmt.Errorf("--start-tolerance %v: want 0 or a positive duration", o.StartTolerance)
 	}
 	if o.StartAt != "" {
-		at, err := loadgen.ParseStartAt(o.StartAt, now)
+		at, err := engine.ParseStartAt(o.StartAt, now)
 		if err != nil {
 			return nil, fmt.Errorf("--start-at %v", err)
 		}
-		p.Start = &loadgen.StartGate{At: at, Tolerance: o.StartTolerance}
+		p.Start = &engine.StartGate{At: at, Tolerance: o.StartTolerance}
 	}
 	if o.Addr != "" {
 		if err := o.checkAddr(); err != nil {
@@ -152,7 +152,7 @@ func (p *Plan) Coordinate(clock Clock) (*Coordinator, func(), error) {
 // AgreeStart waits until every shard is ready (at most ReadyTimeout),
 // through c on shard 0, and makes the instant they agreed on the plan's
 // start gate.
-func (p *Plan) AgreeStart(ctx context.Context, c *Coordinator, clock Clock) (*loadgen.StartGate, error) {
+func (p *Plan) AgreeStart(ctx context.Context, c *Coordinator, clock Clock) (*engine.StartGate, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, p.ReadyTimeout, fmt.Errorf("not every shard ready within --ready-timeout %v", p.ReadyTimeout))
 	defer cancel()
 	r := Ready{RunID: p.RunID, Shard: p.Shard.Index, Count: p.Shard.Count}
@@ -160,6 +160,6 @@ func (p *Plan) AgreeStart(ctx context.Context, c *Coordinator, clock Clock) (*lo
 	if err != nil {
 		return nil, fmt.Errorf("shard %s: no start: %w", p.Shard, err)
 	}
-	p.Start = &loadgen.StartGate{At: at, Tolerance: p.Tolerance}
+	p.Start = &engine.StartGate{At: at, Tolerance: p.Tolerance}
 	return p.Start, nil
 }

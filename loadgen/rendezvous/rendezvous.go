@@ -41,7 +41,7 @@ const DefaultLead = 3 * time.Second
 
 // Clock is the time source: the start instant is read from it, and a
 // shard waits on it between attempts to reach the coordinator. Tests
-// pass a fake one. loadgen.SystemClock is one.
+// pass a fake one. engine.SystemClock is one.
 type Clock interface {
 	Now() time.Time
 	// Sleep waits for d or until stop is closed; it reports whether the

@@ -282,7 +282,7 @@ func FuzzJoinAnswer(f *testing.F) {
 	})
 }
 
-// loadgenClock sleeps for real, briefly, as loadgen.SystemClock does.
+// loadgenClock sleeps for real, briefly, as engine.SystemClock does.
 type loadgenClock struct{}
 
 func (loadgenClock) Now() time.Time { return time.Now() }

@@ -38,7 +38,7 @@ type Transport interface {
 // FailureLogger is a Transport that logs the first failure of each error
 // class (-v) once told where. A transport built before the run's failure
 // log is known (HV-VES's is, with its producers) is told by the engine:
-// loadgen.New hands it Config.LogFailure.
+// engine.New hands it Config.LogFailure.
 type FailureLogger interface {
 	LogFailures(log func(string))
 }

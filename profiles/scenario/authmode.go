@@ -1,6 +1,6 @@
 package scenario
 
-import "github.com/vesload/vesload/loadgen"
+import "github.com/vesload/vesload/loadgen/engine"
 
 // Auth modes recorded in a result's config.auth. The collector checks a
 // client certificate first and falls back to basic auth, which costs it a
@@ -14,7 +14,7 @@ const (
 )
 
 // authMode says how the run's requests authenticate.
-func authMode(c loadgen.Config) string {
+func authMode(c engine.Config) string {
 	cert := c.TLS.CertFile != ""
 	basic := c.User != "" || c.Password != ""
 	switch {

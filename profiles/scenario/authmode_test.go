@@ -3,19 +3,19 @@ package scenario
 import (
 	"testing"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 func TestAuthMode(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		cfg  loadgen.Config
+		cfg  engine.Config
 		want string
 	}{
-		{loadgen.Config{}, "none"},
-		{loadgen.Config{User: "sample1", Password: "x"}, "basic"},
-		{loadgen.Config{TLS: loadgen.TLS{CertFile: "client.p12"}}, "certificate"},
-		{loadgen.Config{User: "sample1", TLS: loadgen.TLS{CertFile: "c.pem", KeyFile: "k.pem"}}, "certificate+basic"},
+		{engine.Config{}, "none"},
+		{engine.Config{User: "sample1", Password: "x"}, "basic"},
+		{engine.Config{TLS: engine.TLS{CertFile: "client.p12"}}, "certificate"},
+		{engine.Config{User: "sample1", TLS: engine.TLS{CertFile: "c.pem", KeyFile: "k.pem"}}, "certificate+basic"},
 	}
 	for _, tc := range tests {
 		if got := authMode(tc.cfg); got != tc.want {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/golden"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles"
 )
 
@@ -154,13 +154,13 @@ func describePlan(t *testing.T, pl *Plan) []byte {
 	for _, h := range c.Headers {
 		fmt.Fprintf(&b, "header: %s: %s\n", h.Name, h.Value)
 	}
-	if s, ok := c.Load.(*loadgen.Schedule); ok {
+	if s, ok := c.Load.(*engine.Schedule); ok {
 		fmt.Fprintf(&b, "schedule: %d requests over %v\n", s.Total(), s.Span())
 		for _, g := range s.Segments() {
 			fmt.Fprintf(&b, "  segment: %g→%g/s for %v\n", g.From, g.To, g.Duration)
 		}
 	}
-	if cl, ok := c.Load.(*loadgen.Closed); ok {
+	if cl, ok := c.Load.(*engine.Closed); ok {
 		fmt.Fprintf(&b, "closed: concurrency %v, step %v\n", cl.Concurrency, cl.Step)
 	}
 	if c.Body != nil {
@@ -180,7 +180,7 @@ func describePlan(t *testing.T, pl *Plan) []byte {
 }
 
 // firstBody renders request 0 at a fixed due time, cut to 300 bytes.
-func firstBody(body loadgen.Body) string {
+func firstBody(body engine.Body) string {
 	out := body.AppendBody(nil, 0, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	if len(out) > 300 {
 		return fmt.Sprintf("%s… (%d bytes)", out[:300], len(out))

@@ -4,7 +4,7 @@ import (
 	"maps"
 
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
 )
@@ -47,7 +47,7 @@ func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 	return rc
 }
 
-func redactHeaders(hs []loadgen.Header) map[string]string {
+func redactHeaders(hs []engine.Header) map[string]string {
 	if len(hs) == 0 {
 		return nil
 	}

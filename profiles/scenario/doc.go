@@ -1,6 +1,6 @@
 // Package scenario compiles a scenario into a run: a profile (loaded from
 // a file or a built-in, with the command line's flags already laid over
-// it) plus its --set variables becomes the engine's loadgen.Config and
+// it) plus its --set variables becomes the engine's engine.Config and
 // the redacted description of the run that the result document carries
 // (report.RunConfig). See docs/ARCHITECTURE.md for where it sits in the
 // pipeline.

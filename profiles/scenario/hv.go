@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/profiles"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen/hv"
+	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/profiles"
 )
 

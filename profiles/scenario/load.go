@@ -6,23 +6,23 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles"
 )
 
 // setLoad maps the scenario's load shape onto the engine: open shapes to
 // a schedule, the concurrency ramp to the closed model, and N producers
 // each sending every interval to the open rate N/interval.
-func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
-	var segs []loadgen.Segment
+func setLoad(cfg *engine.Config, s profiles.Shape) error {
+	var segs []engine.Segment
 	if open, ok := s.Open(); ok {
 		for _, g := range open {
-			segs = append(segs, loadgen.Segment{From: g.From, To: g.To, Duration: g.Duration})
+			segs = append(segs, engine.Segment{From: g.From, To: g.To, Duration: g.Duration})
 		}
 	}
 	switch {
 	case s.Closed != nil:
-		cfg.Load = &loadgen.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
+		cfg.Load = &engine.Closed{Concurrency: s.Closed.Concurrency, Step: s.Closed.Step}
 		for _, c := range s.Closed.Concurrency {
 			cfg.Pool = max(cfg.Pool, c)
 		}
@@ -30,9 +30,9 @@ func setLoad(cfg *loadgen.Config, s profiles.Shape) error {
 	case s.Producers != nil:
 		pr := s.Producers
 		rate := float64(pr.Count) / pr.Interval.Seconds()
-		segs = []loadgen.Segment{{From: rate, To: rate, Duration: time.Duration(pr.Messages) * pr.Interval}}
+		segs = []engine.Segment{{From: rate, To: rate, Duration: time.Duration(pr.Messages) * pr.Interval}}
 	}
-	sched, err := loadgen.NewSchedule(segs...)
+	sched, err := engine.NewSchedule(segs...)
 	if err != nil {
 		return fmt.Errorf("load shape: %w", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/vesload/vesload/internal/expect"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
@@ -15,7 +15,7 @@ import (
 // describes it.
 type Plan struct {
 	// Config is the engine's configuration; the caller adds its hooks.
-	Config loadgen.Config
+	Config engine.Config
 	// RunConfig is the run's description for the result document, with
 	// every secret redacted.
 	RunConfig result.RunConfig
@@ -65,7 +65,7 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 	}
 	u.User = nil
 	pl := &Plan{URL: u.String()}
-	pl.Config = loadgen.Config{
+	pl.Config = engine.Config{
 		URL:         pl.URL,
 		Method:      p.Target.Method,
 		Headers:     sortedHeaders(p.Target.Headers),
@@ -88,7 +88,7 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 		return nil, fmt.Errorf("expected status: %w", err)
 	}
 	if t := p.Target.TLS; t != nil {
-		pl.Config.TLS = loadgen.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, CertPassFile: t.CertPassFile, Insecure: t.Insecure}
+		pl.Config.TLS = engine.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, CertPassFile: t.CertPassFile, Insecure: t.Insecure}
 	}
 	if err := setLoad(&pl.Config, p.Load); err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 )
@@ -23,7 +23,7 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 			return err
 		}
 	}
-	mix := make([]loadgen.Request, 0, len(p.Requests))
+	mix := make([]engine.Request, 0, len(p.Requests))
 	for _, r := range p.Requests {
 		body, batch, err := requestBody(r, p.Vars, data, p.Data != nil && p.Data.Per == profiles.DataPerWorker, runID)
 		if err != nil {
@@ -39,7 +39,7 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 		if batch && !strings.HasSuffix(u.Path, "/eventBatch") {
 			u.Path = strings.TrimSuffix(u.Path, "/") + "/eventBatch"
 		}
-		mix = append(mix, loadgen.Request{Name: r.Name, URL: u.String(), Body: body, Headers: sortedHeaders(r.Headers), Weight: max(r.Weight, 1)})
+		mix = append(mix, engine.Request{Name: r.Name, URL: u.String(), Body: body, Headers: sortedHeaders(r.Headers), Weight: max(r.Weight, 1)})
 	}
 	if len(mix) == 1 {
 		pl.Config.URL, pl.Config.Body = mix[0].URL, mix[0].Body
@@ -65,7 +65,7 @@ func rawBodyHint(err error) string {
 
 // requestBody returns the body source of one request kind and whether it
 // is a batch.
-func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, perWorker bool, runID string) (loadgen.Body, bool, error) {
+func requestBody(r profiles.Request, vars map[string]string, data *ves.Data, perWorker bool, runID string) (engine.Body, bool, error) {
 	opts := ves.TemplateOptions{RunID: runID, Vars: vars, Data: data, DataPerWorker: perWorker, AllowInvalidJSON: r.RawBody}
 	switch {
 	case r.BodyFile != "":
@@ -105,10 +105,10 @@ func requestLabel(r profiles.Request) string {
 
 // sortedHeaders lists headers by name, so that every run of a scenario
 // sends them in the same order.
-func sortedHeaders(m map[string]string) []loadgen.Header {
-	hs := make([]loadgen.Header, 0, len(m))
+func sortedHeaders(m map[string]string) []engine.Header {
+	hs := make([]engine.Header, 0, len(m))
 	for _, name := range slices.Sorted(maps.Keys(m)) {
-		hs = append(hs, loadgen.Header{Name: name, Value: m[name]})
+		hs = append(hs, engine.Header{Name: name, Value: m[name]})
 	}
 	return hs
 }

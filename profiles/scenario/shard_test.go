@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles"
 )
 
@@ -20,20 +20,20 @@ func TestPlanShard(t *testing.T) {
 		p.Load = profiles.Shape{RPS: rps, Duration: d}
 		return p
 	}
-	gate := &loadgen.StartGate{At: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Tolerance: time.Second}
+	gate := &engine.StartGate{At: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Tolerance: time.Second}
 	tests := []struct {
 		name    string
 		profile *profiles.Profile
-		shard   loadgen.Shard
+		shard   engine.Shard
 		total   int64   // the shard's requests (open model)
 		rps     float64 // the shard's rate in the result's configuration
 		wantErr error
 	}{
-		{"whole", open(10, 10*time.Second), loadgen.Shard{}, 100, 10, nil},
-		{"shard 1 of 3", open(10, 10*time.Second), loadgen.Shard{Index: 1, Count: 3}, 33, 3.3, nil},
-		{"shard 0 of 3", open(10, 10*time.Second), loadgen.Shard{Index: 0, Count: 3}, 34, 3.4, nil},
-		{"more shards than requests", open(1, 2*time.Second), loadgen.Shard{Index: 3, Count: 4}, 0, 0, ErrEmptyShard},
-		{"a ramp", builtin(t, "ingress-concurrency-ramp", url), loadgen.Shard{Index: 1, Count: 2}, -1, 0, nil},
+		{"whole", open(10, 10*time.Second), engine.Shard{}, 100, 10, nil},
+		{"shard 1 of 3", open(10, 10*time.Second), engine.Shard{Index: 1, Count: 3}, 33, 3.3, nil},
+		{"shard 0 of 3", open(10, 10*time.Second), engine.Shard{Index: 0, Count: 3}, 34, 3.4, nil},
+		{"more shards than requests", open(1, 2*time.Second), engine.Shard{Index: 3, Count: 4}, 0, 0, ErrEmptyShard},
+		{"a ramp", builtin(t, "ingress-concurrency-ramp", url), engine.Shard{Index: 1, Count: 2}, -1, 0, nil},
 	}
 	for _, tt := range tests {
 		pl, err := Compile(tt.profile, Options{Version: "t", NoPreflight: true, RunID: "r"})
@@ -50,10 +50,10 @@ func TestPlanShard(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if pl.Config.Start != gate || loadgen.ShardOf(pl.Config.Load) != tt.shard {
-			t.Errorf("%s: start %v, shard %+v; want the gate and %+v", tt.name, pl.Config.Start, loadgen.ShardOf(pl.Config.Load), tt.shard)
+		if pl.Config.Start != gate || engine.ShardOf(pl.Config.Load) != tt.shard {
+			t.Errorf("%s: start %v, shard %+v; want the gate and %+v", tt.name, pl.Config.Start, engine.ShardOf(pl.Config.Load), tt.shard)
 		}
-		if s, ok := pl.Config.Load.(*loadgen.Schedule); ok && (s.Total() != tt.total || !near(pl.RunConfig.RPS, tt.rps)) {
+		if s, ok := pl.Config.Load.(*engine.Schedule); ok && (s.Total() != tt.total || !near(pl.RunConfig.RPS, tt.rps)) {
 			t.Errorf("%s: %d requests at %g/s, want %d at %g/s", tt.name, s.Total(), pl.RunConfig.RPS, tt.total, tt.rps)
 		}
 	}

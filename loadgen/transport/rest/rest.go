@@ -68,7 +68,7 @@ var _ transport.Transport = (*Transport)(nil)
 // the client; it does not touch the network. An empty Method is POST, an
 // empty UserAgent "vesload". The engine never calls it: the command that
 // runs the engine builds the transport and hands it over in
-// loadgen.Config.Transport.
+// engine.Config.Transport.
 func New(o Options) (*Transport, error) {
 	if o.Method == "" {
 		o.Method = fasthttp.MethodPost

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/testserver"
 )
@@ -41,7 +41,7 @@ type Options struct {
 	// with body exactly as the transport writes them (the REST one's
 	// WireHeaders); Print hides their credentials. Without it the
 	// headers are those the configuration asks for (Headers).
-	Wire func(kind int, body []byte) ([]loadgen.Header, error)
+	Wire func(kind int, body []byte) ([]engine.Header, error)
 }
 
 // Print writes what the run of plan would send to w and returns how many
@@ -62,20 +62,20 @@ func Print(w io.Writer, plan *scenario.Plan, o Options) (invalid int, err error)
 	}
 	reqs := cfg.Mix
 	if len(reqs) == 0 {
-		reqs = []loadgen.Request{{URL: cfg.URL, Body: cfg.Body, Weight: 1}}
+		reqs = []engine.Request{{URL: cfg.URL, Body: cfg.Body, Weight: 1}}
 	}
-	order := loadgen.MixOrder(reqs)
+	order := engine.MixOrder(reqs)
 	start := time.Now()
 	var body []byte
 	for seq := range n {
 		kind := int(order[seq%int64(len(order))])
 		r := reqs[kind]
 		due := start
-		if s, ok := cfg.Load.(*loadgen.Schedule); ok {
+		if s, ok := cfg.Load.(*engine.Schedule); ok {
 			off, _ := s.Due(seq)
 			due = start.Add(off)
 		}
-		if wb, ok := r.Body.(loadgen.WorkerBody); ok {
+		if wb, ok := r.Body.(engine.WorkerBody); ok {
 			body = wb.AppendBodyFor(body[:0], uint64(seq), uint64(seq)%uint64(max(cfg.Pool, 1)), due)
 		} else {
 			body = r.Body.AppendBody(body[:0], uint64(seq), due)
@@ -126,7 +126,7 @@ func summary(w io.Writer, plan *scenario.Plan, emulated bool) int64 {
 	fmt.Fprintf(w, "target:   %s %s\n", cfg.Method, target)
 	total := int64(-1)
 	switch l := cfg.Load.(type) {
-	case *loadgen.Schedule:
+	case *engine.Schedule:
 		total = l.Total()
 		fmt.Fprintf(w, "schedule: %d requests in %s (mean %.4g/s)", total, l.Span(), rc.RPS)
 	default:
@@ -145,33 +145,33 @@ func summary(w io.Writer, plan *scenario.Plan, emulated bool) int64 {
 
 // Headers are the headers a request of kind r carries, as the REST
 // transport sets them, with credentials hidden.
-func Headers(cfg *loadgen.Config, r loadgen.Request) []loadgen.Header {
-	hs := []loadgen.Header{{Name: "Content-Type", Value: "application/json"}}
+func Headers(cfg *engine.Config, r engine.Request) []engine.Header {
+	hs := []engine.Header{{Name: "Content-Type", Value: "application/json"}}
 	if cfg.UserAgent != "" {
-		hs = append(hs, loadgen.Header{Name: "User-Agent", Value: cfg.UserAgent})
+		hs = append(hs, engine.Header{Name: "User-Agent", Value: cfg.UserAgent})
 	}
 	if cfg.User != "" {
-		hs = append(hs, loadgen.Header{Name: "Authorization", Value: "Basic " + Redacted})
+		hs = append(hs, engine.Header{Name: "Authorization", Value: "Basic " + Redacted})
 	}
-	for _, h := range append(append([]loadgen.Header(nil), cfg.Headers...), r.Headers...) {
+	for _, h := range append(append([]engine.Header(nil), cfg.Headers...), r.Headers...) {
 		v := h.Value
 		if redact.SecretHeader(h.Name) {
 			v = Redacted
 		} else {
 			v = redact.Header(h.Name, v)
 		}
-		hs = append(hs, loadgen.Header{Name: h.Name, Value: v})
+		hs = append(hs, engine.Header{Name: h.Name, Value: v})
 	}
 	if !cfg.KeepAlive {
-		hs = append(hs, loadgen.Header{Name: "Connection", Value: "close"})
+		hs = append(hs, engine.Header{Name: "Connection", Value: "close"})
 	}
 	return hs
 }
 
 // hideCredentials hides the credentials of headers taken from the wire:
 // basic auth shows its scheme, other secrets nothing.
-func hideCredentials(hs []loadgen.Header) []loadgen.Header {
-	out := make([]loadgen.Header, len(hs))
+func hideCredentials(hs []engine.Header) []engine.Header {
+	out := make([]engine.Header, len(hs))
 	for i, h := range hs {
 		v := h.Value
 		switch {
@@ -182,7 +182,7 @@ func hideCredentials(hs []loadgen.Header) []loadgen.Header {
 		default:
 			v = redact.Header(h.Name, v)
 		}
-		out[i] = loadgen.Header{Name: h.Name, Value: v}
+		out[i] = engine.Header{Name: h.Name, Value: v}
 	}
 	return out
 }

@@ -3,7 +3,7 @@ package dryrun
 import (
 	"testing"
 
-	"github.com/vesload/vesload/loadgen"
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 func TestAPIVersion(t *testing.T) {
@@ -31,15 +31,15 @@ func TestHeadersHideCredentials(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		cfg  loadgen.Config
-		req  loadgen.Request
-		want []loadgen.Header
+		cfg  engine.Config
+		req  engine.Request
+		want []engine.Header
 	}{
-		{"plain, keep-alive", loadgen.Config{UserAgent: "ua", KeepAlive: true}, loadgen.Request{},
-			[]loadgen.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "User-Agent", Value: "ua"}}},
-		{"basic auth and a token, no keep-alive", loadgen.Config{User: "u", Password: "p",
-			Headers: []loadgen.Header{{Name: "Authorization", Value: "Bearer t0ken"}}}, loadgen.Request{Headers: []loadgen.Header{{Name: "X-Kind", Value: "a"}}},
-			[]loadgen.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "Authorization", Value: "Basic " + Redacted},
+		{"plain, keep-alive", engine.Config{UserAgent: "ua", KeepAlive: true}, engine.Request{},
+			[]engine.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "User-Agent", Value: "ua"}}},
+		{"basic auth and a token, no keep-alive", engine.Config{User: "u", Password: "p",
+			Headers: []engine.Header{{Name: "Authorization", Value: "Bearer t0ken"}}}, engine.Request{Headers: []engine.Header{{Name: "X-Kind", Value: "a"}}},
+			[]engine.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "Authorization", Value: "Basic " + Redacted},
 				{Name: "Authorization", Value: Redacted}, {Name: "X-Kind", Value: "a"}, {Name: "Connection", Value: "close"}}},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/vesload/vesload/internal/expect"
+	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/transport"
+)
+
+// Body renders the payload of one request. Request seq (0-based) is due
+// at due. Implementations are called from many goroutines at once and
+// append to a reused buffer, so the hot path need not allocate. The
+// built-in VES events and compiled templates of package ves satisfy it.
+type Body interface {
+	AppendBody(dst []byte, seq uint64, due time.Time) []byte
+}
+
+// WorkerBody is a Body that can depend on the worker (one connection of
+// the pool) sending it, such as a template whose data rows go one per
+// worker: every connection then sends as one simulated network function.
+type WorkerBody interface {
+	Body
+	AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) []byte
+}
+
+// Header is one extra request header.
+type Header = transport.Header
+
+// TLS configures certificate checks and client certificates (PEM pairs
+// or PKCS#12 stores) for https targets, through the one builder every part
+// of vesload uses. Verification is on unless Insecure is set.
+type TLS = tlsconf.Options
+
+// Config is everything one run needs. The command line and profiles build
+// it; the engine reads it and never changes it.
+type Config struct {
+	// URL is the full request URL (for batches, the eventBatch path).
+	URL      string
+	Method   string
+	Headers  []Header
+	User     string
+	Password string // never copied into results or logs
+	TLS      TLS
+
+	// Load is when requests are due: an open-model *Schedule or a
+	// closed-model *Closed ramp.
+	Load Model
+	Body Body
+	// Mix, when set, replaces URL and Body with a weighted mix of
+	// requests to the same target; URL still names the target.
+	Mix []Request
+
+	// Expect is the set of statuses that count as success (2xx when
+	// zero); any other status is an error of its own class, http_<code>.
+	Expect expect.Statuses
+
+	Pool      int           // maximum connections (and requests in flight)
+	PoolWait  time.Duration // how long a due request may wait for a free connection
+	Timeout   time.Duration // per request, and the drain limit at the end
+	KeepAlive bool
+
+	NoPreflight bool
+	// ProbeRequest makes the preflight send one real request too (when
+	// the transport is a transport.Prober): the run's first request,
+	// rendered with transport.PreflightSeq and kept out of its figures,
+	// so that a target that refuses every request fails in a second. A
+	// shard of several, or a run with a Start, sends none.
+	ProbeRequest bool
+
+	// Start, when set, holds the clock start back until an instant shared
+	// by the shards of one run; a shard later than its tolerance does not
+	// run. Clock is the start gate's time source (nil: the system clock).
+	Start *StartGate
+	Clock Clock
+
+	// CheckpointEvery is how often the observers get a Checkpoint (whole
+	// seconds; 0: never).
+	CheckpointEvery time.Duration
+
+	// LogFailure, when set, is handed the first failing exchange of each
+	// error class, request and response, credentials hidden (-v). Only
+	// a failing request is looked at, and only the first of its class is
+	// formatted: the path of a successful request does not change. New
+	// hands it to a Transport that is a transport.FailureLogger.
+	LogFailure func(string)
+	// UserAgent names the generator in requests.
+	UserAgent string
+
+	// Dial, when set, opens connections instead of TCP to the URL's host
+	// (in-memory listeners in benchmarks, Unix sockets). Preflight then
+	// uses it too.
+	Dial func(addr string) (net.Conn, error)
+
+	// Transport sends the requests and is required: the engine links no
+	// protocol, so the caller builds it for the target (the VES REST one
+	// with rest.New from URL, Method, Headers, User, Password, TLS, Mix,
+	// Expect, Pool, Timeout, KeepAlive, UserAgent and Dial, which the
+	// engine itself reads only to name the target and check the mix) and
+	// sets it here. See package transport.
+	Transport transport.Transport
+
+	// Observers watch the run, called in this order for every event;
+	// see Observer.
+	Observers []Observer
+	// Target, when set, is sampled once a second in its own goroutine;
+	// Generator, vesload's own process (sample.NewSelf when nil), on each
+	// second's tick, as the one meter of the generator's CPU and memory.
+	// A failed sample never stops the run.
+	Target    Sampler
+	Generator Sampler
+}
+
+func (c *Config) validate() error {
+	switch {
+	case c.Transport == nil:
+		return fmt.Errorf("no transport: the caller builds one for the target (the VES REST one is rest.New) and sets Config.Transport")
+	case c.Load == nil:
+		return fmt.Errorf("want a load: an open-model schedule or a closed-model ramp")
+	case c.Body == nil && len(c.Mix) == 0:
+		return fmt.Errorf("no body")
+	case c.Pool < 1:
+		return fmt.Errorf("pool %d: must be at least 1", c.Pool)
+	case c.PoolWait < 0:
+		return fmt.Errorf("pool wait %v: must not be negative", c.PoolWait)
+	case c.Timeout <= 0:
+		return fmt.Errorf("timeout %v: must be positive", c.Timeout)
+	}
+	return c.Load.validate(c.Pool)
+}

@@ -1,0 +1,330 @@
+package engine
+
+import (
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/report/result"
+)
+
+// record is what one request's fate looks like to the recorder.
+type record struct {
+	seq     int64
+	flight  int64 // requests in flight when this one was sent, itself included
+	kind    uint8
+	step    uint16
+	dueNs   int64 // due time, from the start of the run
+	latency int64 // ns from due time to response
+	service int64 // ns from hand-over to response
+	sent    int64 // bytes out on the wire, headers included
+	recv    int64 // bytes in on the wire, headers included
+	connect int64 // ns to open the connection, when this request opened it
+	ttfb    int64 // ns from hand-over to the answer's first byte; 0 without one
+	code    int32
+	class   transport.Class
+	msgID   string // messageId of a VES error body
+	// token is the connection token the request was sent with, when held
+	// says it was: recording the outcome frees the token's ticket.
+	token token
+	held  bool
+	// ev is the request's event for the observers, filled by the
+	// recorder after its lock is released; the record's owner reuses it.
+	ev RequestEvent
+}
+
+// recorder counts every outcome into Tallies (the run, each request kind,
+// each closed-model step, each second of the timeline): that is all it
+// does under its one lock. Each request's event goes to the observers
+// after the lock is released; the seconds it closes go out as snapshots
+// (see tick). It knows nothing of the engine: workers, the dispatcher and
+// the ticker call it.
+type recorder struct {
+	mu       sync.Mutex
+	obs      observers
+	started  time.Time
+	finished bool // the run is over: stragglers are no longer counted
+	// fanning counts the requests whose events are on their way to the
+	// observers; finish waits for them, so that none comes after.
+	fanning sync.WaitGroup
+
+	run   result.Tally
+	kinds []result.Tally // per request kind, when there is a mix
+	steps []result.Tally // per closed-model step
+	tl    *timeline
+	live  *hdrhistogram.Histogram // latency of the requests finished in the current wall second
+
+	maxFlight int64
+	silence   silence
+	// tickets are the pool's tokens (the dispatcher's): which request
+	// holds each, for the requests an abort cuts off.
+	tickets []ticket
+}
+
+func newRecorder(obs []Observer, kinds, steps int, tl *timeline) *recorder {
+	r := &recorder{obs: obs, run: result.NewTally(), tl: tl, live: result.NewHistogram()}
+	if kinds > 1 {
+		r.kinds = newTallies(kinds)
+	}
+	r.steps = newTallies(steps)
+	return r
+}
+
+func newTallies(n int) []result.Tally {
+	if n == 0 {
+		return nil
+	}
+	ts := make([]result.Tally, n)
+	for i := range ts {
+		ts[i] = result.NewTally()
+	}
+	return ts
+}
+
+// record adds one request's fate, then shows its event to the observers,
+// outside the lock. After the run is over, stragglers are ignored: the
+// result counts them as aborted.
+func (r *recorder) record(rec *record) {
+	r.mu.Lock()
+	if r.finished {
+		r.mu.Unlock()
+		return
+	}
+	if rec.held {
+		r.tickets[rec.token].held.Store(false)
+	}
+	name := r.add(rec)
+	r.fanning.Add(1)
+	r.mu.Unlock()
+	rec.ev = RequestEvent{
+		Seq:       rec.seq,
+		Due:       r.started.Add(time.Duration(rec.dueNs)),
+		Latency:   time.Duration(rec.latency),
+		Service:   time.Duration(rec.service),
+		Outcome:   name,
+		Code:      int(rec.code),
+		BytesSent: rec.sent,
+		BytesRecv: rec.recv,
+		MessageID: rec.msgID,
+		InFlight:  rec.flight,
+		Connect:   time.Duration(rec.connect),
+		FirstByte: time.Duration(rec.ttfb),
+	}
+	r.obs.request(&rec.ev)
+	r.fanning.Done()
+}
+
+// add counts rec; the caller holds the lock. It returns the outcome's
+// class name.
+func (r *recorder) add(rec *record) string {
+	name := rec.class.Name(int(rec.code))
+	o := result.Outcome{
+		Class: name, MessageID: rec.msgID,
+		Latency: time.Duration(rec.latency), Service: time.Duration(rec.service),
+		BytesSent: rec.sent, BytesReceived: rec.recv,
+	}
+	r.run.Add(o)
+	if r.kinds != nil {
+		r.kinds[rec.kind].Add(o)
+	}
+	if r.steps != nil {
+		r.steps[rec.step].Add(o)
+	}
+	r.tl.add(rec.dueNs/int64(time.Second), o)
+	if !rec.class.NeverSent() {
+		r.live.RecordValue(result.Micros(o.Latency))
+		r.maxFlight = max(r.maxFlight, rec.flight)
+		done := rec.dueNs + rec.latency
+		// An answer, or a write the target took (HV-VES answers nothing:
+		// a completed write is the collector reading), shows it alive.
+		r.silence.note(done-rec.service, done, rec.code > 0 || rec.class == transport.OK)
+	}
+	return name
+}
+
+// closeSeconds closes the seconds of the timeline that are final (all of
+// them once the run is over) and returns them for the outputs' snapshot;
+// the caller holds the lock.
+func (r *recorder) closeSeconds(all bool) []closedSecond {
+	var out []closedSecond
+	r.tl.closeReady(all, func(s result.Second, t *result.Tally) {
+		out = append(out, closedSecond{s: s, t: t})
+	})
+	return out
+}
+
+// tallies is a consistent copy of everything the recorder counted, taken
+// under its lock, from which a result (final or checkpoint) is built.
+type tallies struct {
+	run          result.Tally
+	kinds, steps []result.Tally
+	timeline     []result.Second
+	truncated    bool
+	maxFlight    int64
+	// silent is the longest time the target gave no answer while a
+	// request waited, from silentFrom into the run.
+	silent, silentFrom time.Duration
+}
+
+// snapshot copies the recorder's state; the copy shares nothing with it.
+// sent is read by the caller after the copy, so that every request the
+// copy counts as sent is in it (see assemble).
+func (r *recorder) snapshot() tallies {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.copyLocked()
+}
+
+func (r *recorder) copyLocked() tallies {
+	return r.copyWith((*result.Tally).Clone)
+}
+
+// copyWith copies the recorder's state, each tally by clone.
+func (r *recorder) copyWith(clone func(*result.Tally) result.Tally) tallies {
+	t := tallies{
+		run:       clone(&r.run),
+		timeline:  slices.Clone(r.tl.closed),
+		truncated: r.tl.truncated,
+		maxFlight: r.maxFlight,
+	}
+	t.silent, t.silentFrom = r.silence.longest()
+	t.kinds = cloneTallies(r.kinds, clone)
+	t.steps = cloneTallies(r.steps, clone)
+	return t
+}
+
+func cloneTallies(ts []result.Tally, clone func(*result.Tally) result.Tally) []result.Tally {
+	if ts == nil {
+		return nil
+	}
+	out := make([]result.Tally, len(ts))
+	for i := range ts {
+		out[i] = clone(&ts[i])
+	}
+	return out
+}
+
+// handOver copies t's counts and maps but shares its histograms: for the
+// final state, which nothing records into any more, a copy of each
+// histogram (172 KB, all of it written) would only raise the peak RSS at
+// the moment the result is written.
+func handOver(t *result.Tally) result.Tally {
+	c := *t
+	c.Classes = maps.Clone(t.Classes)
+	c.MessageIDs = maps.Clone(t.MessageIDs)
+	return c
+}
+
+// finish ends the recording: later outcomes are ignored, the open seconds
+// are closed, and the final state is returned with the snapshot of the
+// last seconds. The state's histograms are handed over, not copied: the
+// recorder never changes them again. The observers see, after every
+// event already on its way, each request still holding a ticket as
+// aborted (see heldEvents).
+func (r *recorder) finish(now time.Time) (tallies, *tick) {
+	r.mu.Lock()
+	r.finished = true
+	held := r.heldEvents(now)
+	last := &tick{seconds: r.closeSeconds(true), pool: r.tl.pool}
+	final := r.copyWith(handOver)
+	r.mu.Unlock()
+	r.fanning.Wait()
+	for i := range held {
+		r.obs.request(&held[i])
+	}
+	return final, last
+}
+
+// heldEvents are the events of the requests still holding a ticket when
+// the run ends (an abort cut the drain short, or the drain ran out of
+// time), each an aborted request, as the result counts it (see
+// assemble): every request sent is then one event, so a JTL has a row for
+// each. Its latency runs to the end of the run; it has no service time,
+// since its outcome never came. The caller holds the lock.
+func (r *recorder) heldEvents(now time.Time) []RequestEvent {
+	var held int64
+	for i := range r.tickets {
+		if r.tickets[i].held.Load() {
+			held++
+		}
+	}
+	if held == 0 {
+		return nil
+	}
+	evs := make([]RequestEvent, 0, held)
+	for i := range r.tickets {
+		t := &r.tickets[i]
+		if !t.held.Load() {
+			continue
+		}
+		evs = append(evs, RequestEvent{
+			Seq:     t.seq,
+			Due:     t.due,
+			Latency: max(now.Sub(t.due), 0),
+			Outcome: result.ClassAborted,
+			// They were all in flight together when the run ended.
+			InFlight: held,
+		})
+	}
+	return evs
+}
+
+// silence finds the longest time during which the target gave no answer
+// while a request was waiting for one: a frozen target, not a slow
+// generator. Answers are noted in buckets of their arrival time, so the
+// order in which workers record them does not matter; only requests that
+// waited at least silenceWarn can span such a silence, and their waits are
+// kept (up to maxWaits). Times are from the start of the run, in ns.
+type silence struct {
+	answered []uint64   // bit i: an answer arrived in bucket i
+	waits    [][2]int64 // [written, done] of the long waits
+}
+
+const (
+	silenceBucket = int64(100 * time.Millisecond)
+	maxBuckets    = 86400 * 10 // a day of buckets: 108 KB of bits
+	maxWaits      = 4096
+)
+
+// note records the request written at written whose outcome came at done;
+// answered says whether the target answered it (not a timeout or a
+// transport error).
+func (s *silence) note(written, done int64, answered bool) {
+	if b := done / silenceBucket; answered && b >= 0 && b < maxBuckets {
+		for int64(len(s.answered)) <= b/64 {
+			s.answered = append(s.answered, 0)
+		}
+		s.answered[b/64] |= 1 << (b % 64)
+	}
+	if done-written >= int64(silenceWarn) && len(s.waits) < maxWaits {
+		s.waits = append(s.waits, [2]int64{written, done})
+	}
+}
+
+// longest is the longest run of buckets without an answer inside one
+// request's wait, and when it began.
+func (s *silence) longest() (d, from time.Duration) {
+	var best, bestFrom int64
+	for _, w := range s.waits {
+		run := int64(0)
+		for b := w[0]/silenceBucket + 1; b < w[1]/silenceBucket; b++ {
+			if s.has(b) {
+				run = 0
+				continue
+			}
+			if run++; run > best {
+				best, bestFrom = run, b-run+1
+			}
+		}
+	}
+	return time.Duration(best * silenceBucket), time.Duration(bestFrom * silenceBucket)
+}
+
+func (s *silence) has(b int64) bool {
+	i := b / 64
+	return i < int64(len(s.answered)) && s.answered[i]&(1<<(b%64)) != 0
+}

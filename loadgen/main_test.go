@@ -1,9 +1,0 @@
-package loadgen
-
-import (
-	"testing"
-
-	"github.com/vesload/vesload/internal/leaktest"
-)
-
-func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }

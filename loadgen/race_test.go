@@ -1,8 +1,0 @@
-//go:build race
-
-package loadgen
-
-// raceEnabled says the race detector is on: sync.Pool then drops a
-// quarter of what is put back, so pooled buffers are allocated again and
-// allocation counts measure the detector.
-const raceEnabled = true
