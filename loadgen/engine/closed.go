@@ -72,13 +72,16 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 		timer := time.NewTimer(time.Until(stepEnd))
 		for want := d.pool - conc; len(held) != want; {
 			if len(held) > want {
-				d.slots <- held[len(held)-1]
+				d.conns.give(held[len(held)-1])
 				held = held[:len(held)-1]
 				continue
 			}
-			select {
-			case t := <-d.slots:
+			if t, ok := d.conns.take(); ok {
 				held = append(held, t)
+				continue
+			}
+			select {
+			case <-d.conns.freed:
 			case <-ctx.Done():
 				timer.Stop()
 				return true
@@ -88,8 +91,8 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 			}
 		}
 		for stepOver := false; !stepOver; {
-			select {
-			case t := <-d.slots:
+			t, ok := d.conns.take()
+			if ok {
 				now := time.Now()
 				seq := c.shard.Global(n)
 				j := job{seq: seq, due: now, kind: d.kind(seq), step: uint16(step)}
@@ -97,6 +100,10 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 				d.handOff(j, t)
 				d.lag.dispatched(now, now)
 				n++
+				continue
+			}
+			select {
+			case <-d.conns.freed:
 			case <-timer.C:
 				stepOver = true
 			case <-ctx.Done():

@@ -59,14 +59,11 @@ type dispatcher struct {
 	start time.Time
 	pool  int
 	pick  []uint8 // request seq is of kind pick[seq % len(pick)]
-	// slots holds one token per free connection: the dispatcher takes one
+	// conns holds one token per free connection: the dispatcher takes one
 	// for each request it sends and the worker gives it back once the
-	// outcome is recorded. jobs is buffered to the pool size, so a send
-	// after taking a token never blocks. tickets[t] is the request that
-	// holds token t.
-	slots   chan token
+	// outcome is recorded. tickets[t] is the request that holds token t.
+	conns   *connPool
 	tickets []ticket
-	jobs    chan job
 	// waiting queues the requests that found no free connection, for the
 	// pool waiter; nil when they may not wait (pool wait 0).
 	waiting chan waitingJob
@@ -97,11 +94,9 @@ func (d *dispatcher) reached(j job) {
 // and reports false when a stop came meanwhile.
 func (d *dispatcher) send(ctx context.Context, j job, now time.Time) bool {
 	if d.waiting == nil || d.queued.Load() == 0 {
-		select {
-		case t := <-d.slots:
+		if t, ok := d.conns.take(); ok {
 			d.handOff(j, t)
 			return true
-		default:
 		}
 		if d.waiting == nil {
 			d.exhausted(j, &d.refused)
@@ -137,7 +132,7 @@ func (d *dispatcher) handOff(j job, t token) {
 	tk.held.Store(true)
 	j.token = t
 	d.c.sent.Add(1)
-	d.jobs <- j
+	d.conns.send(t, j)
 }
 
 // exhausted counts j as refused for want of a connection, at its due
@@ -195,11 +190,9 @@ func (d *dispatcher) waitForConnections(ctx context.Context, wait time.Duration)
 // serve gives w a connection or counts it as pool_exhausted; it reports
 // false when a stop came first.
 func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration, timer *time.Timer) bool {
-	select {
-	case t := <-d.slots:
+	if t, ok := d.conns.take(); ok {
 		d.handOff(w.job, t)
 		return true
-	default:
 	}
 	left := wait - time.Since(w.since)
 	if left <= 0 {
@@ -208,17 +201,22 @@ func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration
 	}
 	timer.Reset(left)
 	defer timer.Stop()
-	select {
-	case t := <-d.slots:
-		d.handOff(w.job, t)
-	case <-timer.C:
-		d.exhausted(w.job, &d.waited)
-	case <-ctx.Done():
-		return false
-	case <-d.abort:
-		return false
+	for {
+		select {
+		case <-d.conns.freed:
+			if t, ok := d.conns.take(); ok {
+				d.handOff(w.job, t)
+				return true
+			}
+		case <-timer.C:
+			d.exhausted(w.job, &d.waited)
+			return true
+		case <-ctx.Done():
+			return false
+		case <-d.abort:
+			return false
+		}
 	}
-	return true
 }
 
 // discardWaiting forgets j and every request queued behind it.

@@ -16,9 +16,8 @@ func testDispatcher(n int) *dispatcher {
 		start:   time.Now(),
 		pool:    n,
 		pick:    []uint8{0},
-		slots:   make(chan token, n),
+		conns:   &connPool{freed: make(chan struct{}, 1), inbox: inboxes(n)},
 		tickets: make([]ticket, n),
-		jobs:    make(chan job, n),
 		waiting: make(chan waitingJob, 16),
 		abort:   make(chan struct{}),
 		c:       &counters{},
@@ -26,6 +25,14 @@ func testDispatcher(n int) *dispatcher {
 		rec:     newRecorder(nil, 1, 0, tl),
 		lag:     newLagMeter(),
 	}
+}
+
+func inboxes(n int) []chan job {
+	in := make([]chan job, n)
+	for t := range in {
+		in[t] = make(chan job, 1)
+	}
+	return in
 }
 
 // A request that finds no free connection never holds the dispatcher: it
@@ -53,9 +60,9 @@ func TestDispatcherNeverWaitsForAConnection(t *testing.T) {
 		t.Errorf("sending 3 requests with no free connection took %v: the dispatcher waited", took)
 	}
 	// One connection frees up: the oldest waiting request gets it.
-	d.slots <- 0
+	d.conns.give(0)
 	select {
-	case j := <-d.jobs:
+	case j := <-d.conns.inbox[0]:
 		if j.seq != 0 {
 			t.Errorf("request %d got the free connection, want the oldest (0)", j.seq)
 		}
@@ -80,14 +87,14 @@ func TestDispatcherWithoutPoolWait(t *testing.T) {
 	d := testDispatcher(1)
 	d.waiting = nil
 	ctx := context.Background()
-	d.slots <- 0
+	d.conns.give(0)
 	for n := range int64(2) {
 		j := job{seq: n, due: d.start}
 		d.reached(j)
 		d.send(ctx, j, time.Now())
 	}
-	if d.c.sent.Load() != 1 || d.c.exhausted.Load() != 1 || len(d.jobs) != 1 {
-		t.Errorf("sent %d exhausted %d queued %d, want 1, 1, 1", d.c.sent.Load(), d.c.exhausted.Load(), len(d.jobs))
+	if d.c.sent.Load() != 1 || d.c.exhausted.Load() != 1 || len(d.conns.inbox[0]) != 1 {
+		t.Errorf("sent %d exhausted %d queued %d, want 1, 1, 1", d.c.sent.Load(), d.c.exhausted.Load(), len(d.conns.inbox[0]))
 	}
 }
 

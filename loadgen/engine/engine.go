@@ -75,17 +75,13 @@ func New(cfg Config) (*Engine, error) {
 	e.d = &dispatcher{
 		pool:    cfg.Pool,
 		pick:    pickTable(e.kinds),
-		slots:   make(chan token, cfg.Pool),
+		conns:   newConnPool(cfg.Pool),
 		tickets: make([]ticket, cfg.Pool),
-		jobs:    make(chan job, cfg.Pool),
 		abort:   e.abort,
 		c:       &e.c, tl: e.tl, rec: e.rec, lag: e.lag,
 	}
 	if cfg.PoolWait > 0 {
 		e.d.waiting = make(chan waitingJob, waitQueue(e.facts.peak, cfg.PoolWait))
-	}
-	for t := range cfg.Pool {
-		e.d.slots <- token(t)
 	}
 	e.rec.tickets = e.d.tickets
 	return e, nil
@@ -168,7 +164,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	ready.Wait()
 	start, offset, err := e.startAt(ctx)
 	if err != nil {
-		close(e.d.jobs)
+		e.d.conns.close()
 		close(begin)
 		workers.Wait()
 		return nil, err
@@ -195,7 +191,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 		close(e.d.waiting)
 		waiter.Wait()
 	}
-	close(e.d.jobs)
+	e.d.conns.close()
 	e.drain(&workers)
 	tk.stop()
 	ended := e.clock.Now()
@@ -235,7 +231,9 @@ func appendBody(b Body, dst []byte, seq, worker uint64, due time.Time) []byte {
 	return b.AppendBody(dst, seq, due)
 }
 
-// work is one connection's loop: render, send, record. Its buffers are
+// work is one connection's loop: render, send, record. Worker i owns
+// the pool's token i and the transport's sender it makes, with that
+// sender's connection. Its buffers are
 // reused, so a request costs no allocation in steady state.
 func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{}, startAt *time.Time) {
 	snd, release := e.tr.NewSender()
@@ -250,7 +248,7 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 	ready.Done()
 	<-begin
 	start := *startAt
-	for j := range e.d.jobs {
+	for j := range e.d.conns.inbox[worker] {
 		req.Seq, req.Due, req.Kind = j.seq, j.due, int(j.kind)
 		req.Body = appendBody(e.kinds[j.kind].Body, req.Body[:0], uint64(j.seq), worker, j.due)
 		flight := e.c.inFlight.Add(1)
@@ -284,7 +282,7 @@ func (e *Engine) work(worker uint64, ready *sync.WaitGroup, begin <-chan struct{
 		// Recorded before the token goes back: until then the ticket says
 		// the request is in flight, so an abort's count is exact.
 		e.rec.record(r)
-		e.d.slots <- j.token
+		e.d.conns.give(j.token)
 	}
 }
 

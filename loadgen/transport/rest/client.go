@@ -10,13 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/valyala/fasthttp"
-
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/transport"
 )
 
-// target is the parsed request URL split the way fasthttp wants it.
+// target is the parsed request URL: where to connect, and the name TLS checks.
 type target struct {
 	addr  string // host:port
 	host  string // for TLS server name
@@ -44,25 +42,6 @@ func parseTarget(raw string) (target, error) {
 	}
 	t.addr = net.JoinHostPort(t.host, port)
 	return t, nil
-}
-
-// newHostClient returns a fasthttp client with at most pool connections.
-// The engine never asks it for more requests at once than it has
-// connections, so a connection is always free for a request it sends.
-func newHostClient(t target, tc *tls.Config, o *Options, dial fasthttp.DialFunc) *fasthttp.HostClient {
-	return &fasthttp.HostClient{
-		Addr:                   t.addr,
-		IsTLS:                  t.isTLS,
-		TLSConfig:              tc,
-		Name:                   o.UserAgent,
-		MaxConns:               o.Pool,
-		MaxIdleConnDuration:    time.Minute,
-		DisablePathNormalizing: true,
-		ReadBufferSize:         16 << 10,
-		WriteBufferSize:        16 << 10,
-		MaxResponseBodySize:    4 << 20,
-		Dial:                   dial,
-	}
 }
 
 // preflight connects to the target once (and completes the TLS handshake
@@ -125,7 +104,8 @@ func tlsRefused(addr string, err error) error {
 const preflightAlertWait = 200 * time.Millisecond
 
 // warmDialer hands out connections opened before the run's clock starts,
-// then dials as usual. Without it every request of the first milliseconds
+// then dials as usual; every connection comes with how long opening it
+// took (JMeter's Connect), which the first request on it reports. Without it every request of the first milliseconds
 // of a fast run finds no idle connection and opens one, so the run starts
 // with a burst of connection set-ups that shows up as pool_exhausted and
 // as service time that belongs to no request.
@@ -134,10 +114,11 @@ type warmDialer struct {
 	dial  func(addr string) (net.Conn, error)
 }
 
-// warmConn is a connection opened ahead, with when it was opened.
+// warmConn is a connection opened ahead: when, and how long it took.
 type warmConn struct {
 	net.Conn
 	opened time.Time
+	took   time.Duration
 }
 
 // warmMaxAge bounds how long an opened connection waits for its first
@@ -149,17 +130,20 @@ func newWarmDialer(dial func(addr string) (net.Conn, error), capacity int) *warm
 	return &warmDialer{ready: make(chan warmConn, capacity), dial: dial}
 }
 
-// Dial is fasthttp's DialFunc.
-func (w *warmDialer) Dial(addr string) (net.Conn, error) {
+// Dial returns a connection to addr, one opened ahead while there is a
+// fresh one, and how long opening it took.
+func (w *warmDialer) Dial(addr string) (net.Conn, time.Duration, error) {
 	for {
 		select {
 		case c := <-w.ready:
 			if time.Since(c.opened) < warmMaxAge {
-				return c.Conn, nil
+				return c.Conn, c.took, nil
 			}
 			c.Close()
 		default:
-			return w.dial(addr)
+			start := time.Now()
+			c, err := w.dial(addr)
+			return c, time.Since(start), err
 		}
 	}
 }
@@ -172,9 +156,11 @@ func (w *warmDialer) warm(addr string, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			start := time.Now()
 			if c, err := w.dial(addr); err == nil {
+				now := time.Now()
 				select {
-				case w.ready <- warmConn{Conn: c, opened: time.Now()}:
+				case w.ready <- warmConn{Conn: c, opened: now, took: now.Sub(start)}:
 				default:
 					c.Close()
 				}

@@ -18,13 +18,14 @@ import (
 // knows exactly what went on the wire and when the first byte left. It
 // records the size of each request it read, headers included.
 type rawServer struct {
-	ln      net.Listener
-	answer  []byte
-	headLen int
-	pause   time.Duration
-	wg      sync.WaitGroup
-	mu      sync.Mutex
-	reqLens []int
+	ln       net.Listener
+	answer   []byte
+	headLen  int
+	pause    time.Duration
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	reqLens  []int
+	accepted int // connections
 }
 
 func startRawServer(t *testing.T, answer string, headLen int, pause time.Duration) *rawServer {
@@ -50,6 +51,9 @@ func (s *rawServer) accept() {
 		if err != nil {
 			return
 		}
+		s.mu.Lock()
+		s.accepted++
+		s.mu.Unlock()
 		s.wg.Add(1)
 		go s.serve(c)
 	}
@@ -107,6 +111,7 @@ func TestOutcomeCountsTheWire(t *testing.T) {
 		{"keep-alive: the first request connects", true, []bool{true, false, false}},
 		{"a connection per request", false, []bool{true, true, true}},
 	}
+
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -145,6 +150,58 @@ func TestOutcomeCountsTheWire(t *testing.T) {
 				if o.FirstByte.IsZero() || ttfb <= 0 || total-ttfb < pause*3/4 {
 					t.Errorf("request %d: first byte after %v, last after %v: want them %v apart", i, ttfb, total, pause)
 				}
+			}
+		})
+	}
+}
+
+// Each sender keeps a connection of its own: two senders taking turns on
+// kept-alive connections open two, each connects once, and each counts
+// its own exchanges. An answer that closes its connection makes the next
+// request of that sender connect again.
+func TestSendersOwnTheirConnections(t *testing.T) {
+	t.Parallel()
+	const answer = "HTTP/1.1 202 Accepted\r\nContent-Length: 8\r\n\r\nAccepted"
+	const closing = "HTTP/1.1 202 Accepted\r\nConnection: close\r\nContent-Length: 8\r\n\r\nAccepted"
+	tests := []struct {
+		name     string
+		answer   string
+		connects []bool // whether each turn (sender 0, 1, 0, 1, …) opened its connection
+		conns    int
+	}{
+		{"kept alive", answer, []bool{true, true, false, false, false, false}, 2},
+		{"closed by the answer", closing, []bool{true, true, true, true}, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := startRawServer(t, tc.answer, len(tc.answer), 0)
+			url := "http://" + srv.ln.Addr().String() + "/eventListener/v7"
+			tr, err := New(Options{URL: url, Pool: 2, Timeout: 5 * time.Second, KeepAlive: true, Kinds: []Kind{{URL: url}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			var snd [2]transport.Sender
+			for i := range snd {
+				s, release := tr.NewSender()
+				defer release()
+				snd[i] = s
+			}
+			for i, connects := range tc.connects {
+				var o transport.Outcome
+				snd[i%2].Send(&transport.Request{Seq: int64(i), Body: []byte(`{"event":{}}`)}, &o)
+				if o.Class != transport.OK || o.BytesRecv != int64(len(tc.answer)) {
+					t.Fatalf("turn %d: class %v, %d bytes received of %d", i, o.Class, o.BytesRecv, len(tc.answer))
+				}
+				if got := o.Connect > 0; got != connects {
+					t.Errorf("turn %d: connect %v, want one: %v", i, o.Connect, connects)
+				}
+			}
+			srv.mu.Lock()
+			defer srv.mu.Unlock()
+			if srv.accepted != tc.conns {
+				t.Errorf("the server accepted %d connections, want %d", srv.accepted, tc.conns)
 			}
 		})
 	}

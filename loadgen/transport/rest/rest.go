@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"encoding/base64"
+	"io"
 	"net"
 	"time"
 
@@ -28,8 +30,8 @@ type Options struct {
 	TLS       tlsconf.Options
 	// Kinds are the requests of the mix, indexed by Request.Kind.
 	Kinds []Kind
-	// Pool is the number of connections: the engine never has more
-	// requests in flight, so a sender always finds one free.
+	// Pool is the number of connections: one per sender, and the engine
+	// runs one sender per connection of its pool.
 	Pool      int
 	Timeout   time.Duration // per request
 	KeepAlive bool
@@ -51,12 +53,13 @@ type Kind struct {
 	Headers []transport.Header
 }
 
-// Transport sends VES REST requests over a bounded fasthttp pool.
+// Transport sends VES REST requests, each sender over a connection of
+// its own: the engine's pool is the only pool (docs/ARCHITECTURE.md,
+// "Transport").
 type Transport struct {
 	o      Options
 	target target
 	tls    *tls.Config
-	client *fasthttp.HostClient
 	warm   *warmDialer
 	header []transport.Header // Options.Headers plus the Authorization header
 	fails  *failureLog        // nil without Options.LogFailure
@@ -89,14 +92,13 @@ func New(o Options) (*Transport, error) {
 		timeout := min(o.Timeout, 10*time.Second)
 		open = func(addr string) (net.Conn, error) { return fasthttp.DialTimeout(addr, timeout) }
 	}
-	// Every TCP connection of the pool, however it was opened, reads and
-	// writes through raw system calls (docs/ARCHITECTURE.md, "CPU per
-	// request"); Wrap leaves other connections as they are. An https
-	// connection completes its handshake here, so that the time to open
-	// it includes TLS, as JMeter's Connect does, and its metered bytes
-	// are those of HTTP, headers included.
+	// Every TCP connection, however it was opened, reads and writes
+	// through raw system calls (docs/ARCHITECTURE.md, "CPU per request");
+	// Wrap leaves other connections as they are. An https connection
+	// completes its handshake here, so that the time to open it includes
+	// TLS, as JMeter's Connect does, and its counted bytes are those of
+	// HTTP, headers included.
 	dial := func(addr string) (net.Conn, error) {
-		start := time.Now()
 		c, err := open(addr)
 		if err != nil {
 			return nil, err
@@ -107,10 +109,9 @@ func New(o Options) (*Transport, error) {
 				return nil, err
 			}
 		}
-		return newMeteredConn(c, time.Since(start)), nil
+		return c, nil
 	}
-	warm := newWarmDialer(dial, o.Pool)
-	tr := &Transport{o: o, target: t, tls: tc, warm: warm, client: newHostClient(t, tc, &o, warm.Dial)}
+	tr := &Transport{o: o, target: t, tls: tc, warm: newWarmDialer(dial, o.Pool)}
 	tr.header = append([]transport.Header(nil), o.Headers...)
 	if o.User != "" || o.Password != "" {
 		token := base64.StdEncoding.EncodeToString([]byte(o.User + ":" + o.Password))
@@ -130,11 +131,9 @@ func (t *Transport) Preflight(ctx context.Context) error {
 // Warm implements transport.Transport.
 func (t *Transport) Warm(n int) { t.warm.warm(t.target.addr, n) }
 
-// Close implements transport.Transport.
-func (t *Transport) Close() {
-	t.warm.close()
-	t.client.CloseIdleConnections()
-}
+// Close implements transport.Transport: it shuts the connections opened
+// ahead that no sender took; each sender's release shuts its own.
+func (t *Transport) Close() { t.warm.close() }
 
 // handshake completes the TLS handshake of a new connection within
 // timeout.
@@ -153,14 +152,17 @@ func handshake(c net.Conn, tc *tls.Config, timeout time.Duration) (net.Conn, err
 func (t *Transport) Addr() string { return t.target.addr }
 
 // NewSender implements transport.Transport. The sender's requests (one
-// per kind), response and buffers are reused, so a request costs no
-// allocation in steady state.
+// per kind), response, connection buffers and counters are reused, so a
+// request costs no allocation in steady state.
 func (t *Transport) NewSender() (transport.Sender, func()) {
 	s := &sender{t: t, reqs: make([]*fasthttp.Request, len(t.o.Kinds)), resp: fasthttp.AcquireResponse()}
+	s.br = bufio.NewReaderSize(&s.wire, readBufferSize)
+	s.bw = bufio.NewWriterSize(&s.wire, writeBufferSize)
 	for i := range t.o.Kinds {
 		s.reqs[i] = t.newRequest(&t.o.Kinds[i])
 	}
 	return s, func() {
+		s.hangUp()
 		for _, r := range s.reqs {
 			fasthttp.ReleaseRequest(r)
 		}
@@ -168,13 +170,29 @@ func (t *Transport) NewSender() (transport.Sender, func()) {
 	}
 }
 
+const (
+	// readBufferSize bounds a response's status line and headers.
+	readBufferSize = 16 << 10
+	// writeBufferSize holds a request of up to 16 KiB, headers included,
+	// so that it leaves in one write.
+	writeBufferSize = 16 << 10
+	// maxResponseBody bounds a response's body: more is too_large.
+	maxResponseBody = 4 << 20
+	// maxIdle is how long a kept-alive connection may stay unused before
+	// a sender opens a new one rather than write on it: servers close
+	// idle connections, and a POST on one the server has closed fails.
+	maxIdle = time.Minute
+)
+
 // newRequest prepares the reusable request of one kind: everything but
 // the body is set once.
 func (t *Transport) newRequest(k *Kind) *fasthttp.Request {
 	req := fasthttp.AcquireRequest()
 	req.SetRequestURI(k.URL)
+	req.URI().DisablePathNormalizing = true
 	req.Header.SetMethod(t.o.Method)
 	req.Header.SetContentType("application/json")
+	req.Header.SetUserAgent(t.o.UserAgent)
 	for _, h := range t.header {
 		req.Header.Set(h.Name, h.Value)
 	}
@@ -187,37 +205,36 @@ func (t *Transport) newRequest(k *Kind) *fasthttp.Request {
 	return req
 }
 
-// sender is one worker's side of the transport.
+// sender is one worker's side of the transport, with the worker's own
+// connection: fasthttp's request writer and response reader run on it,
+// so a request's bytes, time to connect and first byte are counted where
+// they happen.
 type sender struct {
 	t    *Transport
 	reqs []*fasthttp.Request
 	resp *fasthttp.Response
+	wire wire          // the connection, nil until needed and after a failure or a closing answer
+	used time.Time     // when the connection last finished an exchange
+	br   *bufio.Reader // on wire
+	bw   *bufio.Writer // on wire
 }
 
 // Send implements transport.Sender: write, read, classify.
 func (s *sender) Send(r *transport.Request, o *transport.Outcome) {
 	req := s.reqs[r.Kind]
 	req.SetBodyRaw(r.Body)
-	req.SetTimeout(s.t.o.Timeout)
-	o.Written = time.Now()
-	err := s.t.client.Do(req, s.resp)
-	o.Done = time.Now()
 	o.Class, o.Code, o.MessageID, o.BytesSent, o.BytesRecv = transport.OK, 0, "", 0, 0
 	o.Connect, o.FirstByte = 0, time.Time{}
-	// The bytes on the wire, headers included, and the connection's
-	// times, as the connection counted them for this exchange.
-	var x exchangeFigures
-	if figures(s.resp.LocalAddr(), &x) {
-		o.BytesSent, o.BytesRecv, o.Connect, o.FirstByte = x.sent, x.recv, x.connect, x.firstByte
-	}
+	o.Written = time.Now()
+	err := s.exchange(req, o)
+	o.Done = time.Now()
 	if err != nil {
 		o.Class = classifyError(err)
 	} else {
 		o.Code = int32(s.resp.StatusCode())
-		body := s.resp.Body()
 		if !s.t.o.Expect.OK(int(o.Code)) {
 			o.Class = transport.HTTP
-			if id := messageID(body); id != nil {
+			if id := messageID(s.resp.Body()); id != nil {
 				o.MessageID = string(id)
 			}
 		}
@@ -226,4 +243,56 @@ func (s *sender) Send(r *transport.Request, o *transport.Outcome) {
 		s.t.fails.observe(o, req, s.resp, err)
 	}
 	s.resp.Reset()
+}
+
+// exchange writes req on the sender's connection, opening one first when
+// it has none, and reads the answer into s.resp within the request
+// timeout. It fills o's wire figures: the bytes, the time to connect for
+// the request that opened the connection, the first byte.
+func (s *sender) exchange(req *fasthttp.Request, o *transport.Outcome) error {
+	if s.wire.conn != nil && o.Written.Sub(s.used) > maxIdle {
+		s.hangUp()
+	}
+	if s.wire.conn == nil {
+		c, took, err := s.t.warm.Dial(s.t.target.addr)
+		if err != nil {
+			return err
+		}
+		s.wire.conn = c
+		s.br.Reset(&s.wire)
+		s.bw.Reset(&s.wire)
+		o.Connect = took
+	}
+	s.wire.begin()
+	err := s.wire.conn.SetDeadline(o.Written.Add(s.t.o.Timeout))
+	if err == nil {
+		err = req.Write(s.bw)
+	}
+	if err == nil {
+		err = s.bw.Flush()
+	}
+	if err == nil {
+		s.resp.SkipBody = req.Header.IsHead()
+		err = s.resp.ReadLimitBody(s.br, maxResponseBody)
+	}
+	o.BytesSent, o.BytesRecv, o.FirstByte = s.wire.sent, s.wire.recv, s.wire.firstByte
+	if err != nil || req.ConnectionClose() || s.resp.ConnectionClose() {
+		s.hangUp()
+	} else {
+		s.used = time.Now()
+	}
+	if err == io.EOF {
+		// The server closed the connection before the first byte of an
+		// answer, as fasthttp's client says it.
+		err = fasthttp.ErrConnectionClosed
+	}
+	return err
+}
+
+// hangUp closes the sender's connection, if it has one.
+func (s *sender) hangUp() {
+	if s.wire.conn != nil {
+		_ = s.wire.conn.Close()
+		s.wire.conn = nil
+	}
 }
