@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/vesload/vesload/report/format"
 	"math"
 	"strconv"
 	"strings"
@@ -32,7 +33,7 @@ func (r Row) Verdict() string {
 // Delta formats DeltaPct: "+31.2%", "-4.0%", "0.0%" (also for changes
 // that round to zero), or "+inf%" when A was 0 and B is not.
 func (r Row) Delta() string {
-	return fmtShift(r.DeltaPct)
+	return format.Shift(r.DeltaPct)
 }
 
 // Change is B's centre minus A's, in the metric's own unit: ms for
@@ -75,14 +76,7 @@ func (r Row) PValue() string {
 	if !r.Tested {
 		return "-"
 	}
-	return fmtP(r.P)
-}
-
-func fmtP(p float64) string {
-	if p < 0.001 {
-		return "<0.001"
-	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
+	return format.PValue(r.P)
 }
 
 // Format formats one side as its centre and spread: "12.34 ± 0.56" (mean
@@ -153,24 +147,12 @@ func (d Distribution) Summary(nameA, nameB string) string {
 	}
 	verdict := "no difference detected"
 	if d.Significant {
-		verdict = fmt.Sprintf("the distributions differ; largest change of %s against %s %s at p%s", nameB, nameA, fmtShift(d.Shift), strconv.FormatFloat(d.ShiftPercentile, 'f', -1, 64))
+		verdict = fmt.Sprintf("the distributions differ; largest change of %s against %s %s at p%s", nameB, nameA, format.Shift(d.Shift), strconv.FormatFloat(d.ShiftPercentile, 'f', -1, 64))
 	}
-	p := "p=" + fmtP(d.P)
+	p := "p=" + format.PValue(d.P)
 	if d.P < 0.001 {
 		p = "p<0.001"
 	}
 	return fmt.Sprintf("%s, request by request (%d vs %d requests): KS D=%.3f, %s: %s",
 		what, d.NA, d.NB, d.D, p, verdict)
-}
-
-// fmtShift formats a change in percent with one decimal; changes that
-// round to zero read "0.0%", without a sign.
-func fmtShift(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "+inf%"
-	case math.Abs(v) < 0.05:
-		return "0.0%"
-	}
-	return fmt.Sprintf("%+.1f%%", v)
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/vesload/vesload/report/format"
 	"io"
 	"math"
 	"strconv"
@@ -34,7 +35,7 @@ func (v GateVerdict) ChangeText() string {
 	var s string
 	switch v.Gate.Kind {
 	case Relative:
-		s = fmtShift(v.Change)
+		s = format.Shift(v.Change)
 	case Points:
 		s = fmt.Sprintf("%+.2fpp", v.Change)
 	default:
@@ -60,7 +61,7 @@ func (v GateVerdict) PText() string {
 	if v.P < 0.001 {
 		return "p<0.001"
 	}
-	return "p=" + fmtP(v.P)
+	return "p=" + format.PValue(v.P)
 }
 
 // Sentence explains the verdict in one sentence: the measured change
