@@ -195,7 +195,12 @@ func TestDataFileRoundRobin(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	seen := map[string]int{}
+	// The answer takes 60 ms, longer than the 33 ms between requests at
+	// 30/s, so two connections are busy at once: the pool hands out the
+	// connection freed last, and at a rate one connection could carry
+	// alone, it alone would send.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(60 * time.Millisecond)
 		var body struct {
 			Event struct {
 				Header struct {
