@@ -30,6 +30,7 @@ type timerfdPoller struct {
 	raw    syscall.RawConn
 	readFn func(fd uintptr) bool
 	spec   unix.ItimerSpec
+	armed  bool    // spec is set for the current wait
 	buf    [8]byte // the expiration count each read consumes
 	rerr   syscall.Errno
 
@@ -55,9 +56,20 @@ func newPoller() poller {
 	return t
 }
 
-// read consumes the timerfd's expiration count; false while it has not
-// expired, so that the poller parks the dispatcher until it does.
+// read arms the timerfd on its first call and asks the poller to wait:
+// the poller has forgotten any earlier readiness by then, and the expiry
+// comes after the arming, so a read before it would only fail. Later
+// calls consume the expiration count; false while it has not expired.
 func (t *timerfdPoller) read(fd uintptr) bool {
+	if !t.armed {
+		t.armed = true
+		if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0,
+			uintptr(unsafe.Pointer(&t.spec)), 0, 0, 0); e != 0 {
+			t.rerr = e
+			return true
+		}
+		return false
+	}
 	for {
 		_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&t.buf[0])), uintptr(len(t.buf)))
 		switch e {
@@ -78,11 +90,7 @@ func (t *timerfdPoller) sleep(ctx context.Context, d time.Duration, abort <-chan
 	t.watch(ctx, abort)
 	// A zero value would disarm the timer, and the read would never end.
 	t.spec.Value = unix.NsecToTimespec(max(int64(d), 1))
-	if _, _, e := unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(t.fd), 0,
-		uintptr(unsafe.Pointer(&t.spec)), 0, 0, 0); e != 0 {
-		return false, e
-	}
-	t.rerr = 0
+	t.rerr, t.armed = 0, false
 	if err := t.raw.Read(t.readFn); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return false, nil
