@@ -79,11 +79,12 @@ func Summarize(h *hdrhistogram.Histogram) Summary {
 		qs[i] = p.Q
 	}
 	v := h.ValueAtPercentilesSlice(qs)
-	mean := h.Mean()
+	var r MeanMaxReader
+	mean, max := r.MeanMax(h)
 	if math.IsNaN(mean) || math.IsInf(mean, 0) {
 		mean = 0
 	}
-	s := Summary{Count: h.TotalCount(), Min: usToMs(h.Min()), Avg: mean / 1000, Max: usToMs(h.Max())}
+	s := Summary{Count: h.TotalCount(), Min: usToMs(h.Min()), Avg: mean / 1000, Max: usToMs(max)}
 	for i, p := range ps {
 		*p.Field(&s) = usToMs(v[i])
 	}

@@ -205,5 +205,9 @@ func TestMeanMaxReader(t *testing.T) {
 		if mean != tc.h.Mean() || max != tc.h.Max() {
 			t.Errorf("%s: MeanMax = %v, %d; the library says %v, %d", tc.name, mean, max, tc.h.Mean(), tc.h.Max())
 		}
+		// The quantile 100 is the max too, found by the library's fast scan.
+		if q := tc.h.ValueAtQuantile(100); q != tc.h.Max() {
+			t.Errorf("%s: ValueAtQuantile(100) = %d, Max = %d", tc.name, q, tc.h.Max())
+		}
 	}
 }
