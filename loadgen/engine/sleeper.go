@@ -8,12 +8,11 @@ import (
 // The dispatcher must wake within tens of microseconds of a due time, but
 // Go's timers alone wake up to a millisecond late whenever the runtime
 // sleeps in its network poller (epoll_wait takes whole milliseconds). On
-// Linux the sleeper therefore pairs each Go timer with a timerfd armed for
-// the same instant: the timerfd ends the poller's sleep on time and the Go
-// timer then readies the dispatcher ahead of the connections' goroutines
-// already queued (docs/ARCHITECTURE.md, "Model"). Elsewhere it
-// sleeps on a Go timer until shortly before the due time and ends the wait
-// in nanosleep. It never spins.
+// Linux the sleeper therefore sleeps in the read of a timerfd armed for
+// the due time: the poller's wait ends on time and readies the dispatcher,
+// one thread wake-up per wait (docs/ARCHITECTURE.md, "Model"). Elsewhere
+// it sleeps on a Go timer until shortly before the due time and ends the
+// wait in nanosleep. It never spins.
 const (
 	// timerMargin is how long before the due time a plain Go timer should
 	// fire where a nanosleep ends the wait.
@@ -34,15 +33,16 @@ type sleeper struct {
 	kick  poller // nil where the platform has none
 }
 
-// poller wakes the runtime's network poller at a given instant.
+// poller sleeps until a given instant in the runtime's network poller.
 type poller interface {
-	// arm makes the poller wake d from now (it replaces an earlier arm).
-	arm(d time.Duration) error
+	// sleep blocks d from now; false when ctx is done or abort is closed
+	// first. An error means the poller cannot be used.
+	sleep(ctx context.Context, d time.Duration, abort <-chan struct{}) (bool, error)
 	close()
 }
 
-// newSleeper returns a sleeper that kicks p awake for each wait, or ends
-// its waits in nanosleep when p is nil.
+// newSleeper returns a sleeper that waits in p, or ends its waits in
+// nanosleep when p is nil.
 func newSleeper(p poller) *sleeper {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
@@ -69,15 +69,18 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 	}
 }
 
-// wait sleeps d on the Go timer (and the kick, where there is one).
+// wait sleeps d in the poller, or on the Go timer where there is none.
 func (s *sleeper) wait(ctx context.Context, d time.Duration, abort <-chan struct{}) bool {
-	s.timer.Reset(d)
-	// A Go timer never fires early and the kick is armed after it, so
-	// the poller wakes at or after the timer's instant, never just before.
-	if s.kick != nil && s.kick.arm(d) != nil {
+	if s.kick != nil {
+		ok, err := s.kick.sleep(ctx, d, abort)
+		if err == nil {
+			return ok
+		}
 		s.kick.close()
 		s.kick = nil // the waits end in nanosleep from now on
+		return !stopped(ctx, abort)
 	}
+	s.timer.Reset(d)
 	select {
 	case <-s.timer.C:
 		return true

@@ -33,9 +33,12 @@ type ticker struct {
 	spare *hdrhistogram.Histogram
 	// win keeps the latencies of the last LiveWindow seconds, one
 	// histogram a second, and winSum their sum: the live percentiles,
-	// over which a stall stays visible for as long as the window.
-	win    [LiveWindow]*hdrhistogram.Histogram
-	winSum *hdrhistogram.Histogram
+	// over which a stall stays visible for as long as the window. They
+	// are sparse: a second is copied in with one walk of its counts and
+	// the sum adds only the populated buckets, where dense histograms
+	// walked every bucket up to the largest value eleven times a second.
+	win    [LiveWindow]*hdrhistogram.PackedHistogram
+	winSum *hdrhistogram.PackedHistogram
 
 	ckpt     chan checkpoint // to the checkpoint writer; nil without checkpoints
 	ckptDone chan struct{}
@@ -187,8 +190,8 @@ func (t *ticker) progress(now time.Time, cpu float64, tgt, gen *Reading, run liv
 	t.slide(t.spare)
 	t.spare.Reset()
 	if t.winSum.TotalCount() > 0 {
-		p.P50 = time.Duration(t.winSum.ValueAtQuantile(50)) * time.Microsecond
-		p.P99 = time.Duration(t.winSum.ValueAtQuantile(99)) * time.Microsecond
+		p.P50 = time.Duration(t.winSum.ValueAtPercentile(50)) * time.Microsecond
+		p.P99 = time.Duration(t.winSum.ValueAtPercentile(99)) * time.Microsecond
 	}
 	t.last.sent, t.last.attempted = sent, att
 	return p
@@ -209,16 +212,16 @@ const liveSigFigs = 2
 // initWindow makes the histograms of the live window.
 func (t *ticker) initWindow() {
 	for i := range t.win {
-		t.win[i] = hdrhistogram.New(result.HistogramLowestUs, result.HistogramHighestUs, liveSigFigs)
+		t.win[i] = hdrhistogram.NewPacked(result.HistogramLowestUs, result.HistogramHighestUs, liveSigFigs)
 	}
-	t.winSum = hdrhistogram.New(result.HistogramLowestUs, result.HistogramHighestUs, liveSigFigs)
+	t.winSum = hdrhistogram.NewPacked(result.HistogramLowestUs, result.HistogramHighestUs, liveSigFigs)
 }
 
 // slide moves the live window on by one second whose latencies are sec.
 func (t *ticker) slide(sec *hdrhistogram.Histogram) {
 	oldest := t.win[t.sec%LiveWindow]
 	oldest.Reset()
-	oldest.Merge(sec)
+	oldest.MergeFrom(sec)
 	t.winSum.Reset()
 	for _, h := range t.win {
 		t.winSum.Merge(h)

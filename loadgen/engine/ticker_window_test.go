@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/vesload/vesload/report/result"
 )
@@ -23,7 +26,7 @@ func TestLiveWindowKeepsAStallInView(t *testing.T) {
 		tk.slide(h)
 		tk.sec++
 	}
-	p99 := func() time.Duration { return time.Duration(tk.winSum.ValueAtQuantile(99)) * time.Microsecond }
+	p99 := func() time.Duration { return time.Duration(tk.winSum.ValueAtPercentile(99)) * time.Microsecond }
 	for range 3 {
 		second(time.Millisecond, 100)
 	}
@@ -65,6 +68,49 @@ func TestLiveTargetIsTheSchedulesRate(t *testing.T) {
 	for _, tc := range tests {
 		if got := tk.targetRate(start.Add(tc.at), tc.attempted); got < tc.want-0.01 || got > tc.want+0.01 {
 			t.Errorf("at %v: target %g, want %g", tc.at, got, tc.want)
+		}
+	}
+}
+
+// The sparse live window reads the percentiles that dense histograms of
+// the same precision, merged second by second, read.
+func TestLiveWindowMatchesDenseHistograms(t *testing.T) {
+	t.Parallel()
+	tk := &ticker{}
+	tk.initWindow()
+	var dense [LiveWindow]*hdrhistogram.Histogram
+	for i := range dense {
+		dense[i] = hdrhistogram.New(result.HistogramLowestUs, result.HistogramHighestUs, liveSigFigs)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for sec := range 3 * LiveWindow {
+		h := result.NewHistogram()
+		for range 1 + rng.IntN(500) {
+			// Mostly fast, a few up to the top of the range.
+			us := 50 + rng.Int64N(2_000)
+			if rng.IntN(50) == 0 {
+				us = 1 + rng.Int64N(result.HistogramHighestUs)
+			}
+			if err := h.RecordValue(us); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tk.slide(h)
+		d := dense[tk.sec%LiveWindow]
+		d.Reset()
+		d.Merge(h)
+		sum := hdrhistogram.New(result.HistogramLowestUs, result.HistogramHighestUs, liveSigFigs)
+		for _, w := range dense {
+			sum.Merge(w)
+		}
+		tk.sec++
+		for _, q := range []float64{50, 99} {
+			if got, want := tk.winSum.ValueAtPercentile(q), sum.ValueAtQuantile(q); got != want {
+				t.Errorf("second %d: p%v %d µs, dense histograms say %d µs", sec, q, got, want)
+			}
+		}
+		if got, want := tk.winSum.TotalCount(), sum.TotalCount(); got != want {
+			t.Errorf("second %d: %d latencies in the window, dense histograms hold %d", sec, got, want)
 		}
 	}
 }

@@ -47,6 +47,8 @@ type timeline struct {
 	// usage holds the generator's own memory and the requests in flight
 	// by wall second, for the memory and pool-use charts.
 	usage []usageReading
+	// stats reads each closed second's mean and max latency.
+	stats result.MeanMaxReader
 }
 
 // usageReading is the generator's RSS and its requests in flight at the
@@ -189,11 +191,12 @@ func (t *timeline) entry(s int64, tl *result.Tally) result.Second {
 		e.Concurrency = t.step(s)
 	}
 	if h := tl.Latency; h.TotalCount() > 0 {
+		mean, max := t.stats.MeanMax(h)
 		e.P50Ms = float64(h.ValueAtQuantile(50)) / 1000
 		e.P95Ms = float64(h.ValueAtQuantile(95)) / 1000
-		e.AvgMs = math.Round(h.Mean()) / 1000
+		e.AvgMs = math.Round(mean) / 1000
 		e.P99Ms = float64(h.ValueAtQuantile(99)) / 1000
-		e.MaxMs = float64(h.Max()) / 1000
+		e.MaxMs = float64(max) / 1000
 	}
 	if len(tl.Classes) > 0 {
 		e.ErrorsByClass = maps.Clone(tl.Classes)

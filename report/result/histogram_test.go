@@ -3,6 +3,7 @@ package result
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -164,4 +165,49 @@ func FuzzDecodeHistogram(f *testing.F) {
 			t.Fatalf("summary changed across re-encoding: %+v vs %+v", Summarize(h2), Summarize(h))
 		}
 	})
+}
+
+// TestMeanMaxReader: the reader gives exactly the library's Mean and Max,
+// for empty, narrow, wide and other-geometry histograms, one reader
+// serving them all in turn.
+func TestMeanMaxReader(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	spread := NewHistogram()
+	for range 10_000 {
+		spread.RecordValue(1 + rng.Int64N(HistogramHighestUs))
+	}
+	skewed := NewHistogram()
+	for range 10_000 {
+		skewed.RecordValue(int64(math.Exp(rng.Float64() * math.Log(HistogramHighestUs))))
+	}
+	narrow := NewHistogram()
+	narrow.RecordValues(230, 400)
+	narrow.RecordValues(3_870, 2)
+	top := NewHistogram()
+	top.RecordValues(HistogramHighestUs, 3)
+	other := hdrhistogram.New(1, 1_000_000, 2)
+	other.RecordValues(77_777, 5)
+	other.RecordValues(12, 9)
+	var r MeanMaxReader
+	for _, tc := range []struct {
+		name string
+		h    *hdrhistogram.Histogram
+	}{
+		{"empty", NewHistogram()},
+		{"narrow", narrow},
+		{"spread", spread},
+		{"log-spread", skewed},
+		{"top of range", top},
+		{"other geometry", other},
+		{"narrow again", narrow},
+	} {
+		mean, max := r.MeanMax(tc.h)
+		if mean != tc.h.Mean() || max != tc.h.Max() {
+			t.Errorf("%s: MeanMax = %v, %d; the library says %v, %d", tc.name, mean, max, tc.h.Mean(), tc.h.Max())
+		}
+		// The quantile 100 is the max too, found by the library's fast scan.
+		if q := tc.h.ValueAtQuantile(100); q != tc.h.Max() {
+			t.Errorf("%s: ValueAtQuantile(100) = %d, Max = %d", tc.name, q, tc.h.Max())
+		}
+	}
 }
