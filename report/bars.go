@@ -68,7 +68,7 @@ func writeBars(t *textWriter, indent string, buckets []bucket) {
 			n = max(1, int(math.Round(barWidth*float64(b.count)/float64(top))))
 		}
 		line := indent + fmt.Sprintf("%*s [%*s] |", lw, labels[i], cw, counts[i]) + strings.Repeat("#", n)
-		t.println(line)
+		t.Println(line)
 	}
 }
 

@@ -27,8 +27,8 @@ func Markdown(w io.Writer, r *result.Result) error {
 		t.Cols = seedColumns(d)
 		t.Add(seedRow(r, d)...)
 	}
-	p := &printer{w: w}
-	p.lines(t.Pipe(""))
+	p := &Printer{w: w}
+	p.Lines(t.Pipe(""))
 	if p.err != nil {
 		return fmt.Errorf("markdown: %w", p.err)
 	}
@@ -72,8 +72,8 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 		}
 		t.Add(append([]string{table.EscapeCell(name)}, row(r)...)...)
 	}
-	p := &printer{w: w}
-	p.lines(t.Pipe(""))
+	p := &Printer{w: w}
+	p.Lines(t.Pipe(""))
 	if p.err != nil {
 		return fmt.Errorf("markdown table: %w", p.err)
 	}

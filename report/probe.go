@@ -14,20 +14,20 @@ import (
 // in loadgen/probe, because that package measures and never formats; a
 // report cut short by a failing step renders the steps before it.
 func WriteProbe(w io.Writer, r *result.Probe) error {
-	ew := &printer{w: w}
-	ew.printf("probe %s (%s)\n", r.Target, r.Address)
+	ew := &Printer{w: w}
+	ew.Printf("probe %s (%s)\n", r.Target, r.Address)
 	if len(r.ConnectMs) == 0 {
 		return ew.err
 	}
-	ew.printf("  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
+	ew.Printf("  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
 	if r.TLSVersion != "" {
-		ew.printf("  tls handshake  %.3f ms (%s)\n", r.TLSHandshakeMs, r.TLSVersion)
+		ew.Printf("  tls handshake  %.3f ms (%s)\n", r.TLSHandshakeMs, r.TLSVersion)
 	}
 	if r.HTTPStatus != 0 {
-		ew.printf("  http round trip %.3f ms (status %d)\n", r.RoundTripMs, r.HTTPStatus)
+		ew.Printf("  http round trip %.3f ms (status %d)\n", r.RoundTripMs, r.HTTPStatus)
 	}
 	if b := r.Bulk; b != nil {
-		ew.printf("  bulk to sink   %.1f MB/s (%d MiB in %.3f s to %s)\n", b.MBps, b.Bytes>>20, b.Seconds, b.Sink)
+		ew.Printf("  bulk to sink   %.1f MB/s (%d MiB in %.3f s to %s)\n", b.MBps, b.Bytes>>20, b.Seconds, b.Sink)
 	}
 	return ew.err
 }

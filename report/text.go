@@ -36,7 +36,7 @@ const (
 
 // textWriter is a printer that knows whether to colour.
 type textWriter struct {
-	printer
+	Printer
 	color bool
 }
 
@@ -56,18 +56,18 @@ func (t *textWriter) warn(indent, msg string) {
 	const label = "WARNING: "
 	for i, line := range Wrap(msg, warnWidth) {
 		if i == 0 {
-			t.println(indent + t.paint(ansiYellow, "WARNING:") + " " + line)
+			t.Println(indent + t.paint(ansiYellow, "WARNING:") + " " + line)
 			continue
 		}
-		t.println(indent + strings.Repeat(" ", len(label)) + line)
+		t.Println(indent + strings.Repeat(" ", len(label)) + line)
 	}
 }
 
 // section starts a titled block, separated from the previous one by a
 // blank line.
 func (t *textWriter) section(title string) {
-	t.println("")
-	t.println(t.paint(ansiBold, title))
+	t.Println("")
+	t.Println(t.paint(ansiBold, title))
 }
 
 // Text writes the human summary of a run: what was asked and achieved,
@@ -79,7 +79,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	if r == nil {
 		return errors.New("text report: no result")
 	}
-	t := &textWriter{printer: printer{w: w}, color: opts.Color}
+	t := &textWriter{Printer: Printer{w: w}, color: opts.Color}
 	textHeader(t, r)
 	textSeed(t, r)
 	textHV(t, r)
@@ -96,7 +96,7 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 	textWarnings(t, r)
 	textOutputs(t, r)
 	if opts.Appendix != "" {
-		t.printf("%s", opts.Appendix)
+		t.Printf("%s", opts.Appendix)
 	}
 	textVerdict(t, r)
 	if t.err != nil {
@@ -119,7 +119,7 @@ func textHeader(t *textWriter, r *result.Result) {
 	if r.Config.Emulator {
 		line += " (built-in emulator)"
 	}
-	t.println(t.paint(ansiBold, line))
+	t.Println(t.paint(ansiBold, line))
 
 	shape := r.Config.Shape
 	if shape == "" {
@@ -144,19 +144,19 @@ func textHeader(t *textWriter, r *result.Result) {
 	}
 	switch {
 	case r.Config.Protocol == result.ProtocolHV: // the shape is "N producers × M every D": messages
-		t.printf("  %s, target %s msg/s, achieved %s msg/s, ran %s, %s\n",
+		t.Printf("  %s, target %s msg/s, achieved %s msg/s, ran %s, %s\n",
 			shape, format.Num(r.RPS.Target), format.Num(r.RPS.Achieved), ran, status)
 	case closed:
-		t.printf("  %s; achieved %s rps, ran %s, %s\n", shape, format.Num(r.RPS.Achieved), ran, status)
+		t.Printf("  %s; achieved %s rps, ran %s, %s\n", shape, format.Num(r.RPS.Achieved), ran, status)
 	default:
-		t.printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
+		t.Printf("  %s, target %s rps, achieved %s rps, ran %s, %s\n",
 			shape, format.Num(r.RPS.Target), format.Num(r.RPS.Achieved), ran, status)
 	}
 	if !r.Started.IsZero() {
-		t.printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
+		t.Printf("  started %s, ended %s\n", fmtTime(r.Started), fmtTime(r.Ended))
 	}
 	if setup := runSetup(r.Config); setup != "" {
-		t.println("  " + setup)
+		t.Println("  " + setup)
 	}
 }
 
@@ -211,7 +211,7 @@ func textSeed(t *textWriter, r *result.Result) {
 	d := anyDelivery(r)
 	tb := table.Table{Cols: seedColumns(d)}
 	tb.Add(seedRow(r, d)...)
-	t.lines(tb.Pipe(""))
+	t.Lines(tb.Pipe(""))
 }
 
 // textRequests prints the request accounting so that both sums read off
@@ -241,25 +241,25 @@ func textRequests(t *textWriter, r *result.Result) {
 	}
 	tb.Add(unsent, format.Int(pe), unsentNote)
 	tb.Add("not sent", format.Int(q.NotSent), "due but cut off by the stop")
-	t.lines(tb.Plain("  "))
+	t.Lines(tb.Plain("  "))
 	if err := r.AccountingError(); err != nil {
 		t.warn("  ", "request accounting does not add up: "+err.Error())
 	} else {
-		t.printf("  accounting: scheduled = sent + %s + not_sent holds (%s = %s + %s + %s)\n",
+		t.Printf("  accounting: scheduled = sent + %s + not_sent holds (%s = %s + %s + %s)\n",
 			unsent, format.Int(q.Scheduled), format.Int(q.Sent), format.Int(pe), format.Int(q.NotSent))
 	}
 	if q.InFlight > 0 {
-		t.printf("              sent = ok + failed + in_flight (%s = %s + %s + %s)\n",
+		t.Printf("              sent = ok + failed + in_flight (%s = %s + %s + %s)\n",
 			format.Int(q.Sent), format.Int(q.OK), format.Int(failed), format.Int(q.InFlight))
 	} else {
-		t.printf("              sent = ok + failed (%s = %s + %s)\n", format.Int(q.Sent), format.Int(q.OK), format.Int(failed))
+		t.Printf("              sent = ok + failed (%s = %s + %s)\n", format.Int(q.Sent), format.Int(q.OK), format.Int(failed))
 	}
 	if pct, ok := r.ErrorRatePct(); ok {
-		t.printf("  error rate %s%% = errors / attempted = (failed + %s) / (scheduled - not_sent) = (%s + %s) / %s\n",
+		t.Printf("  error rate %s%% = errors / attempted = (failed + %s) / (scheduled - not_sent) = (%s + %s) / %s\n",
 			format.Pct(pct), unsent, format.Int(failed), format.Int(pe), format.Int(r.Attempted()))
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
-		t.printf("  bytes: sent %s, received %s\n", format.Bytes(r.Bytes.Sent), format.Bytes(r.Bytes.Received))
+		t.Printf("  bytes: sent %s, received %s\n", format.Bytes(r.Bytes.Sent), format.Bytes(r.Bytes.Received))
 	}
 }
 
@@ -278,7 +278,7 @@ func textErrors(t *textWriter, r *result.Result) {
 			}
 			tb.Add(c, format.Int(r.Errors[c]), pct)
 		}
-		t.lines(tb.Plain("  "))
+		t.Lines(tb.Plain("  "))
 	}
 	ids := byCount(r.MessageIDs)
 	if len(ids) == 0 {
@@ -289,7 +289,7 @@ func textErrors(t *textWriter, r *result.Result) {
 	for _, id := range ids {
 		tb.Add(id, format.Int(r.MessageIDs[id]))
 	}
-	t.lines(tb.Plain("  "))
+	t.Lines(tb.Plain("  "))
 }
 
 // byCount returns the keys with a non-zero count, largest count first and
@@ -350,7 +350,7 @@ func textThresholds(t *textWriter, r *result.Result) {
 		}
 		return t.paint(ansiRed, s)
 	}
-	t.lines(tb.Pipe(""))
+	t.Lines(tb.Pipe(""))
 }
 
 // ThresholdValue formats a gate's measured value with its unit, rounded as
@@ -399,8 +399,8 @@ func textVerdict(t *textWriter, r *result.Result) {
 	case verdict.Deferred, verdict.Interrupted, verdict.Incomplete:
 		color = ansiYellow
 	}
-	t.println("")
-	t.println(t.paint(color, line))
+	t.Println("")
+	t.Println(t.paint(color, line))
 }
 
 // textOutputs says in one line which outputs lost part of the run.
@@ -416,7 +416,7 @@ func textOutputs(t *textWriter, r *result.Result) {
 	if !r.OutputsIncomplete() {
 		head = "Live views behind"
 	}
-	t.println(t.paint(ansiYellow, head+": ") + strings.Join(lost, "; "))
+	t.Println(t.paint(ansiYellow, head+": ") + strings.Join(lost, "; "))
 }
 
 func textWarnings(t *textWriter, r *result.Result) {
@@ -425,6 +425,6 @@ func textWarnings(t *textWriter, r *result.Result) {
 	}
 	t.section(t.paint(ansiYellow, "Warnings"))
 	for _, w := range r.Warnings {
-		t.println("  - " + strings.Join(strings.Fields(w), " "))
+		t.Println("  - " + strings.Join(strings.Fields(w), " "))
 	}
 }

@@ -26,7 +26,7 @@ func textData(t *textWriter, r *result.Result) {
 	}
 	perRequest := int64(max(r.Config.Batch, 1))
 	notSent := r.Requests.Scheduled - r.Requests.Sent
-	t.printf("  events: %s sent, %s unsent (pool_exhausted + not_sent); data: %s sent, peak %s MB/s\n",
+	t.Printf("  events: %s sent, %s unsent (pool_exhausted + not_sent); data: %s sent, peak %s MB/s\n",
 		format.Int(r.Requests.Sent*perRequest), format.Int(notSent*perRequest),
 		format.Bytes(r.Bytes.Sent), strconv.FormatFloat(float64(peak)/1e6, 'f', 2, 64))
 }
@@ -43,7 +43,7 @@ func textByRequest(t *textWriter, r *result.Result) {
 		tb.Add(append([]string{table.EscapeCell(q.Name), strconv.Itoa(q.Weight), format.Int(q.Requests.Sent), format.Int(q.Requests.OK),
 			format.Int(q.Requests.Errors)}, latencyCells(q.Latency)...)...)
 	}
-	t.lines(tb.Pipe(""))
+	t.Lines(tb.Pipe(""))
 }
 
 // textSteps reports a closed-model ramp step by step, the way the ingress
@@ -59,7 +59,7 @@ func textSteps(t *textWriter, r *result.Result) {
 		tb.Add(append([]string{strconv.Itoa(s.Concurrency), format.Round(s.StartS, 1), format.Int(s.Sent), format.Num(s.RPS),
 			format.Int(s.Errors)}, latencyCells(s.Latency)...)...)
 	}
-	t.lines(tb.Pipe(""))
+	t.Lines(tb.Pipe(""))
 }
 
 // latencyColumns and latencyCells are the latency columns of a breakdown

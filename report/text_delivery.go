@@ -20,11 +20,11 @@ func textDelivery(t *textWriter, r *result.Result) {
 		pct = 100 * float64(d.Delivered) / float64(d.Expected)
 	}
 	if d.NoAnswers {
-		t.printf("  expected   %8d  events written (the protocol answers nothing)\n", d.Expected)
+		t.Printf("  expected   %8d  events written (the protocol answers nothing)\n", d.Expected)
 	} else {
-		t.printf("  expected   %8d  events of the requests sent (%d answered 2xx)\n", d.Expected, d.Accepted)
+		t.Printf("  expected   %8d  events of the requests sent (%d answered 2xx)\n", d.Expected, d.Accepted)
 	}
-	t.printf("  delivered  %8d  %s%%\n", d.Delivered, format.Pct(pct))
+	t.Printf("  delivered  %8d  %s%%\n", d.Delivered, format.Pct(pct))
 	lost := fmt.Sprintf("  lost       %8d  of which answered 2xx: %d (lost though accepted)", d.Lost, d.LostThoughAccepted)
 	if d.NoAnswers {
 		lost = fmt.Sprintf("  lost       %8d", d.Lost)
@@ -32,25 +32,25 @@ func textDelivery(t *textWriter, r *result.Result) {
 	if d.Lost > 0 || d.LostThoughAccepted > 0 {
 		lost = t.paint(ansiRed, lost)
 	}
-	t.println(lost)
+	t.Println(lost)
 	if !d.NoAnswers {
-		t.printf("  delivered though the request failed %d\n", d.DeliveredThoughRejected)
+		t.Printf("  delivered though the request failed %d\n", d.DeliveredThoughRejected)
 	}
-	t.printf("  duplicates %d; out of order %d; foreign records %d of %d\n", d.Duplicates, d.OutOfOrder, d.Foreign, d.Records)
+	t.Printf("  duplicates %d; out of order %d; foreign records %d of %d\n", d.Duplicates, d.OutOfOrder, d.Foreign, d.Records)
 	if d.LagMax >= 0 {
-		t.printf("  consumer lag max %d records\n", d.LagMax)
+		t.Printf("  consumer lag max %d records\n", d.LagMax)
 	}
-	t.printf("  end to end (ms)   %8s %8s %8s %8s %8s %8s\n", "avg", "p50", "p95", "p99", "max", "count")
+	t.Printf("  end to end (ms)   %8s %8s %8s %8s %8s %8s\n", "avg", "p50", "p95", "p99", "max", "count")
 	row := func(name string, s result.Summary) {
 		if s.Count == 0 {
 			return
 		}
-		t.printf("  %-17s %8s %8s %8s %8s %8s %8d\n", name, format.Ms(s.Avg), format.Ms(s.P50), format.Ms(s.P95), format.Ms(s.P99), format.Ms(s.Max), s.Count)
+		t.Printf("  %-17s %8s %8s %8s %8s %8s %8d\n", name, format.Ms(s.Avg), format.Ms(s.P50), format.Ms(s.P95), format.Ms(s.P99), format.Ms(s.Max), s.Count)
 	}
 	row("to the record", d.E2E)
 	row("to the read", d.Consumed)
 	for _, n := range d.ResolutionNotes() {
-		t.println("  " + n)
+		t.Println("  " + n)
 	}
 	if d.SourceErrors > 0 {
 		t.warn("  ", fmt.Sprintf("%d reads of the topic failed and were retried (last: %s)", d.SourceErrors, d.LastError))

@@ -35,7 +35,7 @@ func textGenerator(t *textWriter, r *result.Result) {
 	if g.MaxInFlight > 0 {
 		tb.Add("max in flight", format.Int(g.MaxInFlight))
 	}
-	t.lines(tb.Plain("  "))
+	t.Lines(tb.Plain("  "))
 	if g.Saturated {
 		t.warn("  ", fmt.Sprintf("the generator was saturated (dispatch lag p99 %s ms, CPU max %s%%): "+
 			"it could not keep the schedule, so the latency figures include its own delay and are suspect. "+
@@ -73,14 +73,14 @@ func textTarget(t *textWriter, r *result.Result) {
 		}
 		tb.Add("sample errors", msg)
 	}
-	t.lines(tb.Plain("  "))
+	t.Lines(tb.Plain("  "))
 	if len(tg.Extra) > 0 {
 		ex := table.Table{Cols: []table.Column{table.Left("extra series"), table.Right("avg"), table.Right("max"), table.Right("samples")}}
 		for _, name := range slices.Sorted(maps.Keys(tg.Extra)) {
 			s := tg.Extra[name]
 			ex.Add(name, fmtNum4(s.Avg), fmtNum4(s.Max), strconv.Itoa(s.Samples))
 		}
-		t.lines(ex.Plain("  "))
+		t.Lines(ex.Plain("  "))
 	}
 	if tg.Exited {
 		t.warn("  ", "the target process exited during the run; later samples are missing.")

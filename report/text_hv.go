@@ -19,36 +19,36 @@ func textHV(t *textWriter, r *result.Result) {
 	t.section("HV-VES (MB = 10^6 bytes; difference = written - received; CPU % of one core)")
 	tb := table.Table{Cols: hvSeedColumns()}
 	tb.Add(hvSeedRow(r)...)
-	t.lines(tb.Pipe(""))
+	t.Lines(tb.Pipe(""))
 
 	s := hv.Sent
 	t.section("Messages")
-	t.printf("  %d producers × %d messages of %s every %s (%s), %s\n", hv.Producers, hv.Messages,
+	t.Printf("  %d producers × %d messages of %s every %s (%s), %s\n", hv.Producers, hv.Messages,
 		format.Bytes(int64(hv.SizeBytes)), format.Seconds(hv.IntervalS), hv.Domain, transport(hv))
-	t.printf("  scheduled %s = sent %s + not sent %s; sent = written %s + failed %s\n",
+	t.Printf("  scheduled %s = sent %s + not sent %s; sent = written %s + failed %s\n",
 		format.Int(s.Scheduled), format.Int(s.Sent), format.Int(s.NotSent), format.Int(s.Written), format.Int(s.Failed))
 	if len(hv.NotSentBy) > 0 {
-		t.printf("  not sent by reason: %s", counts(hv.NotSentBy))
+		t.Printf("  not sent by reason: %s", counts(hv.NotSentBy))
 		if hv.NotSentBy[result.ClassDisconnected] > 0 {
-			t.printf(" (no connection at the due time: counted as errors)")
+			t.Printf(" (no connection at the due time: counted as errors)")
 		}
-		t.println("")
+		t.Println("")
 	}
-	t.printf("  data: %s written, %s MB/s average, %s MB/s peak second\n",
+	t.Printf("  data: %s written, %s MB/s average, %s MB/s peak second\n",
 		format.Bytes(s.Bytes), format.Round(hv.MBps, 2), format.Round(hv.PeakMBps, 2))
-	t.printf("  write blocked (back-pressure) ms: p50 %s, p99 %s, max %s\n",
+	t.Printf("  write blocked (back-pressure) ms: p50 %s, p99 %s, max %s\n",
 		format.Ms(hv.WriteBlocked.P50), format.Ms(hv.WriteBlocked.P99), format.Ms(hv.WriteBlocked.Max))
-	t.printf("  connections: %d made (%d reconnects); connect ms p50 %s max %s", hv.Connects, hv.Reconnects,
+	t.Printf("  connections: %d made (%d reconnects); connect ms p50 %s max %s", hv.Connects, hv.Reconnects,
 		format.Ms(hv.Connect.P50), format.Ms(hv.Connect.Max))
 	if hv.TLS {
-		t.printf("; TLS handshake ms p50 %s max %s", format.Ms(hv.Handshake.P50), format.Ms(hv.Handshake.Max))
+		t.Printf("; TLS handshake ms p50 %s max %s", format.Ms(hv.Handshake.P50), format.Ms(hv.Handshake.Max))
 	}
-	t.println("")
+	t.Println("")
 	if len(hv.Disconnects) > 0 {
-		t.printf("  disconnects by cause: %s\n", counts(hv.Disconnects))
+		t.Printf("  disconnects by cause: %s\n", counts(hv.Disconnects))
 	}
 	if len(hv.DialErrors) > 0 {
-		t.printf("  failed reconnects by cause: %s\n", counts(hv.DialErrors))
+		t.Printf("  failed reconnects by cause: %s\n", counts(hv.DialErrors))
 	}
 	textHVReceiver(t, hv.Receiver)
 	textHVProducers(t, hv)
@@ -66,12 +66,12 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 	if rc.Extra > 0 {
 		received += " (" + format.Int(rc.Extra) + " more than this run wrote: traffic from elsewhere)"
 	}
-	t.printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
+	t.Printf("  receiver (%s): received %s, accepted %s, lost %s, duplicates %s", rc.Source,
 		received, format.Int(rc.Accepted), format.Int(max(rc.Lost, 0)), dup)
 	if len(rc.Dropped) > 0 {
-		t.printf(", dropped %s", counts(rc.Dropped))
+		t.Printf(", dropped %s", counts(rc.Dropped))
 	}
-	t.println("")
+	t.Println("")
 	var parts []string
 	for _, v := range []struct {
 		name string
@@ -82,7 +82,7 @@ func textHVReceiver(t *textWriter, rc *result.HVReceiver) {
 		}
 	}
 	if len(parts) > 0 {
-		t.printf("  travel time (due → received) ms: %s\n", strings.Join(parts, ", "))
+		t.Printf("  travel time (due → received) ms: %s\n", strings.Join(parts, ", "))
 	}
 }
 
@@ -98,7 +98,7 @@ func textHVProducers(t *textWriter, hv *result.HV) {
 		tb.Add(table.EscapeCell(p.Source), format.Int(p.Counts.Written), format.Int(p.Counts.Failed), format.Int(p.Counts.NotSent),
 			format.Bytes(p.Counts.Bytes), format.Int(p.Reconnects))
 	}
-	t.lines(tb.Pipe(""))
+	t.Lines(tb.Pipe(""))
 }
 
 func transport(hv *result.HV) string {

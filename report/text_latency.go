@@ -20,7 +20,7 @@ const histogramBuckets = 10
 func textLatency(t *textWriter, r *result.Result) {
 	t.section("Latency distribution (ms)")
 	if !hasSummary(r.Latency) && !hasSummary(r.Service) {
-		t.println("  no latency recorded")
+		t.Println("  no latency recorded")
 		return
 	}
 	lat := readHistogram(t, "latency", r.Histograms.Latency)
@@ -29,9 +29,9 @@ func textLatency(t *textWriter, r *result.Result) {
 	for _, row := range spectrum(r.Latency, lat, r.Service, svc) {
 		tb.Add(row...)
 	}
-	t.lines(tb.Plain("  "))
-	t.println("  latency counts from each request's due time, service time from its write;")
-	t.println("  the difference is time spent waiting for the generator or a connection.")
+	t.Lines(tb.Plain("  "))
+	t.Println("  latency counts from each request's due time, service time from its write;")
+	t.Println("  the difference is time spent waiting for the generator or a connection.")
 
 	if buckets := logBuckets(lat, histogramBuckets); len(buckets) > 0 {
 		t.section("Latency histogram (from due time; log-spaced, upper bound in ms)")
@@ -47,7 +47,7 @@ func readHistogram(t *textWriter, name, s string) *hdrhistogram.PackedHistogram 
 	h, err := result.DecodePackedHistogram(s)
 	if err != nil {
 		if !errors.Is(err, result.ErrNoHistogram) {
-			t.println("  note: the " + name + " histogram is unreadable (" + err.Error() + "); showing the summary only")
+			t.Println("  note: the " + name + " histogram is unreadable (" + err.Error() + "); showing the summary only")
 		}
 		return nil
 	}

@@ -6,30 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/table"
 )
-
-// printer writes lines and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) println(s string) {
-	if p.err == nil {
-		_, p.err = io.WriteString(p.w, s+"\n")
-	}
-}
-
-func (p *printer) lines(ls []string) {
-	for _, l := range ls {
-		p.println(l)
-	}
-}
 
 // Text writes the comparison as an aligned table for a terminal, with the
 // method above it and the notes below.
@@ -37,44 +17,44 @@ func Text(w io.Writer, c *Comparison) error {
 	if c == nil {
 		return errors.New("comparison text: no comparison")
 	}
-	p := &printer{w: w}
-	p.println("A/B comparison: " + c.Title())
+	p := report.NewPrinter(w)
+	p.Println("A/B comparison: " + c.Title())
 	for _, line := range report.Wrap(c.Method(), 100) {
-		p.println(line)
+		p.Println(line)
 	}
-	p.println("")
-	p.lines(cellTable(c, func(s string) string { return s }).Plain(""))
+	p.Println("")
+	p.Lines(cellTable(c, func(s string) string { return s }).Plain(""))
 	if len(c.Distributions) > 0 {
-		p.println("")
-		p.println("Distributions:")
+		p.Println("")
+		p.Println("Distributions:")
 		for _, d := range c.Distributions {
-			writeWrapped(p, "  ", d.Summary(c.NameA, c.NameB))
+			p.Wrapped("  ", d.Summary(c.NameA, c.NameB))
 		}
 	}
 	if len(c.Notes) > 0 {
-		p.println("")
-		p.println("Notes:")
+		p.Println("")
+		p.Println("Notes:")
 		for _, n := range c.Notes {
-			writeWrapped(p, "  - ", n)
+			p.Wrapped("  - ", n)
 		}
 	}
 	if c.Gates != nil {
-		p.println("")
+		p.Println("")
 		lines := c.Gates.Lines(c.NameA, c.NameB, c.Alpha)
-		writeWrapped(p, "", lines[0])
+		p.Wrapped("", lines[0])
 		for _, l := range lines[1 : len(lines)-1] {
 			for i, wl := range report.Wrap(l, 96) {
 				if i == 0 {
-					p.println("  " + wl)
+					p.Println("  " + wl)
 				} else {
-					p.println("      " + wl)
+					p.Println("      " + wl)
 				}
 			}
 		}
-		p.println(lines[len(lines)-1])
+		p.Println(lines[len(lines)-1])
 	}
-	if p.err != nil {
-		return fmt.Errorf("comparison text: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("comparison text: %w", p.Err())
 	}
 	return nil
 }
@@ -85,34 +65,34 @@ func Markdown(w io.Writer, c *Comparison) error {
 	if c == nil {
 		return errors.New("comparison markdown: no comparison")
 	}
-	p := &printer{w: w}
-	p.println("**A/B comparison: " + table.EscapeCell(c.Title()) + "**")
-	p.println("")
-	p.println(table.EscapeCell(c.Method()))
-	p.println("")
-	p.lines(cellTable(c, table.EscapeCell).Pipe(""))
+	p := report.NewPrinter(w)
+	p.Println("**A/B comparison: " + table.EscapeCell(c.Title()) + "**")
+	p.Println("")
+	p.Println(table.EscapeCell(c.Method()))
+	p.Println("")
+	p.Lines(cellTable(c, table.EscapeCell).Pipe(""))
 	if len(c.Distributions) > 0 || len(c.Notes) > 0 {
-		p.println("")
+		p.Println("")
 	}
 	for _, d := range c.Distributions {
-		p.println("- " + table.EscapeCell(d.Summary(c.NameA, c.NameB)))
+		p.Println("- " + table.EscapeCell(d.Summary(c.NameA, c.NameB)))
 	}
 	for _, n := range c.Notes {
-		p.println("- " + table.EscapeCell(n))
+		p.Println("- " + table.EscapeCell(n))
 	}
 	if c.Gates != nil {
 		lines := c.Gates.Lines(c.NameA, c.NameB, c.Alpha)
-		p.println("")
-		p.println(table.EscapeCell(lines[0]))
-		p.println("")
+		p.Println("")
+		p.Println(table.EscapeCell(lines[0]))
+		p.Println("")
 		for _, l := range lines[1 : len(lines)-1] {
-			p.println("- " + table.EscapeCell(l))
+			p.Println("- " + table.EscapeCell(l))
 		}
-		p.println("")
-		p.println("**" + table.EscapeCell(lines[len(lines)-1]) + "**")
+		p.Println("")
+		p.Println("**" + table.EscapeCell(lines[len(lines)-1]) + "**")
 	}
-	if p.err != nil {
-		return fmt.Errorf("comparison markdown: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("comparison markdown: %w", p.Err())
 	}
 	return nil
 }
@@ -254,19 +234,6 @@ func cellTable(c *Comparison, escape func(string) string) *table.Table {
 		t.Add(row...)
 	}
 	return t
-}
-
-// writeWrapped prints text wrapped at 100 columns, continuation lines
-// indented under the first.
-func writeWrapped(p *printer, prefix, text string) {
-	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
-	for i, l := range report.Wrap(text, 100-len(prefix)) {
-		if i == 0 {
-			p.println(prefix + l)
-		} else {
-			p.println(indent + l)
-		}
-	}
 }
 
 func jsonGateSet(c *Comparison) *jsonGates {

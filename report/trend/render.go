@@ -6,38 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/table"
 )
-
-// printer writes lines and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) println(s string) {
-	if p.err == nil {
-		_, p.err = io.WriteString(p.w, s+"\n")
-	}
-}
-
-// wrapped prints text wrapped at 100 columns, continuation lines
-// indented under the first.
-func (p *printer) wrapped(prefix, text string) {
-	indent := strings.Repeat(" ", len([]rune(prefix)))
-	for i, l := range report.Wrap(text, 100-len([]rune(prefix))) {
-		if i == 0 {
-			p.println(prefix + l)
-		} else {
-			p.println(indent + l)
-		}
-	}
-}
 
 // runTable lays the rows out: build and run left-aligned, figures
 // right-aligned; escape is applied to every cell.
@@ -67,40 +41,40 @@ func Text(w io.Writer, a *Analysis) error {
 	if a == nil {
 		return errors.New("trend text: no analysis")
 	}
-	p := &printer{w: w}
-	p.println("Trend: " + a.Title())
-	p.wrapped("", a.Method())
-	p.println("")
+	p := report.NewPrinter(w)
+	p.Println("Trend: " + a.Title())
+	p.Wrapped("", a.Method())
+	p.Println("")
 	for _, l := range a.runTable(func(s string) string { return s }).Plain("") {
-		p.println(l)
+		p.Println(l)
 	}
-	p.println("")
+	p.Println("")
 	if ch := a.Changes(); len(ch) > 0 {
-		p.println("Changes:")
+		p.Println("Changes:")
 		for _, c := range ch {
-			p.wrapped("  - ", c)
+			p.Wrapped("  - ", c)
 		}
 	} else {
-		p.println("No change point in any metric.")
+		p.Println("No change point in any metric.")
 	}
 	if len(a.Notes) > 0 {
-		p.println("")
-		p.println("Notes:")
+		p.Println("")
+		p.Println("Notes:")
 		for _, n := range a.Notes {
-			p.wrapped("  - ", n)
+			p.Wrapped("  - ", n)
 		}
 	}
 	if a.Gates != nil {
-		p.println("")
+		p.Println("")
 		lines := a.GateLines()
-		p.wrapped("", lines[0])
+		p.Wrapped("", lines[0])
 		for _, l := range lines[1 : len(lines)-1] {
-			p.wrapped("  ", l)
+			p.Wrapped("  ", l)
 		}
-		p.println(lines[len(lines)-1])
+		p.Println(lines[len(lines)-1])
 	}
-	if p.err != nil {
-		return fmt.Errorf("trend text: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("trend text: %w", p.Err())
 	}
 	return nil
 }
@@ -111,43 +85,43 @@ func Markdown(w io.Writer, a *Analysis) error {
 	if a == nil {
 		return errors.New("trend markdown: no analysis")
 	}
-	p := &printer{w: w}
-	p.println("**Trend: " + table.EscapeCell(a.Title()) + "**")
-	p.println("")
-	p.println(table.EscapeCell(a.Method()))
-	p.println("")
+	p := report.NewPrinter(w)
+	p.Println("**Trend: " + table.EscapeCell(a.Title()) + "**")
+	p.Println("")
+	p.Println(table.EscapeCell(a.Method()))
+	p.Println("")
 	for _, l := range a.runTable(table.EscapeCell).Pipe("") {
-		p.println(l)
+		p.Println(l)
 	}
-	p.println("")
+	p.Println("")
 	if ch := a.Changes(); len(ch) > 0 {
-		p.println("Changes:")
-		p.println("")
+		p.Println("Changes:")
+		p.Println("")
 		for _, c := range ch {
-			p.println("- " + table.EscapeCell(c))
+			p.Println("- " + table.EscapeCell(c))
 		}
 	} else {
-		p.println("No change point in any metric.")
+		p.Println("No change point in any metric.")
 	}
 	if len(a.Notes) > 0 {
-		p.println("")
+		p.Println("")
 		for _, n := range a.Notes {
-			p.println("- " + table.EscapeCell(n))
+			p.Println("- " + table.EscapeCell(n))
 		}
 	}
 	if a.Gates != nil {
 		lines := a.GateLines()
-		p.println("")
-		p.println(table.EscapeCell(lines[0]))
-		p.println("")
+		p.Println("")
+		p.Println(table.EscapeCell(lines[0]))
+		p.Println("")
 		for _, l := range lines[1 : len(lines)-1] {
-			p.println("- " + table.EscapeCell(l))
+			p.Println("- " + table.EscapeCell(l))
 		}
-		p.println("")
-		p.println("**" + table.EscapeCell(lines[len(lines)-1]) + "**")
+		p.Println("")
+		p.Println("**" + table.EscapeCell(lines[len(lines)-1]) + "**")
 	}
-	if p.err != nil {
-		return fmt.Errorf("trend markdown: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("trend markdown: %w", p.Err())
 	}
 	return nil
 }
