@@ -127,7 +127,8 @@ func TestStuckOutputLosesOnlyItself(t *testing.T) {
 	}
 }
 
-// blocked is an output whose Second waits until released.
+// blocked is an output whose Second waits until released. entered is
+// buffered: the first Second tells it even before the test listens.
 type blocked struct {
 	NopObserver
 	entered, release chan struct{}
@@ -147,7 +148,7 @@ func (b *blocked) OutputName() (name string, live bool) { return "--blocked", fa
 // one still busy at the end is left behind and named unfinished.
 func TestOutletSkipsAndCounts(t *testing.T) {
 	t.Parallel()
-	b := &blocked{entered: make(chan struct{}), release: make(chan struct{})}
+	b := &blocked{entered: make(chan struct{}, 1), release: make(chan struct{})}
 	outs := startOutlets([]Observer{b})
 	second := func(n int64) *tick {
 		return &tick{live: &Progress{Elapsed: time.Duration(n) * time.Second}, seconds: []closedSecond{{s: result.Second{T: n}, t: &result.Tally{}}}}

@@ -59,7 +59,11 @@ type recorder struct {
 	live  *hdrhistogram.Histogram // latency of the requests finished in the current wall second
 
 	maxFlight int64
-	silence   silence
+	// secondFlight is the most requests in flight at once that the
+	// requests answered since the last tick saw; the tick reads and
+	// resets it for the timeline's pool-use figure.
+	secondFlight int64
+	silence      silence
 	// tickets are the pool's tokens (the dispatcher's): which request
 	// holds each, for the requests an abort cuts off.
 	tickets []ticket
@@ -138,6 +142,7 @@ func (r *recorder) add(rec *record) string {
 	if !rec.class.NeverSent() {
 		r.live.RecordValue(result.Micros(o.Latency))
 		r.maxFlight = max(r.maxFlight, rec.flight)
+		r.secondFlight = max(r.secondFlight, rec.flight)
 		done := rec.dueNs + rec.latency
 		// An answer, or a write the target took (HV-VES answers nothing:
 		// a completed write is the collector reading), shows it alive.

@@ -137,7 +137,12 @@ func (t *ticker) tick(now time.Time) {
 	if gen != nil {
 		genRSS = gen.RSSBytes
 	}
-	r.tl.used(t.sec, genRSS, t.e.c.inFlight.Load())
+	// The second's peak: what the answered requests saw when they were
+	// sent, or what is in flight now when nothing was answered (a frozen
+	// target). A sample at the tick alone falls between a request's end
+	// and the next one's start, where a full pool looks half empty.
+	r.tl.used(t.sec, genRSS, max(r.secondFlight, t.e.c.inFlight.Load()))
+	r.secondFlight = 0
 	seconds := r.closeSeconds(false)
 	run := liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
 	r.live, t.spare = t.spare, r.live

@@ -51,8 +51,8 @@ type timeline struct {
 	stats result.MeanMaxReader
 }
 
-// usageReading is the generator's RSS and its requests in flight at the
-// end of one wall second.
+// usageReading is the generator's RSS at the end of one wall second and
+// the most requests it had in flight at once during it.
 type usageReading struct {
 	rssBytes int64
 	inFlight int64
@@ -121,8 +121,8 @@ func (t *timeline) reading(s int64, cpu float64, tgt *Reading) {
 	}
 }
 
-// used stores the generator's RSS (0: not sampled) and the requests in
-// flight at the end of wall second s.
+// used stores the generator's RSS (0: not sampled) and the most requests
+// in flight at once during wall second s.
 func (t *timeline) used(s, rssBytes, inFlight int64) {
 	if s < 0 || s >= maxTimeline {
 		return

@@ -342,9 +342,9 @@ type Second struct {
 	// GenRSSBytes is vesload's own resident memory at the end of the
 	// second, when it samples itself.
 	GenRSSBytes int64 `json:"generator_rss_bytes,omitempty"`
-	// InFlight is the number of requests on a connection at the end of
-	// the second: against the pool size it shows how close the run came
-	// to pool exhaustion.
+	// InFlight is the most requests on a connection at once during the
+	// second: against the pool size it shows how close the run came to
+	// pool exhaustion.
 	InFlight int64 `json:"in_flight,omitempty"`
 	// BytesSent is the bytes on the wire sent in this second (as Bytes), from which
 	// data rates (MB/s) of high-volume runs are read.
