@@ -31,3 +31,14 @@ func TestDigest(t *testing.T) {
 		t.Error("two profiles that differ have one digest")
 	}
 }
+
+// BenchmarkDigest is the start-up cost every run pays for its scenario's
+// digest.
+func BenchmarkDigest(b *testing.B) {
+	p := Profile{Name: "p", Load: Shape{RPS: 100}, Requests: []Request{{Body: strings.Repeat("{\"a\": 1}\n", 50)}}}
+	for b.Loop() {
+		if _, err := p.Digest(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
