@@ -17,3 +17,10 @@
 // behave as the net package's own. Elsewhere than Linux Wrap returns the
 // connection unchanged.
 package rawconn
+
+// MoreWriter is a connection that can be told that more data follows its
+// write at once, so that the kernel sends both in one segment: a
+// connection of Wrap's on Linux is one.
+type MoreWriter interface {
+	WriteMore(b []byte, more bool) (int, error)
+}

@@ -22,6 +22,7 @@ type conn struct {
 	readFn  func(fd uintptr) bool
 	wbuf    []byte
 	wn      int
+	wflags  uintptr // MSG_NOSIGNAL, and MSG_MORE while more data follows at once
 	werr    syscall.Errno
 	writeFn func(fd uintptr) bool
 }
@@ -68,7 +69,7 @@ func (c *conn) read(fd uintptr) bool {
 func (c *conn) write(fd uintptr) bool {
 	for c.wn < len(c.wbuf) {
 		rest := c.wbuf[c.wn:]
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
+		n, _, e := syscall.RawSyscall6(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)), c.wflags, 0, 0)
 		switch e {
 		case 0:
 			c.wn += int(n)
@@ -103,8 +104,23 @@ func (c *conn) Read(b []byte) (int, error) {
 }
 
 // Write implements net.Conn.
-func (c *conn) Write(b []byte) (int, error) {
-	c.wbuf, c.wn, c.werr = b, 0, 0
+func (c *conn) Write(b []byte) (int, error) { return c.send(b, syscall.MSG_NOSIGNAL) }
+
+// WriteMore writes b and, when more is set, tells the kernel that more
+// data follows at once (MSG_MORE): it keeps b in the socket's buffer and
+// sends it in one segment with what follows, until a write without more.
+// A producer with messages queued behind this one writes them as a few
+// large segments instead of one small segment (and one wake-up of the
+// receiver) each.
+func (c *conn) WriteMore(b []byte, more bool) (int, error) {
+	if more {
+		return c.send(b, syscall.MSG_NOSIGNAL|syscall.MSG_MORE)
+	}
+	return c.send(b, syscall.MSG_NOSIGNAL)
+}
+
+func (c *conn) send(b []byte, flags uintptr) (int, error) {
+	c.wbuf, c.wn, c.wflags, c.werr = b, 0, flags, 0
 	err := c.raw.Write(c.writeFn)
 	c.wbuf = nil
 	switch {

@@ -18,6 +18,18 @@ import (
 type conn struct {
 	net.Conn
 	connect, handshake time.Duration
+	// more, on plain TCP, is the connection's MSG_MORE write: a producer
+	// behind schedule writes its backlog as large segments.
+	more rawconn.MoreWriter
+}
+
+// write writes frame; more says that the producer's next message is
+// waiting to be written at once.
+func (c *conn) write(frame []byte, more bool) (int, error) {
+	if c.more != nil {
+		return c.more.WriteMore(frame, more)
+	}
+	return c.Conn.Write(frame)
 }
 
 // dial connects to the collector, with the TLS handshake when configured,
@@ -37,6 +49,7 @@ func dial(ctx context.Context, cfg *Config) (*conn, error) {
 	c = rawconn.Wrap(c)
 	k := &conn{Conn: c, connect: cfg.Clock.Now().Sub(begin)}
 	if cfg.TLS == nil {
+		k.more, _ = c.(rawconn.MoreWriter)
 		return k, nil
 	}
 	hs := cfg.Clock.Now()

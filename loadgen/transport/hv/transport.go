@@ -86,6 +86,10 @@ type producerConn struct {
 	redial   time.Duration // the next back-off
 	enc      *wtp.Encoder
 	live     atomic.Pointer[conn] // c, for Close to reach without mu
+	// queued counts the workers holding a due message of this producer
+	// that have yet to take their turn: while one waits, the write in
+	// progress is told that more follows at once.
+	queued atomic.Int32
 
 	written, failed, disconnected, bytes, reconnects, connects atomic.Int64
 }
@@ -291,6 +295,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	n := uint64(r.Seq)
 	p := n % uint64(cfg.Producers)
 	pc := t.conns[p]
+	pc.queued.Add(1)
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	// Message i of the producer waits until the ones before it are
@@ -299,6 +304,7 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	for pc.turn < i && !t.closed.Load() {
 		pc.next.Wait()
 	}
+	pc.queued.Add(-1)
 	defer func() {
 		pc.turn = max(pc.turn, i+1)
 		pc.next.Broadcast()
@@ -322,7 +328,9 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 	}
 	o.Written = cfg.Clock.Now()
 	_ = pc.c.SetWriteDeadline(o.Written.Add(cfg.WriteTimeout)) // an error shows in the write
-	_, err = pc.c.Write(frame)
+	// A message queued behind this one is due already and is written
+	// next: the kernel may hold this frame until it comes (MSG_MORE).
+	_, err = pc.c.write(frame, pc.queued.Load() > 0)
 	o.Done = cfg.Clock.Now()
 	if err != nil {
 		o.Class = transport.ClassifyNet(err)
