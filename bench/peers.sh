@@ -409,19 +409,28 @@ run_wrk2() { # run_wrk2 REP
 	for r in $RATES; do
 		wrk2_run "wrk2-open$r-$1" "$r" "$OPEN_S"
 		record wrk2 "open$r" "$w_rate" "$(per_req "$cpu_s" "$w_ok")" "$rss_kb" "" "$w_note"
+		# The lowest rate's latency p99 is wrk2's own floor: its timer's
+		# granularity and nginx's answer, with nothing behind schedule.
+		[[ -z $wrk2_floor ]] && wrk2_floor=$(num "$w_p99")
 	done
 	ceiling wrk2 "$1"
 }
 
 # wrk2_try NAME RATE: one run of the ceiling search at RATE; sets s_pass,
-# s_why and the s_* figures of the ceiling's row.
+# s_why and the s_* figures of the ceiling's row. wrk2 reports no dispatch
+# lag, only latency from the due time (lag + answer), so a run passes when
+# it answered at least 99.9 % of what was due, with no error, and its
+# latency p99 is less than 1 ms above its own floor (wrk2_floor, the p99 of
+# its run at the lowest of RATES): falling behind its schedule adds to that
+# latency as it adds to vesload's lag.
+wrk2_floor=
 wrk2_try() {
 	wrk2_run "$1" "$2" "$SEARCH_S"
 	s_rate=$w_rate s_cpu=$(per_req "$cpu_s" "$w_ok") s_rss=$rss_kb s_lag='' s_anon=$anon_kb
 	s_why="answered ${w_sent_pct}%, latency p99 ${w_p99:-?} ms"
 	s_pass=0
-	awk -v p="$(num "$w_p99")" -v s="$w_sent_pct" -v rc="$run_rc" -v e="$w_errs" \
-		'BEGIN{ exit !(rc == 0 && e == 0 && p > 0 && p < 1 && s >= 99.9) }' && s_pass=1
+	awk -v p="$(num "$w_p99")" -v f="$(num "$wrk2_floor")" -v s="$w_sent_pct" -v rc="$run_rc" -v e="$w_errs" \
+		'BEGIN{ exit !(rc == 0 && e == 0 && p > 0 && p < f + 1 && s >= 99.9) }' && s_pass=1
 	return 0
 }
 
@@ -597,7 +606,7 @@ vesload_try() {
 
 # ceiling TOOL REP: the highest constant rate TOOL sends on time on one
 # core (GEN_CPU), by TOOL_try. The rate doubles from SEARCH_START until a
-# run fails, then the bracket is bisected, SEARCH_RUNS runs at most,
+# rate fails twice, then the bracket is bisected, SEARCH_RUNS rates at most,
 # stopping when it is within 5 % or 200/s. Records the best passing run;
 # sets c_best (empty when no rate passed).
 ceiling() {
@@ -607,6 +616,13 @@ ceiling() {
 	while ((runs < SEARCH_RUNS)); do
 		runs=$((runs + 1))
 		"${tool}_try" "$tool-search$runs-$2" "$rate"
+		# A rate that fails is tried once more: one run on a shared machine
+		# can miss by a hiccup, and the ceiling is the most the tool achieves.
+		if ((!s_pass)); then
+			local first=$s_why
+			"${tool}_try" "$tool-search$runs-$2-again" "$rate"
+			((s_pass)) || s_why="$first; again: $s_why"
+		fi
 		if ((s_pass)); then
 			lo=$rate c_best=$rate b_rate=$s_rate b_cpu=$s_cpu b_rss=$s_rss b_lag=$s_lag b_anon=$s_anon
 			trail="$trail $rate ok"
@@ -624,9 +640,9 @@ ceiling() {
 		fi
 	done
 	if [[ -n $c_best ]]; then
-		record "$tool" ceiling "$c_best" "$b_cpu" "$b_rss" "$b_lag" "ceiling $c_best/s (achieved ${b_rate:-?}/s) in $runs runs of ${SEARCH_S}s:$trail" "$b_anon"
+		record "$tool" ceiling "$c_best" "$b_cpu" "$b_rss" "$b_lag" "ceiling $c_best/s (achieved ${b_rate:-?}/s) in $runs rates of ${SEARCH_S}s runs (a failing rate run twice):$trail" "$b_anon"
 	else
-		record "$tool" ceiling "" "" "" "" "no rate passed in $runs runs:$trail"
+		record "$tool" ceiling "" "" "" "" "no rate passed in $runs rates (each run twice):$trail"
 	fi
 }
 
@@ -664,7 +680,13 @@ workload_label() {
 	case $1 in
 	closed) echo "closed loop, $CONNS conns, ${CLOSED_S} s" ;;
 	open*) printf 'open %s/s, %s s\n' "${1#open}" "$OPEN_S" ;;
-	ceiling) echo "open-model ceiling on CPU $GEN_CPU (≥ 99.9 % sent, lag p99 < 1 ms, ${SEARCH_S} s runs)" ;;
+	ceiling)
+		if [[ $2 == wrk2 ]]; then
+			echo "open-model ceiling on CPU $GEN_CPU (≥ 99.9 % answered, latency p99 < its floor ${wrk2_floor:-?} ms + 1 ms, ${SEARCH_S} s runs)"
+		else
+			echo "open-model ceiling on CPU $GEN_CPU (≥ 99.9 % sent, lag p99 < 1 ms, ${SEARCH_S} s runs)"
+		fi
+		;;
 	overload) echo "2x ceiling, ${SEARCH_S} s" ;;
 	all) echo "all" ;;
 	esac
@@ -708,7 +730,7 @@ report() {
 				[[ $t == vesload ]] && lag=$(fmt_lag "$(agg "$t" "$w" 6)")
 				local vs='–'
 				[[ $w == open* ]] && vs=$(ratio "$(agg "$t" "$w" 4)" "$(agg wrk2 "$w" 4)")
-				printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "${v:-?}" "$(workload_label "$w")" \
+				printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "${v:-?}" "$(workload_label "$w" "$t")" \
 					"$(fmt_rate "$(agg "$t" "$w" 3)")" "$(fmt_us "$(agg "$t" "$w" 4)")" "$vs" \
 					"$(fmt_mb "$(agg "$t" "$w" 5)")" "$(fmt_mb "$(agg "$t" "$w" 8)")" "$lag" "$note"
 			done
