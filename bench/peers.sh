@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# bench/peers.sh: vesload measured side by side with wrk, wrk2, ab, hey, vegeta
+# bench/peers.sh: vesload measured side by side with wrk, wrk2, ab, hey, vegeta, gofloor
 # and JMeter against one local nginx that answers 202, server and generator
 # pinned to one core each. Prints one markdown table and writes it to bench/RESULTS.md.
 # See bench/README.md for the workloads and how the figures are computed.
 #
 # Environment (defaults in brackets):
 #   REPEAT [1]          runs of every workload; the table shows medians
-#   TOOLS  [wrk wrk2 ab hey vegeta jmeter vesload]
+#   TOOLS  [wrk wrk2 ab hey vegeta jmeter gofloor vesload]
 #   RATES  [1000 5000]  open-model rates (requests per second)
 #   CLOSED_S [10]  OPEN_S [20]  SEARCH_S [8]  SEARCH_RUNS [8]  SEARCH_START [5000]
 #   CONNS [50]          connections (closed loop, wrk2) and vegeta/vesload pool bound
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 
 REPEAT=${REPEAT:-1}
-TOOLS=${TOOLS:-"wrk wrk2 ab hey vegeta jmeter vesload"}
+TOOLS=${TOOLS:-"wrk wrk2 ab hey vegeta jmeter gofloor vesload"}
 RATES=${RATES:-"1000 5000"}
 CONNS=${CONNS:-50}
 CLOSED_S=${CLOSED_S:-10}
@@ -497,6 +497,28 @@ vegeta_attack() {
 	record vegeta "$wl" "$rate" "$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
 }
 
+# run_gofloor REP: the Go runtime's own floor (bench/gofloor), open model
+# at each of RATES, CONNS connections each paced at rate/CONNS as wrk2's.
+run_gofloor() {
+	if [[ ! -x $bin/gofloor ]]; then
+		log "building bench/gofloor"
+		(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$bin/gofloor" ./bench/gofloor) >"$out/gofloor-build.log" 2>&1 ||
+			die "go build ./bench/gofloor failed: see $out/gofloor-build.log"
+	fi
+	local r n ok note addr=${url#http://}
+	addr=${addr%%/*}
+	for r in $RATES; do
+		n=gofloor-open$r-$1
+		measure "$n" $((OPEN_S + 30)) "$bin/gofloor" --addr "$addr" --path "$path" --body "$body" \
+			--rate "$r" --duration "${OPEN_S}s" --conns "$CONNS"
+		ok=$(awk '$1 == "answered" {print $2}' "$out/$n.out")
+		note=
+		((run_rc)) && note="exit $run_rc: $(head -c 160 "$out/$n.err")"
+		record gofloor "open$r" "$(awk -v n="$(num "$ok")" -v d="$OPEN_S" 'BEGIN{printf "%.0f", n / d}')" \
+			"$(per_req "$cpu_s" "$ok")" "$rss_kb" "" "$note"
+	done
+}
+
 run_vegeta() { # run_vegeta REP
 	vegeta_attack "vegeta-closed-$1" $((CLOSED_S + 30)) closed "-rate=0" -rate=0 -duration="${CLOSED_S}s"
 	local r
@@ -670,6 +692,7 @@ version_of() {
 		"$(cat "$bin/wrk2-build/stamp" 2>/dev/null)" ;;
 	ab) { ab -V 2>&1 || true; } | awk -F'Version ' 'NR == 1 {split($2, a, " "); print a[1]}' ;;
 	hey | vegeta) go version -m "$bin/$1" 2>/dev/null | awk '$1 == "mod" {print $3}' ;;
+	gofloor) go version "$bin/gofloor" 2>/dev/null | awk '{print $2}' ;;
 	jmeter) dpkg-query -W -f '${Version}' jmeter 2>/dev/null || echo "?" ;;
 	vesload) "$vesload" version 2>/dev/null | awk '{print $2}' ;;
 	esac
@@ -754,6 +777,7 @@ report() {
 			local line
 			line="- at $r/s: CPU/request ÷ wrk2's $(ratio "$(agg vesload "open$r" 4)" "$(agg wrk2 "open$r" 4)") (target ≤ 1.2)"
 			line="$line; ÷ vegeta's $(ratio "$(agg vesload "open$r" 4)" "$(agg vegeta "open$r" 4)") (target ≤ 0.80)"
+			line="$line; ÷ the Go floor's (gofloor) $(ratio "$(agg vesload "open$r" 4)" "$(agg gofloor "open$r" 4)") (reported)"
 			if ((r >= 5000)); then
 				line="$line; ÷ wrk's closed-loop floor $(ratio "$(agg vesload "open$r" 4)" "$wrk_us") (target ≤ 2)"
 				line="$line; anonymous RSS ÷ vegeta's $(ratio "$(agg vesload "open$r" 8)" "$(agg vegeta "open$r" 8)") (target ≤ 1)"
@@ -831,7 +855,7 @@ log "nginx on $url (CPU $SERVER_CPU), generators on CPU $GEN_CPU, load average $
 for ((rep = 1; rep <= REPEAT; rep++)); do
 	for t in $TOOLS; do
 		case $t in
-		wrk | wrk2 | ab | hey | vegeta | jmeter | vesload) "run_$t" "$rep" ;;
+		wrk | wrk2 | ab | hey | vegeta | jmeter | gofloor | vesload) "run_$t" "$rep" ;;
 		*) die "unknown tool '$t' in TOOLS" ;;
 		esac
 	done
