@@ -205,6 +205,10 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	if err := probe.Check(); err != nil {
 		return nil, so, release, usageError{err}
 	}
+	labels, err := parseLabels(o.run.profileLabels, o.run.labels) // before an emulator is started for the run
+	if err != nil {
+		return nil, so, release, err
+	}
 	emu, err := hvTarget(o, &cfg, stderr)
 	if err != nil {
 		return nil, so, release, err
@@ -223,10 +227,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	}
 	ec.TLS = o.tls // for the target's https metrics endpoint
 	rc := cfg.RunConfig()
-	rc.Profile, rc.Emulator, rc.Thresholds, rc.Digest = o.profile, emu != nil, exprs, cfg.Digest()
-	if rc.Labels, err = parseLabels(o.run.profileLabels, o.run.labels); err != nil {
-		return nil, so, release, err
-	}
+	rc.Profile, rc.Emulator, rc.Thresholds, rc.Digest, rc.Labels = o.profile, emu != nil, exprs, cfg.Digest(), labels
 	if emu != nil {
 		rc.EmulatorSeed = emu.Seed()
 	}

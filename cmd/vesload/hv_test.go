@@ -208,6 +208,8 @@ func TestHVBadInput(t *testing.T) {
 		{[]string{"--addr", "127.0.0.1:99999"}, exitUsage, `vesload hv: --addr "127.0.0.1:99999": port 99999 out of range (want 1 to 65535)`},
 		{[]string{"--addr", ":6061"}, exitUsage, `--addr ":6061": no host`},
 		{[]string{"--run-id", "a b"}, exitUsage, "--run-id:"},
+		// refused before a built-in emulator is started for the run
+		{[]string{"--label", "bad label"}, exitUsage, `--label: label "bad label": want KEY=VALUE`},
 		{[]string{"--cacert", cert}, exitUsage, "need --addr"},
 		{[]string{"--addr", closed, "--cert", store, "--cert-pass-file", wrongPass}, exitUsage, "wrong password"},
 		{[]string{"--addr", closed}, exitRun, "connect to " + closed},

@@ -109,8 +109,11 @@ func TestShardsEndToEnd(t *testing.T) {
 	t.Logf("arrival gaps (nominal %v): p1 %dµs p10 %dµs p25 %dµs p50 %dµs p99 %dµs max %dµs; largest start offset %.3f ms",
 		nominal, g.P1Us, g.P10Us, g.P25Us, g.P50Us, g.P99Us, g.MaxUs, m.Merged.StartOffsetMaxMs)
 	nominalUs := nominal.Microseconds()
-	if g.P99Us >= 3*nominalUs {
-		t.Errorf("gap p99 %dµs, want under 3× the nominal %dµs", g.P99Us, nominalUs)
+	// The p99 is the second-largest of 199 gaps: one stall of the machine
+	// (other packages' tests run beside this one) shows there, so it is
+	// held loosely; the burst check below is the tight one.
+	if g.P99Us >= 8*nominalUs {
+		t.Errorf("gap p99 %dµs, want under 8× the nominal %dµs", g.P99Us, nominalUs)
 	}
 	// Bursts of four would put three gaps in four near zero; interleaved
 	// shards put the median at the nominal gap and few gaps near zero.
