@@ -24,7 +24,7 @@ type ticker struct {
 
 	self     Sampler // the generator's own process, read on every tick; nil when it cannot be read
 	cpuStats cpuStats
-	lastRead time.Time // when self was last read; zero before the first reading, which counts from the start
+	lastRead time.Time // when self was last read; zero before the first reading, taken at the start
 	target   *sampling
 
 	last struct{ sent, attempted int64 }
@@ -73,6 +73,9 @@ func (e *Engine) selfSampler() Sampler {
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
 	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{})}
 	t.initWindow()
+	// The run's CPU is measured from its start: whatever the set-up used
+	// (connections, preflight, waiting for other shards) is not the run's.
+	t.readSelf(start)
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
 	}
@@ -266,8 +269,8 @@ type cpuStats struct {
 	// busy and wall are the CPU seconds used and the wall seconds they
 	// were measured over: the average is their ratio, each reading
 	// weighed by its interval, so that the run's last, partial second (a
-	// few milliseconds, measured in whole clock ticks of 10 ms) counts
-	// for what it lasted, not as a second of its own.
+	// few milliseconds) counts for what it lasted, not as a second of its
+	// own.
 	busy, wall float64
 	// max is the highest CPU of a reading over at least minMaxInterval.
 	max float64
@@ -276,9 +279,10 @@ type cpuStats struct {
 	rss, anon, heap int64
 }
 
-// minMaxInterval is the shortest reading that may set the peak CPU: the
-// kernel counts CPU time in ticks of 10 ms, so a reading over a few
-// milliseconds can show several cores' worth of one tick.
+// minMaxInterval is the shortest reading that may set the peak CPU: a
+// reading over a few milliseconds shows a burst, not a load (and where
+// CPU time is counted in clock ticks of 10 ms, several cores' worth of
+// one tick).
 const minMaxInterval = 500 * time.Millisecond
 
 // add folds in r, a reading over the last dt.
@@ -316,9 +320,8 @@ func (t *ticker) readSelf(now time.Time) (cpu float64, r *Reading) {
 	if err != nil && !errors.Is(err, sample.ErrPartial) {
 		return 0, nil
 	}
-	// The sampler measured since its previous reading: the ticker's
-	// previous one, or, for the first, its priming before the start,
-	// which the run's own interval stands for.
+	// The sampler measured since its previous reading; the first, taken
+	// at the start, only sets where the run's CPU is counted from.
 	if t.lastRead.IsZero() {
 		t.lastRead = t.started
 	}

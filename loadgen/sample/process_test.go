@@ -246,6 +246,37 @@ func TestSelf(t *testing.T) {
 	}
 }
 
+// The generator's own CPU is exact over a few milliseconds, such as a
+// run's last, partial second: counted in 10 ms clock ticks, 3 ms of
+// spinning reads as 0 % or as 333 % and more. Not parallel, so that no
+// other test spends this process's CPU meanwhile; a few tries, since the
+// machine may take the core away for a whole try.
+func TestSelfCPUIsExactOverMilliseconds(t *testing.T) {
+	s, err := NewSelf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var got []float64
+	for range 5 {
+		from := time.Now()
+		if _, err := s.Sample(ctx, from); err != nil {
+			t.Fatal(err)
+		}
+		for time.Since(from) < 3*time.Millisecond {
+		}
+		r, err := s.Sample(ctx, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.CPUPct > 30 && r.CPUPct < 200 {
+			return
+		}
+		got = append(got, r.CPUPct)
+	}
+	t.Errorf("CPU over 3 ms of spinning: %.0f %%, want near 100 %% (a clock tick's rounding shows 0 or over 300)", got)
+}
+
 // cpuTicks reads a process's user plus system time, in clock ticks, from
 // /proc/<pid>/stat without going through the code under test.
 func cpuTicks(t *testing.T, pid int32) int64 {

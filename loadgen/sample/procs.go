@@ -84,7 +84,8 @@ func counters(ctx context.Context, p *process.Process) (procStat, error) {
 // through a handle kept for the whole run: a process reading itself is
 // alive, neither a zombie nor a pid reused by another, so its readings
 // (one a second) skip what tells those apart, the existence check, the
-// creation time and the state, half the files of a reading.
+// creation time and the state, half the files of a reading. Its CPU
+// times come from getrusage (ownCPU), exact to the microsecond.
 type ownProcs struct {
 	gopsutilProcs
 	self  *process.Process
@@ -114,6 +115,9 @@ func (o *ownProcs) stat(ctx context.Context, pid int32) (procStat, error) {
 		return procStat{}, err
 	}
 	st.start = o.start
+	if user, system, ok := ownCPU(); ok {
+		st.user, st.system = user, system
+	}
 	return st, nil
 }
 
