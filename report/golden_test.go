@@ -15,6 +15,11 @@ func TestGolden(t *testing.T) {
 	interrupted.Interrupted = true
 	interrupted.DurationS = 12.5
 	interrupted.Config.DurationS = 60
+	labelled := func() *result.Result { // labels as a nightly job sets them, one with Markdown's own characters
+		r := sampleResult(t)
+		r.Config.Labels = map[string]string{"build": "1.9.1", "note": "a|b *c* `d`"}
+		return r
+	}
 	tests := []struct {
 		name   string
 		render func(*bytes.Buffer) error
@@ -23,6 +28,10 @@ func TestGolden(t *testing.T) {
 		{"text_empty.golden", func(b *bytes.Buffer) error { return Text(b, emptyResult(), TextOptions{}) }},
 		{"markdown.golden", func(b *bytes.Buffer) error { return Markdown(b, sampleResult(t)) }},
 		{"markdown_empty.golden", func(b *bytes.Buffer) error { return Markdown(b, emptyResult()) }},
+		{"markdown_labels.golden", func(b *bytes.Buffer) error { return Markdown(b, labelled()) }},
+		{"markdown_table_labels.golden", func(b *bytes.Buffer) error {
+			return MarkdownTable(b, []*result.Result{labelled(), emptyResult()}, nil)
+		}},
 		{"markdown_hv.golden", func(b *bytes.Buffer) error { return Markdown(b, hvResult(t)) }},
 		{"markdown_table_hv.golden", func(b *bytes.Buffer) error {
 			return MarkdownTable(b, []*result.Result{hvResult(t), hvResult(t)}, []string{"build A", "build B"})

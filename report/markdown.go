@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
@@ -12,8 +13,8 @@ import (
 
 // Markdown writes r as the one-row seed table, ready to paste into a wiki
 // page beside earlier runs: the REST table, or for an HV-VES run the
-// table of ONAP's HV-VES pages (the one the summary prints). Cells with no
-// data read "n/a".
+// table of ONAP's HV-VES pages (the one the summary prints), and the
+// run's labels under it. Cells with no data read "n/a".
 func Markdown(w io.Writer, r *result.Result) error {
 	if r == nil {
 		return errors.New("markdown: no result")
@@ -29,11 +30,24 @@ func Markdown(w io.Writer, r *result.Result) error {
 	}
 	p := &Printer{w: w}
 	p.Lines(t.Pipe(""))
+	if l := r.Config.LabelText(); l != "" { // what a wiki page's earlier rows are told apart by
+		p.Println("")
+		p.Println("Labels: " + escapeInline(l))
+	}
 	if p.err != nil {
 		return fmt.Errorf("markdown: %w", p.err)
 	}
 	return nil
 }
+
+// markdownSpecial are the characters that Markdown would read as
+// emphasis, code, links or HTML in a line of text; a table cell's pipes
+// are table.EscapeCell's.
+var markdownSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`)
+
+// escapeInline keeps text the run was given (profile name, label values)
+// literal in Markdown.
+func escapeInline(s string) string { return markdownSpecial.Replace(s) }
 
 // MarkdownTable writes several runs as one seed table, one row each, with
 // a leading Run column: names[i] labels rs[i]. With no names each row is
@@ -62,7 +76,7 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	}
 	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, cols...)}
 	for i, r := range rs {
-		name := runLabel(r)
+		name := escapeInline(runLabel(r))
 		if len(names) > 0 {
 			name = names[i]
 		}
@@ -80,8 +94,8 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	return nil
 }
 
-// runLabel names a run that was given no name: its rate and start time
-// tell repetitions apart.
+// runLabel names a run that was given no name: its rate, start time and
+// labels tell repetitions apart.
 func runLabel(r *result.Result) string {
 	label := format.Num(r.RPS.Target) + " rps"
 	if r.Config.Profile != "" {
@@ -90,5 +104,8 @@ func runLabel(r *result.Result) string {
 	if !r.Started.IsZero() {
 		label += " " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
 	}
-	return table.EscapeCell(label)
+	if l := r.Config.LabelText(); l != "" {
+		label += " (" + l + ")"
+	}
+	return label
 }
