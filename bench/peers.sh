@@ -95,7 +95,6 @@ install_tools() {
 	command -v nginx >/dev/null || missing+=(nginx)
 	command -v wrk >/dev/null || missing+=(wrk)
 	command -v ab >/dev/null || missing+=(apache2-utils)
-	[[ -x /usr/bin/time ]] || missing+=(time)
 	command -v jq >/dev/null || missing+=(jq)
 	command -v taskset >/dev/null || missing+=(util-linux)
 	command -v curl >/dev/null || missing+=(curl)
@@ -274,16 +273,22 @@ EOF
 # ------------------------------------------------------------------ measuring
 
 # watch_anon PID FILE: writes to FILE the highest RssAnon (kB) seen, every
-# 200 ms, of the tool PID runs (timeout -> time -> the tool, which taskset
+# 200 ms, of the tool PID runs (timeout -> cputime -> the tool, which taskset
 # became): the anonymous memory (heap, stacks) a run grows, without the
 # shared, clean pages of the binary that peak RSS also counts. Reads /proc
 # with bash builtins only, so that the watch itself forks nothing but sleep.
 watch_anon() {
-	local pid=$1 file=$2 peak=0 mid kid k v _
+	local pid=$1 file=$2 peak=0 mid kid k v f _
 	while [[ -d /proc/$pid ]]; do
 		mid='' kid=''
 		read -r mid _ <"/proc/$pid/task/$pid/children" 2>/dev/null || true
-		[[ -n $mid ]] && { read -r kid _ <"/proc/$mid/task/$mid/children" 2>/dev/null || true; }
+		# cputime is a Go program: any of its threads may have started the tool.
+		if [[ -n $mid ]]; then
+			for f in /proc/"$mid"/task/*/children; do
+				read -r kid _ <"$f" 2>/dev/null || true
+				[[ -n $kid ]] && break
+			done
+		fi
 		if [[ -n $kid ]]; then
 			while read -r k v _; do
 				[[ $k == RssAnon: && $v =~ ^[0-9]+$ ]] && ((v > peak)) && peak=$v
@@ -294,15 +299,16 @@ watch_anon() {
 	echo "$peak" >"$file"
 }
 
-# measure NAME LIMIT_S CMD...: runs CMD on GEN_CPU under GNU time, at most
-# LIMIT_S seconds; stdout and stderr go to $out/NAME.{out,err}. Sets cpu_s
-# (user+sys seconds), rss_kb (peak RSS), anon_kb (peak anonymous RSS,
-# sampled every 200 ms) and run_rc.
+# measure NAME LIMIT_S CMD...: runs CMD on GEN_CPU under bench/cputime
+# (GNU time's figures, with CPU time to the microsecond instead of 10 ms),
+# at most LIMIT_S seconds; stdout and stderr go to $out/NAME.{out,err}.
+# Sets cpu_s (user+sys seconds), rss_kb (peak RSS), anon_kb (peak anonymous
+# RSS, sampled every 200 ms) and run_rc.
 measure() {
 	local name=$1 limit=$2
 	shift 2
 	run_rc=0
-	timeout -k 5 "$limit" /usr/bin/time -f '%U %S %M' -o "$out/$name.time" \
+	timeout -k 5 "$limit" "$cputime" -o "$out/$name.time" -- \
 		taskset -c "$GEN_CPU" "$@" >"$out/$name.out" 2>"$out/$name.err" &
 	cur_pid=$!
 	watch_anon "$cur_pid" "$out/$name.anon" &
@@ -315,7 +321,7 @@ measure() {
 	local u='' s='' m=''
 	read -r u s m < <(tail -n 1 "$out/$name.time" 2>/dev/null) || true
 	if [[ $u =~ ^[0-9.]+$ && $s =~ ^[0-9.]+$ && $m =~ ^[0-9]+$ ]]; then
-		cpu_s=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.3f", u+s}')
+		cpu_s=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.6f", u+s}')
 		rss_kb=$m
 	else
 		cpu_s=
@@ -812,7 +818,7 @@ report() {
 		echo "- REPEAT=$REPEAT (medians of $REPEAT), RATES=$RATES, CLOSED_S=$CLOSED_S, OPEN_S=$OPEN_S," \
 			"SEARCH_S=$SEARCH_S, SEARCH_RUNS=$SEARCH_RUNS, CONNS=$CONNS, POOL_WAIT=$POOL_WAIT"
 		echo
-		echo "CPU µs/request = (user + sys CPU of the generator process, from GNU time) ÷ 2xx responses."
+		echo "CPU µs/request = (user + sys CPU of the generator process, to the microsecond, from bench/cputime) ÷ 2xx responses."
 		echo
 		cat "$out/table.md"
 		echo
@@ -827,6 +833,13 @@ mkdir -p "$out"
 find "$out" -maxdepth 1 -type f -delete
 install_tools
 [[ $(nproc) -ge 2 ]] || log "only $(nproc) CPU: server and generator share it, figures are not comparable"
+
+# Every tool's CPU time is read by bench/cputime.
+log "building bench/cputime"
+cputime=$bin/cputime
+mkdir -p "$bin"
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$cputime" ./bench/cputime) >"$out/cputime-build.log" 2>&1 ||
+	die "go build ./bench/cputime failed: see $out/cputime-build.log"
 
 vesload=
 if want vesload; then
