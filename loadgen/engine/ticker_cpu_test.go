@@ -25,8 +25,9 @@ func (c *cpuReadings) Sample(context.Context, time.Time) (Reading, error) {
 // reading weighed by its interval: the run's last reading, a few
 // milliseconds after the last whole second, may show a burst (500 %, or
 // one 10 ms clock tick where CPU time is counted in ticks) and must not
-// count as a second of its own, nor set the peak. Seven seconds at 50 % and 2 ms "at 500 %"
-// average about 50 %, never the 106 % a mean of the readings makes.
+// count as a second of its own, nor set the peak. Seven seconds at 50 %
+// and 2 ms "at 500 %" average about 50 %, never the 106 % a mean of the
+// readings makes.
 func TestGeneratorCPUWeighsEachReadingByItsInterval(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
