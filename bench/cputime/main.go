@@ -2,8 +2,8 @@
 // system, and its peak resident memory: the figures GNU time's "%U %S %M"
 // gives, with CPU time to the microsecond where GNU time rounds it to
 // 10 ms. bench/peers.sh divides a run's CPU time by its requests, and a
-// light tool at 100 requests a second for 10 s uses 60–100 ms in all, so
-// that rounding alone moved its CPU per request by a tenth or more.
+// light tool at 100 requests a second for 10 s uses a few tens of
+// milliseconds in all, of which one step of 10 ms is a large share.
 //
 //	cputime -o FILE -- COMMAND [ARG...]
 //
