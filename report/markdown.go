@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
@@ -32,22 +31,13 @@ func Markdown(w io.Writer, r *result.Result) error {
 	p.Lines(t.Pipe(""))
 	if l := r.Config.LabelText(); l != "" { // what a wiki page's earlier rows are told apart by
 		p.Println("")
-		p.Println("Labels: " + escapeInline(l))
+		p.Println("Labels: " + table.EscapeText(l))
 	}
 	if p.err != nil {
 		return fmt.Errorf("markdown: %w", p.err)
 	}
 	return nil
 }
-
-// markdownSpecial are the characters that Markdown would read as
-// emphasis, code, links or HTML in a line of text; a table cell's pipes
-// are table.EscapeCell's.
-var markdownSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`)
-
-// escapeInline keeps text the run was given (profile name, label values)
-// literal in Markdown.
-func escapeInline(s string) string { return markdownSpecial.Replace(s) }
 
 // MarkdownTable writes several runs as one seed table, one row each, with
 // a leading Run column: names[i] labels rs[i]. With no names each row is
@@ -76,7 +66,7 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	}
 	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, cols...)}
 	for i, r := range rs {
-		name := escapeInline(runLabel(r))
+		name := table.EscapeText(runLabel(r))
 		if len(names) > 0 {
 			name = names[i]
 		}

@@ -66,7 +66,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cputime: this system gives no resource usage of a child")
 		return 1
 	}
-	line := fmt.Sprintf("%.6f %.6f %d\n", seconds(ru.Utime), seconds(ru.Stime), ru.Maxrss)
+	line := fmt.Sprintf("%.6f %.6f %d\n", float64(ru.Utime.Nano())/1e9, float64(ru.Stime.Nano())/1e9, ru.Maxrss)
 	if *out == "" {
 		fmt.Fprint(stderr, line)
 	} else if err := os.WriteFile(*out, []byte(line), 0o644); err != nil {
@@ -83,5 +83,3 @@ func exitCode(ps *os.ProcessState) int {
 	}
 	return ps.ExitCode()
 }
-
-func seconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }

@@ -51,17 +51,17 @@ func counters(ctx context.Context, p *process.Process) (procStat, error) {
 	if err != nil {
 		return procStat{}, fmt.Errorf("page faults: %w", err)
 	}
+	st := procStat{user: times.User, system: times.System, minor: faults.MinorFaults, major: faults.MajorFaults}
+	return st, footprint(ctx, p, &st)
+}
+
+// footprint reads a process's threads and memory into st.
+func footprint(ctx context.Context, p *process.Process, st *procStat) error {
 	threads, err := p.NumThreadsWithContext(ctx)
 	if err != nil {
-		return procStat{}, fmt.Errorf("threads: %w", err)
+		return fmt.Errorf("threads: %w", err)
 	}
-	st := procStat{
-		user:    times.User,
-		system:  times.System,
-		minor:   faults.MinorFaults,
-		major:   faults.MajorFaults,
-		threads: threads,
-	}
+	st.threads = threads
 	// Where gopsutil has the extended memory figures (Linux: one read of
 	// statm), they hold RSS and VMS too; elsewhere the basic ones do, and
 	// the anonymous share is unknown.
@@ -70,14 +70,14 @@ func counters(ctx context.Context, p *process.Process) (procStat, error) {
 		if ex.RSS >= ex.Shared {
 			st.anon = ex.RSS - ex.Shared
 		}
-		return st, nil
+		return nil
 	}
 	mi, err := p.MemoryInfoWithContext(ctx)
 	if err != nil {
-		return procStat{}, fmt.Errorf("memory: %w", err)
+		return fmt.Errorf("memory: %w", err)
 	}
 	st.rss, st.vms = mi.RSS, mi.VMS
-	return st, nil
+	return nil
 }
 
 // ownProcs reads processes as gopsutilProcs does, and vesload's own one
@@ -85,7 +85,8 @@ func counters(ctx context.Context, p *process.Process) (procStat, error) {
 // alive, neither a zombie nor a pid reused by another, so its readings
 // (one a second) skip what tells those apart, the existence check, the
 // creation time and the state, half the files of a reading. Its CPU
-// times come from getrusage (ownCPU), exact to the microsecond.
+// times and page faults come from getrusage (ownActivity), its CPU times
+// exact to the microsecond.
 type ownProcs struct {
 	gopsutilProcs
 	self  *process.Process
@@ -110,14 +111,14 @@ func (o *ownProcs) stat(ctx context.Context, pid int32) (procStat, error) {
 	if pid != o.self.Pid {
 		return o.gopsutilProcs.stat(ctx, pid)
 	}
-	st, err := counters(ctx, o.self)
+	st, err := ownActivity()
 	if err != nil {
 		return procStat{}, err
 	}
-	st.start = o.start
-	if user, system, ok := ownCPU(); ok {
-		st.user, st.system = user, system
+	if err := footprint(ctx, o.self, &st); err != nil {
+		return procStat{}, err
 	}
+	st.start = o.start
 	return st, nil
 }
 

@@ -96,6 +96,14 @@ func EscapeCell(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "|", `\|`)), " ")
 }
 
+// markdownSpecial are the characters Markdown reads as emphasis, code,
+// links or HTML in text; a cell's pipes are EscapeCell's.
+var markdownSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`)
+
+// EscapeText keeps text a run was given (a profile name, label values)
+// literal in Markdown: in a line, or in a cell with EscapeCell after it.
+func EscapeText(s string) string { return markdownSpecial.Replace(s) }
+
 func (t *Table) titles() []string {
 	titles := make([]string, len(t.Cols))
 	for i, c := range t.Cols {

@@ -74,3 +74,17 @@ func TestEscapeCell(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapeText(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"build=1.9.1":        "build=1.9.1",
+		"*c* `d` _e_":        "\\*c\\* \\`d\\` \\_e\\_",
+		`a\b [l](u) <x> a|b`: `a\\b \[l\](u) \<x\> a|b`,
+	}
+	for in, want := range tests {
+		if got := EscapeText(in); got != want {
+			t.Errorf("EscapeText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
