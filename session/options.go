@@ -60,8 +60,8 @@ type Options struct {
 	// JTL and HdrLog are the files written while the run goes on.
 	JTL, HdrLog observe.Stream
 
-	// Target says how the system under test is sampled; its HTTP TLS is
-	// the plan's.
+	// Target says how the system under test is sampled; the command
+	// gives its HTTP endpoints the target's TLS settings.
 	Target sample.TargetOptions
 	// MetricsAddr serves vesload's own metrics during the run and
 	// MetricsLinger after it; empty for none.

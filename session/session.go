@@ -209,10 +209,8 @@ func (s *Session) attach() error {
 	if o.Verbose {
 		cfg.LogFailure = s.later.note
 	}
-	target := o.Target
-	target.HTTP.TLS = cfg.TLS // remote endpoints use the target's TLS settings
 	var err error
-	if cfg.Target, err = sample.Target(target); err != nil {
+	if cfg.Target, err = sample.Target(o.Target); err != nil {
 		return UsageError{err}
 	}
 	if self, err := sample.NewSelf(); err == nil {

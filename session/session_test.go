@@ -64,7 +64,7 @@ func testPlan(t *testing.T, rps float64, d, delay time.Duration) *scenario.Plan 
 	}
 	url := "tcp://127.0.0.1:1"
 	return &scenario.Plan{URL: url, Label: "test", RunConfig: result.RunConfig{RunID: "r1", URL: url},
-		Config: engine.Config{URL: url, Load: sched, Body: body{}, Pool: 4, Timeout: 5 * time.Second,
+		Config: engine.Config{Load: sched, Body: body{}, Pool: 4, Timeout: 5 * time.Second,
 			Transport: &answering{delay: delay, closed: make(chan struct{})}, NoPreflight: true}}
 }
 

@@ -41,7 +41,7 @@ func dryRun(o *runOptions, changed func(string) bool, runID, schemaDir string, s
 	if err != nil {
 		return 0, usageError{err}
 	}
-	tr, err := restTransport(&plan.Config) // builds the requests; connects to nothing
+	tr, err := plan.Transport(&plan.Config) // builds the requests; connects to nothing
 	if err != nil {
 		return 0, usageError{err}
 	}

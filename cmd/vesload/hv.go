@@ -225,7 +225,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	if err != nil {
 		return nil, so, release, usageError{err}
 	}
-	ec.TLS = o.tls // for the target's https metrics endpoint
+	so.Target.HTTP.TLS = o.tls // for the target's https metrics endpoint
 	rc := cfg.RunConfig()
 	rc.Profile, rc.Emulator, rc.Thresholds, rc.Digest, rc.Labels = o.profile, emu != nil, exprs, cfg.Digest(), labels
 	if emu != nil {

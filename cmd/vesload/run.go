@@ -306,7 +306,8 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 	if so.Delivery, err = o.consume.follow(plan, sc, emu); err != nil {
 		return nil, so, emu, err
 	}
-	so.Total, so.Transport = sc.Load.TotalDuration(), restTransport
+	so.Total, so.Transport = sc.Load.TotalDuration(), plan.Transport
+	so.Target.HTTP.TLS = plan.REST.TLS // remote endpoints use the target's TLS settings
 	return plan, so, emu, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -85,8 +86,8 @@ func checkFlagFiles(o *runOptions) error {
 }
 
 // parseHeaders reads --header values ("Name: value").
-func parseHeaders(raw []string) ([]engine.Header, error) {
-	hs := make([]engine.Header, 0, len(raw))
+func parseHeaders(raw []string) ([]transport.Header, error) {
+	hs := make([]transport.Header, 0, len(raw))
 	for _, h := range raw {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
@@ -97,7 +98,7 @@ func parseHeaders(raw []string) ([]engine.Header, error) {
 		if c := http.CanonicalHeaderKey(name); c == "Authorization" || c == "Proxy-Authorization" {
 			return nil, usagef("--header %s: credentials are not given on the command line, where process listings show them: use --user with --password-file or $VESLOAD_PASSWORD (kube: --password-secret)", c)
 		}
-		hs = append(hs, engine.Header{Name: name, Value: strings.TrimSpace(value)})
+		hs = append(hs, transport.Header{Name: name, Value: strings.TrimSpace(value)})
 	}
 	return hs, nil
 }

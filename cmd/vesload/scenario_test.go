@@ -211,13 +211,13 @@ func TestFlagsOverProfile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.args, err)
 		}
-		c, rc := pl.Config, pl.RunConfig
+		c, ro, rc := pl.Config, pl.REST, pl.RunConfig
 		load := "closed"
 		if s, ok := c.Load.(*engine.Schedule); ok {
 			load = fmt.Sprintf("%d scheduled", s.Total())
 		}
 		got := fmt.Sprintf("%s: %s; pool %d wait %v timeout %v keepalive %v; user %q (%d); label %s; profile %q; headers %v; gates %d",
-			rc.Shape, load, c.Pool, c.PoolWait, c.Timeout, c.KeepAlive, c.User, len(c.Password), pl.Label, rc.Profile, c.Headers, len(rc.Thresholds))
+			rc.Shape, load, c.Pool, c.PoolWait, c.Timeout, ro.KeepAlive, ro.User, len(ro.Password), pl.Label, rc.Profile, ro.Headers, len(rc.Thresholds))
 		if got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.args, got, tt.want)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/valyala/fasthttp/fasthttputil"
 
 	"github.com/vesload/vesload/loadgen/output/metrics"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 )
 
 // BenchmarkRequestPath measures the whole per-request path — schedule,
@@ -40,16 +41,15 @@ func BenchmarkRequestPath(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := Config{
-		URL: "http://vesload.test/eventListener/v7", Load: s, Body: seqBody{},
-		Pool: 8, PoolWait: time.Minute, Timeout: 5 * time.Second, KeepAlive: true,
-		Dial: func(string) (net.Conn, error) { return ln.Dial() },
+	cfg := restRun{Config: Config{
+		Load: s, Body: seqBody{},
+		Pool: 8, PoolWait: time.Minute, Timeout: 5 * time.Second,
 		// Live metrics on, as with --metrics-addr: the exporter is on the
 		// per-request path too.
 		Observers: []Observer{liveObserver{exp: metrics.New()}},
 		// -v on: a successful request must cost it nothing.
 		LogFailure: func(string) {},
-	}
+	}, REST: inmemoryREST(ln)}
 	e, err := newREST(cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -66,6 +66,13 @@ func BenchmarkRequestPath(b *testing.B) {
 	}
 }
 
+// inmemoryREST are the REST options of a run against ln, an in-memory
+// listener, with keep-alive.
+func inmemoryREST(ln *fasthttputil.InmemoryListener) rest.Options {
+	return rest.Options{URL: "http://vesload.test/eventListener/v7", KeepAlive: true,
+		Dial: func(string) (net.Conn, error) { return ln.Dial() }}
+}
+
 // requestPath runs n requests through the whole per-request path of
 // BenchmarkRequestPath (schedule, dispatch, body render, write, read,
 // classify, record, the observers' Request) against srv, with live
@@ -78,15 +85,14 @@ func requestPath(t *testing.T, ln *fasthttputil.InmemoryListener, n int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{
-		URL: "http://vesload.test/eventListener/v7", Load: s, Body: seqBody{},
-		Pool: 8, PoolWait: time.Minute, Timeout: 5 * time.Second, KeepAlive: true,
-		Dial:        func(string) (net.Conn, error) { return ln.Dial() },
+	cfg := restRun{Config: Config{
+		Load: s, Body: seqBody{},
+		Pool: 8, PoolWait: time.Minute, Timeout: 5 * time.Second,
 		Observers:   []Observer{liveObserver{exp: metrics.New()}, NopObserver{}},
 		LogFailure:  func(string) {},
 		NoPreflight: true,
 		Generator:   noSampler{},
-	}
+	}, REST: inmemoryREST(ln)}
 	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/loadgen/transport/rest"
 )
 
 // It runs alone (not in parallel): it measures service times.
@@ -23,8 +25,9 @@ func TestClosedModelSteps(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	cfg := Config{URL: srv.URL, Body: seqBody{}, Pool: 8, Timeout: 2 * time.Second, KeepAlive: true,
-		Load: &Closed{Concurrency: []int{2, 6}, Step: 600 * time.Millisecond}}
+	cfg := restRun{Config: Config{Body: seqBody{}, Pool: 8, Timeout: 2 * time.Second,
+		Load: &Closed{Concurrency: []int{2, 6}, Step: 600 * time.Millisecond}},
+		REST: rest.Options{URL: srv.URL, KeepAlive: true}}
 	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +58,8 @@ func TestClosedModelSteps(t *testing.T) {
 func TestClosedModelRejects(t *testing.T) {
 	t.Parallel()
 	for _, c := range []*Closed{{}, {Concurrency: []int{0}, Step: time.Second}, {Concurrency: []int{9}, Step: time.Second}, {Concurrency: []int{1}}} {
-		cfg := Config{URL: "http://127.0.0.1:1", Body: seqBody{}, Pool: 8, Timeout: time.Second, Load: c}
+		cfg := restRun{Config: Config{Body: seqBody{}, Pool: 8, Timeout: time.Second, Load: c},
+			REST: rest.Options{URL: "http://127.0.0.1:1"}}
 		if _, err := newREST(cfg); err == nil {
 			t.Errorf("closed %+v accepted", c)
 		}

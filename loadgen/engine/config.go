@@ -2,11 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"net"
 	"time"
 
-	"github.com/vesload/vesload/internal/expect"
-	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/transport"
 )
 
@@ -26,41 +23,23 @@ type WorkerBody interface {
 	AppendBodyFor(dst []byte, seq, worker uint64, due time.Time) []byte
 }
 
-// Header is one extra request header.
-type Header = transport.Header
-
-// TLS configures certificate checks and client certificates (PEM pairs
-// or PKCS#12 stores) for https targets, through the one builder every part
-// of vesload uses. Verification is on unless Insecure is set.
-type TLS = tlsconf.Options
-
 // Config is everything one run needs. The command line and profiles build
-// it; the engine reads it and never changes it.
+// it; the engine reads it and never changes it. It names no protocol:
+// where and how a request goes (URL, method, headers, credentials, TLS,
+// the statuses that count as success) are the options of the Transport,
+// which the caller builds from them (the VES REST one: rest.Options).
 type Config struct {
-	// URL is the full request URL (for batches, the eventBatch path).
-	URL      string
-	Method   string
-	Headers  []Header
-	User     string
-	Password string // never copied into results or logs
-	TLS      TLS
-
 	// Load is when requests are due: an open-model *Schedule or a
 	// closed-model *Closed ramp.
 	Load Model
 	Body Body
-	// Mix, when set, replaces URL and Body with a weighted mix of
-	// requests to the same target; URL still names the target.
+	// Mix, when set, replaces Body with a weighted mix of request kinds;
+	// the transport knows each kind by its index (transport.Request.Kind).
 	Mix []Request
 
-	// Expect is the set of statuses that count as success (2xx when
-	// zero); any other status is an error of its own class, http_<code>.
-	Expect expect.Statuses
-
-	Pool      int           // maximum connections (and requests in flight)
-	PoolWait  time.Duration // how long a due request may wait for a free connection
-	Timeout   time.Duration // per request, and the drain limit at the end
-	KeepAlive bool
+	Pool     int           // maximum connections (and requests in flight)
+	PoolWait time.Duration // how long a due request may wait for a free connection
+	Timeout  time.Duration // per request, and the drain limit at the end
 
 	NoPreflight bool
 	// ProbeRequest makes the preflight send one real request too (when
@@ -86,20 +65,11 @@ type Config struct {
 	// formatted: the path of a successful request does not change. New
 	// hands it to a Transport that is a transport.FailureLogger.
 	LogFailure func(string)
-	// UserAgent names the generator in requests.
-	UserAgent string
-
-	// Dial, when set, opens connections instead of TCP to the URL's host
-	// (in-memory listeners in benchmarks, Unix sockets). Preflight then
-	// uses it too.
-	Dial func(addr string) (net.Conn, error)
 
 	// Transport sends the requests and is required: the engine links no
 	// protocol, so the caller builds it for the target (the VES REST one
-	// with rest.New from URL, Method, Headers, User, Password, TLS, Mix,
-	// Expect, Pool, Timeout, KeepAlive, UserAgent and Dial, which the
-	// engine itself reads only to name the target and check the mix) and
-	// sets it here. See package transport.
+	// with rest.New, from the options a scenario compiles) and sets it
+	// here. See package transport.
 	Transport transport.Transport
 
 	// Observers watch the run, called in this order for every event;

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,15 +10,6 @@ import (
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
-
-// redactedTarget is the host and port of a URL, without credentials.
-func redactedTarget(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "?"
-	}
-	return u.Host
-}
 
 // Engine runs one load test. Create it with New, then call Run once.
 type Engine struct {
@@ -297,5 +287,8 @@ func firstByte(o *transport.Outcome) int64 {
 
 // String describes the engine for logs, without credentials.
 func (e *Engine) String() string {
-	return fmt.Sprintf("vesload engine → %s (pool %d)", redactedTarget(e.cfg.URL), e.cfg.Pool)
+	if t, ok := e.tr.(fmt.Stringer); ok {
+		return fmt.Sprintf("vesload engine → %s (pool %d)", t, e.cfg.Pool)
+	}
+	return fmt.Sprintf("vesload engine (pool %d)", e.cfg.Pool)
 }

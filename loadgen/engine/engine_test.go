@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -24,16 +25,17 @@ func (seqBody) AppendBody(dst []byte, seq uint64, _ time.Time) []byte {
 	return append(dst, '}')
 }
 
-func testConfig(t *testing.T, url string, rps float64, d time.Duration) Config {
+func testConfig(t *testing.T, url string, rps float64, d time.Duration) restRun {
 	t.Helper()
 	s, err := Constant(rps, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{URL: url, Load: s, Body: seqBody{}, Pool: 16, Timeout: 2 * time.Second, KeepAlive: true}
+	return restRun{Config: Config{Load: s, Body: seqBody{}, Pool: 16, Timeout: 2 * time.Second},
+		REST: rest.Options{URL: url, KeepAlive: true}}
 }
 
-func run(t *testing.T, cfg Config) *result.Result {
+func run(t *testing.T, cfg restRun) *result.Result {
 	t.Helper()
 	e, err := newREST(cfg)
 	if err != nil {

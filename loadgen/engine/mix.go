@@ -1,20 +1,14 @@
 package engine
 
-import (
-	"fmt"
-	"net/url"
-)
+import "fmt"
 
-// Request is one kind of request in a weighted mix: its own path, body
-// and headers, on the same target as the others.
+// Request is one kind of request in a weighted mix: its own body and
+// share. Where it goes (its path, its headers) is the transport's kind of
+// the same index, so that the engine stays free of any protocol.
 type Request struct {
 	// Name labels the request in the per-request breakdown.
 	Name string
-	// URL must have the same scheme and host as Config.URL: one
-	// connection pool serves the whole mix.
-	URL     string
-	Body    Body
-	Headers []Header
+	Body Body
 	// Weight is the request's relative share of the mix (at least 1).
 	Weight int
 }
@@ -26,28 +20,27 @@ const maxMix = 64
 // maxPick bounds the selection table of a weighted mix.
 const maxPick = 10000
 
-// mixRequests returns the request kinds of cfg: its Mix, or the single
-// request described by URL, Body and Headers.
+// Kinds returns the request kinds of cfg: its Mix, or the single request
+// of its Body. Their indexes are the transport's kinds.
+func Kinds(cfg *Config) []Request {
+	if len(cfg.Mix) == 0 {
+		return []Request{{Body: cfg.Body, Weight: 1}}
+	}
+	return cfg.Mix
+}
+
+// mixRequests returns the request kinds of cfg (Kinds), checked.
 func mixRequests(cfg *Config) ([]Request, error) {
 	if len(cfg.Mix) == 0 {
-		return []Request{{URL: cfg.URL, Body: cfg.Body, Weight: 1}}, nil
+		return Kinds(cfg), nil
 	}
 	if len(cfg.Mix) > maxMix {
 		return nil, fmt.Errorf("request mix: %d kinds, at most %d", len(cfg.Mix), maxMix)
 	}
-	base, err := url.Parse(cfg.URL)
-	if err != nil {
-		return nil, fmt.Errorf("url %q: %w", cfg.URL, err)
-	}
 	seen := map[string]bool{}
 	total := 0
 	for i, r := range cfg.Mix {
-		u, err := url.Parse(r.URL)
 		switch {
-		case err != nil:
-			return nil, fmt.Errorf("request %q: url: %w", r.Name, err)
-		case u.Scheme != base.Scheme || u.Host != base.Host:
-			return nil, fmt.Errorf("request %q: %s://%s is not the target %s://%s (one mix, one target)", r.Name, u.Scheme, u.Host, base.Scheme, base.Host)
 		case r.Body == nil:
 			return nil, fmt.Errorf("request %q: no body", r.Name)
 		case r.Weight < 1:

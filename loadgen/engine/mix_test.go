@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -40,14 +42,17 @@ func TestMixRejects(t *testing.T) {
 		name string
 		mix  []Request
 	}{
-		{"other host", []Request{{Name: "a", URL: "http://127.0.0.2:1/x", Body: seqBody{}, Weight: 1}}},
-		{"no body", []Request{{Name: "a", URL: base, Weight: 1}}},
-		{"zero weight", []Request{{Name: "a", URL: base, Body: seqBody{}}}},
-		{"duplicate name", []Request{{Name: "a", URL: base, Body: seqBody{}, Weight: 1}, {Name: "a", URL: base, Body: seqBody{}, Weight: 1}}},
+		{"no body", []Request{{Name: "a", Weight: 1}}},
+		{"zero weight", []Request{{Name: "a", Body: seqBody{}}}},
+		{"duplicate name", []Request{{Name: "a", Body: seqBody{}, Weight: 1}, {Name: "a", Body: seqBody{}, Weight: 1}}},
 	}
 	for _, tt := range tests {
 		cfg := testConfig(t, base, 1, time.Second)
 		cfg.Mix = tt.mix
+		cfg.REST.Kinds = make([]rest.Kind, len(tt.mix))
+		for i := range cfg.REST.Kinds {
+			cfg.REST.Kinds[i].URL = base
+		}
 		if _, err := newREST(cfg); err == nil {
 			t.Errorf("%s: accepted", tt.name)
 		}
@@ -72,9 +77,10 @@ func TestMixRun(t *testing.T) {
 	defer srv.Close()
 	cfg := testConfig(t, srv.URL+"/eventListener/v7", 100, time.Second)
 	cfg.Pool = 100 // never short of connections, even on a loaded machine
-	cfg.Mix = []Request{
-		{Name: "single", URL: srv.URL + "/eventListener/v7", Body: seqBody{}, Weight: 3},
-		{Name: "batch", URL: srv.URL + "/eventListener/v7/eventBatch", Body: seqBody{}, Weight: 1, Headers: []Header{{Name: "X-Kind", Value: "batch"}}},
+	cfg.Mix = []Request{{Name: "single", Body: seqBody{}, Weight: 3}, {Name: "batch", Body: seqBody{}, Weight: 1}}
+	cfg.REST.Kinds = []rest.Kind{
+		{Name: "single", URL: srv.URL + "/eventListener/v7"},
+		{Name: "batch", URL: srv.URL + "/eventListener/v7/eventBatch", Headers: []transport.Header{{Name: "X-Kind", Value: "batch"}}},
 	}
 	e, err := newREST(cfg)
 	if err != nil {

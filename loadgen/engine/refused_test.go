@@ -59,7 +59,7 @@ func TestTargetDeathIsWarned(t *testing.T) {
 	})
 	defer kill.Stop()
 	cfg := testConfig(t, srv.URL, 20, 2500*time.Millisecond)
-	cfg.KeepAlive = false
+	cfg.REST.KeepAlive = false
 	res := run(t, cfg)
 	if res.Errors["conn_refused"] == 0 {
 		t.Fatalf("no conn_refused after the target died: %v", res.Errors)

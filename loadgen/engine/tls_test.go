@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/tlsconf"
 )
 
 func TestTLSVerification(t *testing.T) {
@@ -29,20 +30,20 @@ func TestTLSVerification(t *testing.T) {
 
 	tests := []struct {
 		name      string
-		tls       TLS
+		tls       tlsconf.Options
 		preflight bool
 		wantOK    bool
 	}{
-		{"trusted CA", TLS{CAFile: certFile}, true, true},
-		{"insecure on request", TLS{Insecure: true}, true, true},
-		{"unknown CA fails the preflight", TLS{}, true, false},
-		{"unknown CA is a tls error", TLS{}, false, false},
+		{"trusted CA", tlsconf.Options{CAFile: certFile}, true, true},
+		{"insecure on request", tlsconf.Options{Insecure: true}, true, true},
+		{"unknown CA fails the preflight", tlsconf.Options{}, true, false},
+		{"unknown CA is a tls error", tlsconf.Options{}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			cfg := testConfig(t, srv.URL, 10, 500*time.Millisecond)
-			cfg.TLS = tt.tls
+			cfg.REST.TLS = tt.tls
 			cfg.NoPreflight = !tt.preflight
 			e, err := newREST(cfg)
 			if err != nil {

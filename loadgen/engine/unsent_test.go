@@ -48,7 +48,7 @@ func TestUnsentOutcomes(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := &halfDown{}
-	eng, err := New(Config{URL: "tcp://127.0.0.1:1", Load: sched, Body: emptyBody{}, Pool: 4, PoolWait: time.Second, Timeout: time.Second,
+	eng, err := New(Config{Load: sched, Body: emptyBody{}, Pool: 4, PoolWait: time.Second, Timeout: time.Second,
 		Transport: tr, NoPreflight: true})
 	if err != nil {
 		t.Fatal(err)

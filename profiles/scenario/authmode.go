@@ -1,6 +1,6 @@
 package scenario
 
-import "github.com/vesload/vesload/loadgen/engine"
+import "github.com/vesload/vesload/loadgen/transport/rest"
 
 // Auth modes recorded in a result's config.auth. The collector checks a
 // client certificate first and falls back to basic auth, which costs it a
@@ -14,7 +14,7 @@ const (
 )
 
 // authMode says how the run's requests authenticate.
-func authMode(c engine.Config) string {
+func authMode(c rest.Options) string {
 	cert := c.TLS.CertFile != ""
 	basic := c.User != "" || c.Password != ""
 	switch {

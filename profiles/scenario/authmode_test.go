@@ -3,19 +3,20 @@ package scenario
 import (
 	"testing"
 
-	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 )
 
 func TestAuthMode(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		cfg  engine.Config
+		cfg  rest.Options
 		want string
 	}{
-		{engine.Config{}, "none"},
-		{engine.Config{User: "sample1", Password: "x"}, "basic"},
-		{engine.Config{TLS: engine.TLS{CertFile: "client.p12"}}, "certificate"},
-		{engine.Config{User: "sample1", TLS: engine.TLS{CertFile: "c.pem", KeyFile: "k.pem"}}, "certificate+basic"},
+		{rest.Options{}, "none"},
+		{rest.Options{User: "sample1", Password: "x"}, "basic"},
+		{rest.Options{TLS: tlsconf.Options{CertFile: "client.p12"}}, "certificate"},
+		{rest.Options{User: "sample1", TLS: tlsconf.Options{CertFile: "c.pem", KeyFile: "k.pem"}}, "certificate+basic"},
 	}
 	for _, tc := range tests {
 		if got := authMode(tc.cfg); got != tc.want {

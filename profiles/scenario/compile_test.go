@@ -146,12 +146,12 @@ func TestCompile(t *testing.T) {
 func describePlan(t *testing.T, pl *Plan) []byte {
 	t.Helper()
 	var b strings.Builder
-	c := pl.Config
-	fmt.Fprintf(&b, "url: %s\nmethod: %s\nlabel: %s\nuser: %q password: %d bytes\n", c.URL, c.Method, pl.Label, c.User, len(c.Password))
+	c, o := pl.Config, pl.REST
+	fmt.Fprintf(&b, "url: %s\nmethod: %s\nlabel: %s\nuser: %q password: %d bytes\n", o.URL, o.Method, pl.Label, o.User, len(o.Password))
 	fmt.Fprintf(&b, "pool: %d pool_wait: %v timeout: %v keepalive: %v no_preflight: %v user_agent: %s\n",
-		c.Pool, c.PoolWait, c.Timeout, c.KeepAlive, c.NoPreflight, c.UserAgent)
-	fmt.Fprintf(&b, "tls: %+v\n", c.TLS)
-	for _, h := range c.Headers {
+		c.Pool, c.PoolWait, c.Timeout, o.KeepAlive, c.NoPreflight, o.UserAgent)
+	fmt.Fprintf(&b, "tls: %+v\n", o.TLS)
+	for _, h := range o.Headers {
 		fmt.Fprintf(&b, "header: %s: %s\n", h.Name, h.Value)
 	}
 	if s, ok := c.Load.(*engine.Schedule); ok {
@@ -166,8 +166,12 @@ func describePlan(t *testing.T, pl *Plan) []byte {
 	if c.Body != nil {
 		fmt.Fprintf(&b, "body: %s\n", firstBody(c.Body))
 	}
-	for _, r := range c.Mix {
-		fmt.Fprintf(&b, "request %s: weight %d, %s, headers %v\n  body: %s\n", r.Name, r.Weight, r.URL, r.Headers, firstBody(r.Body))
+	if len(c.Mix) > 0 && len(o.Kinds) != len(c.Mix) {
+		t.Fatalf("%d request kinds, %d targets", len(c.Mix), len(o.Kinds))
+	}
+	for i, r := range c.Mix {
+		k := o.Kinds[i]
+		fmt.Fprintf(&b, "request %s: weight %d, %s, headers %v\n  body: %s\n", r.Name, r.Weight, k.URL, k.Headers, firstBody(r.Body))
 	}
 	rc, err := json.MarshalIndent(pl.RunConfig, "", "  ")
 	if err != nil {

@@ -4,35 +4,35 @@ import (
 	"maps"
 
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
 )
 
 // describe is the redacted description of the run for the result.
 func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
-	c := pl.Config
+	c, r := pl.Config, pl.REST
 	rc := result.RunConfig{
 		URL:        pl.URL,
-		Method:     c.Method,
+		Method:     r.Method,
 		DurationS:  p.Load.TotalDuration().Seconds(),
 		Shape:      describeShape(p.Load),
 		Pool:       c.Pool,
 		PoolWaitS:  c.PoolWait.Seconds(),
 		TimeoutS:   c.Timeout.Seconds(),
-		KeepAlive:  c.KeepAlive,
+		KeepAlive:  r.KeepAlive,
 		Profile:    p.Name,
-		Headers:    redactHeaders(c.Headers),
-		User:       c.User,
-		Insecure:   c.TLS.Insecure,
+		Headers:    redactHeaders(r.Headers),
+		User:       r.User,
+		Insecure:   r.TLS.Insecure,
 		Thresholds: p.Thresholds,
 		RunID:      runID,
 		Labels:     maps.Clone(p.Labels),
 	}
 	rc.RPS = c.Load.MeanRate()
-	rc.Auth = authMode(c)
-	if !c.Expect.IsDefault() {
-		rc.ExpectStatus = c.Expect.String()
+	rc.Auth = authMode(r)
+	if !r.Expect.IsDefault() {
+		rc.ExpectStatus = r.Expect.String()
 	}
 	if len(p.Requests) == 1 {
 		r := p.Requests[0]
@@ -47,7 +47,7 @@ func describe(p *profiles.Profile, pl *Plan, runID string) result.RunConfig {
 	return rc
 }
 
-func redactHeaders(hs []engine.Header) map[string]string {
+func redactHeaders(hs []transport.Header) map[string]string {
 	if len(hs) == 0 {
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"time"
 
-	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/threshold"
 )
@@ -30,7 +30,7 @@ type Overrides struct {
 	URL *string
 	// Headers are added to (or replace those of the same name in) the
 	// profile's.
-	Headers []engine.Header
+	Headers []transport.Header
 	// User and PasswordFile set basic auth; without a password file or
 	// variable, the password is read from $VESLOAD_PASSWORD.
 	User, PasswordFile *string

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles"
 )
 
@@ -59,7 +59,7 @@ func TestApply(t *testing.T) {
 		{name: "flags win over the profile", profile: profiles.Profile{Pool: 8, KeepAlive: &yes, Target: profiles.Target{URL: "http://a",
 			Headers: map[string]string{"X-A": "1"}}},
 			o: Overrides{Pool: ptr(2), KeepAlive: ptr(false), PoolWait: ptr(time.Second), URL: ptr("http://b"),
-				Headers: []engine.Header{{Name: "X-B", Value: "2"}}, ExpectStatus: []string{"202"}},
+				Headers: []transport.Header{{Name: "X-B", Value: "2"}}, ExpectStatus: []string{"202"}},
 			check: func(p *profiles.Profile) string {
 				t := p.Target
 				if p.Pool != 2 || *p.KeepAlive || p.PoolWait != time.Second || t.URL != "http://b" ||

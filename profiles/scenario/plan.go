@@ -5,7 +5,10 @@ import (
 	"os"
 
 	"github.com/vesload/vesload/internal/expect"
+	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
@@ -16,6 +19,11 @@ import (
 type Plan struct {
 	// Config is the engine's configuration; the caller adds its hooks.
 	Config engine.Config
+	// REST is where and how the requests go, the VES REST transport's
+	// options: the one place a scenario's target, method, headers,
+	// credentials, TLS and expected statuses are mapped. Transport builds
+	// the transport from it.
+	REST rest.Options
 	// RunConfig is the run's description for the result document, with
 	// every secret redacted.
 	RunConfig result.RunConfig
@@ -27,6 +35,20 @@ type Plan struct {
 	// Warnings are problems the run goes on with, such as a raw_body
 	// template that is not JSON; the caller shows them.
 	Warnings []string
+}
+
+// Transport builds the VES REST transport of the plan for cfg, the
+// engine's configuration as the run will use it (its pool, timeout and
+// failure log: a shard or the command line may have changed them since
+// Compile). It connects to nothing.
+func (pl *Plan) Transport(cfg *engine.Config) (transport.Transport, error) {
+	o := pl.REST
+	o.Pool, o.Timeout, o.LogFailure = cfg.Pool, cfg.Timeout, cfg.LogFailure
+	tr, err := rest.New(o)
+	if err != nil {
+		return nil, err // not a nil *rest.Transport in an interface
+	}
+	return tr, nil
 }
 
 // Options are the parts of a compilation that do not come from the
@@ -66,29 +88,31 @@ func Compile(p *profiles.Profile, opts Options) (*Plan, error) {
 	u.User = nil
 	pl := &Plan{URL: u.String()}
 	pl.Config = engine.Config{
-		URL:         pl.URL,
-		Method:      p.Target.Method,
-		Headers:     sortedHeaders(p.Target.Headers),
-		User:        user,
-		Password:    password,
 		Pool:        p.Pool,
 		PoolWait:    p.PoolWait,
 		Timeout:     p.Timeout,
-		KeepAlive:   p.KeepAliveOn(),
 		NoPreflight: opts.NoPreflight,
 		// A REST run's preflight sends one real request (a no-op for
 		// transports that cannot).
 		ProbeRequest: true,
-		UserAgent:    "vesload/" + opts.Version,
 	}
-	if pl.Config.Method == "" {
-		pl.Config.Method = "POST"
+	pl.REST = rest.Options{
+		URL:       pl.URL,
+		Method:    p.Target.Method,
+		Headers:   sortedHeaders(p.Target.Headers),
+		User:      user,
+		Password:  password,
+		KeepAlive: p.KeepAliveOn(),
+		UserAgent: "vesload/" + opts.Version,
 	}
-	if pl.Config.Expect, err = expect.Parse(p.Target.ExpectStatus); err != nil {
+	if pl.REST.Method == "" {
+		pl.REST.Method = "POST"
+	}
+	if pl.REST.Expect, err = expect.Parse(p.Target.ExpectStatus); err != nil {
 		return nil, fmt.Errorf("expected status: %w", err)
 	}
 	if t := p.Target.TLS; t != nil {
-		pl.Config.TLS = engine.TLS{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, CertPassFile: t.CertPassFile, Insecure: t.Insecure}
+		pl.REST.TLS = tlsconf.Options{CAFile: t.CACert, CertFile: t.Cert, KeyFile: t.Key, CertPassFile: t.CertPassFile, Insecure: t.Insecure}
 	}
 	if err := setLoad(&pl.Config, p.Load); err != nil {
 		return nil, err

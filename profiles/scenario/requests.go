@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles"
 )
@@ -24,6 +26,7 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 		}
 	}
 	mix := make([]engine.Request, 0, len(p.Requests))
+	kinds := make([]rest.Kind, 0, len(p.Requests))
 	for _, r := range p.Requests {
 		body, batch, err := requestBody(r, p.Vars, data, p.Data != nil && p.Data.Per == profiles.DataPerWorker, runID)
 		if err != nil {
@@ -39,16 +42,18 @@ func setRequests(pl *Plan, p *profiles.Profile, base *url.URL, runID string) err
 		if batch && !strings.HasSuffix(u.Path, "/eventBatch") {
 			u.Path = strings.TrimSuffix(u.Path, "/") + "/eventBatch"
 		}
-		mix = append(mix, engine.Request{Name: r.Name, URL: u.String(), Body: body, Headers: sortedHeaders(r.Headers), Weight: max(r.Weight, 1)})
+		mix = append(mix, engine.Request{Name: r.Name, Body: body, Weight: max(r.Weight, 1)})
+		kinds = append(kinds, rest.Kind{Name: r.Name, URL: u.String(), Headers: sortedHeaders(r.Headers)})
 	}
 	if len(mix) == 1 {
-		pl.Config.URL, pl.Config.Body = mix[0].URL, mix[0].Body
-		pl.Config.Headers = append(pl.Config.Headers, mix[0].Headers...)
-		pl.URL = mix[0].URL
+		pl.Config.Body = mix[0].Body
+		pl.REST.URL, pl.REST.Kinds = kinds[0].URL, []rest.Kind{{URL: kinds[0].URL}}
+		pl.REST.Headers = append(pl.REST.Headers, kinds[0].Headers...)
+		pl.URL = kinds[0].URL
 		pl.Label = requestLabel(p.Requests[0])
 		return nil
 	}
-	pl.Config.Mix = mix
+	pl.Config.Mix, pl.REST.Kinds = mix, kinds
 	pl.Label = "mix"
 	return nil
 }
@@ -105,10 +110,10 @@ func requestLabel(r profiles.Request) string {
 
 // sortedHeaders lists headers by name, so that every run of a scenario
 // sends them in the same order.
-func sortedHeaders(m map[string]string) []engine.Header {
-	hs := make([]engine.Header, 0, len(m))
+func sortedHeaders(m map[string]string) []transport.Header {
+	hs := make([]transport.Header, 0, len(m))
 	for _, name := range slices.Sorted(maps.Keys(m)) {
-		hs = append(hs, engine.Header{Name: name, Value: m[name]})
+		hs = append(hs, transport.Header{Name: name, Value: m[name]})
 	}
 	return hs
 }

@@ -46,8 +46,8 @@ func TestStalledJTLDoesNotStallTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(engine.Config{URL: target, Load: s, Body: fixedBody{}, Pool: 32, PoolWait: 10 * time.Second,
-		Timeout: 5 * time.Second, KeepAlive: true, Observers: []engine.Observer{j}, Transport: tr})
+	e, err := engine.New(engine.Config{Load: s, Body: fixedBody{}, Pool: 32, PoolWait: 10 * time.Second,
+		Timeout: 5 * time.Second, Observers: []engine.Observer{j}, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

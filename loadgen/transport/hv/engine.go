@@ -76,8 +76,8 @@ func EngineConfig(cfg Config) (engine.Config, *Transport, error) {
 	}
 	pool := WorkersPerProducer * max(len(tr.mine), 1)
 	return engine.Config{
-		URL: cfg.RunConfig().URL, Load: load, Body: frames{}, Transport: tr,
-		Pool: pool, PoolWait: waitForever, Timeout: cfg.WriteTimeout, KeepAlive: true,
+		Load: load, Body: frames{}, Transport: tr,
+		Pool: pool, PoolWait: waitForever, Timeout: cfg.WriteTimeout,
 		Start: cfg.Start,
 	}, tr, nil
 }

@@ -27,7 +27,7 @@ func TestTransportBehindTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{URL: "tcp://" + s.Addr(), Load: sched, Body: frames{},
+	eng, err := engine.New(engine.Config{Load: sched, Body: frames{},
 		Pool: 4 * cfg.Producers, PoolWait: time.Second, Timeout: 5 * time.Second, Transport: tr})
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,11 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"net"
+	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -49,9 +52,40 @@ type Options struct {
 
 // Kind is one request of the mix: its URL and extra headers.
 type Kind struct {
+	// Name says which request of the mix a refusal is about.
+	Name string
+	// URL must have the scheme and host of Options.URL: one connection
+	// pool serves the whole mix.
 	URL     string
 	Headers []transport.Header
 }
+
+// checkKinds refuses a kind whose URL is not on the target: the mix
+// shares one pool of connections to one host.
+func checkKinds(target string, kinds []Kind) error {
+	base, err := url.Parse(target)
+	if err != nil {
+		return fmt.Errorf("url %q: %w", target, err)
+	}
+	for i, k := range kinds {
+		name := k.Name
+		if name == "" {
+			name = strconv.Itoa(i + 1)
+		}
+		u, err := url.Parse(k.URL)
+		switch {
+		case err != nil:
+			return fmt.Errorf("request %q: url: %w", name, err)
+		case u.Scheme != base.Scheme || u.Host != base.Host:
+			return fmt.Errorf("request %q: %s://%s is not the target %s://%s (one mix, one target)", name, u.Scheme, u.Host, base.Scheme, base.Host)
+		}
+	}
+	return nil
+}
+
+// String names the target for logs: its host and port, never its
+// credentials.
+func (t *Transport) String() string { return t.target.addr }
 
 // Transport sends VES REST requests, each sender over a connection of
 // its own: the engine's pool is the only pool (docs/ARCHITECTURE.md,
@@ -81,6 +115,12 @@ func New(o Options) (*Transport, error) {
 	}
 	t, err := parseTarget(o.URL)
 	if err != nil {
+		return nil, err
+	}
+	if len(o.Kinds) == 0 {
+		o.Kinds = []Kind{{URL: o.URL}}
+	}
+	if err := checkKinds(o.URL, o.Kinds); err != nil {
 		return nil, err
 	}
 	tc, err := o.TLS.Client(t.host)

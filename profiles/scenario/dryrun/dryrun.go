@@ -20,6 +20,8 @@ import (
 
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/testserver"
 )
@@ -41,7 +43,7 @@ type Options struct {
 	// with body exactly as the transport writes them (the REST one's
 	// WireHeaders); Print hides their credentials. Without it the
 	// headers are those the configuration asks for (Headers).
-	Wire func(kind int, body []byte) ([]engine.Header, error)
+	Wire func(kind int, body []byte) ([]transport.Header, error)
 }
 
 // Print writes what the run of plan would send to w and returns how many
@@ -60,16 +62,16 @@ func Print(w io.Writer, plan *scenario.Plan, o Options) (invalid int, err error)
 	if total >= 0 && n > total {
 		n = total
 	}
-	reqs := cfg.Mix
-	if len(reqs) == 0 {
-		reqs = []engine.Request{{URL: cfg.URL, Body: cfg.Body, Weight: 1}}
+	reqs, kinds := engine.Kinds(cfg), plan.REST.Kinds
+	if len(kinds) != len(reqs) {
+		return 0, fmt.Errorf("the plan has %d request kinds and %d targets", len(reqs), len(kinds))
 	}
 	order := engine.MixOrder(reqs)
 	start := time.Now()
 	var body []byte
 	for seq := range n {
 		kind := int(order[seq%int64(len(order))])
-		r := reqs[kind]
+		r, k := reqs[kind], kinds[kind]
 		due := start
 		if s, ok := cfg.Load.(*engine.Schedule); ok {
 			off, _ := s.Due(seq)
@@ -85,8 +87,8 @@ func Print(w io.Writer, plan *scenario.Plan, o Options) (invalid int, err error)
 			fmt.Fprintf(w, " (%s)", r.Name)
 		}
 		fmt.Fprintln(w, " ---")
-		fmt.Fprintf(w, "%s %s\n", cfg.Method, redact.URL(r.URL))
-		hs := Headers(cfg, r)
+		fmt.Fprintf(w, "%s %s\n", plan.REST.Method, redact.URL(k.URL))
+		hs := Headers(&plan.REST, k)
 		if o.Wire != nil {
 			if hs, err = o.Wire(kind, body); err != nil {
 				return invalid, err
@@ -100,7 +102,7 @@ func Print(w io.Writer, plan *scenario.Plan, o Options) (invalid int, err error)
 		if schemas == nil {
 			continue
 		}
-		ver, batch := APIVersion(r.URL)
+		ver, batch := APIVersion(k.URL)
 		if err := schemas.Check(body, ver, batch); err != nil {
 			invalid++
 			fmt.Fprintf(w, "INVALID against the %s schema: %v\n", ver, err)
@@ -123,7 +125,7 @@ func summary(w io.Writer, plan *scenario.Plan, emulated bool) int64 {
 	if emulated {
 		target += " (the built-in emulator, not started by a dry run)"
 	}
-	fmt.Fprintf(w, "target:   %s %s\n", cfg.Method, target)
+	fmt.Fprintf(w, "target:   %s %s\n", plan.REST.Method, target)
 	total := int64(-1)
 	switch l := cfg.Load.(type) {
 	case *engine.Schedule:
@@ -143,35 +145,35 @@ func summary(w io.Writer, plan *scenario.Plan, emulated bool) int64 {
 	return total
 }
 
-// Headers are the headers a request of kind r carries, as the REST
-// transport sets them, with credentials hidden.
-func Headers(cfg *engine.Config, r engine.Request) []engine.Header {
-	hs := []engine.Header{{Name: "Content-Type", Value: "application/json"}}
+// Headers are the headers a request of kind k carries, as the REST
+// transport of o sets them, with credentials hidden.
+func Headers(cfg *rest.Options, k rest.Kind) []transport.Header {
+	hs := []transport.Header{{Name: "Content-Type", Value: "application/json"}}
 	if cfg.UserAgent != "" {
-		hs = append(hs, engine.Header{Name: "User-Agent", Value: cfg.UserAgent})
+		hs = append(hs, transport.Header{Name: "User-Agent", Value: cfg.UserAgent})
 	}
 	if cfg.User != "" {
-		hs = append(hs, engine.Header{Name: "Authorization", Value: "Basic " + Redacted})
+		hs = append(hs, transport.Header{Name: "Authorization", Value: "Basic " + Redacted})
 	}
-	for _, h := range append(append([]engine.Header(nil), cfg.Headers...), r.Headers...) {
+	for _, h := range append(append([]transport.Header(nil), cfg.Headers...), k.Headers...) {
 		v := h.Value
 		if redact.SecretHeader(h.Name) {
 			v = Redacted
 		} else {
 			v = redact.Header(h.Name, v)
 		}
-		hs = append(hs, engine.Header{Name: h.Name, Value: v})
+		hs = append(hs, transport.Header{Name: h.Name, Value: v})
 	}
 	if !cfg.KeepAlive {
-		hs = append(hs, engine.Header{Name: "Connection", Value: "close"})
+		hs = append(hs, transport.Header{Name: "Connection", Value: "close"})
 	}
 	return hs
 }
 
 // hideCredentials hides the credentials of headers taken from the wire:
 // basic auth shows its scheme, other secrets nothing.
-func hideCredentials(hs []engine.Header) []engine.Header {
-	out := make([]engine.Header, len(hs))
+func hideCredentials(hs []transport.Header) []transport.Header {
+	out := make([]transport.Header, len(hs))
 	for i, h := range hs {
 		v := h.Value
 		switch {
@@ -182,7 +184,7 @@ func hideCredentials(hs []engine.Header) []engine.Header {
 		default:
 			v = redact.Header(h.Name, v)
 		}
-		out[i] = engine.Header{Name: h.Name, Value: v}
+		out[i] = transport.Header{Name: h.Name, Value: v}
 	}
 	return out
 }

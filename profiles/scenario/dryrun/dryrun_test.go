@@ -3,7 +3,8 @@ package dryrun
 import (
 	"testing"
 
-	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/loadgen/transport/rest"
 )
 
 func TestAPIVersion(t *testing.T) {
@@ -31,15 +32,15 @@ func TestHeadersHideCredentials(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		cfg  engine.Config
-		req  engine.Request
-		want []engine.Header
+		cfg  rest.Options
+		req  rest.Kind
+		want []transport.Header
 	}{
-		{"plain, keep-alive", engine.Config{UserAgent: "ua", KeepAlive: true}, engine.Request{},
-			[]engine.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "User-Agent", Value: "ua"}}},
-		{"basic auth and a token, no keep-alive", engine.Config{User: "u", Password: "p",
-			Headers: []engine.Header{{Name: "Authorization", Value: "Bearer t0ken"}}}, engine.Request{Headers: []engine.Header{{Name: "X-Kind", Value: "a"}}},
-			[]engine.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "Authorization", Value: "Basic " + Redacted},
+		{"plain, keep-alive", rest.Options{UserAgent: "ua", KeepAlive: true}, rest.Kind{},
+			[]transport.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "User-Agent", Value: "ua"}}},
+		{"basic auth and a token, no keep-alive", rest.Options{User: "u", Password: "p",
+			Headers: []transport.Header{{Name: "Authorization", Value: "Bearer t0ken"}}}, rest.Kind{Headers: []transport.Header{{Name: "X-Kind", Value: "a"}}},
+			[]transport.Header{{Name: "Content-Type", Value: "application/json"}, {Name: "Authorization", Value: "Basic " + Redacted},
 				{Name: "Authorization", Value: Redacted}, {Name: "X-Kind", Value: "a"}, {Name: "Connection", Value: "close"}}},
 	}
 	for _, tt := range tests {
