@@ -109,15 +109,3 @@ type Delivery struct {
 	// Stderr gets the follower's error lines when it stops.
 	Stderr io.Writer
 }
-
-// UsageError is an error of the options a session was given (an address
-// that cannot be listened on, a bad sampler), not of the run: the
-// command line's bad usage. The delivery follower's options keep their
-// own *delivery.OptionError, which says the same.
-type UsageError struct{ Err error }
-
-// Error is the option's error as it was found.
-func (u UsageError) Error() string { return u.Err.Error() }
-
-// Unwrap gives the option's error to errors.Is and errors.As.
-func (u UsageError) Unwrap() error { return u.Err }

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/output/dashboard"
@@ -187,7 +188,7 @@ func (s *Session) startFollow() error {
 	}
 	fl, err := delivery.StartChild(d.Options, d.Grace, d.Plan, d.Stderr)
 	if err != nil {
-		return err // a *delivery.OptionError is the follower's bad option
+		return err // the follower's bad option is a usage error
 	}
 	s.plan.Config.Observers = append(s.plan.Config.Observers, fl)
 	s.follow = fl
@@ -211,7 +212,7 @@ func (s *Session) attach() error {
 	}
 	var err error
 	if cfg.Target, err = sample.Target(o.Target); err != nil {
-		return UsageError{err}
+		return usage.Wrap(err)
 	}
 	if self, err := sample.NewSelf(); err == nil {
 		cfg.Generator = self
@@ -246,7 +247,7 @@ func (s *Session) startMetrics() error {
 	}
 	live, err := metrics.StartLive(s.o.MetricsAddr, s.o.MetricsLinger)
 	if err != nil {
-		return UsageError{err}
+		return usage.Wrap(err)
 	}
 	s.plan.Config.Observers = append(s.plan.Config.Observers, observe.Metrics{Exporter: live.Exporter})
 	s.closers = append(s.closers, func() { live.Close(s.prog.note) })
@@ -268,7 +269,7 @@ func (s *Session) startInflux() error {
 	}
 	w, err := influx.New(c)
 	if err != nil {
-		return UsageError{fmt.Errorf("--influx-url: %w", err)}
+		return usage.Wrap(fmt.Errorf("--influx-url: %w", err))
 	}
 	s.prog.note("writing per-second figures to InfluxDB at " + redact.URL(c.URL))
 	s.influx = &influx.Observer{W: w}
@@ -286,7 +287,7 @@ func (s *Session) startDashboard() error {
 	}
 	srv, err := dashboard.Listen(dashboard.Options{Addr: s.o.DashboardAddr, Gates: s.o.Gates, Meta: s.meta})
 	if err != nil {
-		return UsageError{err}
+		return usage.Wrap(err)
 	}
 	s.dash = srv
 	var ckpt engine.Observer // the checkpoint file keeps its period
@@ -362,7 +363,7 @@ func (s *Session) Run() (*result.Result, error) {
 	}
 	if err != nil {
 		s.outs.Close()
-		return nil, UsageError{err}
+		return nil, usage.Wrap(err)
 	}
 	s.engine.Store(eng)
 	res, err := eng.Run(s.ctx)

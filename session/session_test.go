@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/sample"
@@ -267,8 +267,8 @@ func TestStartRefusesBadOptions(t *testing.T) {
 	} {
 		c.o.Stderr = &lockedBuffer{}
 		_, err := Start(testPlan(t, 10, time.Second, 0), c.o)
-		if !errors.As(err, new(UsageError)) {
-			t.Errorf("%s: error %v, want a UsageError", c.name, err)
+		if !usage.Is(err) {
+			t.Errorf("%s: error %v, want a usage error", c.name, err)
 		}
 	}
 }

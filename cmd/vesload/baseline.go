@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/compare"
 )
 
@@ -25,7 +26,7 @@ func addBaselineFlags(fs *pflag.FlagSet, o *baselineOptions) {
 func (o *baselineOptions) load() (*compare.Baseline, error) {
 	b, err := compare.LoadBaseline(o.file, o.GateOptions)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return b, nil
 }

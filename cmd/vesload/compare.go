@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/cliflag"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
 )
@@ -70,15 +71,15 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 
 // executeCompare checks the flags (files.ComparisonSet.Options), reads
 // both sides and renders the comparison. Bad flags or input files are a
-// usageError (exit 2); a rendering that cannot be written is exit 1.
+// usage error (exit 2); a rendering that cannot be written is exit 1.
 func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) (*compare.Comparison, error) {
 	opts, err := o.ComparisonSet.Options(o.Settings)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	sa, sb, err := files.ReadSides(argsA, argsB)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	a, b := sa.Results, sb.Results
 	opts.NameA, opts.NameB, opts.Force, opts.LabelsA, opts.LabelsB = sideName(o.nameA, a), sideName(o.nameB, b), o.force, sa.Files, sb.Files
@@ -88,7 +89,7 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 		return nil, usagef("%v (--force compares anyway)", mismatch)
 	}
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return cmp, o.ComparisonSet.Write(stdout, cmp, a, b)
 }

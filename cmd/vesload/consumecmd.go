@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/rendezvous"
@@ -69,7 +70,7 @@ func runConsume(args []string, stdout, stderr io.Writer) int {
 		return c.serveParent(fs.Args(), stdout, stderr)
 	}
 	if err := c.check(fs.Args(), time.Now(), fs.Changed); err != nil {
-		return fail(stderr, "vesload: consume", usageError{err})
+		return fail(stderr, "vesload: consume", usage.Wrap(err))
 	}
 	res, err := c.follow(stderr)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/profiles/scenario/dryrun"
@@ -39,11 +40,11 @@ func dryRun(o *runOptions, changed func(string) bool, runID, schemaDir string, s
 	}
 	plan, emulated, err := dryrun.Compile(sc, scenario.Options{Version: version, RunID: runID})
 	if err != nil {
-		return 0, usageError{err}
+		return 0, usage.Wrap(err)
 	}
 	tr, err := plan.Transport(&plan.Config) // builds the requests; connects to nothing
 	if err != nil {
-		return 0, usageError{err}
+		return 0, usage.Wrap(err)
 	}
 	defer tr.Close()
 	wire := tr.(*rest.Transport).WireHeaders

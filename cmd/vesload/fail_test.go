@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/vesload/vesload/internal/usage"
 )
 
 // TestFail checks the one line and the exit code of a failed command:
@@ -18,7 +20,7 @@ func TestFail(t *testing.T) {
 		wantLine string
 	}{
 		{"usage", usagef("--format: unknown format %q", "pdf"), exitUsage, "vesload: report: --format: unknown format \"pdf\"\n"},
-		{"wrapped usage", fmt.Errorf("read: %w", usageError{errors.New("no such file")}), exitUsage, "vesload: report: read: no such file\n"},
+		{"wrapped usage", fmt.Errorf("read: %w", usage.Wrap(errors.New("no such file"))), exitUsage, "vesload: report: read: no such file\n"},
 		{"run", errors.New("write r.html: disk full"), exitRun, "vesload: report: write r.html: disk full\n"},
 	} {
 		var stderr bytes.Buffer

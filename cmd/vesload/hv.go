@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/transport/hv"
@@ -128,7 +129,7 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *re
 		Size: given(changed, "size", o.size), Interval: given(changed, "interval", o.interval),
 		Rate: given(changed, "rate", o.rate), Duration: given(changed, "duration", o.duration)})
 	if err != nil {
-		return cfg, nil, nil, usageError{err}
+		return cfg, nil, nil, usage.Wrap(err)
 	}
 	o.shard.runID = o.runID
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
@@ -203,7 +204,7 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 		probe.Addr = "127.0.0.1:1" // checked before an emulator is started for it
 	}
 	if err := probe.Check(); err != nil {
-		return nil, so, release, usageError{err}
+		return nil, so, release, usage.Wrap(err)
 	}
 	labels, err := parseLabels(o.run.profileLabels, o.run.labels) // before an emulator is started for the run
 	if err != nil {
@@ -218,12 +219,12 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	}
 	if o.tls.Enabled() {
 		if cfg.TLS, err = o.tls.Client(""); err != nil {
-			return nil, so, release, usageError{err}
+			return nil, so, release, usage.Wrap(err)
 		}
 	}
 	ec, _, err := hv.EngineConfig(cfg)
 	if err != nil {
-		return nil, so, release, usageError{err}
+		return nil, so, release, usage.Wrap(err)
 	}
 	so.Target.HTTP.TLS = o.tls // for the target's https metrics endpoint
 	rc := cfg.RunConfig()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/transport/hv"
 )
 
@@ -22,7 +23,7 @@ func startHVCounters(ctx context.Context, metricsURL string, opts tlsconf.Option
 	case errors.Is(err, hv.ErrMetricsURL):
 		return nil, usagef("--target-metrics: %v", err)
 	case err != nil:
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if err := c.Start(ctx); err != nil {
 		return nil, fmt.Errorf("--target-metrics: %w", err)

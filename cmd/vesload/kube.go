@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/deploy/kubespec"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/profiles"
 )
@@ -163,7 +164,7 @@ func checkKubeStart(startAt string) error {
 // manifests. Every error is bad usage and names the flag.
 func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time.Time) (*kube.Spec, error) {
 	if err := kubespec.CheckFlags(changed, o.user, k.passwordSecret); err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if k.shards < 1 {
 		return nil, usagef("--shards %d: want the number of generators, 1 or more", k.shards)
@@ -195,7 +196,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	}
 	s, err := kubespec.Build(sc, ko)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if s.Args, err = podArgs(o, changed); err != nil {
 		return nil, err
@@ -219,7 +220,7 @@ func kubeDashboardSpec(s *kube.Spec, d *dashboardOptions, changed func(string) b
 		err = errors.New("--dashboard-linger goes with --dashboard")
 	}
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	return nil
 }
@@ -241,7 +242,7 @@ func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
 	}
 	a, err := f.Args()
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return a, nil
 }
@@ -252,7 +253,7 @@ func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
 // counters. Every error is bad usage and names the flag.
 func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now time.Time) (*kube.Spec, error) {
 	if err := kubespec.CheckFlags(changed, "", k.passwordSecret); err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if k.shards < 1 {
 		return nil, usagef("--shards %d: want the number of generators, 1 or more", k.shards)
@@ -266,7 +267,7 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 	}
 	if cfg.Addr != "" {
 		if err := cfg.Check(); err != nil {
-			return nil, usageError{err}
+			return nil, usage.Wrap(err)
 		}
 	}
 	ro := &o.run
@@ -279,7 +280,7 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 	ko := k.specOptions(ro, &o.shard, cfg.RunID, rv, changed, now)
 	s, err := kubespec.BuildHV(h, ko)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	more, err := podArgs(ro, changed)
 	if err != nil {

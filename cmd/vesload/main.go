@@ -84,7 +84,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 			if len(args) > 1 && args[0] == "help" {
 				return helpFor(args[1], stdout, stderr)
 			}
-			usage(stdout)
+			printCommands(stdout)
 			return exitOK
 		case "--version", "-version":
 			return runVersion(nil, stdout, stderr)
@@ -121,7 +121,7 @@ func commandNames() []string {
 	return append(names, "help")
 }
 
-func usage(w io.Writer) {
+func printCommands(w io.Writer) {
 	fmt.Fprintln(w, "vesload: an open-model load generator for ONAP VES collectors")
 	fmt.Fprintln(w, "\nUsage: vesload [command] [flags]")
 	fmt.Fprintln(w, "\nCommands:")

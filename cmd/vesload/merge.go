@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/verdict"
@@ -36,21 +37,21 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return code
 	}
 	if _, err := parseThresholds(gates); err != nil {
-		return fail(stderr, "vesload: merge", usageError{err})
+		return fail(stderr, "vesload: merge", usage.Wrap(err))
 	}
 	rs, names, err := files.Inputs(fs.Args(), stdin)
 	if errors.Is(err, files.ErrNoInputs) {
 		err = fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)
 	}
 	if err != nil {
-		return fail(stderr, "vesload: merge", usageError{err})
+		return fail(stderr, "vesload: merge", usage.Wrap(err))
 	}
 	merged, err := report.MergeShards(rs, names, opts)
 	switch {
 	case errors.Is(err, report.ErrConsumerMissing):
 		return fail(stderr, "vesload", err) // incomplete, not mismatched: exit 1
 	case err != nil:
-		return fail(stderr, "vesload", usageError{err})
+		return fail(stderr, "vesload", usage.Wrap(err))
 	}
 	// Parallel generators are judged on the merged figures, as one run
 	// is: by every gate and by the built-in rules the shards deferred.

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/files"
 )
 
@@ -23,7 +24,7 @@ func addFileFlags(fs *pflag.FlagSet, f *files.Set) {
 // sent; a bad one is bad usage (exit 2).
 func checkOutputPaths(paths []files.Path) error {
 	if err := files.Check(paths); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	return nil
 }
@@ -31,7 +32,7 @@ func checkOutputPaths(paths []files.Path) error {
 // checkResultDir checks --result-dir before any load is sent (exit 2).
 func checkResultDir(dir string) error {
 	if err := files.CheckDir("--result-dir", dir); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/probe"
 	"github.com/vesload/vesload/report"
 )
@@ -39,10 +40,10 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if err := probeArgs(fs.Args(), &o, bulkMiB); err != nil {
-		return fail(stderr, "vesload probe", usageError{err})
+		return fail(stderr, "vesload probe", usage.Wrap(err))
 	}
 	if err := o.SetTLS(t); err != nil {
-		return fail(stderr, "vesload probe", usageError{err})
+		return fail(stderr, "vesload probe", usage.Wrap(err))
 	}
 	r, err := probe.Run(ctx, o)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/files"
 )
@@ -27,7 +28,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := report.Read(fs.Arg(0))
 	if err != nil {
-		return fail(stderr, "vesload: report", usageError{err})
+		return fail(stderr, "vesload: report", usage.Wrap(err))
 	}
 	if err := files.WriteOutput(output, stdout, func(w io.Writer) error { return render(w, res) }); err != nil {
 		return fail(stderr, "vesload: report", err)

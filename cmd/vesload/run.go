@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/fdlimit"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/ves"
@@ -141,13 +141,8 @@ func addObserverFlags(fs *pflag.FlagSet, o *runOptions) {
 
 const runSynopsis = "vesload [run] [-url URL] [-rps N] [-duration D] [flags]"
 
-// usageError is bad input: exit 2 with its one line.
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+// usagef is bad input (usage.Errorf): exit 2 with its one line.
+func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 func runRun(args []string, stdout, stderr io.Writer) int {
 	if hvProfile(args) {
@@ -277,7 +272,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 	}
 	plan, err := scenario.Compile(sc, scenario.Options{Version: version, NoPreflight: o.noPreflight, RunID: rv.RunID})
 	if err != nil {
-		return nil, so, emu, usageError{err}
+		return nil, so, emu, usage.Wrap(err)
 	}
 	plan.RunConfig.Digest = digest
 	for _, w := range plan.Warnings {
@@ -344,7 +339,7 @@ func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (sess
 		return so, err
 	}
 	if so.AbortGates, err = observe.ParseAbortGates(o.abortOn); err != nil {
-		return so, usageError{err}
+		return so, usage.Wrap(err)
 	}
 	so.Target, err = o.watch.target()
 	return so, err
@@ -355,8 +350,7 @@ func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (sess
 // option (--consume and the Kafka flags, as the session and the consume
 // command meet them). It is the one rule of exit 2 for errors.
 func isUsage(err error) bool {
-	return errors.As(err, new(usageError)) || errors.As(err, new(session.UsageError)) ||
-		errors.As(err, new(*delivery.OptionError))
+	return usage.Is(err)
 }
 
 // parseThresholds parses the --threshold gates (a profile's too).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vesload/vesload/internal/expect"
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/loadgen/ves"
@@ -80,7 +81,7 @@ func checkFlagFiles(o *runOptions) error {
 	in := func(option, path string) scenario.InputFile { return scenario.InputFile{Option: option, Path: path} }
 	if err := scenario.CheckInputFiles(in("--body-file", o.bodyFile), in("--password-file", o.passFile), in("--data-file", o.dataFile),
 		in("--cacert", o.cacert), in("--cert", o.cert), in("--key", o.key), in("--cert-pass-file", o.certPass)); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -31,12 +32,12 @@ func resolveScenario(o *runOptions, changed func(string) bool) (*profiles.Profil
 	}
 	def := scenario.Defaults{RPS: o.rps, Duration: o.duration, Pool: o.pool, Timeout: o.timeout, KeepAlive: o.keepAlive, Request: req}
 	if err := scenario.Apply(p, ov, def); err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	overlaySamplers(p, &o.watch)
 	resolved, err := scenario.Resolve(p, o.vars)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return resolved, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/cliflag"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/testserver"
 	"github.com/vesload/vesload/testserver/builtin"
 	hvemu "github.com/vesload/vesload/testserver/hv"
@@ -119,7 +120,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer stopWatch()
 	opts, err := f.st.Prepare(&f.in)
 	if err != nil {
-		return fail(stderr, "vesload serve", usageError{err})
+		return fail(stderr, "vesload serve", usage.Wrap(err))
 	}
 	return f.run(ctx, opts, log, stdout)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/rendezvous"
@@ -47,7 +48,7 @@ func (o *shardOptions) resolve(now time.Time, getenv func(string) string) (*rend
 	rv, err := rendezvous.Options{Shard: o.shard, RunID: o.runID, StartAt: o.startAt, StartTolerance: o.startTolerance,
 		Addr: o.rendezvous, ReadyTimeout: o.readyTimeout, Consumer: o.withConsumer}.Resolve(now, getenv)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return rv, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/trend"
@@ -73,26 +74,26 @@ func runTrend(args []string, stdout, stderr io.Writer) int {
 }
 
 // executeTrend checks the flags, reads the runs and renders the
-// history. Bad flags or input files are a usageError (exit 2); a
+// history. Bad flags or input files are a usage error (exit 2); a
 // rendering that cannot be written is exit 1.
 func executeTrend(o *trendOptions, args []string, stdout io.Writer) (*trend.Analysis, error) {
 	opts, err := o.options()
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if err := o.HistorySet.Check(len(opts.Gates)); err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if len(args) == 0 {
 		return nil, usagef("give the result files of the history (files, folders or patterns): usage: %s", trendSynopsis)
 	}
 	paths, err := files.ExpandHistory(args)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	rs, err := files.ReadResults(paths)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	opts.Names = paths
 	a, err := trend.Analyze(rs, opts)
@@ -101,7 +102,7 @@ func executeTrend(o *trendOptions, args []string, stdout io.Writer) (*trend.Anal
 		return nil, usagef("%v (--force analyses anyway)", mismatch)
 	}
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return a, o.HistorySet.Write(stdout, a)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/cliflag"
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/profiles/scenario"
 )
@@ -46,7 +47,7 @@ func (w *watchOptions) target() (sample.TargetOptions, error) {
 	if w.metricsPass != "" {
 		pw, err := scenario.ReadSecretFile("--target-metrics-password-file", w.metricsPass)
 		if err != nil {
-			return sample.TargetOptions{}, usageError{err}
+			return sample.TargetOptions{}, usage.Wrap(err)
 		}
 		opts.Password = pw
 	} else {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -163,21 +164,21 @@ func (a Alone) Group() string { return "vesload-" + a.Plan.RunID + "-consume" }
 
 // Check validates a lone follower's figures as `vesload consume` is
 // given them (--run-id, --duration, --rps, --batch, --expect, --grace),
-// before anything connects; errors are *OptionError naming the option.
+// before anything connects; errors are usage errors naming the option.
 func (a Alone) Check() error {
 	switch {
 	case a.Plan.RunID == "":
-		return optionf("--run-id: required: the run whose events are followed")
+		return usage.Errorf("--run-id: required: the run whose events are followed")
 	case a.Duration <= 0 && a.Agree == nil:
-		return optionf("--duration: required and positive: the consumer stops --grace after the run's end")
+		return usage.Errorf("--duration: required and positive: the consumer stops --grace after the run's end")
 	case a.Plan.Rate < 0:
-		return optionf("--rps: must not be negative, got %g", a.Plan.Rate)
+		return usage.Errorf("--rps: must not be negative, got %g", a.Plan.Rate)
 	case a.Plan.Batch < 1:
-		return optionf("--batch: at least 1, got %d", a.Plan.Batch)
+		return usage.Errorf("--batch: at least 1, got %d", a.Plan.Batch)
 	case a.Expect < -1:
-		return optionf("--expect: must not be negative, got %d", a.Expect)
+		return usage.Errorf("--expect: must not be negative, got %d", a.Expect)
 	case a.Grace < 0:
-		return optionf("--grace: must not be negative, got %v", a.Grace)
+		return usage.Errorf("--grace: must not be negative, got %v", a.Grace)
 	}
 	return nil
 }

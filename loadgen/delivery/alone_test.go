@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/usage"
 )
 
 func TestAloneEvents(t *testing.T) {
@@ -110,7 +112,7 @@ func TestAloneCheck(t *testing.T) {
 				}
 				return
 			}
-			if !errors.As(err, new(*OptionError)) || !strings.HasPrefix(err.Error(), c.wantErr) {
+			if !usage.Is(err) || !strings.HasPrefix(err.Error(), c.wantErr) {
 				t.Errorf("Check() = %v, want an option error starting %q", err, c.wantErr)
 			}
 		})
@@ -139,7 +141,7 @@ func TestAlonePrepare(t *testing.T) {
 			err := a.Prepare()
 			switch {
 			case c.wantErr != "":
-				if !errors.As(err, new(*OptionError)) || !strings.HasPrefix(err.Error(), c.wantErr) || a.Plan.Events != 0 {
+				if !usage.Is(err) || !strings.HasPrefix(err.Error(), c.wantErr) || a.Plan.Events != 0 {
 					t.Errorf("Prepare() = %v with %d events, want an option error starting %q", err, a.Plan.Events, c.wantErr)
 				}
 			case err != nil:

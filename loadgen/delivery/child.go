@@ -2,10 +2,8 @@ package delivery
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/vesload/vesload/internal/child"
@@ -65,8 +63,8 @@ func (o Options) Args(runID string, grace time.Duration) []string {
 
 // StartChild starts the follower process of plan p and waits until it
 // has connected to the source and reads it. Its error lines go to
-// stderr when it stops. An error that is the options' fault is an
-// *OptionError.
+// stderr when it stops. An error that is the options' fault is a usage
+// error (package usage).
 func StartChild(o Options, grace time.Duration, p Plan, stderr io.Writer) (*Child, error) {
 	proc, err := child.Start("the delivery follower", o.Args(p.RunID, grace), stderr)
 	if err != nil {
@@ -75,10 +73,7 @@ func StartChild(o Options, grace time.Duration, p Plan, stderr io.Writer) (*Chil
 	rm, err := Dial(proc.Stdin(), proc, p, followerReady)
 	if err != nil {
 		proc.Close(followerStop)
-		if errors.Is(err, ErrUsage) {
-			return nil, &OptionError{errors.New(strings.TrimPrefix(err.Error(), ErrUsage.Error()+": "))}
-		}
-		return nil, err
+		return nil, err // the follower's bad option is a usage error already (receive)
 	}
 	return &Child{proc: proc, remote: rm, grace: grace, batch: max(p.Batch, 1), noAnswers: p.NoAnswers}, nil
 }

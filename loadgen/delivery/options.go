@@ -10,6 +10,7 @@ import (
 
 	"github.com/vesload/vesload/internal/kafkaconf"
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/usage"
 )
 
 // Options say where a run's events are read and how to reach the
@@ -25,21 +26,10 @@ type Options struct {
 	TLS                           tlsconf.Options
 }
 
-// OptionError is an error in the options (bad usage, not a failure to
-// connect); its text names the option.
-type OptionError struct{ Err error }
-
-func (e *OptionError) Error() string { return e.Err.Error() }
-func (e *OptionError) Unwrap() error { return e.Err }
-
-func optionf(format string, args ...any) error {
-	return &OptionError{fmt.Errorf(format, args...)}
-}
-
 // Check validates the options before anything starts.
 func (o Options) Check() error {
 	if err := kafkaconf.CheckMechanism(o.Mechanism); err != nil {
-		return optionf("--kafka-mechanism: %v", err)
+		return usage.Errorf("--kafka-mechanism: %v", err)
 	}
 	if o.URL != "" {
 		if _, err := o.endpoint(); err != nil {
@@ -48,10 +38,10 @@ func (o Options) Check() error {
 	}
 	if o.User != "" || o.PasswordFile != "" {
 		if o.User == "" {
-			return optionf("--kafka-password-file: needs --kafka-user")
+			return usage.Errorf("--kafka-password-file: needs --kafka-user")
 		}
 		if _, err := kafkaconf.ReadPassword(o.PasswordFile); err != nil {
-			return optionf("--kafka-password-file: %v", err)
+			return usage.Errorf("--kafka-password-file: %v", err)
 		}
 	}
 	for _, f := range []struct{ flag, path string }{{"--kafka-cacert", o.TLS.CAFile}, {"--kafka-cert", o.TLS.CertFile}, {"--kafka-key", o.TLS.KeyFile}} {
@@ -59,7 +49,7 @@ func (o Options) Check() error {
 			continue
 		}
 		if _, err := os.Stat(f.path); err != nil {
-			return optionf("%s: %v", f.flag, err)
+			return usage.Errorf("%s: %v", f.flag, err)
 		}
 	}
 	return nil
@@ -75,19 +65,19 @@ func (o Options) endpoint() (endpoint, error) {
 	if strings.HasPrefix(o.URL, "dmaap") {
 		e, err := ParseDMaaPURL(o.URL)
 		if err != nil {
-			return endpoint{}, optionf("--consume: %v", err)
+			return endpoint{}, usage.Errorf("--consume: %v", err)
 		}
 		return endpoint{dmaap: e}, nil
 	}
 	if scheme, _, _ := strings.Cut(o.URL, "://"); scheme != "kafka" && scheme != "kafkas" {
-		return endpoint{}, optionf("--consume %q: want kafka://HOST:PORT/TOPIC, kafkas://HOST:PORT/TOPIC (TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID", o.URL)
+		return endpoint{}, usage.Errorf("--consume %q: want kafka://HOST:PORT/TOPIC, kafkas://HOST:PORT/TOPIC (TLS) or dmaap://HOST:PORT/events/TOPIC/GROUP/ID", o.URL)
 	}
 	e, err := kafkaconf.ParseURL(o.URL)
 	if err == nil && e.Topic == "" {
 		err = errors.New("want kafka://HOST:PORT/TOPIC: the topic is missing")
 	}
 	if err != nil {
-		return endpoint{}, optionf("--consume: %v", err)
+		return endpoint{}, usage.Errorf("--consume: %v", err)
 	}
 	return endpoint{kafka: e}, nil
 }
@@ -102,19 +92,19 @@ func (o Options) source(runID string) (Source, error) {
 		pass := ""
 		if o.User != "" {
 			if pass, err = kafkaconf.ReadPassword(o.PasswordFile); err != nil {
-				return nil, optionf("--kafka-password-file: %v", err)
+				return nil, usage.Errorf("--kafka-password-file: %v", err)
 			}
 		}
 		tc, err := o.TLS.Client("")
 		if err != nil {
-			return nil, optionf("--kafka-cacert/--kafka-cert: %v", err)
+			return nil, usage.Errorf("--kafka-cacert/--kafka-cert: %v", err)
 		}
 		return NewDMaaP(e.dmaap, o.User, pass, tc), nil
 	}
 	opts, err := kafkaconf.Config{Brokers: e.kafka.Brokers, User: o.User, PasswordFile: o.PasswordFile,
 		Mechanism: o.Mechanism, TLS: o.TLS, ForceTLS: e.kafka.TLS}.Opts()
 	if err != nil {
-		return nil, optionf("--consume: %v", err)
+		return nil, usage.Errorf("--consume: %v", err)
 	}
 	group := o.Group
 	if group == "" {

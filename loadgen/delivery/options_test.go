@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,10 @@ import (
 
 	"github.com/vesload/vesload/internal/kafkaconf"
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/usage"
 )
 
-// TestOptionsCheck: every bad option is an OptionError naming it.
+// TestOptionsCheck: every bad option is a usage error naming it.
 func TestOptionsCheck(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -47,8 +47,7 @@ func TestOptionsCheck(t *testing.T) {
 			}
 			continue
 		}
-		var oe *OptionError
-		if !errors.As(err, &oe) || !strings.HasPrefix(err.Error(), tt.want) {
+		if !usage.Is(err) || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want an option error beginning %q", tt.name, err, tt.want)
 		}
 	}
@@ -60,7 +59,7 @@ func TestOpenFailsBeforeTheRun(t *testing.T) {
 	t.Parallel()
 	o := Options{URL: "dmaap://127.0.0.1:1/events/T/g/c"}
 	_, err := o.Open("r", 2*time.Second)
-	if err == nil || !strings.HasPrefix(err.Error(), "--consume dmaap://127.0.0.1:1/events/T/g/c: preflight: ") || errors.As(err, new(*OptionError)) {
+	if err == nil || !strings.HasPrefix(err.Error(), "--consume dmaap://127.0.0.1:1/events/T/g/c: preflight: ") || usage.Is(err) {
 		t.Errorf("%v, want a preflight error", err)
 	}
 }

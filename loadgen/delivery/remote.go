@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -50,9 +51,6 @@ type Remote struct {
 	r      LineReader
 	accept *Acceptance
 }
-
-// ErrUsage marks the follower's errors that are its options' fault.
-var ErrUsage = errors.New("bad options")
 
 // Dial tells the follower the plan and waits, at most timeout, until it
 // is connected and reading (before the run's clock starts).
@@ -131,7 +129,7 @@ func send(w io.Writer, m Message) error {
 }
 
 // receive reads one message; an error message is returned as an error,
-// wrapping ErrUsage when it is the options'.
+// a usage error when it is the options'.
 func receive(r LineReader, timeout time.Duration) (Message, error) {
 	var m Message
 	line, err := r.ReadLine(timeout)
@@ -143,7 +141,7 @@ func receive(r LineReader, timeout time.Duration) (Message, error) {
 	}
 	if m.Error != "" {
 		if m.Usage {
-			return m, fmt.Errorf("%w: %s", ErrUsage, m.Error)
+			return m, usage.Errorf("%s", m.Error)
 		}
 		return m, errors.New(m.Error)
 	}

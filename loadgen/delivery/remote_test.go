@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/report/result"
@@ -132,7 +133,7 @@ func TestRemoteAndServe(t *testing.T) {
 			}()
 			rm, err := Dial(fromRun, pipeLines{bufio.NewReader(fromChild)}, Plan{RunID: "r", Events: 4, Rate: 100}, 0)
 			if tt.openErr != nil {
-				if err == nil || errors.Is(err, ErrUsage) != tt.usage {
+				if err == nil || usage.Is(err) != tt.usage {
 					t.Fatalf("Dial: %v, want the follower's error (usage %v)", err, tt.usage)
 				}
 				fromRun.Close()
