@@ -43,7 +43,7 @@ func ScanResults(rd io.Reader, name string) (rs []*result.Result, names []string
 			found = found[len(found)-1:]
 		}
 		for _, r := range found {
-			label := fmt.Sprintf("%s: result %d%s", name, len(rs)+1, shardName(r))
+			label := fmt.Sprintf("%s: result %d%s", name, len(rs)+1, r.ShardName())
 			if pod != "" {
 				label = name + ": " + pod
 			}

@@ -2,38 +2,15 @@ package report
 
 import (
 	"bytes"
-	"github.com/vesload/vesload/report/result"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/vesload/vesload/report/result"
+
 	goldenfile "github.com/vesload/vesload/internal/golden"
 )
-
-// hvResult is a 2-producer HV-VES run with a reconnect and an observed
-// receiver.
-func hvResult(t testing.TB) *result.Result {
-	r := sampleResult(t)
-	r.Config.Protocol = "hv-ves"
-	r.Config.Shape = "2 producers × 1000 every 10ms"
-	r.Config.Method, r.Config.URL = "", "tls://127.0.0.1:6061"
-	r.HV = &result.HV{
-		Addr: "127.0.0.1:6061", TLS: true, Producers: 2, Messages: 1000, SizeBytes: 8192, IntervalS: 0.01,
-		Domain: "perf3gpp", Sent: result.HVCounts{Scheduled: 2000, Sent: 1990, Written: 1989, Failed: 1, NotSent: 10, Bytes: 1989 * 8204},
-		NotSentBy: map[string]int64{"disconnected": 10}, MBps: 1.63, PeakMBps: 1.65,
-		WriteBlocked: result.Summary{Count: 1989, P50: 0.02, P99: 0.3, Max: 2.5},
-		Connect:      result.Summary{Count: 3, P50: 0.2, Max: 0.4}, Handshake: result.Summary{Count: 3, P50: 3.1, Max: 4.2},
-		Connects: 3, Reconnects: 1, Disconnects: map[string]int64{"conn_reset": 1},
-		ByProducer: []result.HVProducer{
-			{Source: "vesload-hv-0", Counts: result.HVCounts{Scheduled: 1000, Sent: 1000, Written: 1000, Bytes: 1000 * 8204}},
-			{Source: "vesload-hv-1", Counts: result.HVCounts{Scheduled: 1000, Sent: 990, Written: 989, Failed: 1, NotSent: 10, Bytes: 989 * 8204}, Reconnects: 1},
-		},
-		Receiver: &result.HVReceiver{Source: "emulator", Received: 1988, Accepted: 1988, Lost: 1, Duplicates: new(int64(0)), TravelAvgMs: 0.6,
-			TravelP50Ms: 0.4, TravelP99Ms: 2.2, TravelMaxMs: 9.5},
-	}
-	return r
-}
 
 func TestHVTextGolden(t *testing.T) {
 	t.Parallel()

@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/vesload/vesload/internal/usage"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/merge"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -25,7 +25,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var output string
 	var gates []string
-	var opts report.MergeOptions
+	var opts merge.Options
 	var allowErrors bool
 	fs := newFlagSet("merge")
 	fs.StringVarP(&output, "output", "o", "-", "write the merged result to FILE (atomically); '-' for stdout")
@@ -46,16 +46,16 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(stderr, "vesload: merge", usage.Wrap(err))
 	}
-	merged, err := report.MergeShards(rs, names, opts)
+	merged, err := merge.Shards(rs, names, opts)
 	switch {
-	case errors.Is(err, report.ErrConsumerMissing):
+	case errors.Is(err, merge.ErrConsumerMissing):
 		return fail(stderr, "vesload", err) // incomplete, not mismatched: exit 1
 	case err != nil:
 		return fail(stderr, "vesload", usage.Wrap(err))
 	}
 	// Parallel generators are judged on the merged figures, as one run
 	// is: by every gate and by the built-in rules the shards deferred.
-	v, lines := report.JudgeMerge(merged, rs, names, gates, allowErrors)
+	v, lines := merge.Judge(merged, rs, names, gates, allowErrors)
 	if err := files.WriteResult(output, stdout, merged); err != nil {
 		return fail(stderr, "vesload: merge", err)
 	}

@@ -15,7 +15,7 @@ const DefaultAloneEvents = 1 << 24
 
 // Alone is a follower on its own beside a run's generators (`vesload
 // consume`: beside the shards of a run, or any generator), whose result
-// `report.MergeShards` joins with theirs (docs/ARCHITECTURE.md,
+// `merge.Shards` joins with theirs (docs/ARCHITECTURE.md,
 // "Delivery"). It knows the run by its plan (due times from a constant
 // Rate, or none), its start and its duration, or learns all three when
 // it takes part in the run's start agreement (Agree).

@@ -1,6 +1,9 @@
 package result
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // ShardInfo says which part of a run split across generators a result
 // holds: shard Index of Count sent the requests n ≡ Index (mod Count) of
@@ -15,6 +18,19 @@ type ShardInfo struct {
 	StartAt          time.Time `json:"start_at,omitzero"`
 	StartOffsetMs    float64   `json:"start_offset_ms"`
 	StartToleranceMs float64   `json:"start_tolerance_ms,omitempty"`
+}
+
+// IsShard reports whether r holds one part of a run split across several
+// generators.
+func (r *Result) IsShard() bool { return r.Shard != nil && r.Shard.Count > 1 }
+
+// ShardName is " (shard I/N)" for a shard's result, else empty: what
+// follows a result's name where a message is about one of several.
+func (r *Result) ShardName() string {
+	if !r.IsShard() {
+		return ""
+	}
+	return fmt.Sprintf(" (shard %d/%d)", r.Shard.Index, r.Shard.Count)
 }
 
 // MergeInfo describes a merged result: which shards it holds and, when it

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"errors"
@@ -46,7 +46,7 @@ func TestMergeJoinsTheConsumer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			m, err := MergeShards(tt.rs, nil, MergeOptions{})
+			m, err := Shards(tt.rs, nil, Options{})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one with %q", err, tt.err)
@@ -87,7 +87,7 @@ func TestMergeWarnsOfAnInterruptedConsumer(t *testing.T) {
 	g.Config.RunID = "r1"
 	c := consumerResult(t, "r1", 10)
 	c.Interrupted = true
-	m, err := MergeShards([]*result.Result{g, c}, []string{"g.json", "delivery.json"}, MergeOptions{})
+	m, err := Shards([]*result.Result{g, c}, []string{"g.json", "delivery.json"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,15 +107,15 @@ func TestMergeRefusesAMissingConsumer(t *testing.T) {
 		r.Config.Consumer = true
 		rs = append(rs, r)
 	}
-	_, err := MergeShards(rs, []string{"s0", "s1"}, MergeOptions{})
+	_, err := Shards(rs, []string{"s0", "s1"}, Options{})
 	if !errors.Is(err, ErrConsumerMissing) || !strings.Contains(err.Error(), "s0 (shard 0/2) announces a delivery consumer (vesload consume) whose result is not among the inputs") {
 		t.Fatalf("%v, want the missing consumer named", err)
 	}
-	m, err := MergeShards(rs, nil, MergeOptions{WithoutDelivery: true})
+	m, err := Shards(rs, nil, Options{WithoutDelivery: true})
 	if err != nil || m.Delivery != nil {
 		t.Fatalf("without delivery: %v, delivery %+v", err, m)
 	}
-	m, err = MergeShards(append(rs, consumerResult(t, "r1", 10)), nil, MergeOptions{})
+	m, err = Shards(append(rs, consumerResult(t, "r1", 10)), nil, Options{})
 	if err != nil || m.Delivery == nil || m.Delivery.Delivered != 10 {
 		t.Fatalf("with the consumer: %v", err)
 	}
@@ -133,7 +133,7 @@ func TestMergeJoinsAConsumerOfHV(t *testing.T) {
 		r.HV.Sent.Written = 100
 		rs = append(rs, r)
 	}
-	m, err := MergeShards(append(rs, consumerResult(t, "hv1", 190)), nil, MergeOptions{})
+	m, err := Shards(append(rs, consumerResult(t, "hv1", 190)), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ func TestMergeHV(t *testing.T) {
 	b.HV.Receiver.TravelAvgMs = 1.2
 	b.HV.Receiver.Received = 994 // half of a's 1988
 	a.Timeline[0].BytesSent, b.Timeline[0].BytesSent = 1_000_000, 1_500_000
-	m, err := Merge([]*result.Result{a, b}, nil)
+	m, err := Results([]*result.Result{a, b}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestMergeHV(t *testing.T) {
 		t.Errorf("write blocked %+v vs service %+v, peak %v", h.WriteBlocked, m.Service, h.PeakMBps)
 	}
 	b.HV = nil
-	if _, err := Merge([]*result.Result{a, b}, []string{"hv.json", "rest.json"}); err == nil || !strings.Contains(err.Error(), "rest.json is not an HV-VES run") {
+	if _, err := Results([]*result.Result{a, b}, []string{"hv.json", "rest.json"}); err == nil || !strings.Contains(err.Error(), "rest.json is not an HV-VES run") {
 		t.Errorf("HV with REST: %v", err)
 	}
 }
@@ -71,7 +71,7 @@ func TestMergeHVShardsReceiverOnce(t *testing.T) {
 		only0[i] = &c
 	}
 	for _, in := range [][]*result.Result{rs, only0} {
-		m, err := MergeShards(in, []string{"a", "b", "c", "d"}, MergeOptions{})
+		m, err := Shards(in, []string{"a", "b", "c", "d"}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +80,7 @@ func TestMergeHVShardsReceiverOnce(t *testing.T) {
 			t.Fatalf("written %d, receiver %+v: want 4000 written, 3993 received once and 7 lost", m.HV.Sent.Written, rc)
 		}
 	}
-	m, err := MergeShards(rs, []string{"a", "b", "c", "d"}, MergeOptions{})
+	m, err := Shards(rs, []string{"a", "b", "c", "d"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"testing"
@@ -36,7 +36,7 @@ func TestMergeStepsAndKinds(t *testing.T) {
 			{Name: "heartbeat", Weight: 1, Requests: result.Requests{Sent: 10, OK: 9, Errors: 1}, Errors: map[string]int64{"http_503": 1}, Histogram: encoded(t, 10, 700)},
 		}
 	}
-	m, err := MergeShards([]*result.Result{a, b}, []string{"a", "b"}, MergeOptions{})
+	m, err := Shards([]*result.Result{a, b}, []string{"a", "b"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestMergeStepsAndKinds(t *testing.T) {
 	// Inputs whose steps differ merge without that part, not a guess.
 	b.Steps = b.Steps[:1]
 	b.ByRequest[0].Histogram = ""
-	m, err = MergeShards([]*result.Result{a, b}, []string{"a", "b"}, MergeOptions{})
+	m, err = Shards([]*result.Result{a, b}, []string{"a", "b"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"strings"
@@ -34,19 +34,19 @@ func TestJudgeMerge(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		edit      func(rs []*result.Result)
-		opts      MergeOptions
+		opts      Options
 		gates     []string
 		want      verdict.Verdict
 		wantLines []string
 	}{
-		{"passes", func([]*result.Result) {}, MergeOptions{}, nil, verdict.Passed, nil},
-		{"a gate fails", func([]*result.Result) {}, MergeOptions{}, []string{"p99<0.001ms"}, verdict.Failed,
+		{"passes", func([]*result.Result) {}, Options{}, nil, verdict.Passed, nil},
+		{"a gate fails", func([]*result.Result) {}, Options{}, []string{"p99<0.001ms"}, verdict.Failed,
 			[]string{"failed on the merged result: p99<0.001ms ("}},
-		{"a shard interrupted", func(rs []*result.Result) { rs[1].Interrupted = true }, MergeOptions{}, nil, verdict.Interrupted,
+		{"a shard interrupted", func(rs []*result.Result) { rs[1].Interrupted = true }, Options{}, nil, verdict.Interrupted,
 			[]string{"b was interrupted: the merged run is incomplete"}},
-		{"a shard aborted", func(rs []*result.Result) { rs[0].AbortedBy = "error_rate<5%" }, MergeOptions{}, nil, verdict.Failed,
+		{"a shard aborted", func(rs []*result.Result) { rs[0].AbortedBy = "error_rate<5%" }, Options{}, nil, verdict.Failed,
 			[]string{"a was stopped early by --abort-on-fail: error_rate<5%"}},
-		{"partial", func(rs []*result.Result) { rs[1].Shard.Index = 2 }, MergeOptions{AllowPartial: true}, nil, verdict.Passed,
+		{"partial", func(rs []*result.Result) { rs[1].Shard.Index = 2 }, Options{AllowPartial: true}, nil, verdict.Passed,
 			[]string{"partial run: shards [1] of 3 are missing (--allow-partial)"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,11 +59,11 @@ func TestJudgeMerge(t *testing.T) {
 			}
 			tt.edit(rs)
 			names := []string{"a", "b", "c"}[:len(rs)]
-			m, err := MergeShards(rs, names, tt.opts)
+			m, err := Shards(rs, names, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, lines := JudgeMerge(m, rs, names, tt.gates, false)
+			v, lines := Judge(m, rs, names, tt.gates, false)
 			if v != tt.want || len(lines) < len(tt.wantLines) {
 				t.Fatalf("JudgeMerge = %v, %q; want %v, %q", v, lines, tt.want, tt.wantLines)
 			}

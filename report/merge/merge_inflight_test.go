@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"testing"
@@ -14,7 +14,7 @@ func TestMergeKeepsInFlight(t *testing.T) {
 	a := generator(t, 0, 1)
 	b := generator(t, 2*time.Second, 1)
 	a.Requests.InFlight, b.Requests.InFlight = 3, 4
-	m, err := Merge([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
+	m, err := Results([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
 	if err != nil {
 		t.Fatal(err)
 	}

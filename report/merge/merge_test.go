@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"math"
@@ -6,30 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
-
-// generator returns the sample result as one of several generators: its
-// start shifted by offset and its latencies recorded afresh scaled by
-// scale, so that merged percentiles can be checked.
-func generator(t *testing.T, offset time.Duration, scale int64) *result.Result {
-	t.Helper()
-	r := sampleResult(t)
-	r.Started = r.Started.Add(offset)
-	r.Ended = r.Ended.Add(offset)
-	lat := result.NewHistogram()
-	for i := int64(1); i <= 1000; i++ {
-		if err := lat.RecordValue(i * 100 * scale); err != nil {
-			t.Fatal(err)
-		}
-	}
-	enc, err := result.EncodeHistogram(lat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Histograms.Latency, r.Latency = enc, result.Summarize(lat)
-	return r
-}
 
 func TestMerge(t *testing.T) {
 	t.Parallel()
@@ -42,7 +21,7 @@ func TestMerge(t *testing.T) {
 	// means, weighted by what each sent, are the mean of all its requests.
 	a.Timeline[2].AvgMs, a.Timeline[2].P95Ms = 4, 6
 	b.Timeline[0].AvgMs, b.Timeline[0].P95Ms, b.Timeline[0].Sent = 10, 9, 300
-	m, err := Merge([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
+	m, err := Results([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +89,7 @@ func TestMerge(t *testing.T) {
 func TestMergeOne(t *testing.T) {
 	t.Parallel()
 	r := sampleResult(t)
-	m, err := Merge([]*result.Result{r}, nil)
+	m, err := Results([]*result.Result{r}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +124,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"bad histogram", []*result.Result{sampleResult(t), badHist}, nil, "result 2: histograms.service: decode histogram"},
 	}
 	for _, tc := range tests {
-		_, err := Merge(tc.rs, tc.names)
+		_, err := Results(tc.rs, tc.names)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line with %q", tc.name, err, tc.want)
 		}
@@ -154,7 +133,7 @@ func TestMergeRefuses(t *testing.T) {
 
 func TestMergeEmptyResults(t *testing.T) {
 	t.Parallel()
-	m, err := Merge([]*result.Result{emptyResult(), emptyResult()}, nil)
+	m, err := Results([]*result.Result{emptyResult(), emptyResult()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,17 +148,17 @@ func TestMergeEmptyResults(t *testing.T) {
 func FuzzMerge(f *testing.F) {
 	for _, r := range []*result.Result{sampleResult(f), emptyResult()} {
 		var b strings.Builder
-		if err := Encode(&b, r); err != nil {
+		if err := report.Encode(&b, r); err != nil {
 			f.Fatal(err)
 		}
 		f.Add([]byte(b.String()))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Decode(strings.NewReader(string(data)), "fuzz.json")
+		r, err := report.Decode(strings.NewReader(string(data)), "fuzz.json")
 		if err != nil {
 			return
 		}
-		m, err := Merge([]*result.Result{r, r}, nil)
+		m, err := Results([]*result.Result{r, r}, nil)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)
@@ -190,10 +169,10 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("sent %d, want 2 × %d", m.Requests.Sent, r.Requests.Sent)
 		}
 		var b strings.Builder
-		if err := Encode(&b, m); err != nil {
+		if err := report.Encode(&b, m); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Decode(strings.NewReader(b.String()), "merged.json"); err != nil {
+		if _, err := report.Decode(strings.NewReader(b.String()), "merged.json"); err != nil {
 			t.Fatalf("merged result does not decode: %v", err)
 		}
 	})
@@ -216,7 +195,7 @@ func TestMergeShape(t *testing.T) {
 			r.Config.Shape, r.Config.RPS, r.RPS.Target = s, 50, 50
 			rs = append(rs, r)
 		}
-		m, err := Merge(rs, nil)
+		m, err := Results(rs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +203,7 @@ func TestMergeShape(t *testing.T) {
 			t.Errorf("merged shape %q, want %q", m.Config.Shape, tc.want)
 		}
 		var b strings.Builder
-		if err := Text(&b, m, TextOptions{}); err != nil {
+		if err := report.Text(&b, m, report.TextOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), tc.want+" shape, target 100 rps") {

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"errors"
@@ -38,7 +38,7 @@ import (
 // results that did not overlap in time (repetitions are compared, not
 // merged) and results that recorded latencies without keeping their
 // histograms. The inputs are not changed.
-func Merge(rs []*result.Result, names []string) (*result.Result, error) {
+func Results(rs []*result.Result, names []string) (*result.Result, error) {
 	if len(rs) == 0 {
 		return nil, errors.New("merge: no results")
 	}

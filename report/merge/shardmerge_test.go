@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"errors"
@@ -7,21 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/verdict"
 )
-
-// shard returns the sample result as shard i of n of run id, recorded
-// with latencies i+1 ms apart so that the merge's histogram is checkable.
-func shard(t *testing.T, run string, i, n int) *result.Result {
-	t.Helper()
-	r := generator(t, 0, int64(i+1))
-	r.Config.RunID = run
-	r.Config.Digest = "sha256:abc"
-	r.Shard = &result.ShardInfo{Index: i, Count: n, StartAt: r.Started, StartOffsetMs: float64(i) / 10}
-	return r
-}
 
 func TestMergeShards(t *testing.T) {
 	t.Parallel()
@@ -32,7 +22,7 @@ func TestMergeShards(t *testing.T) {
 		rs[len(rs)-1].Config.Labels = map[string]string{"build": "1.9", "commit": "abc"}
 		names = append(names, fmt.Sprintf("s%d.json", i))
 	}
-	m, err := MergeShards(rs, names, MergeOptions{})
+	m, err := Shards(rs, names, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +89,7 @@ func TestMergeShardsRefuses(t *testing.T) {
 			[]string{"a", "b"}, true, "merge: shard 0/3 of run r42 appears twice: a and b"},
 	}
 	for _, tt := range tests {
-		_, err := MergeShards(tt.rs, tt.names, MergeOptions{AllowPartial: tt.partial})
+		_, err := Shards(tt.rs, tt.names, Options{AllowPartial: tt.partial})
 		var se *ShardError
 		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line starting %q", tt.name, err, tt.want)
@@ -114,7 +104,7 @@ func TestMergeShardsStartsWithinTolerance(t *testing.T) {
 	a, b := shard(t, "r42", 0, 2), shard(t, "r42", 1, 2)
 	a.Shard.StartToleranceMs, b.Shard.StartToleranceMs = 1000, 1000
 	b.Shard.StartAt = b.Shard.StartAt.Add(300 * time.Millisecond)
-	if _, err := MergeShards([]*result.Result{a, b}, []string{"a", "b"}, MergeOptions{}); err != nil {
+	if _, err := Shards([]*result.Result{a, b}, []string{"a", "b"}, Options{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -125,7 +115,7 @@ func TestMergeShardsCarriesAbortedBy(t *testing.T) {
 	t.Parallel()
 	rs := []*result.Result{shard(t, "r7", 0, 2), shard(t, "r7", 1, 2)}
 	rs[1].AbortedBy = "error_rate<5%"
-	m, err := MergeShards(rs, []string{"a", "b"}, MergeOptions{})
+	m, err := Shards(rs, []string{"a", "b"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +134,7 @@ func TestMergeShardsPartial(t *testing.T) {
 	t.Parallel()
 	rs := []*result.Result{shard(t, "r42", 0, 4), shard(t, "r42", 3, 4)}
 	rs[1].Interrupted = true
-	m, err := MergeShards(rs, []string{"a", "b"}, MergeOptions{AllowPartial: true})
+	m, err := Shards(rs, []string{"a", "b"}, Options{AllowPartial: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +153,7 @@ func TestMergeShardsPlain(t *testing.T) {
 	t.Parallel()
 	a, b := generator(t, 0, 1), generator(t, time.Second, 2)
 	a.Config.RunID, b.Config.RunID = "x", "y"
-	m, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
+	m, err := Shards([]*result.Result{a, b}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +185,7 @@ func TestMergeSameRunTwice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		names := []string{"a1.json", "a2.json", "a3.json"}[:len(tt.rs)]
-		_, err := MergeShards(tt.rs, names, MergeOptions{})
+		_, err := Shards(tt.rs, names, Options{})
 		var se *ShardError
 		if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line starting %q", tt.name, err, tt.want)
@@ -204,7 +194,7 @@ func TestMergeSameRunTwice(t *testing.T) {
 	// Same run id but different starts are different runs (a reused id).
 	b := generator(t, time.Second, 1)
 	b.Config.RunID = "r1"
-	if _, err := MergeShards([]*result.Result{a, b}, nil, MergeOptions{}); err != nil {
+	if _, err := Shards([]*result.Result{a, b}, nil, Options{}); err != nil {
 		t.Errorf("different starts: %v", err)
 	}
 }
@@ -230,7 +220,7 @@ func TestMergeShardsShape(t *testing.T) {
 		{"partial", []*result.Result{mk(0, 4), mk(3, 4)}, true, "shards 0, 3 of 4 of constant 100/s for 2s", 50},
 	}
 	for _, tt := range tests {
-		m, err := MergeShards(tt.rs, nil, MergeOptions{AllowPartial: tt.partial})
+		m, err := Shards(tt.rs, nil, Options{AllowPartial: tt.partial})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -238,7 +228,7 @@ func TestMergeShardsShape(t *testing.T) {
 			t.Errorf("%s: shape %q rps %v target %v, want %q and %v", tt.name, m.Config.Shape, m.Config.RPS, m.RPS.Target, tt.wantShape, tt.wantRPS)
 		}
 		var b strings.Builder
-		if err := Text(&b, m, TextOptions{}); err != nil {
+		if err := report.Text(&b, m, report.TextOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if want := tt.wantShape + ", target " + format.Num(tt.wantRPS) + " rps"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "generators ×") {
@@ -250,12 +240,12 @@ func TestMergeShardsShape(t *testing.T) {
 	for _, r := range closed {
 		r.Config.Shape = "closed, concurrency 100, 200 in 2 steps of 1s"
 	}
-	m, err := MergeShards(closed, nil, MergeOptions{})
+	m, err := Shards(closed, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var text strings.Builder
-	if err := Text(&text, m, TextOptions{}); err != nil {
+	if err := report.Text(&text, m, report.TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "2 shards of closed, concurrency 100, 200 in 2 steps of 1s; achieved"; !strings.Contains(text.String(), want) {
@@ -264,7 +254,7 @@ func TestMergeShardsShape(t *testing.T) {
 	// Independent generators still sum their shapes.
 	a, b := generator(t, 0, 1), generator(t, time.Second, 2)
 	a.Config.Shape, b.Config.Shape = "constant 50/s for 10m", "constant 50/s for 10m"
-	m, err = MergeShards([]*result.Result{a, b}, nil, MergeOptions{})
+	m, err = Shards([]*result.Result{a, b}, nil, Options{})
 	if err != nil || m.Config.Shape != "2 generators × constant 50/s for 10m" {
 		t.Errorf("plain generators: shape %q, %v", m.Config.Shape, err)
 	}

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 )
 
 // MergeOptions tune MergeShards.
-type MergeOptions struct {
+type Options struct {
 	// AllowPartial accepts a sharded run with shards missing; the merged
 	// result is marked partial and says which.
 	AllowPartial bool
@@ -54,7 +54,7 @@ func (n noText) Unwrap() error { return n.err }
 // Results that are not shards are merged as independent generators,
 // without these checks, but shards and non-shards do not mix. The merged
 // result's Merged field says what it holds.
-func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*result.Result, error) {
+func Shards(rs []*result.Result, names []string, opts Options) (*result.Result, error) {
 	label := func(i int) string {
 		if i < len(names) {
 			return names[i]
@@ -72,13 +72,13 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 	}
 	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return r.Config.Consumer }); i >= 0 && consumer == nil && !opts.WithoutDelivery {
 		return nil, fmt.Errorf("merge: %s%s announces a delivery consumer (vesload consume) whose result is not among the inputs: add it (its log or file, once it ended), or give --without-delivery%w",
-			label(i), shardName(rs[i]), noText{ErrConsumerMissing})
+			label(i), rs[i].ShardName(), noText{ErrConsumerMissing})
 	}
 	info, err := checkShards(rs, label, opts)
 	if err != nil {
 		return nil, err
 	}
-	m, err := Merge(rs, names)
+	m, err := Results(rs, names)
 	if err != nil {
 		return nil, err
 	}
@@ -97,11 +97,11 @@ func MergeShards(rs []*result.Result, names []string, opts MergeOptions) (*resul
 	}
 	for i, r := range rs {
 		if r.Interrupted {
-			m.Warnings = append(m.Warnings, fmt.Sprintf("%s%s was interrupted: the merged run is incomplete", label(i), shardName(r)))
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s%s was interrupted: the merged run is incomplete", label(i), r.ShardName()))
 		}
 		if r.AbortedBy != "" {
 			m.Warnings = append(m.Warnings, fmt.Sprintf("%s%s was stopped early by --abort-on-fail: %s: the merged run is incomplete and fails",
-				label(i), shardName(r), r.AbortedBy))
+				label(i), r.ShardName(), r.AbortedBy))
 		}
 	}
 	return m, nil
@@ -122,24 +122,14 @@ func shardsShape(shape string, info *result.MergeInfo) string {
 	return fmt.Sprintf("%d shards of %s", info.Count, shape)
 }
 
-// shardName is " (shard I/N)" for a shard's result, else empty.
-func shardName(r *result.Result) string {
-	if !isShard(r) {
-		return ""
-	}
-	return fmt.Sprintf(" (shard %d/%d)", r.Shard.Index, r.Shard.Count)
-}
-
-func isShard(r *result.Result) bool { return r.Shard != nil && r.Shard.Count > 1 }
-
 // checkShards applies MergeShards' checks and describes the merge.
-func checkShards(rs []*result.Result, label func(int) string, opts MergeOptions) (*result.MergeInfo, error) {
+func checkShards(rs []*result.Result, label func(int) string, opts Options) (*result.MergeInfo, error) {
 	info := &result.MergeInfo{Inputs: len(rs)}
-	first := slices.IndexFunc(rs, isShard)
+	first := slices.IndexFunc(rs, (*result.Result).IsShard)
 	if first < 0 {
 		return info, sameRunTwice(rs, label)
 	}
-	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return !isShard(r) }); i >= 0 {
+	if i := slices.IndexFunc(rs, func(r *result.Result) bool { return !r.IsShard() }); i >= 0 {
 		return nil, shardErrorf("%s is shard %d/%d of run %s but %s is not a shard: merge the shards of one run together",
 			label(first), rs[first].Shard.Index, rs[first].Shard.Count, runName(rs[first]), label(i))
 	}

@@ -1,46 +1,18 @@
-package report
+package merge
 
 import (
-	"github.com/vesload/vesload/report/result"
 	"testing"
 	"time"
-)
 
-// withDelivery gives r a delivery section whose e2e values are
-// 1…n ms × scale.
-func withDelivery(t *testing.T, r *result.Result, n, scale int64, tsType string) *result.Result {
-	t.Helper()
-	e2e, consumed := result.NewHistogram(), result.NewHistogram()
-	for i := int64(1); i <= n; i++ {
-		if err := e2e.RecordValue(i * 1000 * scale); err != nil {
-			t.Fatal(err)
-		}
-		if err := consumed.RecordValue(i*1000*scale + 500); err != nil {
-			t.Fatal(err)
-		}
-	}
-	enc1, err := result.EncodeHistogram(e2e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc2, err := result.EncodeHistogram(consumed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Delivery = &result.Delivery{Source: "kafka://k:9092/t", TimestampType: tsType, GraceS: 30,
-		Expected: n + 5, Accepted: n + 3, Delivered: n, Lost: 5, LostThoughAccepted: 3, Duplicates: 1, Records: n + 2,
-		Foreign: 1, LagMax: scale, E2E: result.Summarize(e2e), Consumed: result.Summarize(consumed),
-		Histograms: result.DeliveryHistograms{E2E: enc1, Consumed: enc2},
-		Timeline:   []result.DeliverySecond{{T: 0, Delivered: n, P99Ms: float64(scale), Lag: 1}}}
-	return r
-}
+	"github.com/vesload/vesload/report/result"
+)
 
 func TestMergeDelivery(t *testing.T) {
 	t.Parallel()
 	a := withDelivery(t, generator(t, 0, 1), 100, 1, "CreateTime")
 	b := withDelivery(t, generator(t, 0, 1), 300, 2, "CreateTime")
 	plain := generator(t, time.Second, 1)
-	m, err := Merge([]*result.Result{a, b, plain}, nil)
+	m, err := Results([]*result.Result{a, b, plain}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +40,14 @@ func TestMergeDelivery(t *testing.T) {
 		t.Errorf("merged timeline %+v", d.Timeline)
 	}
 	b.Delivery.TimestampType = "LogAppendTime"
-	if m, err = Merge([]*result.Result{a, b}, nil); err != nil || m.Delivery.TimestampType != "mixed" {
+	if m, err = Results([]*result.Result{a, b}, nil); err != nil || m.Delivery.TimestampType != "mixed" {
 		t.Errorf("timestamp types CreateTime + LogAppendTime merged as %v (%v)", m.Delivery, err)
 	}
-	if m, err = Merge([]*result.Result{plain, generator(t, 0, 1)}, nil); err != nil || m.Delivery != nil {
+	if m, err = Results([]*result.Result{plain, generator(t, 0, 1)}, nil); err != nil || m.Delivery != nil {
 		t.Errorf("merge without delivery sections: %v, %v", m.Delivery, err)
 	}
 	b.Delivery.Histograms.E2E = ""
-	if _, err = Merge([]*result.Result{a, b}, nil); err == nil {
+	if _, err = Results([]*result.Result{a, b}, nil); err == nil {
 		t.Error("a delivery section with values but no histogram merged")
 	}
 }

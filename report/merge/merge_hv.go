@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func mergeHV(m *result.Result, rs []*result.Result, label func(int) string) erro
 	for _, s := range m.Timeline {
 		h.PeakMBps = max(h.PeakMBps, float64(s.BytesSent)/1e6)
 	}
-	if slices.ContainsFunc(rs, isShard) {
+	if slices.ContainsFunc(rs, (*result.Result).IsShard) {
 		h.Receiver = RunReceiver(rs, h.Sent.Written)
 		if w := receiverWarning(h.Receiver, h.Sent.Written); w != "" {
 			m.Warnings = append(m.Warnings, w)

@@ -1,4 +1,4 @@
-package report
+package merge
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func FailedGates(ts []result.Threshold) string {
 // merge, shards interrupted or stopped early (rs, named by names), rules
 // broken and the gates that failed. A merge and a `vesload merge` of pod
 // logs thus explain themselves alike.
-func JudgeMerge(merged *result.Result, rs []*result.Result, names, gates []string, allowErrors bool) (verdict.Verdict, []string) {
+func Judge(merged *result.Result, rs []*result.Result, names, gates []string, allowErrors bool) (verdict.Verdict, []string) {
 	merged.Config.Thresholds = append(merged.Config.Thresholds, gates...)
 	merged.Config.AllowErrors = merged.Config.AllowErrors || allowErrors
 	judge, err := verdict.FromConfig(merged.Config)
