@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output/jtl"
 	"github.com/vesload/vesload/loadgen/transport/rest"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -30,7 +30,7 @@ func TestStalledJTLDoesNotStallTheRun(t *testing.T) {
 	defer srv.Close()
 	disk := &stalled{release: make(chan struct{})}
 	defer disk.open()
-	w, err := report.NewJTLWriter(disk, srv.URL)
+	w, err := jtl.NewWriter(disk, srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

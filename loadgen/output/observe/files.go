@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output/hdrlog"
+	"github.com/vesload/vesload/loadgen/output/jtl"
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 )
@@ -23,8 +25,8 @@ type Stream struct{ Option, Path string }
 type Streams struct {
 	jtlName, hdrName string
 	files            []*report.Stream
-	jtlw             *report.JTLWriter
-	hdr              *report.HdrLog
+	jtlw             *jtl.Writer
+	hdr              *hdrlog.Log
 	hdrBuf           *bufio.Writer
 	jtl              *JTL
 	hlog             *HdrLog
@@ -34,17 +36,17 @@ type Streams struct {
 // OpenStreams creates the files before the run, so that an unwritable
 // path fails at once rather than after ten minutes. url is the target the
 // JTL rows name; start is the HdrHistogram log's base time.
-func OpenStreams(jtl, hdr Stream, url string, start time.Time) (*Streams, error) {
-	s := &Streams{jtlName: jtl.Option + " " + jtl.Path, hdrName: hdr.Option + " " + hdr.Path}
-	if jtl.Path != "" {
-		f, err := report.CreateStream(jtl.Path)
+func OpenStreams(rows, hdr Stream, url string, start time.Time) (*Streams, error) {
+	s := &Streams{jtlName: rows.Option + " " + rows.Path, hdrName: hdr.Option + " " + hdr.Path}
+	if rows.Path != "" {
+		f, err := report.CreateStream(rows.Path)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", jtl.Option, err)
+			return nil, fmt.Errorf("%s: %w", rows.Option, err)
 		}
 		s.files = append(s.files, f)
-		if s.jtlw, err = report.NewJTLWriter(f, url); err != nil {
+		if s.jtlw, err = jtl.NewWriter(f, url); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("%s: %w", jtl.Option, err)
+			return nil, fmt.Errorf("%s: %w", rows.Option, err)
 		}
 	}
 	if hdr.Path != "" {
@@ -55,7 +57,7 @@ func OpenStreams(jtl, hdr Stream, url string, start time.Time) (*Streams, error)
 		}
 		s.files = append(s.files, f)
 		s.hdrBuf = bufio.NewWriter(f)
-		if s.hdr, err = report.NewHdrLog(s.hdrBuf, start, "latency"); err != nil {
+		if s.hdr, err = hdrlog.New(s.hdrBuf, start, "latency"); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s: %w", hdr.Option, err)
 		}

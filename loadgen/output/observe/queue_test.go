@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/engine"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/loadgen/output/hdrlog"
+	"github.com/vesload/vesload/loadgen/output/jtl"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -53,7 +54,7 @@ func TestJTLFailureStopsTheStream(t *testing.T) {
 		{"full from the start", 0, 0, true},
 		{"room for everything", 1 << 20, 1000, false},
 	} {
-		w, err := report.NewJTLWriter(&failAfter{n: c.room}, "http://collector/eventListener/v7")
+		w, err := jtl.NewWriter(&failAfter{n: c.room}, "http://collector/eventListener/v7")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func TestJTLNeverWaitsForTheDisk(t *testing.T) {
 	t.Parallel()
 	disk := &stalled{release: make(chan struct{})}
 	defer disk.open()
-	w, err := report.NewJTLWriter(disk, "http://collector/eventListener/v7")
+	w, err := jtl.NewWriter(disk, "http://collector/eventListener/v7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +110,7 @@ func TestJTLNeverWaitsForTheDisk(t *testing.T) {
 // TestJTLRequestAllocatesNothing: queueing a row is on the per-request
 // path and must not allocate.
 func TestJTLRequestAllocatesNothing(t *testing.T) {
-	w, err := report.NewJTLWriter(io.Discard, "http://collector/eventListener/v7")
+	w, err := jtl.NewWriter(io.Discard, "http://collector/eventListener/v7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestJTLRequestAllocatesNothing(t *testing.T) {
 func TestHdrLogFailureStops(t *testing.T) {
 	t.Parallel()
 	start := time.UnixMilli(1_700_000_000_000)
-	log, err := report.NewHdrLog(io.Discard, start, "latency")
+	log, err := hdrlog.New(io.Discard, start, "latency")
 	if err != nil {
 		t.Fatal(err)
 	}

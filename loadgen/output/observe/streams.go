@@ -4,7 +4,8 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/engine"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/loadgen/output/hdrlog"
+	"github.com/vesload/vesload/loadgen/output/jtl"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -19,16 +20,16 @@ type JTL struct {
 
 // NewJTL streams to w, labelling every row with label; name names the
 // output in Close's report (e.g. "--jtl r.jtl").
-func NewJTL(w *report.JTLWriter, label, name string) *JTL {
+func NewJTL(w *jtl.Writer, label, name string) *JTL {
 	return NewJTLLabels(w, func(int64) string { return label }, name)
 }
 
 // NewJTLLabels is NewJTL with a label for each request, label(seq), such
 // as the HV-VES producer that sent it. It is called on the writer's
 // goroutine and must not allocate.
-func NewJTLLabels(w *report.JTLWriter, label func(seq int64) string, name string) *JTL {
+func NewJTLLabels(w *jtl.Writer, label func(seq int64) string, name string) *JTL {
 	write := func(ev *engine.RequestEvent) error {
-		return w.Write(report.JTLSample{
+		return w.Write(jtl.Sample{
 			Start: ev.Due, Elapsed: ev.Latency, Service: ev.Service, Label: label(ev.Seq),
 			Code: ev.Code, Outcome: ev.Outcome, BytesRecv: ev.BytesRecv, BytesSent: ev.BytesSent,
 			InFlight: ev.InFlight, Connect: ev.Connect, FirstByte: ev.FirstByte,
@@ -55,7 +56,7 @@ func (j *JTL) Close() Report { return j.q.close() }
 // builds no histogram.
 type HdrLog struct {
 	engine.NopObserver
-	log *report.HdrLog
+	log *hdrlog.Log
 	q   *queue[interval]
 	// start is set by Begin, before the first second comes to Timeline
 	// (the outlet's queue orders it).
@@ -64,7 +65,7 @@ type HdrLog struct {
 
 // NewHdrLog streams to log; flush writes out what log's writer buffers,
 // and name names the output in Close's report.
-func NewHdrLog(log *report.HdrLog, flush func() error, name string) *HdrLog {
+func NewHdrLog(log *hdrlog.Log, flush func() error, name string) *HdrLog {
 	write := func(iv *interval) error {
 		if iv.err != nil {
 			return iv.err

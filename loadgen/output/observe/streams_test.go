@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/engine"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/loadgen/output/hdrlog"
+	"github.com/vesload/vesload/loadgen/output/jtl"
 	"github.com/vesload/vesload/report/result"
 )
 
 func TestJTLWritesEveryRequest(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	w, err := report.NewJTLWriter(&buf, "http://collector/eventListener/v7")
+	w, err := jtl.NewWriter(&buf, "http://collector/eventListener/v7")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestJTLWritesEveryRequest(t *testing.T) {
 		t.Fatalf("report %+v (%q), want 2 rows and no warning", r, r.Warning())
 	}
 	rows := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(rows) != 3 || rows[0]+"\n" != report.JTLHeader {
+	if len(rows) != 3 || rows[0]+"\n" != jtl.Header {
 		t.Fatalf("rows %q, want the header and 2 rows", rows)
 	}
 	if !strings.HasPrefix(rows[1], "1700000000000,12,fault,202,Accepted,") || !strings.HasPrefix(rows[2], "1700000000010,1000,fault,timeout,timeout,") {
@@ -38,7 +39,7 @@ func TestHdrLogWritesEachSecondAtItsTime(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	start := time.UnixMilli(1_700_000_000_000)
-	log, err := report.NewHdrLog(&buf, start, "latency")
+	log, err := hdrlog.New(&buf, start, "latency")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +69,11 @@ func TestHdrLogWritesTheSecondsOwnHistogram(t *testing.T) {
 	t.Parallel()
 	start := time.UnixMilli(1_700_000_000_000)
 	var want, got bytes.Buffer
-	wantLog, err := report.NewHdrLog(&want, start, "latency")
+	wantLog, err := hdrlog.New(&want, start, "latency")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotLog, err := report.NewHdrLog(&got, start, "latency")
+	gotLog, err := hdrlog.New(&got, start, "latency")
 	if err != nil {
 		t.Fatal(err)
 	}

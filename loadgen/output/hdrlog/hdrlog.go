@@ -1,4 +1,4 @@
-package report
+package hdrlog
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"github.com/vesload/vesload/report/result"
 )
 
-// HdrLog writes the standard HdrHistogram interval log (format 1.3): one
+// Log writes the standard HdrHistogram interval log (format 1.3): one
 // compressed histogram per interval, which HdrHistogram's
 // HistogramLogProcessor and its plotters read. vesload records in
 // microseconds, so those tools want -outputValueUnitRatio 1000 to print
@@ -22,7 +22,7 @@ import (
 // written here, in the same text, with one result.HistogramEncoder for the
 // whole log: the library's writer would build a fresh compressor every
 // second.
-type HdrLog struct {
+type Log struct {
 	w     io.Writer
 	base  int64 // ms since the epoch that interval times count from
 	tag   string
@@ -31,10 +31,10 @@ type HdrLog struct {
 	count int
 }
 
-// NewHdrLog writes the log's header for a run that started at start.
+// New writes the log's header for a run that started at start.
 // Tag labels every interval line (for example "latency"); the format has
 // no room in it for commas, spaces or line breaks.
-func NewHdrLog(w io.Writer, start time.Time, tag string) (*HdrLog, error) {
+func New(w io.Writer, start time.Time, tag string) (*Log, error) {
 	if strings.ContainsAny(tag, ", \r\n") {
 		return nil, fmt.Errorf("HdrHistogram log tag %q: no commas, spaces or line breaks", tag)
 	}
@@ -55,7 +55,7 @@ func NewHdrLog(w io.Writer, start time.Time, tag string) (*HdrLog, error) {
 			return nil, fmt.Errorf("write HdrHistogram log header: %w", err)
 		}
 	}
-	return &HdrLog{w: w, base: ms, tag: tag}, nil
+	return &Log{w: w, base: ms, tag: tag}, nil
 }
 
 // hdrLogMaxRatio scales an interval's maximum in the log line. The
@@ -65,7 +65,7 @@ const hdrLogMaxRatio = hdrhistogram.MsToNsRatio
 
 // Interval appends the histogram of one interval; h is only read, so the
 // caller may reset it afterwards.
-func (l *HdrLog) Interval(start, end time.Time, h *hdrhistogram.Histogram) error {
+func (l *Log) Interval(start, end time.Time, h *hdrhistogram.Histogram) error {
 	b, err := l.AppendInterval(l.line[:0], start, end, h)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func (l *HdrLog) Interval(start, end time.Time, h *hdrhistogram.Histogram) error
 // the timeline) is encoded where it is lent and its line written on
 // another goroutine (WriteInterval). Calls must not overlap one another:
 // they share the log's encoder.
-func (l *HdrLog) AppendInterval(b []byte, start, end time.Time, h *hdrhistogram.Histogram) ([]byte, error) {
+func (l *Log) AppendInterval(b []byte, start, end time.Time, h *hdrhistogram.Histogram) ([]byte, error) {
 	// "[Tag=TAG,]StartTimestamp,Interval_Length,Interval_Max,Interval_Compressed_Histogram"
 	// with the times in seconds from the base time, as the library writes it.
 	if l.tag != "" {
@@ -101,7 +101,7 @@ func (l *HdrLog) AppendInterval(b []byte, start, end time.Time, h *hdrhistogram.
 }
 
 // WriteInterval writes one line made by AppendInterval.
-func (l *HdrLog) WriteInterval(line []byte) error {
+func (l *Log) WriteInterval(line []byte) error {
 	if _, err := l.w.Write(line); err != nil {
 		return fmt.Errorf("write HdrHistogram interval: %w", err)
 	}
@@ -110,4 +110,4 @@ func (l *HdrLog) WriteInterval(line []byte) error {
 }
 
 // Intervals is how many intervals were written.
-func (l *HdrLog) Intervals() int { return l.count }
+func (l *Log) Intervals() int { return l.count }

@@ -1,4 +1,4 @@
-package report
+package jtl
 
 import (
 	"bufio"
@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// JTLHeader is JMeter's CSV result (JTL) column order, which JMeter's own
+// Header is JMeter's CSV result (JTL) column order, which JMeter's own
 // dashboard generator and the tools around it expect.
-const JTLHeader = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n"
+const Header = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n"
 
-// JTLSample is one request as a JTL row. Its columns follow JMeter's own
+// Sample is one request as a JTL row. Its columns follow JMeter's own
 // definitions (its user manual's glossary): bytes and sentBytes count the
 // answer and the request on the wire, headers included; Connect is the
 // time to open the connection, TLS handshake included, on the request that
@@ -20,7 +20,7 @@ const JTLHeader = "timeStamp,elapsed,label,responseCode,responseMessage,threadNa
 // to the first byte of the answer, Connect included. elapsed alone differs:
 // it runs from the request's due time (the open model's latency), not from
 // its sending.
-type JTLSample struct {
+type Sample struct {
 	Start     time.Time     // when the request was due
 	Elapsed   time.Duration // latency from the due time
 	Service   time.Duration // from the hand-over to a connection to the answer's last byte
@@ -34,27 +34,27 @@ type JTLSample struct {
 	FirstByte time.Duration // from the hand-over to the answer's first byte; 0 without one
 }
 
-// JTLWriter streams JTL rows. It buffers and formats with strconv, so a row
+// Writer streams JTL rows. It buffers and formats with strconv, so a row
 // costs no allocation; call Flush at the end.
-type JTLWriter struct {
+type Writer struct {
 	w      *bufio.Writer
 	url    string
 	thread string
 	buf    []byte
 }
 
-// NewJTLWriter writes the header row. url is the request URL written in
+// NewWriter writes the header row. url is the request URL written in
 // every row (pass one without credentials).
-func NewJTLWriter(w io.Writer, url string) (*JTLWriter, error) {
+func NewWriter(w io.Writer, url string) (*Writer, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := bw.WriteString(JTLHeader); err != nil {
+	if _, err := bw.WriteString(Header); err != nil {
 		return nil, err
 	}
-	return &JTLWriter{w: bw, url: csvField(url), thread: "vesload 1-1", buf: make([]byte, 0, 512)}, nil
+	return &Writer{w: bw, url: csvField(url), thread: "vesload 1-1", buf: make([]byte, 0, 512)}, nil
 }
 
 // Write appends one row.
-func (j *JTLWriter) Write(s JTLSample) error {
+func (j *Writer) Write(s Sample) error {
 	b := j.buf[:0]
 	b = strconv.AppendInt(b, s.Start.UnixMilli(), 10)
 	b = append(b, ',')
@@ -108,7 +108,7 @@ func (j *JTLWriter) Write(s JTLSample) error {
 }
 
 // Flush writes out what is buffered.
-func (j *JTLWriter) Flush() error { return j.w.Flush() }
+func (j *Writer) Flush() error { return j.w.Flush() }
 
 // csvField quotes s when it holds a comma, quote or line break.
 func csvField(s string) string {

@@ -1,4 +1,4 @@
-package report
+package hdrlog
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestHdrLogMatchesLibraryWriter(t *testing.T) {
 		{"late and short", 3*time.Second + 250*time.Millisecond, []int64{12, 12, 13}},
 	}
 	var ours, theirs bytes.Buffer
-	l, err := NewHdrLog(&ours, start, "latency")
+	l, err := New(&ours, start, "latency")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,11 @@ func TestHdrLogMatchesLibraryWriter(t *testing.T) {
 func TestHdrLogRejectsBadTag(t *testing.T) {
 	t.Parallel()
 	for _, tag := range []string{"a,b", "two words", "line\nbreak", ",", " "} {
-		if _, err := NewHdrLog(&bytes.Buffer{}, time.Unix(0, 0), tag); err == nil {
+		if _, err := New(&bytes.Buffer{}, time.Unix(0, 0), tag); err == nil {
 			t.Errorf("tag %q accepted", tag)
 		}
 	}
-	if _, err := NewHdrLog(&bytes.Buffer{}, time.Unix(0, 0), ""); err != nil {
+	if _, err := New(&bytes.Buffer{}, time.Unix(0, 0), ""); err != nil {
 		t.Errorf("no tag: %v", err)
 	}
 }
@@ -106,7 +106,7 @@ func TestHdrLogRejectsBadTag(t *testing.T) {
 // BenchmarkHdrLogInterval is the cost of one interval line: no compressor
 // is built after the first.
 func BenchmarkHdrLogInterval(b *testing.B) {
-	l, err := NewHdrLog(&bytes.Buffer{}, time.UnixMilli(0), "latency")
+	l, err := New(&bytes.Buffer{}, time.UnixMilli(0), "latency")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,5 +122,43 @@ func BenchmarkHdrLogInterval(b *testing.B) {
 		if err := l.Interval(time.UnixMilli(0), time.UnixMilli(1000), h); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestHdrLogRoundTrip(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	start := time.UnixMilli(1700000000000)
+	l, err := New(&buf, start, "latency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := result.NewHistogram()
+	for i := 0; i < 3; i++ {
+		for v := int64(1); v <= 100; v++ {
+			h.RecordValue(v * int64(i+1) * 1000)
+		}
+		if err := l.Interval(start.Add(time.Duration(i)*time.Second), start.Add(time.Duration(i+1)*time.Second), h); err != nil {
+			t.Fatal(err)
+		}
+		h.Reset()
+	}
+	r := hdrhistogram.NewHistogramLogReader(&buf)
+	var maxes []int64
+	for {
+		got, err := r.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == nil {
+			break
+		}
+		if got.TotalCount() != 100 {
+			t.Fatalf("interval holds %d values, want 100", got.TotalCount())
+		}
+		maxes = append(maxes, got.Max())
+	}
+	if len(maxes) != 3 || l.Intervals() != 3 || !(maxes[0] < maxes[1] && maxes[1] < maxes[2]) {
+		t.Fatalf("read back %d intervals with maxima %v", len(maxes), maxes)
 	}
 }

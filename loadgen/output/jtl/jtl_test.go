@@ -1,4 +1,4 @@
-package report
+package jtl
 
 import (
 	"bytes"
@@ -6,21 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/vesload/vesload/report/result"
 )
 
 func TestJTLWriter(t *testing.T) {
 	// Not parallel: testing.AllocsPerRun refuses to run beside other tests.
 	var buf bytes.Buffer
-	j, err := NewJTLWriter(&buf, "http://127.0.0.1:8080/eventListener/v7")
+	j, err := NewWriter(&buf, "http://127.0.0.1:8080/eventListener/v7")
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.UnixMilli(1700000000123)
-	rows := []JTLSample{
+	rows := []Sample{
 		{Start: start, Elapsed: 12 * time.Millisecond, Service: 3 * time.Millisecond, Label: "fault", Code: 202, Outcome: "ok", BytesRecv: 8, BytesSent: 1024, InFlight: 3, Connect: time.Millisecond, FirstByte: 2 * time.Millisecond},
 		{Start: start, Elapsed: 5 * time.Millisecond, Label: "fault", Code: 503, Outcome: "http_503"},
 		{Start: start, Label: "fault", Outcome: "pool_exhausted"},
@@ -37,7 +33,7 @@ func TestJTLWriter(t *testing.T) {
 	if err != nil {
 		t.Fatalf("JTL is not CSV: %v", err)
 	}
-	if len(recs) != 4 || strings.Join(recs[0], ",")+"\n" != JTLHeader {
+	if len(recs) != 4 || strings.Join(recs[0], ",")+"\n" != Header {
 		t.Fatalf("got %d rows, header %v", len(recs), recs[0])
 	}
 	want := [][]string{
@@ -52,43 +48,5 @@ func TestJTLWriter(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { _ = j.Write(rows[0]) }); n != 0 {
 		t.Errorf("a JTL row costs %v allocations, want 0", n)
-	}
-}
-
-func TestHdrLogRoundTrip(t *testing.T) {
-	t.Parallel()
-	var buf bytes.Buffer
-	start := time.UnixMilli(1700000000000)
-	l, err := NewHdrLog(&buf, start, "latency")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := result.NewHistogram()
-	for i := 0; i < 3; i++ {
-		for v := int64(1); v <= 100; v++ {
-			h.RecordValue(v * int64(i+1) * 1000)
-		}
-		if err := l.Interval(start.Add(time.Duration(i)*time.Second), start.Add(time.Duration(i+1)*time.Second), h); err != nil {
-			t.Fatal(err)
-		}
-		h.Reset()
-	}
-	r := hdrhistogram.NewHistogramLogReader(&buf)
-	var maxes []int64
-	for {
-		got, err := r.NextIntervalHistogram()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got == nil {
-			break
-		}
-		if got.TotalCount() != 100 {
-			t.Fatalf("interval holds %d values, want 100", got.TotalCount())
-		}
-		maxes = append(maxes, got.Max())
-	}
-	if len(maxes) != 3 || l.Intervals() != 3 || !(maxes[0] < maxes[1] && maxes[1] < maxes[2]) {
-		t.Fatalf("read back %d intervals with maxima %v", len(maxes), maxes)
 	}
 }
