@@ -11,6 +11,7 @@ import (
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // failWriter fails every write, to check that renderers report it.
@@ -26,7 +27,7 @@ func TestRenderersReportWriteErrorsAndNil(t *testing.T) {
 		"table":    func(w *failWriter, r *result.Result) error { return MarkdownTable(w, []*result.Result{r}, nil) },
 		"junit":    func(w *failWriter, r *result.Result) error { return JUnit(w, r) },
 		"csv":      func(w *failWriter, r *result.Result) error { return CSV(w, r) },
-		"encode":   func(w *failWriter, r *result.Result) error { return Encode(w, r) },
+		"encode":   func(w *failWriter, r *result.Result) error { return resultfile.Encode(w, r) },
 	}
 	for name, render := range renderers {
 		t.Run(name, func(t *testing.T) {

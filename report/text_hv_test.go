@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 
 	goldenfile "github.com/vesload/vesload/internal/golden"
 )
@@ -24,10 +25,10 @@ func TestHVTextGolden(t *testing.T) {
 func TestHVRoundTrip(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "hv.json")
-	if err := Write(path, hvResult(t)); err != nil {
+	if err := resultfile.Write(path, hvResult(t)); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(path)
+	back, err := resultfile.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

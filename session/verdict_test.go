@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/profiles/scenario"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/report/threshold"
 	"github.com/vesload/vesload/report/verdict"
 )
@@ -52,11 +52,11 @@ func restRun(n int, ok int64, ms float64) *result.Result {
 func TestEveryVerdictAgrees(t *testing.T) {
 	dir := t.TempDir()
 	baseFile := filepath.Join(dir, "base.json")
-	if err := report.Write(baseFile, restRun(10, 100, 10)); err != nil {
+	if err := resultfile.Write(baseFile, restRun(10, 100, 10)); err != nil {
 		t.Fatal(err)
 	}
 	shortFile := filepath.Join(dir, "short.json")
-	if err := report.Write(shortFile, restRun(2, 100, 10)); err != nil {
+	if err := resultfile.Write(shortFile, restRun(2, 100, 10)); err != nil {
 		t.Fatal(err)
 	}
 	baseline := func(file, undecided string, exprs ...string) *compare.Baseline {

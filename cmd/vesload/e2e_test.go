@@ -24,8 +24,8 @@ import (
 	"github.com/vesload/vesload/internal/nginxtest"
 	"github.com/vesload/vesload/internal/shareddata"
 	"github.com/vesload/vesload/profiles"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -93,7 +93,7 @@ func vesloadEnv(t *testing.T, limit time.Duration, env []string, args ...string)
 
 func readResult(t *testing.T, path string) *result.Result {
 	t.Helper()
-	res, err := report.Read(path)
+	res, err := resultfile.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

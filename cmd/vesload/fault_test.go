@@ -27,8 +27,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // faultRSSLimit bounds the generator's memory in every fault case: a
@@ -491,7 +491,7 @@ func TestFaultOutputNowhereToSave(t *testing.T) {
 		t.Fatalf("stderr %q: want the result printed", text)
 	}
 	end := strings.LastIndex(text, "}")
-	res, err := report.Decode(strings.NewReader(text[i:end+1]), "stderr")
+	res, err := resultfile.Decode(strings.NewReader(text[i:end+1]), "stderr")
 	if err != nil {
 		t.Fatalf("the printed result does not decode: %v", err)
 	}

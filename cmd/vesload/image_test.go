@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // buildahPaths returns buildah and skopeo, or skips (fails when
@@ -80,7 +80,7 @@ func TestImage(t *testing.T) {
 	ctr := strings.TrimSpace(run(buildah, append(bh, "from", "--quiet", "oci-archive:"+archive)...))
 	defer exec.Command(buildah, append(bh, "rm", ctr)...).Run()
 	out := run(buildah, append(bh, "run", "--isolation", "chroot", ctr, "--", c.Entrypoint[0], "-rps", "10", "-duration", "2s", "-o", "-")...)
-	res, err := report.Decode(strings.NewReader(out), "image run")
+	res, err := resultfile.Decode(strings.NewReader(out), "image run")
 	if err != nil {
 		t.Fatal(err)
 	}

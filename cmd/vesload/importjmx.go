@@ -7,7 +7,7 @@ import (
 
 	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/profiles/jmx"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 const importJMXSynopsis = "vesload import-jmx PLAN.jmx [-o profile.yaml] [--set NAME=VALUE ...]"
@@ -69,7 +69,7 @@ func importJMX(o *importJMXOptions, path string, stdout, stderr io.Writer) (int,
 			return exitRun, fmt.Errorf("write profile: %w", err)
 		}
 	default:
-		err := report.WriteFile(o.output, func(w io.Writer) error {
+		err := resultfile.WriteFile(o.output, func(w io.Writer) error {
 			_, err := w.Write(out)
 			return err
 		})

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // TestKubeHVJobHarness renders an HV-VES run of 3 shards (`vesload kube
@@ -43,7 +43,7 @@ func TestKubeHVJobHarness(t *testing.T) {
 			t.Fatalf("pod %d: %v\n%s", i, p.err, p.log.String())
 		}
 		fmt.Fprint(&all, p.log.String())
-		rs, _, err := report.ScanResults(strings.NewReader(p.log.String()), "pod")
+		rs, _, err := resultfile.ScanResults(strings.NewReader(p.log.String()), "pod")
 		if err != nil || len(rs) != 1 || rs[0].HV == nil {
 			t.Fatalf("pod %d: %d results, %v", i, len(rs), err)
 		}
@@ -159,7 +159,7 @@ func TestKubeConsumerJobHarness(t *testing.T) {
 			if len(files) != 4 || o.code != exitOK {
 				t.Fatalf("results claim: %v, merge exit %d: %s", files, o.code, o.stderr)
 			}
-			fromClaim, err := report.Decode(strings.NewReader(o.stdout), "claim")
+			fromClaim, err := resultfile.Decode(strings.NewReader(o.stdout), "claim")
 			if err != nil || fromClaim.Delivery == nil || fromClaim.Delivery.Delivered != d.Delivered || fromClaim.Requests != m.Requests {
 				t.Errorf("merged from the claim: %v, %+v, want the logs' figures", err, fromClaim.Requests)
 			}
@@ -254,7 +254,7 @@ func TestKubeTempDirIsTheEmptyDir(t *testing.T) {
 		t.Fatalf("saved %v; log:\n%s\nwant the result saved in the emptyDir %s", saved, log.String(), tmp)
 	}
 	res := readResult(t, saved[0])
-	rs, _, err := report.ScanResults(strings.NewReader(log.String()), "log")
+	rs, _, err := resultfile.ScanResults(strings.NewReader(log.String()), "log")
 	if err != nil || len(rs) != 1 || rs[0].Requests != res.Requests || res.Requests.OK != 20 {
 		t.Errorf("log result %v (%v), saved %+v: want the same 20 requests in both", rs, err, res.Requests)
 	}

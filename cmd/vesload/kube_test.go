@@ -31,8 +31,8 @@ import (
 	"github.com/vesload/vesload/internal/golden"
 	"github.com/vesload/vesload/internal/kubeschema"
 	"github.com/vesload/vesload/loadgen/ves"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 var kubeNow = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -374,7 +374,7 @@ func TestKubeJobHarness(t *testing.T) {
 	if single.code != exitOK {
 		t.Fatalf("single generator: exit %d: %s", single.code, single.stderr)
 	}
-	one, err := report.Decode(strings.NewReader(single.stdout), "single")
+	one, err := resultfile.Decode(strings.NewReader(single.stdout), "single")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 func TestMergeCLI(t *testing.T) {
@@ -22,7 +22,7 @@ func TestMergeCLI(t *testing.T) {
 	if code != exitThreshold || stdout != "" || !strings.Contains(stderr, "merged 2 results (2000 requests sent) into "+out) {
 		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
-	m, err := report.Read(out)
+	m, err := resultfile.Read(out)
 	if err != nil {
 		t.Fatalf("merged file does not read back: %v", err)
 	}
@@ -42,7 +42,7 @@ func TestMergeCLI(t *testing.T) {
 	if code != exitThreshold || strings.Count(stderr, "\n") != 1 {
 		t.Fatalf("stdout merge: exit %d stderr %q", code, stderr)
 	}
-	if back, err := report.Decode(strings.NewReader(stdout), "stdout"); err != nil || back.Requests.Sent != 2000 {
+	if back, err := resultfile.Decode(strings.NewReader(stdout), "stdout"); err != nil || back.Requests.Sent != 2000 {
 		t.Errorf("stdout is not the merged document: %v", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/internal/tlsconf"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/testserver"
 )
 
@@ -36,7 +36,7 @@ func TestRunWithPKCS12ClientStore(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	res, err := report.Read(out)
+	res, err := resultfile.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}

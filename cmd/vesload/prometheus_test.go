@@ -13,7 +13,7 @@ import (
 	"github.com/vesload/vesload/internal/grafana"
 	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/promtest"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // TestDashboardQueriesOnRealPrometheus has a real Prometheus scrape
@@ -86,7 +86,7 @@ func TestDashboardQueriesOnRealPrometheus(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
 		t.Fatalf("interrupted run: %v, want exit %d", err, exitInterrupted)
 	}
-	res, err := report.Read(out)
+	res, err := resultfile.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}

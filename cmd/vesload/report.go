@@ -4,8 +4,8 @@ import (
 	"io"
 
 	"github.com/vesload/vesload/internal/usage"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 const reportSynopsis = "vesload report RESULT.json [--format text|json|html|junit|csv|markdown] [-o FILE]"
@@ -26,7 +26,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return fail(stderr, "vesload: report", usagef("want exactly one result file, got %d (usage: %s)", fs.NArg(), reportSynopsis))
 	}
-	res, err := report.Read(fs.Arg(0))
+	res, err := resultfile.Read(fs.Arg(0))
 	if err != nil {
 		return fail(stderr, "vesload: report", usage.Wrap(err))
 	}

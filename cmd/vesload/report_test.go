@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // cliRun calls a subcommand in-process and returns its exit code and
@@ -66,7 +66,7 @@ func cliResult(t *testing.T, base float64, seed uint64, start time.Time) *result
 func writeCLIResult(t *testing.T, dir, name string, r *result.Result) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	if err := report.Write(path, r); err != nil {
+	if err := resultfile.Write(path, r); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -104,7 +104,7 @@ func TestReportFormats(t *testing.T) {
 	}
 	// JSON re-renders the document faithfully.
 	_, out, _ := cliRun(runReport, path, "--format", "json")
-	back, err := report.Decode(strings.NewReader(out), "stdout")
+	back, err := resultfile.Decode(strings.NewReader(out), "stdout")
 	if err != nil || back.Requests.Sent != 1000 || back.Histograms.Latency == "" {
 		t.Errorf("json round trip: %v %+v", err, back)
 	}

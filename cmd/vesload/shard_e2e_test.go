@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/testserver"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
@@ -126,7 +126,7 @@ func TestShardsEndToEnd(t *testing.T) {
 	if single.code != exitOK {
 		t.Fatalf("single generator: exit %d: %s", single.code, single.stderr)
 	}
-	one, err := report.Decode(strings.NewReader(single.stdout), "single")
+	one, err := resultfile.Decode(strings.NewReader(single.stdout), "single")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // cliShard is cliResult as shard i of n of run.
@@ -26,7 +26,7 @@ func podLog(t *testing.T, r *result.Result) string {
 	t.Helper()
 	var b bytes.Buffer
 	b.WriteString("vesload: sending to http://ves:8080/eventListener/v7\n")
-	if err := report.Encode(&b, r); err != nil {
+	if err := resultfile.Encode(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	b.WriteString("Summary (latency from due time, ms)\n| Avg | Max |\n")
@@ -47,7 +47,7 @@ func mergedLogs(t *testing.T, logs string) *result.Result {
 	if code != exitOK {
 		t.Fatalf("merge: exit %d: %s", code, errs)
 	}
-	m, err := report.Decode(strings.NewReader(stdout), "merged")
+	m, err := resultfile.Decode(strings.NewReader(stdout), "merged")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestMergeStream(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	m, err := report.Decode(strings.NewReader(stdout), "stdout")
+	m, err := resultfile.Decode(strings.NewReader(stdout), "stdout")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestMergeShardsExitTwo(t *testing.T) {
 	if code != exitOK || !strings.Contains(errs, "partial run: shards [1] of 3 are missing") {
 		t.Fatalf("partial: exit %d stderr %q", code, errs)
 	}
-	if m, err := report.Decode(strings.NewReader(out), "stdout"); err != nil || !m.Merged.Partial {
+	if m, err := resultfile.Decode(strings.NewReader(out), "stdout"); err != nil || !m.Merged.Partial {
 		t.Fatalf("partial result: %v %+v", err, m)
 	}
 	// A shard that was interrupted fails the whole run.
@@ -138,7 +138,7 @@ func TestMergeShardStoppedEarlyFails(t *testing.T) {
 	if code != exitThreshold || !strings.Contains(stderr, "stopped early by --abort-on-fail: error_rate<5%") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	m, err := report.Decode(strings.NewReader(stdout), "stdout")
+	m, err := resultfile.Decode(strings.NewReader(stdout), "stdout")
 	if err != nil {
 		t.Fatal(err)
 	}

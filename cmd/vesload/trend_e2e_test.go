@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // TestTrendOfRealRuns builds a history from real runs: the emulator
@@ -124,7 +124,7 @@ func TestTrendBadInput(t *testing.T) {
 	// A result without labels: the history's own refusals are said once
 	// under the command's name.
 	good := filepath.Join(dir, "good.json")
-	if err := report.Write(good, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "g1", RPS: 10, DurationS: 1}}); err != nil {
+	if err := resultfile.Write(good, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "g1", RPS: 10, DurationS: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/transport"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/testserver"
 )
 
@@ -26,7 +26,7 @@ func runQuick(t *testing.T, extra ...string) (int, string, *result.Result) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	args := append([]string{"-rps", "20", "-duration", "300ms", "--quiet", "-o", out}, extra...)
 	code, _, stderr := cliRun(runRun, args...)
-	r, err := report.Read(out)
+	r, err := resultfile.Read(out)
 	if err != nil {
 		t.Fatalf("exit %d, stderr %q: %v", code, stderr, err)
 	}
@@ -118,7 +118,7 @@ func TestExpectStatus(t *testing.T) {
 			t.Errorf("%q: exit %d, want %d; stderr %s", tc.args, code, tc.code, stderr)
 			continue
 		}
-		res, err := report.Read(out)
+		res, err := resultfile.Read(out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestNoSuccessFails(t *testing.T) {
 	if code != exitThreshold {
 		t.Fatalf("exit %d, want %d", code, exitThreshold)
 	}
-	res, err := report.Read(out)
+	res, err := resultfile.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestDataFileRoundRobin(t *testing.T) {
 	code, _, stderr = cliRun(runRun, "--url", srv.URL+"/eventListener/v7", "--body-file", tpl, "--data-file", data,
 		"--data-per", "worker", "--pool", "2", "--pool-wait", "5s", "-rps", "30", "-duration", "1s", "-q", "-o", out2)
 	mu.Lock()
-	res2, err := report.Read(out2)
+	res2, err := resultfile.Read(out2)
 	if err != nil {
 		t.Fatalf("exit %d (%s): %v", code, stderr, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // mergeBinary runs `vesload merge args...` through the built binary with
@@ -60,14 +60,14 @@ func TestMergeNoSuccessFails(t *testing.T) {
 	pods := strings.Join(logs, "")
 
 	// The result files, as written by the shards, merged by name.
-	rs, _, err := report.ScanResults(strings.NewReader(pods), "pods")
+	rs, _, err := resultfile.ScanResults(strings.NewReader(pods), "pods")
 	if err != nil || len(rs) != shards {
 		t.Fatalf("%d results in the logs: %v", len(rs), err)
 	}
 	var files []string
 	for i, r := range rs {
 		p := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
-		if err := report.Write(p, r); err != nil {
+		if err := resultfile.Write(p, r); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, p)

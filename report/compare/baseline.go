@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // GateOptions are the options that hold runs to regression gates:
@@ -68,7 +68,7 @@ func LoadBaseline(file string, o GateOptions) (*Baseline, error) {
 				g.Expr, g.Metric, secondGateList)
 		}
 	}
-	base, err := report.Read(file)
+	base, err := resultfile.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // TestLoadBaseline checks the --baseline options: every error names its
@@ -14,7 +14,7 @@ import (
 func TestLoadBaseline(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "base.json")
-	if err := report.Write(good, side(t, 100, 1, 0)[0]); err != nil {
+	if err := resultfile.Write(good, side(t, 100, 1, 0)[0]); err != nil {
 		t.Fatal(err)
 	}
 	old := filepath.Join(dir, "old.json") // a timeline without per-second means
@@ -22,12 +22,12 @@ func TestLoadBaseline(t *testing.T) {
 	for i := range older.Timeline {
 		older.Timeline[i].AvgMs, older.Timeline[i].P95Ms = 0, 0
 	}
-	if err := report.Write(old, older); err != nil {
+	if err := resultfile.Write(old, older); err != nil {
 		t.Fatal(err)
 	}
 	withMean := timeline(side(t, 100, 1, 0)[0], 5, 20)
 	current := filepath.Join(dir, "current.json")
-	if err := report.Write(current, withMean); err != nil {
+	if err := resultfile.Write(current, withMean); err != nil {
 		t.Fatal(err)
 	}
 	bad := filepath.Join(dir, "bad.json")

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // FuzzCompare compares any document Decode accepts against a changed
@@ -16,13 +16,13 @@ import (
 func FuzzCompare(f *testing.F) {
 	for _, r := range []*result.Result{synth(f, runSpec{base: 10, seed: 1, cpu: 40}), {Schema: result.Schema}} {
 		var b bytes.Buffer
-		if err := report.Encode(&b, r); err != nil {
+		if err := resultfile.Encode(&b, r); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes(), 1.3)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, scale float64) {
-		r, err := report.Decode(bytes.NewReader(data), "fuzz.json")
+		r, err := resultfile.Decode(bytes.NewReader(data), "fuzz.json")
 		if err != nil {
 			return
 		}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // Path is an output file and the name of the option that named it, by
@@ -30,7 +30,7 @@ func Check(outs []Path) error {
 		if st, err := os.Stat(out.Path); err == nil && st.IsDir() {
 			return fmt.Errorf("%s %s: is a folder, want a file name", out.Option, out.Path)
 		}
-		if err := report.CheckWritable(out.Path); err != nil {
+		if err := resultfile.CheckWritable(out.Path); err != nil {
 			return fmt.Errorf("%s %s: %v", out.Option, out.Path, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // Formats maps each format a saved result can be rendered in (`vesload
@@ -19,7 +20,7 @@ import (
 func Formats() map[string]func(io.Writer, *result.Result) error {
 	return map[string]func(io.Writer, *result.Result) error{
 		"text":     func(w io.Writer, r *result.Result) error { return report.Text(w, r, report.TextOptions{}) },
-		"json":     report.Encode,
+		"json":     resultfile.Encode,
 		"html":     html.Report,
 		"junit":    report.JUnit,
 		"csv":      report.CSV,
@@ -53,7 +54,7 @@ func WriteOutput(path string, stdout io.Writer, render func(io.Writer) error) er
 	if path == "" || path == "-" {
 		return render(stdout)
 	}
-	if err := report.WriteFile(path, render); err != nil {
+	if err := resultfile.WriteFile(path, render); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
@@ -126,12 +127,12 @@ func writeRenderings(stdout io.Writer, output, htmlPath, junitPath string, rende
 		return err
 	}
 	if htmlPath != "" {
-		if err := report.WriteFile(htmlPath, page); err != nil {
+		if err := resultfile.WriteFile(htmlPath, page); err != nil {
 			return fmt.Errorf("write HTML %s: %w", htmlPath, err)
 		}
 	}
 	if junitPath != "" && junit != nil {
-		if err := report.WriteFile(junitPath, junit); err != nil {
+		if err := resultfile.WriteFile(junitPath, junit); err != nil {
 			return fmt.Errorf("write JUnit %s: %w", junitPath, err)
 		}
 	}
@@ -139,11 +140,11 @@ func writeRenderings(stdout io.Writer, output, htmlPath, junitPath string, rende
 }
 
 // WriteResult writes the result document to stdout when path is empty
-// or "-", else to the file at path, atomically (report.Write): the
+// or "-", else to the file at path, atomically (resultfile.Write): the
 // output of every command whose -o is a result (merge, consume).
 func WriteResult(path string, stdout io.Writer, r *result.Result) error {
 	if path == "" || path == "-" {
-		return report.Encode(stdout, r)
+		return resultfile.Encode(stdout, r)
 	}
-	return report.Write(path, r)
+	return resultfile.Write(path, r)
 }

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // ExpandGlobs replaces every argument holding a glob character (*?[)
@@ -39,7 +39,7 @@ func ExpandGlobs(args []string) ([]string, error) {
 func ReadResults(paths []string) ([]*result.Result, error) {
 	rs := make([]*result.Result, len(paths))
 	for i, p := range paths {
-		r, err := report.Read(p)
+		r, err := resultfile.Read(p)
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func Inputs(args []string, stdin io.Reader) ([]*result.Result, []string, error) 
 		if err := flush(); err != nil {
 			return nil, nil, err
 		}
-		got, labels, err := report.ScanResults(stdin, "stdin")
+		got, labels, err := resultfile.ScanResults(stdin, "stdin")
 		if err != nil {
 			return nil, nil, err
 		}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 func TestExpandGlobs(t *testing.T) {
@@ -51,14 +51,14 @@ func TestInputs(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, id string) string {
 		p := filepath.Join(dir, name)
-		if err := report.Write(p, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: id}}); err != nil {
+		if err := resultfile.Write(p, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: id}}); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
 	a, b := write("s0.json", "r0"), write("s1.json", "r1")
 	var stream strings.Builder
-	if err := report.Encode(&stream, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r2"}}); err != nil {
+	if err := resultfile.Encode(&stream, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "r2"}}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -96,7 +96,7 @@ func TestReadSides(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string) string {
 		p := filepath.Join(dir, name)
-		if err := report.Write(p, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: name}}); err != nil {
+		if err := resultfile.Write(p, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: name}}); err != nil {
 			t.Fatal(err)
 		}
 		return p

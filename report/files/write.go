@@ -13,6 +13,7 @@ import (
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // Set is the files a load test writes: the result document ("-" for
@@ -60,7 +61,7 @@ func (s Set) Write(ctx context.Context, res *result.Result, stdout, stderr io.Wr
 	switch s.Result {
 	case "":
 	case "-":
-		if err := report.Encode(stdout, res); err != nil {
+		if err := resultfile.Encode(stdout, res); err != nil {
 			errs = append(errs, fmt.Errorf("write result: %w", err))
 		}
 	default:
@@ -100,7 +101,7 @@ func (s Set) Write(ctx context.Context, res *result.Result, stdout, stderr io.Wr
 // extension (.html, .xml, .md, .csv), whatever path was called.
 func saveRendering(ctx context.Context, path, what, ext string, res *result.Result, render func(io.Writer, *result.Result) error) error {
 	write := func(ctx context.Context, p string) error {
-		return report.WriteFileContext(ctx, p, func(w io.Writer) error { return render(w, res) })
+		return resultfile.WriteFileContext(ctx, p, func(w io.Writer) error { return render(w, res) })
 	}
 	err := write(ctx, path)
 	if err == nil {
@@ -119,17 +120,17 @@ func saveRendering(ctx context.Context, path, what, ext string, res *result.Resu
 // the temporary directory instead, or, when that fails too, printed on
 // stderr; the error says where it went.
 func SaveResult(ctx context.Context, path string, res *result.Result, stderr io.Writer) error {
-	err := report.WriteFileContext(ctx, path, func(w io.Writer) error { return report.Encode(w, res) })
+	err := resultfile.WriteFileContext(ctx, path, func(w io.Writer) error { return resultfile.Encode(w, res) })
 	if err == nil {
 		return nil
 	}
 	err = fmt.Errorf("write result %s: %w", path, err)
 	fallback := fallbackPath(res, "result", ".json")
-	if ferr := report.Write(fallback, res); ferr == nil {
+	if ferr := resultfile.Write(fallback, res); ferr == nil {
 		return fmt.Errorf("%w; the result was saved to %s instead", err, fallback)
 	}
 	fmt.Fprintln(stderr, "vesload: the result could not be saved; here it is:")
-	if eerr := report.Encode(stderr, res); eerr != nil {
+	if eerr := resultfile.Encode(stderr, res); eerr != nil {
 		return fmt.Errorf("%w; printing it failed too: %v", err, eerr)
 	}
 	return fmt.Errorf("%w; the result was printed on stderr instead", err)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // FuzzReport renders any document Decode accepts: Report must not fail
@@ -15,13 +15,13 @@ import (
 func FuzzReport(f *testing.F) {
 	for _, r := range []*result.Result{synthRun(f, 10, 1, 5), {Schema: result.Schema}} {
 		var b bytes.Buffer
-		if err := report.Encode(&b, r); err != nil {
+		if err := resultfile.Encode(&b, r); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := report.Decode(bytes.NewReader(data), "fuzz.json")
+		r, err := resultfile.Decode(bytes.NewReader(data), "fuzz.json")
 		if err != nil {
 			return
 		}

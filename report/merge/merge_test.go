@@ -8,6 +8,7 @@ import (
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 func TestMerge(t *testing.T) {
@@ -148,13 +149,13 @@ func TestMergeEmptyResults(t *testing.T) {
 func FuzzMerge(f *testing.F) {
 	for _, r := range []*result.Result{sampleResult(f), emptyResult()} {
 		var b strings.Builder
-		if err := report.Encode(&b, r); err != nil {
+		if err := resultfile.Encode(&b, r); err != nil {
 			f.Fatal(err)
 		}
 		f.Add([]byte(b.String()))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := report.Decode(strings.NewReader(string(data)), "fuzz.json")
+		r, err := resultfile.Decode(strings.NewReader(string(data)), "fuzz.json")
 		if err != nil {
 			return
 		}
@@ -169,10 +170,10 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("sent %d, want 2 × %d", m.Requests.Sent, r.Requests.Sent)
 		}
 		var b strings.Builder
-		if err := report.Encode(&b, m); err != nil {
+		if err := resultfile.Encode(&b, m); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := report.Decode(strings.NewReader(b.String()), "merged.json"); err != nil {
+		if _, err := resultfile.Decode(strings.NewReader(b.String()), "merged.json"); err != nil {
 			t.Fatalf("merged result does not decode: %v", err)
 		}
 	})

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // benchMetrics are twelve figures of every run.
@@ -60,7 +60,7 @@ func writeHistory(tb testing.TB, n int) []string {
 			r.Timeline = append(r.Timeline, result.Second{T: s, Scheduled: 100, Sent: 100, OK: 100, P50Ms: 8 * scale, P99Ms: 40 * scale, MaxMs: 60 * scale, TargetCPUPct: 40 * scale})
 		}
 		paths[i] = filepath.Join(dir, fmt.Sprintf("run-%04d.json", i))
-		if err := report.Write(paths[i], r); err != nil {
+		if err := resultfile.Write(paths[i], r); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -75,7 +75,7 @@ func BenchmarkHistory(b *testing.B) {
 	read := func(b *testing.B) []*result.Result {
 		rs := make([]*result.Result, len(paths))
 		for i, p := range paths {
-			r, err := report.Read(p)
+			r, err := resultfile.Read(p)
 			if err != nil {
 				b.Fatal(err)
 			}

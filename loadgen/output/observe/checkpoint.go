@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/vesload/vesload/loadgen/engine"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // Checkpointer rewrites the result file with each checkpoint of the run,
@@ -36,7 +36,7 @@ func (c *Checkpointer) OutputName() (name string, live bool) { return "--checkpo
 // Checkpoint implements engine.Observer.
 func (c *Checkpointer) Checkpoint(r *result.Result) {
 	c.fill(r)
-	if err := report.Write(c.path, r); err != nil {
+	if err := resultfile.Write(c.path, r); err != nil {
 		c.mu.Lock()
 		if c.err == nil {
 			c.err = err

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 func snapshot(sent int64) *result.Result {
@@ -29,7 +29,7 @@ func TestCheckpointerWritesEachSnapshot(t *testing.T) {
 	})
 	for _, sent := range []int64{10, 40, 70} {
 		c.Checkpoint(snapshot(sent))
-		got, err := report.Read(path)
+		got, err := resultfile.Read(path)
 		if err != nil {
 			t.Fatalf("after the checkpoint of %d: %v", sent, err)
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/output/hdrlog"
 	"github.com/vesload/vesload/loadgen/output/jtl"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
 )
 
 // Stream names a file written while the run goes on: Option is the
@@ -24,7 +24,7 @@ type Stream struct{ Option, Path string }
 // every other output go on, and Close says what the stream wrote.
 type Streams struct {
 	jtlName, hdrName string
-	files            []*report.Stream
+	files            []*resultfile.Stream
 	jtlw             *jtl.Writer
 	hdr              *hdrlog.Log
 	hdrBuf           *bufio.Writer
@@ -39,7 +39,7 @@ type Streams struct {
 func OpenStreams(rows, hdr Stream, url string, start time.Time) (*Streams, error) {
 	s := &Streams{jtlName: rows.Option + " " + rows.Path, hdrName: hdr.Option + " " + hdr.Path}
 	if rows.Path != "" {
-		f, err := report.CreateStream(rows.Path)
+		f, err := resultfile.CreateStream(rows.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", rows.Option, err)
 		}
@@ -50,7 +50,7 @@ func OpenStreams(rows, hdr Stream, url string, start time.Time) (*Streams, error
 		}
 	}
 	if hdr.Path != "" {
-		f, err := report.CreateStream(hdr.Path)
+		f, err := resultfile.CreateStream(hdr.Path)
 		if err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s: %w", hdr.Option, err)
