@@ -96,8 +96,17 @@ func (v GateVerdict) Sentence(nameA, nameB string, alpha float64) string {
 	return s
 }
 
-// Headline sums the gates up in one line: "gates: 1 of 3 failed".
+// Headline sums the gates up in one line: "gates: 1 of 3 failed", with
+// ", decided on 2 inputs that carry a warning" when some did.
 func (s *GateSet) Headline() string {
+	h := s.headline()
+	if n := len(s.Warned); n > 0 {
+		h += ", decided on " + plural(n, "input") + " that carry a warning"
+	}
+	return h
+}
+
+func (s *GateSet) headline() string {
 	n := len(s.Verdicts)
 	undecided := ""
 	if u := s.count(GateUndecided); u > 0 {
