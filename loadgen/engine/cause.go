@@ -66,13 +66,18 @@ func (f limitFacts) lateFor() time.Duration {
 //  3. The pool, when requests found no free connection and nothing above
 //     explains it: only then is raising --pool the advice.
 //  4. A saturated generator that explains nothing else.
+//
+// A generator held up once for about as long as the target's silence is
+// the cause too, though too few of its requests were late to make it
+// saturated (a stall of seconds in a long run).
 func (f limitFacts) cause() limit {
 	late := f.lateFor()
 	explains := (!f.silenced() || late >= f.silent/2) && (f.poolExhausted == 0 || late >= f.poolWait)
+	held := f.gen.Saturated || (f.silenced() && explains)
 	switch {
-	case f.gen.Saturated && explains && f.gen.CPUAvgPct < idleCPU:
+	case held && explains && f.gen.CPUAvgPct < idleCPU:
 		return limitStall
-	case f.gen.Saturated && explains:
+	case held && explains:
 		return limitGenerator
 	case f.silenced():
 		return limitTarget
@@ -88,9 +93,9 @@ func (f limitFacts) cause() limit {
 func (f limitFacts) warning() string {
 	switch f.cause() {
 	case limitStall:
-		return saturationWarning(f.gen, f.cores) + f.followed(true, "the stall")
+		return f.heldWarning() + f.followed(true, "the stall")
 	case limitGenerator:
-		return saturationWarning(f.gen, f.cores) + f.followed(true, "the generator's delay")
+		return f.heldWarning() + f.followed(true, "the generator's delay")
 	case limitTarget:
 		w := fmt.Sprintf("the target stopped answering for %.1f s (from %.1f s into the run) while requests waited: "+
 			"the latency of the requests due then shows it", f.silent.Seconds(), f.silentFrom.Seconds())
@@ -112,6 +117,20 @@ func (f limitFacts) warning() string {
 		return w
 	}
 	return ""
+}
+
+// heldWarning says the generator was late: saturated, or held up once
+// for longer than the target's silence.
+func (f limitFacts) heldWarning() string {
+	if f.gen.Saturated {
+		return saturationWarning(f.gen, f.cores)
+	}
+	why := "the machine did not run it on time (other work on the machine, a paused VM)"
+	if f.gen.CPUAvgPct >= idleCPU {
+		why = "its own work delayed it"
+	}
+	return fmt.Sprintf("generator held up: dispatch lag max %.1f s while it used %.0f%% CPU: %s; latency includes that delay",
+		f.lateFor().Seconds(), f.gen.CPUAvgPct, why)
 }
 
 // followed names, as figures, the silence (when silence is true) and the
