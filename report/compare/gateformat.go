@@ -100,7 +100,11 @@ func (v GateVerdict) Sentence(nameA, nameB string, alpha float64) string {
 // ", decided on 2 inputs that carry a warning" when some did.
 func (s *GateSet) Headline() string {
 	h := s.headline()
-	if n := len(s.Warned); n > 0 {
+	switch n := len(s.Warned); n {
+	case 0:
+	case 1:
+		h += ", decided on 1 input that carries a warning"
+	default:
 		h += ", decided on " + plural(n, "input") + " that carry a warning"
 	}
 	return h
