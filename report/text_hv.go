@@ -50,6 +50,9 @@ func textHV(t *textWriter, r *result.Result) {
 	if len(hv.DialErrors) > 0 {
 		t.Printf("  failed reconnects by cause: %s\n", counts(hv.DialErrors))
 	}
+	if line := brokenLine(hv); line != "" {
+		t.Printf("  %s\n", line)
+	}
 	textHVReceiver(t, hv.Receiver)
 	textHVProducers(t, hv)
 }
@@ -145,4 +148,20 @@ func hvSeedRow(r *result.Result) []string {
 	}
 	return []string{strconv.Itoa(hv.Producers), format.Int(hv.Sent.Written), received, diff,
 		format.Round(hv.PeakMBps, 2), travel, cpu, mem}
+}
+
+// brokenLine says how many messages were written into connections that
+// then broke, which the written count holds although they may not have
+// arrived; empty when none were. Without a receiver's view nothing tells
+// how many did.
+func brokenLine(hv *result.HV) string {
+	if hv == nil || hv.WrittenIntoBroken == 0 {
+		return ""
+	}
+	s := format.Int(hv.WrittenIntoBroken) + " of the written messages went into connections that then broke " +
+		"(a later write failed): the kernel took them, the collector may or may not have read them"
+	if hv.Receiver == nil {
+		return s + "; no receiver was observed to tell"
+	}
+	return s + "; the receiver's count above tells what arrived"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,5 +82,67 @@ func TestReadmeABRecipe(t *testing.T) {
 	// noise adds or takes a little.
 	if change < 1 || change > 10 {
 		t.Errorf("p50 change %v ms, want about 2 ms (the dmaap preset's publish time):\n%s", change, text)
+	}
+}
+
+// TestReadmeABRecipeServeFails runs the README's A/B section with a serve
+// that cannot start: its port taken by another listener, or no vesload on
+// PATH. The recipe must stop at once with the serve's error, not wait for
+// an announcement that never comes.
+func TestReadmeABRecipeServeFails(t *testing.T) {
+	script := readmeBlock(t, "### A/B: DMaaP client vs Cambria client")
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := taken.Addr().(*net.TCPAddr).Port
+	withBinary := filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")
+	for _, tc := range []struct {
+		name, path string
+		cambria    int
+		want       string
+	}{
+		{"port taken", withBinary, takenPort, "vesload serve --preset cambria did not start"},
+		{"no binary on PATH", os.Getenv("PATH"), freePort(t), "did not start"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.path == os.Getenv("PATH") {
+				if p, err := exec.LookPath("vesload"); err == nil {
+					t.Skipf("a vesload is on PATH (%s)", p)
+				}
+			}
+			dir := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "sh", "-e", "-c", script)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+tc.path, "AB_DURATION=2s",
+				fmt.Sprintf("CAMBRIA_PORT=%d", tc.cambria), fmt.Sprintf("DMAAP_PORT=%d", freePort(t)))
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			start := time.Now()
+			err := cmd.Run()
+			took := time.Since(start)
+			if ctx.Err() != nil {
+				t.Fatalf("the recipe still waited after %v for a serve that cannot start\nstderr:\n%s", took, errb.String())
+			}
+			if err == nil {
+				t.Fatalf("the recipe succeeded with a serve that cannot start\nstdout:\n%s", out.String())
+			}
+			// The wait gives a serve 10 s to announce itself; one that
+			// exits is seen well before.
+			if took > 15*time.Second {
+				t.Errorf("the recipe took %v to fail", took)
+			}
+			if !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("stderr does not say %q:\n%s", tc.want, errb.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "cambria-1.json")); err == nil {
+				t.Errorf("a run started against a serve that did not start")
+			}
+		})
 	}
 }

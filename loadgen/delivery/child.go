@@ -85,6 +85,10 @@ func (c *Child) Begin(t time.Time) { _ = c.remote.Begin(t) } // a follower gone 
 // OutputName implements engine.OutputNamer.
 func (c *Child) OutputName() (name string, live bool) { return "--consume", false }
 
+// ReadsTicks implements engine.TickReader: the follower reads the run's
+// start and its requests, never the snapshots its outlet may skip.
+func (c *Child) ReadsTicks() (updates, seconds bool) { return false, false }
+
 // Request marks every accepted request, so that an event lost after a
 // 2xx is told apart from one whose request failed. A run whose requests
 // get no answer (HV-VES) accepts none: the follower only needs its start.

@@ -90,22 +90,21 @@ type ResultSection interface {
 }
 
 // warnings are the rolled-up notices of a run, sorted: what limited it,
-// said once each.
+// one cause chosen from the figures (limitFacts.cause), and what else it
+// should know.
 func (e *Engine) warnings(res *result.Result, t tallies) []string {
 	var w []string
 	if t.truncated {
 		w = append(w, "timeline truncated at one day of seconds")
 	}
-	if res.Generator.Saturated {
-		w = append(w, saturationWarning(res.Generator))
+	f := limitFacts{
+		gen: res.Generator, cores: runtime.GOMAXPROCS(0),
+		silent: t.silent, silentFrom: t.silentFrom,
+		poolExhausted: res.Errors[result.ClassPoolExhausted], attempted: res.Attempted(),
+		pool: e.cfg.Pool, poolWait: e.cfg.PoolWait,
 	}
-	if pe := res.Errors[result.ClassPoolExhausted]; pe > 0 {
-		w = append(w, poolWarning(pe, res.Attempted(), e.cfg.Pool, e.cfg.PoolWait))
-	}
-	if t.silent >= silenceWarn {
-		w = append(w, fmt.Sprintf("the target stopped answering for %.1f s (from %.1f s into the run) while requests waited: "+
-			"the latency of the requests due then shows it, the generator was not the cause",
-			t.silent.Seconds(), t.silentFrom.Seconds()))
+	if l := f.warning(); l != "" {
+		w = append(w, l)
 	}
 	if r := refusedWarning(res.Timeline); r != "" {
 		w = append(w, r)
@@ -123,12 +122,8 @@ const silenceWarn = time.Second
 // poolWarning says that the connection pool, not the generator, limited
 // the run.
 func poolWarning(pe, attempted int64, pool int, wait time.Duration) string {
-	pct := 0.0
-	if attempted > 0 {
-		pct = 100 * float64(pe) / float64(attempted)
-	}
 	return fmt.Sprintf("the pool was the limit: %d requests (%.1f%%) found none of the %d connections free within --pool-wait %v; "+
-		"the target answered too slowly for this pool and rate (raise --pool or --pool-wait, or lower the rate)", pe, pct, pool, wait)
+		"the target answered too slowly for this pool and rate (raise --pool or --pool-wait, or lower the rate)", pe, pct(pe, attempted), pool, wait)
 }
 
 // saturatedLag is the dispatch-lag p99 beyond which the generator, not the
@@ -171,14 +166,16 @@ func Saturated(g result.Generator) bool {
 		g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
 }
 
-func saturationWarning(g result.Generator) string {
+// saturationWarning says the generator was late, and whether its own work
+// or the machine held it up, on cores usable cores.
+func saturationWarning(g result.Generator, cores int) string {
 	if g.CPUAvgPct < idleCPU {
 		return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v) while it used %.0f%% CPU: "+
 			"the machine did not run it on time (other work on the machine, a paused VM); latency includes that delay",
 			g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct)
 	}
 	return fmt.Sprintf("generator saturated: dispatch lag p99 %.2f ms (limit %v), CPU %.0f%% of %d usable cores; "+
-		"latency includes the generator's own delay", g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct, runtime.GOMAXPROCS(0))
+		"latency includes the generator's own delay", g.DispatchLagP99Ms, saturatedLag, g.CPUAvgPct, cores)
 }
 
 // idleCPU is the average CPU share (100 = one core) below which a late

@@ -19,7 +19,7 @@ func TestSaturationWarningSaysWhy(t *testing.T) {
 		{"busy machine", result.Generator{DispatchLagP99Ms: 12, CPUAvgPct: 2}, "the machine did not run it on time"},
 	}
 	for _, tc := range tests {
-		if got := saturationWarning(tc.g); !strings.HasPrefix(got, "generator saturated: dispatch lag p99 12.00 ms") || !strings.Contains(got, tc.want) {
+		if got := saturationWarning(tc.g, 2); !strings.HasPrefix(got, "generator saturated: dispatch lag p99 12.00 ms") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want it to say %q", tc.name, got, tc.want)
 		}
 	}

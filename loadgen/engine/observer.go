@@ -52,12 +52,29 @@ type Observer interface {
 }
 
 // OutputNamer is an Observer that names itself in the result when it loses
-// something (result.OutputLoss): Name as the user asked for it ("--jtl
-// r.jtl"), and Live for a live view, whose skipped updates leave every
-// record of the run complete. An observer without a name is named by its
-// type.
+// something (result.OutputLoss): Name as the user asked for it, in their
+// flags ("--jtl r.jtl"), and Live for a live view, whose skipped updates
+// leave every record of the run complete. An observer without a name is
+// one of the run's own, which the user did not ask for: it is named
+// unnamedObserver and counts as live, so that it never decides a verdict
+// nor puts a Go type before a reader.
 type OutputNamer interface {
 	OutputName() (name string, live bool)
+}
+
+// unnamedObserver names an observer that gives no name of its own.
+const unnamedObserver = "an internal observer of the run"
+
+// TickReader is an Observer that says which parts of the once-a-second
+// snapshots it reads: the live updates (Second) and the timeline's final
+// seconds (Timeline). What its outlet skips of a part it does not read is
+// no loss and is not counted, so that an observer of checkpoints or of
+// requests alone (the checkpointer, the delivery follower) is not named
+// as missing part of the run when the machine stalled and its queue of
+// snapshots, which it never reads, overflowed. An observer that does not
+// implement it reads both.
+type TickReader interface {
+	ReadsTicks() (updates, seconds bool)
 }
 
 // OutcomeSplitter is an Observer that reads, in Timeline, a second's

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -187,3 +188,54 @@ type countRequests struct {
 }
 
 func (c *countRequests) Request(*RequestEvent) { c.n++ }
+
+// checkpointsOnly reads checkpoints alone, like the checkpointer; its
+// Checkpoint waits until released (a machine that stalled mid-write).
+type checkpointsOnly struct {
+	NopObserver
+	entered, release chan struct{}
+}
+
+func (c *checkpointsOnly) Checkpoint(*result.Result) {
+	c.entered <- struct{}{}
+	<-c.release
+}
+
+func (c *checkpointsOnly) OutputName() (name string, live bool) { return "--checkpoint", false }
+func (c *checkpointsOnly) ReadsTicks() (updates, seconds bool)  { return false, false }
+
+// unnamed reads every snapshot and gives no name; its Second waits until
+// released.
+type unnamed struct{ blocked }
+
+func (unnamed) OutputName() {} // hides blocked's: this observer has no name
+
+// After a stall, an observer whose outlet skipped snapshots it never
+// reads lost nothing and is not named; one of the run's own that gives
+// no name is named in words, not by its Go type, and counts as live, so
+// that it never makes the verdict INCOMPLETE.
+func TestOutletCountsOnlyWhatTheObserverReads(t *testing.T) {
+	t.Parallel()
+	ck := &checkpointsOnly{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	un := &unnamed{blocked{entered: make(chan struct{}, 1), release: make(chan struct{})}}
+	outs := startOutlets([]Observer{ck, un})
+	second := func(n int64) *tick {
+		return &tick{live: &Progress{Elapsed: time.Duration(n) * time.Second}, seconds: []closedSecond{{s: result.Second{T: n}, t: &result.Tally{}}}}
+	}
+	outs.offer(&result.Result{})
+	<-ck.entered // the checkpoint is being written
+	outs.publish(second(0))
+	<-un.entered
+	for n := int64(1); n <= tickQueue+3; n++ {
+		outs.publish(second(n))
+	}
+	close(ck.release)
+	close(un.release)
+	lost := outs.close(time.Minute)
+	if len(lost) != 1 {
+		t.Fatalf("lost %+v, want the unnamed observer's updates alone", lost)
+	}
+	if l := lost[0]; l.Name != unnamedObserver || strings.Contains(l.Name, "engine") || !l.Live || l.Incomplete() || l.Updates != 3 {
+		t.Errorf("lost %+v, want %q, live, 3 updates skipped", l, unnamedObserver)
+	}
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -95,12 +94,15 @@ const outputDrain = 5 * time.Second
 // outlet runs one observer on a goroutine of its own, fed through bounded
 // queues: the engine never waits for it, and what it skips it counts.
 type outlet struct {
-	o          Observer
-	name       string
-	live       bool
-	ticks      chan *tick
-	checkpoint chan *result.Result // one: a newer snapshot replaces a waiting one
-	done       chan struct{}
+	o    Observer
+	name string
+	live bool
+	// readsUpdates and readsSeconds say which parts of a snapshot the
+	// observer reads (TickReader): only they are counted when skipped.
+	readsUpdates, readsSeconds bool
+	ticks                      chan *tick
+	checkpoint                 chan *result.Result // one: a newer snapshot replaces a waiting one
+	done                       chan struct{}
 	// gone is set when the run ended without the outlet: it delivers
 	// nothing more.
 	gone    atomic.Bool
@@ -117,9 +119,13 @@ func startOutlets(obs []Observer) outlets {
 	out := make(outlets, len(obs))
 	for i, o := range obs {
 		ol := &outlet{o: o, ticks: make(chan *tick, tickQueue), checkpoint: make(chan *result.Result, 1), done: make(chan struct{})}
-		ol.name = fmt.Sprintf("%T", o)
+		ol.name, ol.live = unnamedObserver, true
 		if n, ok := o.(OutputNamer); ok {
 			ol.name, ol.live = n.OutputName()
+		}
+		ol.readsUpdates, ol.readsSeconds = true, true
+		if r, ok := o.(TickReader); ok {
+			ol.readsUpdates, ol.readsSeconds = r.ReadsTicks()
 		}
 		go ol.run()
 		out[i] = ol
@@ -176,9 +182,12 @@ func (ol *outlet) publish(t *tick) {
 	}
 }
 
+// skip counts what the observer lost of t: only what it reads.
 func (ol *outlet) skip(t *tick) {
-	ol.seconds.Add(int64(len(t.seconds)))
-	if t.live != nil {
+	if ol.readsSeconds {
+		ol.seconds.Add(int64(len(t.seconds)))
+	}
+	if t.live != nil && ol.readsUpdates {
 		ol.updates.Add(1)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -25,7 +26,10 @@ type ticker struct {
 	self     Sampler // the generator's own process, read on every tick; nil when it cannot be read
 	cpuStats cpuStats
 	lastRead time.Time // when self was last read; zero before the first reading, taken at the start
-	target   *sampling
+	// shown is the CPU of the last reading over at least minMaxInterval:
+	// what a second whose own reading was shorter shows (see readSelf).
+	shown  float64
+	target *sampling
 
 	last struct{ sent, attempted int64 }
 	// spare is swapped with the recorder's live histogram every second,
@@ -272,7 +276,8 @@ type cpuStats struct {
 	// few milliseconds) counts for what it lasted, not as a second of its
 	// own.
 	busy, wall float64
-	// max is the highest CPU of a reading over at least minMaxInterval.
+	// max is the highest CPU of a reading over at least minMaxInterval:
+	// the highest a second of the timeline shows.
 	max float64
 	// rss, anon and heap are the highest resident memory, anonymous
 	// resident memory and Go heap in use of any reading.
@@ -285,8 +290,11 @@ type cpuStats struct {
 // one tick).
 const minMaxInterval = 500 * time.Millisecond
 
-// add folds in r, a reading over the last dt.
+// add folds in r, a reading over the last dt. A reading beyond what the
+// cores can give (an interval measured short) is clamped to them; the
+// caller shows the clamped figure (see readSelf).
 func (s *cpuStats) add(r *Reading, dt time.Duration) {
+	r.CPUPct = math.Min(r.CPUPct, cpuCeiling())
 	if !r.NoCPU && dt > 0 {
 		s.busy += r.CPUPct / 100 * dt.Seconds()
 		s.wall += dt.Seconds()
@@ -325,10 +333,24 @@ func (t *ticker) readSelf(now time.Time) (cpu float64, r *Reading) {
 	if t.lastRead.IsZero() {
 		t.lastRead = t.started
 	}
-	t.cpuStats.add(&rd, now.Sub(t.lastRead))
+	dt := now.Sub(t.lastRead)
+	t.cpuStats.add(&rd, dt)
 	t.lastRead = now
+	// A second shows the CPU of a reading long enough to set the peak,
+	// so that the chart and the summary's max are one series: a reading
+	// of a few milliseconds (the ticks that catch up after the machine
+	// stalled, the run's last, partial second) shows a burst, not a load,
+	// and its second shows the last reading that was long enough. Its
+	// CPU still counts in the average, weighed by its interval.
+	if !rd.NoCPU && dt >= minMaxInterval {
+		t.shown = rd.CPUPct
+	}
 	if !rd.NoCPU {
-		cpu = rd.CPUPct
+		cpu = t.shown
 	}
 	return cpu, &rd
 }
+
+// cpuCeiling is the most CPU the process can use, 100 per core it may
+// run on.
+func cpuCeiling() float64 { return 100 * float64(runtime.NumCPU()) }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -62,5 +64,49 @@ func TestGeneratorCPUCountsFromTheStart(t *testing.T) {
 	g := (&Engine{lag: newLagMeter()}).health(tk.cpuStats, 0, false)
 	if g.CPUAvgPct != 30 || g.CPUMaxPct != 30 {
 		t.Errorf("generator CPU avg %.2f %%, max %.2f %%; want 30 and 30", g.CPUAvgPct, g.CPUMaxPct)
+	}
+}
+
+// After the machine stalled for 309 s, the ticker catches up with the
+// seconds it missed in a burst of readings a millisecond apart, each
+// showing the generator busy on every core as it catches up; and a
+// reading whose interval was measured short claims more CPU than the
+// cores have. Every second the chart shows is within cores × 100 %, the
+// catching-up seconds show the reading that covered the stall, and the
+// summary's max is the highest the chart shows.
+func TestGeneratorCPUChartAndMaxAreOneSeries(t *testing.T) {
+	t.Parallel()
+	ceiling := 100 * float64(runtime.NumCPU())
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := []time.Duration{time.Second, 2 * time.Second, 311 * time.Second}
+	pct := []float64{50, 50, 0.5}
+	for i := 1; i <= 5; i++ { // catching up
+		at = append(at, 311*time.Second+time.Duration(i)*time.Millisecond)
+		pct = append(pct, 0.96*ceiling)
+	}
+	at = append(at, 312*time.Second, 313*time.Second)
+	pct = append(pct, 4.2*ceiling, 60)
+	tk := &ticker{started: start, self: &cpuReadings{pct: pct}}
+	var chart []float64
+	for _, d := range at {
+		cpu, _ := tk.readSelf(start.Add(d))
+		chart = append(chart, cpu)
+	}
+	g := (&Engine{lag: newLagMeter()}).health(tk.cpuStats, 0, false)
+	for i, c := range chart {
+		if c > ceiling {
+			t.Errorf("second %d shows %.1f %% CPU, beyond the %.0f %% of %d cores", i, c, ceiling, runtime.NumCPU())
+		}
+	}
+	for i := 3; i < 8; i++ {
+		if chart[i] != 0.5 {
+			t.Errorf("catching-up second %d shows %.1f %%, want the 0.5 %% of the reading over the stall", i, chart[i])
+		}
+	}
+	if peak := slices.Max(chart); g.CPUMaxPct != peak {
+		t.Errorf("summary's CPU max %.1f %%, the chart's highest %.1f %%: want one figure", g.CPUMaxPct, peak)
+	}
+	if g.CPUMaxPct > ceiling || g.CPUAvgPct > g.CPUMaxPct {
+		t.Errorf("CPU avg %.1f %%, max %.1f %%: want avg ≤ max ≤ %.0f %%", g.CPUAvgPct, g.CPUMaxPct, ceiling)
 	}
 }

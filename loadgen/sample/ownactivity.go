@@ -3,6 +3,7 @@ package sample
 import (
 	"fmt"
 	"syscall"
+	"time"
 )
 
 // ownActivity reads this process's CPU seconds, in user and system mode,
@@ -18,6 +19,7 @@ func ownActivity() (procStat, error) {
 		return procStat{}, fmt.Errorf("getrusage: %w", err)
 	}
 	return procStat{
+		at:     time.Now(),
 		user:   float64(ru.Utime.Nano()) / 1e9,
 		system: float64(ru.Stime.Nano()) / 1e9,
 		minor:  uint64(max(ru.Minflt, 0)),

@@ -25,6 +25,7 @@ type tracked struct {
 	system float64
 	minor  uint64
 	major  uint64
+	at     time.Time // when its CPU times were read (procStat.at)
 }
 
 // explicit reports whether the process was chosen by pid rather than
@@ -215,6 +216,11 @@ func (s *processSampler) Sample(ctx context.Context, now time.Time) (Reading, er
 // seconds. It reports false when there is no previous reading or the
 // counters went backwards (the pid now belongs to another process).
 func (t *tracked) add(r *Reading, st procStat, dt float64) bool {
+	// A reading at the caller's previous instant has no figure; any
+	// other is over the times' own interval, when the source knows it.
+	if dt > 0 && !st.at.IsZero() && !t.at.IsZero() {
+		dt = st.at.Sub(t.at).Seconds()
+	}
 	if !t.primed || dt <= 0 || st.user < t.user || st.system < t.system ||
 		st.minor < t.minor || st.major < t.major {
 		return false
@@ -228,7 +234,7 @@ func (t *tracked) add(r *Reading, st procStat, dt float64) bool {
 
 // prime remembers the counters the next reading is measured against.
 func (t *tracked) prime(st procStat) {
-	t.user, t.system, t.minor, t.major = st.user, st.system, st.minor, st.major
+	t.user, t.system, t.minor, t.major, t.at = st.user, st.system, st.minor, st.major, st.at
 	t.start = st.start
 	t.primed = true
 }

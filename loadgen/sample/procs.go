@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/shirou/gopsutil/v4/mem"
 	"github.com/shirou/gopsutil/v4/process"
@@ -47,11 +48,12 @@ func counters(ctx context.Context, p *process.Process) (procStat, error) {
 	if err != nil {
 		return procStat{}, fmt.Errorf("cpu times: %w", err)
 	}
+	at := time.Now()
 	faults, err := p.PageFaultsWithContext(ctx)
 	if err != nil {
 		return procStat{}, fmt.Errorf("page faults: %w", err)
 	}
-	st := procStat{user: times.User, system: times.System, minor: faults.MinorFaults, major: faults.MajorFaults}
+	st := procStat{user: times.User, system: times.System, minor: faults.MinorFaults, major: faults.MajorFaults, at: at}
 	return st, footprint(ctx, p, &st)
 }
 

@@ -1,5 +1,7 @@
 package sample
 
+import "time"
+
 import "context"
 
 // procStat is what one reading takes of one process.
@@ -18,6 +20,12 @@ type procStat struct {
 	// dead marks a process that has exited but is still listed (a
 	// zombie).
 	dead bool
+	// at is when the CPU times were read, so that the CPU share is
+	// their change over the time between two reads, not over the time
+	// between the instants the caller passed (a busy machine can hold a
+	// reading up for seconds after its instant was taken). Zero when the
+	// source cannot say: the sampler's instants are used.
+	at time.Time
 }
 
 // zombie reports a process that has exited but was not yet reaped by its

@@ -82,6 +82,9 @@ type Comparison struct {
 	Notes []string
 	// Gates are the verdicts of Options.Gates, nil without gates.
 	Gates *GateSet
+	// Warned are the inputs of either side that carry a warning of
+	// their run, named in the notes too.
+	Warned []Warned
 }
 
 // Direction says which way a metric improves.
@@ -187,9 +190,14 @@ func Compare(a, b []*result.Result, opts Options) (*Comparison, error) {
 		c.Distributions = dists
 		c.Notes = append(c.Notes, notes...)
 	}
+	c.Warned = append(WarnedRuns(a, c.LabelsA), WarnedRuns(b, c.LabelsB)...)
+	if note := WarnedNote(c.Warned); note != "" {
+		c.Notes = append(c.Notes, note)
+	}
 	if len(opts.Gates) > 0 {
 		o := judgeOptions{test: opts.Test, alpha: opts.Alpha, center: opts.Center, undecided: opts.Undecided}
 		c.Gates = judgeRuns(a, b, opts.Gates, o, opts.NameA, opts.NameB)
+		c.Gates.Warn(c.Warned)
 	}
 	return c, nil
 }

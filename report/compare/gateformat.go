@@ -96,8 +96,21 @@ func (v GateVerdict) Sentence(nameA, nameB string, alpha float64) string {
 	return s
 }
 
-// Headline sums the gates up in one line: "gates: 1 of 3 failed".
+// Headline sums the gates up in one line: "gates: 1 of 3 failed", with
+// ", decided on 2 inputs that carry a warning" when some did.
 func (s *GateSet) Headline() string {
+	h := s.headline()
+	switch n := len(s.Warned); n {
+	case 0:
+	case 1:
+		h += ", decided on 1 input that carries a warning"
+	default:
+		h += ", decided on " + plural(n, "input") + " that carry a warning"
+	}
+	return h
+}
+
+func (s *GateSet) headline() string {
 	n := len(s.Verdicts)
 	undecided := ""
 	if u := s.count(GateUndecided); u > 0 {

@@ -69,6 +69,10 @@ type GateSet struct {
 	// Notes are caveats, such as settings in which a run differs from
 	// its baseline.
 	Notes []string
+	// Warned names the inputs the gates were decided on that carry a
+	// warning of their run (Warn): a pass or a failure on a saturated
+	// generator's figures is not the build's alone.
+	Warned []string
 }
 
 // Passed reports whether every gate passed after the undecided policy.

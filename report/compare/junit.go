@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vesload/vesload/report/junit"
 )
@@ -24,11 +25,17 @@ func JUnit(w io.Writer, c *Comparison) error {
 			{Name: "basis", Value: c.Gates.Basis}, {Name: "undecided", Value: string(c.Gates.Undecided)},
 		},
 	}
+	if len(c.Gates.Warned) > 0 {
+		suite.Properties = append(suite.Properties, junit.Property{Name: "inputs_with_warnings", Value: strings.Join(c.Gates.Warned, ", ")})
+	}
 	for _, v := range c.Gates.Verdicts {
 		jc := junit.Case{Name: v.Gate.Expr, Classname: "vesload.gates", Time: "0"}
 		msg := v.Gate.Expr + ": " + v.Sentence(c.NameA, c.NameB, c.Alpha)
 		if v.Outcome == GateUndecided && c.Gates.Limit != "" {
 			msg += ": " + c.Gates.Limit
+		}
+		if w := c.Gates.WarnedLine(); w != "" {
+			msg += " (" + w + ")"
 		}
 		switch {
 		case !v.Pass && v.Outcome == GateUndecided:

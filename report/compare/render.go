@@ -112,6 +112,7 @@ type jsonDoc struct {
 	Distributions []jsonDist `json:"distributions,omitempty"`
 	Notes         []string   `json:"notes,omitempty"`
 	Gates         *jsonGates `json:"gates,omitempty"`
+	Warned        []Warned   `json:"warned,omitempty"`
 }
 
 // jsonGates carries the gate verdicts: passed is the whole decision
@@ -179,7 +180,7 @@ func JSON(w io.Writer, c *Comparison) error {
 	doc := jsonDoc{
 		NameA: c.NameA, NameB: c.NameB, RunsA: c.RunsA, RunsB: c.RunsB,
 		Test: c.Test, Center: c.Center, Alpha: c.Alpha,
-		Rows: make([]jsonRow, len(c.Rows)), Notes: c.Notes,
+		Rows: make([]jsonRow, len(c.Rows)), Notes: c.Notes, Warned: c.Warned,
 	}
 	for i, r := range c.Rows {
 		jr := jsonRow{

@@ -108,6 +108,7 @@ func addHV(h, o *result.HV) {
 	h.Sent.Bytes += o.Sent.Bytes
 	h.Connects += o.Connects
 	h.Reconnects += o.Reconnects
+	h.WrittenIntoBroken += o.WrittenIntoBroken
 	addInto(h.NotSentBy, o.NotSentBy)
 	addInto(h.Disconnects, o.Disconnects)
 	addInto(h.DialErrors, o.DialErrors)

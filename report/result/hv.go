@@ -31,6 +31,13 @@ type HV struct {
 	Handshake    Summary `json:"tls_handshake_ms"`
 	Connects     int64   `json:"connects"`
 	Reconnects   int64   `json:"reconnects"`
+	// WrittenIntoBroken counts the messages written (and counted in
+	// Sent.Written) into connections that then broke: a later write on
+	// the same connection failed. The kernel took each of them, but the
+	// collector may or may not have read them before the connection went;
+	// counted since the connection was made, the last point it was known
+	// to work (HV-VES never answers), so it is an upper bound.
+	WrittenIntoBroken int64 `json:"written_into_broken,omitempty"`
 	// Disconnects counts dropped connections by cause; DialErrors failed
 	// attempts to re-make one.
 	Disconnects map[string]int64 `json:"disconnects,omitempty"`

@@ -141,6 +141,9 @@ func (a *Analysis) Changes() []string {
 func (a *Analysis) GateLines() []string {
 	g := a.Gates
 	out := []string{"Gates: " + g.Basis + "; " + g.Policy() + "."}
+	for _, n := range g.Notes {
+		out = append(out, "Note: "+n+".")
+	}
 	for i, v := range g.Verdicts {
 		sd := a.sides(i)
 		out = append(out, v.Status()+"  "+v.Gate.Expr+": "+v.Sentence(sd.A, sd.B, a.Detector.Alpha))

@@ -97,6 +97,10 @@ type Analysis struct {
 	// GateSides names what each verdict compared.
 	Gates     *compare.GateSet
 	GateSides []Sides
+	// Warned are the runs that carry a warning of their own (a
+	// saturated generator, a stalled machine), in order, named in the
+	// notes too: a change at one may be the machine's, not the build's.
+	Warned []compare.Warned
 }
 
 // ErrTooFew is a history too short to have a change point.
@@ -147,8 +151,13 @@ func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 			a.Series = append(a.Series, *s)
 		}
 	}
+	a.Warned = compare.WarnedRuns(sorted, sortedNames)
+	if note := compare.WarnedNote(a.Warned); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
 	if len(opts.Gates) > 0 {
 		a.Gates = a.judge(sorted, sortedNames, opts.Gates, opts.Undecided)
+		a.Gates.Warn(a.Warned)
 	}
 	return a, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
@@ -138,12 +139,13 @@ func (n jsonNum) MarshalJSON() ([]byte, error) {
 }
 
 type jsonDoc struct {
-	By       string       `json:"by,omitempty"`
-	Detector jsonDetector `json:"detector"`
-	Runs     []Run        `json:"runs"`
-	Metrics  []jsonSeries `json:"metrics"`
-	Notes    []string     `json:"notes,omitempty"`
-	Gates    *jsonGates   `json:"gates,omitempty"`
+	By       string           `json:"by,omitempty"`
+	Detector jsonDetector     `json:"detector"`
+	Runs     []Run            `json:"runs"`
+	Metrics  []jsonSeries     `json:"metrics"`
+	Notes    []string         `json:"notes,omitempty"`
+	Gates    *jsonGates       `json:"gates,omitempty"`
+	Warned   []compare.Warned `json:"warned,omitempty"`
 }
 
 type jsonDetector struct {
@@ -219,7 +221,7 @@ func JSON(w io.Writer, a *Analysis) error {
 		return errors.New("trend json: no analysis")
 	}
 	d := a.Detector
-	doc := jsonDoc{By: a.By, Runs: a.Runs, Notes: a.Notes, Metrics: []jsonSeries{},
+	doc := jsonDoc{By: a.By, Runs: a.Runs, Notes: a.Notes, Warned: a.Warned, Metrics: []jsonSeries{},
 		Detector: jsonDetector{Method: "e-divisive means", Test: d.Test, Alpha: d.Alpha, MinSegment: d.MinSize, Window: d.Window}}
 	if d.Test == Permutation {
 		seed := d.Seed
@@ -279,9 +281,15 @@ func JUnit(w io.Writer, a *Analysis) error {
 			{Name: "basis", Value: a.Gates.Basis}, {Name: "undecided", Value: string(a.Gates.Undecided)},
 		},
 	}
+	if len(a.Gates.Warned) > 0 {
+		suite.Properties = append(suite.Properties, junit.Property{Name: "inputs_with_warnings", Value: strings.Join(a.Gates.Warned, ", ")})
+	}
 	for i, v := range a.Gates.Verdicts {
 		sd := a.sides(i)
 		msg := v.Gate.Expr + ": " + v.Sentence(sd.A, sd.B, a.Detector.Alpha)
+		if w := a.Gates.WarnedLine(); w != "" {
+			msg += " (" + w + ")"
+		}
 		jc := junit.Case{Name: v.Gate.Expr, Classname: "vesload.trend", Time: "0"}
 		switch {
 		case !v.Pass && v.Outcome == compare.GateUndecided:

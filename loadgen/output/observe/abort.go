@@ -55,6 +55,10 @@ func NewAbortGuard(gates []threshold.Threshold, window int, stop func(), note fu
 // OutputName implements engine.OutputNamer.
 func (g *AbortGuard) OutputName() (name string, live bool) { return "--abort-on-fail", false }
 
+// ReadsTicks implements engine.TickReader: the guard judges the
+// timeline's seconds, never the live updates.
+func (g *AbortGuard) ReadsTicks() (updates, seconds bool) { return false, true }
+
 // Timeline implements engine.Observer.
 func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 	g.mu.Lock()

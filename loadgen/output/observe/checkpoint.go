@@ -33,6 +33,10 @@ func NewCheckpointer(path string, fill func(*result.Result)) *Checkpointer {
 // shows in the result.
 func (c *Checkpointer) OutputName() (name string, live bool) { return "--checkpoint", false }
 
+// ReadsTicks implements engine.TickReader: it reads checkpoints alone, so
+// the live updates and seconds its outlet skips cost it nothing.
+func (c *Checkpointer) ReadsTicks() (updates, seconds bool) { return false, false }
+
 // Checkpoint implements engine.Observer.
 func (c *Checkpointer) Checkpoint(r *result.Result) {
 	c.fill(r)

@@ -46,6 +46,15 @@ func NewStartGuard(window int, min int64, explain func(class, messageID string) 
 	return &StartGuard{window: window, min: min, explain: explain, stop: stop, note: note, sum: result.NewTally()}
 }
 
+// OutputName implements engine.OutputNamer: the rule is the run's own,
+// not an output the user asked for; a second it skipped only leaves it
+// undecided, so it never makes the run's records incomplete.
+func (g *StartGuard) OutputName() (name string, live bool) { return "the start-of-run rule", true }
+
+// ReadsTicks implements engine.TickReader: it reads the timeline's first
+// seconds, never the live updates.
+func (g *StartGuard) ReadsTicks() (updates, seconds bool) { return false, true }
+
 // Timeline implements engine.Observer.
 func (g *StartGuard) Timeline(_ result.Second, t *result.Tally) {
 	if g.done {

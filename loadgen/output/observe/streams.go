@@ -41,6 +41,10 @@ func NewJTLLabels(w *jtl.Writer, label func(seq int64) string, name string) *JTL
 // OutputName implements engine.OutputNamer.
 func (j *JTL) OutputName() (name string, live bool) { return j.q.name, false }
 
+// ReadsTicks implements engine.TickReader: the JTL writes requests, whose
+// losses its own queue counts, and reads no snapshot.
+func (j *JTL) ReadsTicks() (updates, seconds bool) { return false, false }
+
 // Request implements engine.Observer.
 func (j *JTL) Request(ev *engine.RequestEvent) { j.q.put(ev) }
 
@@ -77,6 +81,10 @@ func NewHdrLog(log *hdrlog.Log, flush func() error, name string) *HdrLog {
 
 // OutputName implements engine.OutputNamer.
 func (h *HdrLog) OutputName() (name string, live bool) { return h.q.name, false }
+
+// ReadsTicks implements engine.TickReader: the log reads the timeline's
+// seconds, never the live updates.
+func (h *HdrLog) ReadsTicks() (updates, seconds bool) { return false, true }
 
 // Begin implements engine.Observer.
 func (h *HdrLog) Begin(start time.Time) { h.start = start }

@@ -40,6 +40,7 @@ func (t *Transport) AddSection(res *result.Result, _ bool) {
 		disconnected += pc.disconnected.Load()
 		hv.Connects += pc.connects.Load()
 		hv.Reconnects += pc.reconnects.Load()
+		hv.WrittenIntoBroken += pc.intoBroken.Load()
 		hv.ByProducer = append(hv.ByProducer, result.HVProducer{Source: cfg.Source(p).SourceName, Counts: c,
 			Reconnects: pc.reconnects.Load()})
 		addCounts(&hv.Sent, c)

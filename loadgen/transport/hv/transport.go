@@ -91,6 +91,16 @@ type producerConn struct {
 	// progress is told that more follows at once.
 	queued atomic.Int32
 
+	// onConn counts the messages written on the connection now up, since
+	// it was made (the last point the producer knows it worked: HV-VES
+	// never answers); under mu.
+	onConn int64
+	// intoBroken counts the messages written into connections that then
+	// broke: a later write failed, so each of them may or may not have
+	// reached the collector (the kernel took them; nothing says whether
+	// the collector read them before the connection went).
+	intoBroken atomic.Int64
+
 	written, failed, disconnected, bytes, reconnects, connects atomic.Int64
 }
 
@@ -236,7 +246,7 @@ func (t *Transport) failure(class transport.Class, p uint64, what string, err er
 
 // connected makes c producer pc's connection; the caller holds pc.mu.
 func (t *Transport) connected(pc *producerConn, c *conn) {
-	pc.c, pc.up, pc.redial = c, t.cfg.Clock.Now(), minRedial
+	pc.c, pc.up, pc.redial, pc.onConn = c, t.cfg.Clock.Now(), minRedial, 0
 	pc.live.Store(c)
 	if pc.connects.Add(1) > 1 {
 		pc.reconnects.Add(1)
@@ -338,10 +348,15 @@ func (s sender) Send(r *transport.Request, o *transport.Outcome) {
 			o.Class = transport.Aborted
 		}
 		pc.failed.Add(1)
+		if o.Class != transport.Aborted { // the run's own close broke nothing
+			pc.intoBroken.Add(pc.onConn)
+		}
+		pc.onConn = 0
 		t.failure(o.Class, p, fmt.Sprintf("write of message %d", i), err)
 		t.dropped(pc, o.Class)
 		return
 	}
+	pc.onConn++
 	o.Class, o.BytesSent = transport.OK, int64(len(frame))
 	t.wrote.add(r.Due.Add(-cfg.Due(int(p), int(i))), o.Done, o.BytesSent)
 	pc.written.Add(1)
