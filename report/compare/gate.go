@@ -178,6 +178,9 @@ func ParseGate(expr string) (Gate, error) {
 		g.Kind, g.Tol = Points, v
 	case unit == "pp":
 		return fail(unitAt, "pp (percentage points) fits percentages such as error_rate, not %s (want %%%s)", g.Metric, absoluteUnits(m))
+	case m.IsPercent() && unit == "":
+		return fail(numAt, "give a unit: +%spp (percentage points: a baseline of 1%% may become %s%%) or +%s%% (of the baseline: 1%% may become %s%%)",
+			num, strconv.FormatFloat(1+v, 'g', 6, 64), num, strconv.FormatFloat(1+v/100, 'g', 6, 64))
 	case m.IsPercent():
 		return fail(unitAt, "unknown unit %q for %s (want %% of the baseline or pp, percentage points)", unit, g.Metric)
 	default:

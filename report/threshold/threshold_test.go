@@ -35,8 +35,7 @@ func TestParseValid(t *testing.T) {
 		{"dispatch_lag_p99<1ms", "dispatch_lag_p99", LT, 1, "dispatch_lag_p99<1ms"},
 		{"dispatch_lag_max<20ms", "dispatch_lag_max", LT, 20, "dispatch_lag_max<20ms"},
 		{"error_rate<0.1%", "error_rate", LT, 0.1, "error_rate<0.1%"},
-		{"error_rate<0.001", "error_rate", LT, 0.1, "error_rate<0.1%"},
-		{"error_rate <= 1", "error_rate", LE, 100, "error_rate<=100%"},
+		{"error_rate <= 100 %", "error_rate", LE, 100, "error_rate<=100%"},
 		{"error_rate==0", "error_rate", EQ, 0, "error_rate==0%"},
 		{"errors==0", "errors", EQ, 0, "errors==0"},
 		{"errors.pool_exhausted<10", "errors.pool_exhausted", LT, 10, "errors.pool_exhausted<10"},
@@ -87,10 +86,9 @@ func TestParseValid(t *testing.T) {
 func TestFractionAndPercentAgree(t *testing.T) {
 	t.Parallel()
 	for _, pair := range [][2]string{
-		{"error_rate<0.1%", "error_rate<0.001"},
-		{"error_rate<5%", "error_rate<0.05"},
-		{"error_rate<0.3%", "error_rate<0.003"},
-		{"error_rate<12.34%", "error_rate<0.1234"},
+		{"error_rate<0.1%", "error_rate < 0.1 %"},
+		{"error_rate<5%", "ERROR_RATE<5.0%"},
+		{"error_rate==0", "error_rate==0%"},
 	} {
 		a, errA := Parse(pair[0])
 		b, errB := Parse(pair[1])
@@ -144,9 +142,13 @@ func TestParseInvalid(t *testing.T) {
 		{"p99<5 ms x", 10, `unexpected "x" after the value`},
 		{"µs<5ms", 1, `expected a metric name such as p99 or error_rate, found "µs<5ms"`},
 		{"p99<5µx", 6, `unknown unit "µx" (want us, ms, s, m)`},
-		{"error_rate<5", 12, "error_rate without % is a fraction and 5 is above 1; write 5% for a percentage"},
+		{"error_rate<5", 12, "give a unit: 5% for 5 in 100 requests (as a fraction, 5 would be 500%, above any rate)"},
+		{"error_rate<1", 12, "give a unit: 1% for 1 in 100 requests, or 100% if 1 was meant as a fraction of the requests (error_rate is a percentage)"},
+		{"error_rate <= 0.01", 15, "give a unit: 0.01% for 0.01 in 100 requests, or 1% if 0.01 was meant as a fraction of the requests (error_rate is a percentage)"},
+		{"error_rate<.5", 12, "give a unit: .5% for .5 in 100 requests, or 50% if .5 was meant as a fraction of the requests (error_rate is a percentage)"},
 		{"error_rate<101%", 12, "error_rate is a percentage and 101% is above 100%"},
-		{"error_rate<1ms", 13, `unknown unit "ms" (want % for a percentage, or none for a fraction)`},
+		{"error_rate<1ms", 13, `unknown unit "ms" (want %: error_rate is a percentage)`},
+		{"error_rate<0.5pp", 15, `unknown unit "pp" (want %: error_rate is a percentage)`},
 		{"target_cpu_max<80ms", 18, `unknown unit "ms" (want % or none: target_cpu_max is a percentage)`},
 		{"target_rss_max<1kb", 17, `unknown unit "kb" (want B, KB, MB, GB, KiB, MiB, GiB)`},
 		{"errors<5%", 9, `unexpected unit "%" (errors is a count and takes no unit)`},
@@ -195,7 +197,7 @@ func TestParseAll(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
-		"p99<500ms", "p(95) <= 0.5s", "p99.9>=250us", "error_rate<0.1%", "error_rate<0.001",
+		"p99<500ms", "p(95) <= 0.5s", "p99.9>=250us", "error_rate<0.1%", "error_rate<1%",
 		"errors.http_5xx==0", "target_rss_max<512MiB", "rps>=99/s", "p99<5xs", "", "µs", "p99<5µs",
 		"errors.pool_exhausted < 10", "service_p(99.9)!=1m", "dispatch_lag_max<.5ms",
 	} {

@@ -53,9 +53,11 @@ func unitScale(m metric, u string) (scale, *unitError) {
 		case "%":
 			return scale{0, 1}, nil
 		case "":
-			return scale{2, 1}, nil
+			// Only zero reaches here (convert refuses any other value
+			// without a unit): it reads the same as a fraction or in percent.
+			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% for a percentage, or none for a fraction)", u)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %%: %s is a percentage)", u, m.name)}
 	case kindBytes:
 		switch u {
 		case "", "B":
@@ -89,6 +91,11 @@ func unitScale(m metric, u string) (scale, *unitError) {
 // convert turns the written number and unit into the metric's natural
 // unit, refusing values no gate can mean.
 func convert(m metric, num, u string) (float64, *unitError) {
+	if m.kind == kindFraction && u == "" {
+		if msg := ambiguousRate(m, num); msg != "" {
+			return 0, &unitError{atNumber: true, msg: msg}
+		}
+	}
 	sc, uerr := unitScale(m, u)
 	if uerr != nil {
 		return 0, uerr
@@ -99,10 +106,27 @@ func convert(m metric, num, u string) (float64, *unitError) {
 	}
 	v *= sc.factor
 	if m.kind == kindFraction && v > 100 {
-		if u == "" {
-			return 0, &unitError{atNumber: true, msg: fmt.Sprintf("%s without %% is a fraction and %s is above 1; write %s%% for a percentage", m.name, num, num)}
-		}
 		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("%s is a percentage and %s%% is above 100%%", m.name, num)}
 	}
 	return v, nil
+}
+
+// ambiguousRate refuses a rate written without a unit, naming its two
+// readings: "error_rate<1" once meant a fraction (100 %) and passed runs
+// with 4 % errors that their authors read as 1 %. Zero reads the same
+// either way and is let through.
+func ambiguousRate(m metric, num string) string {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v == 0 {
+		return ""
+	}
+	pct := num + "%"
+	if v > 1 {
+		return fmt.Sprintf("give a unit: %s for %s in 100 requests (as a fraction, %s would be %s%%, above any rate)", pct, num, num, strconv.FormatFloat(v*100, 'f', -1, 64))
+	}
+	frac, ferr := strconv.ParseFloat(num+"e2", 64)
+	if ferr != nil {
+		return ""
+	}
+	return fmt.Sprintf("give a unit: %s for %s in 100 requests, or %s%% if %s was meant as a fraction of the requests (%s is a percentage)", pct, num, strconv.FormatFloat(frac, 'f', -1, 64), num, m.name)
 }
