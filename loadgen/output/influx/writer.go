@@ -186,16 +186,12 @@ func parseURL(raw string) (endpoint, user, pass string, err error) {
 	return u.String(), user, pass, nil
 }
 
-// redacted hides the password of a write URL, in its user part (the
-// project's one redaction policy) or in InfluxDB's p= parameter.
+// redacted hides the password of a write URL, in its user part or in
+// InfluxDB's p= parameter (the project's one redaction policy).
 func redacted(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(unparsable URL)"
-	}
-	if q := u.Query(); q.Has("p") {
-		q.Set("p", redact.Mask)
-		u.RawQuery = q.Encode()
 	}
 	return redact.URL(u.String())
 }

@@ -237,7 +237,7 @@ func TestCredentialsStayHidden(t *testing.T) {
 		url, password, wantAuth, wantURL string
 	}{
 		{"http://vl:s3cr3t@" + host + "/write?db=jmeter", "", "vl:s3cr3t", "http://vl:xxxxx@" + host + "/write?db=jmeter"},
-		{"http://" + host + "/write?db=jmeter&u=vl&p=s3cr3t", "", "vl:s3cr3t", "http://" + host + "/write?db=jmeter&p=xxxxx&u=vl"},
+		{"http://" + host + "/write?db=jmeter&u=vl&p=s3cr3t", "", "vl:s3cr3t", "http://" + host + "/write?db=jmeter&u=vl&p=xxxxx"},
 		{"http://vl@" + host + "/write?db=jmeter", "fr0m-file", "vl:fr0m-file", "http://vl@" + host + "/write?db=jmeter"},
 		{"http://" + host + "/write?db=jmeter", "", "", "http://" + host + "/write?db=jmeter"},
 	}
