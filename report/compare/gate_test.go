@@ -110,3 +110,21 @@ func asGateError(err error, target **GateError) bool {
 	*target = ge
 	return ok
 }
+
+// TestLongGatesClipped: a gate's error line echoes at most a little of
+// a long expression, with its length and the column of the mistake.
+func TestLongGatesClipped(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 100_000)
+	tests := []struct{ expr, want string }{
+		{long + "<+5%", `gate "` + strings.Repeat("x", 60) + `…" (100004 characters): column 1: unknown metric "` + strings.Repeat("x", 60) + `…"`},
+		{"p99<+5% " + long, `gate "p99<+5% ` + strings.Repeat("x", 52) + `…" (100008 characters): column 9: unexpected "` + strings.Repeat("x", 60) + `…" after the tolerance`},
+		{"p99<+5" + long, `gate "p99<+5` + strings.Repeat("x", 54) + `…" (100006 characters): column 7: unknown unit "` + strings.Repeat("x", 60) + `…" (want us, ms, s, m) (or % of the baseline)`},
+	}
+	for _, tt := range tests {
+		_, err := ParseGate(tt.expr)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("ParseGate(%.40q…):\n got  %.300v\n want %s", tt.expr, err, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package threshold
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vesload/vesload/internal/suggest"
 	"github.com/vesload/vesload/report/result"
@@ -68,6 +69,9 @@ const metricList = "avg, min, max, p50, p90, p95, p99, p999, service_*, dispatch
 // resolve maps any accepted spelling of a metric name (lower case) to its
 // canonical metric.
 func resolve(name string) (metric, *nameError) {
+	if utf8.RuneCountInString(name) > clipRunes { // longer than any metric's name
+		return metric{}, &nameError{0, fmt.Sprintf("unknown metric %q", Clip(name))}
+	}
 	if field, ok := strings.CutPrefix(name, "hv."); ok {
 		return hvMetric(field)
 	}

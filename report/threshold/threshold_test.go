@@ -156,8 +156,8 @@ func TestParseInvalid(t *testing.T) {
 		{"target_rss_max<1kb", 17, `unknown unit "kb" (want B, KB, MB, GB, KiB, MiB, GiB)`},
 		{"errors<5%", 9, `unexpected unit "%" (errors is a count and takes no unit)`},
 		{"rps>5ms", 6, `unknown unit "ms" (want /s or none: rps is requests per second)`},
-		{"p99<" + strings.Repeat("9", 400) + "ms", 5, "number " + strings.Repeat("9", 400) + " is out of range"},
-		{"p99<" + strings.Repeat("9", 306) + "m", 5, "number " + strings.Repeat("9", 306) + " is out of range"},
+		{"p99<" + strings.Repeat("9", 400) + "ms", 5, "number " + strings.Repeat("9", 60) + "… is out of range"},
+		{"p99<" + strings.Repeat("9", 306) + "m", 5, "number " + strings.Repeat("9", 60) + "… is out of range"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.expr, func(t *testing.T) {
@@ -230,4 +230,29 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("String not stable: %q then %q", canon, again.String())
 		}
 	})
+}
+
+// TestLongExpressionsClipped: an error line echoes at most a little of
+// what was given: a 100 KB threshold gives a line of a few hundred bytes,
+// still naming the column of the mistake.
+func TestLongExpressionsClipped(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 100_000)
+	tests := []struct{ expr, want string }{
+		{long + "<5ms", `threshold "` + strings.Repeat("x", 60) + `…" (100004 characters): column 1: unknown metric "` + strings.Repeat("x", 60) + `…"`},
+		{"p99<5ms " + long, `threshold "p99<5ms ` + strings.Repeat("x", 52) + `…" (100008 characters): column 9: unexpected "` + strings.Repeat("x", 60) + `…" after the value`},
+		{"p99<5" + long, `threshold "p99<5` + strings.Repeat("x", 55) + `…" (100005 characters): column 6: unknown unit "` + strings.Repeat("x", 60) + `…"`},
+		{"p99<" + strings.Repeat("1", 100_000) + "ms", `threshold "p99<` + strings.Repeat("1", 56) + `…" (100006 characters): column 5: number ` + strings.Repeat("1", 60) + `… is out of range`},
+		{"error_rate<" + strings.Repeat("1", 100), `threshold "error_rate<` + strings.Repeat("1", 49) + `…" (111 characters): column 12: give a unit: ` + strings.Repeat("1", 60) + `…% (a rate without a unit reads as a percentage or as a fraction)`},
+		{"p99" + strings.Repeat("<", 100_000) + "5ms", `threshold "p99` + strings.Repeat("<", 57) + `…" (100006 characters): column 4: unknown operator "` + strings.Repeat("<", 60) + `…" (want <, <=, >, >=, ==, !=)`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.expr)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%.40q…):\n got  %.300v\n want %s", tt.expr, err, tt.want)
+		}
+		if err != nil && len(err.Error()) > 400 {
+			t.Errorf("Parse(%.40q…): a %d-byte error line", tt.expr, len(err.Error()))
+		}
+	}
 }

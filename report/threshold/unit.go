@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // scale converts a written unit to the metric's natural unit: the value is
@@ -42,12 +43,12 @@ func unitScale(m metric, u string) (scale, *unitError) {
 		case "":
 			return scale{}, &unitError{msg: fmt.Sprintf("missing unit: %s is a latency (want %s)", m.name, latencyUnits)}
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", u, latencyUnits)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", Clip(u), latencyUnits)}
 	case kindPercent:
 		if u == "" || u == "%" {
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% or none: %s is a percentage)", u, m.name)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% or none: %s is a percentage)", Clip(u), m.name)}
 	case kindFraction:
 		switch u {
 		case "%":
@@ -57,7 +58,7 @@ func unitScale(m metric, u string) (scale, *unitError) {
 			// without a unit): it reads the same as a fraction or in percent.
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %%: %s is a percentage)", u, m.name)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %%: %s is a percentage)", Clip(u), m.name)}
 	case kindBytes:
 		switch u {
 		case "", "B":
@@ -75,17 +76,17 @@ func unitScale(m metric, u string) (scale, *unitError) {
 		case "GiB":
 			return scale{0, 1 << 30}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", u, byteUnits)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", Clip(u), byteUnits)}
 	case kindRate:
 		if u == "" || u == "/s" {
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want /s or none: %s is requests per second)", u, m.name)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want /s or none: %s is requests per second)", Clip(u), m.name)}
 	}
 	if u == "" {
 		return scale{0, 1}, nil
 	}
-	return scale{}, &unitError{msg: fmt.Sprintf("unexpected unit %q (%s is a count and takes no unit)", u, m.name)}
+	return scale{}, &unitError{msg: fmt.Sprintf("unexpected unit %q (%s is a count and takes no unit)", Clip(u), m.name)}
 }
 
 // convert turns the written number and unit into the metric's natural
@@ -102,7 +103,7 @@ func convert(m metric, num, u string) (float64, *unitError) {
 	}
 	v, err := strconv.ParseFloat(num+"e"+strconv.Itoa(sc.exp10), 64)
 	if err != nil || math.IsInf(v*sc.factor, 0) {
-		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("number %s is out of range", num)}
+		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("number %s is out of range", Clip(num))}
 	}
 	v *= sc.factor
 	if m.kind == kindFraction && v > 100 {
@@ -119,6 +120,9 @@ func ambiguousRate(m metric, num string) string {
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil || v == 0 {
 		return ""
+	}
+	if utf8.RuneCountInString(num) > clipRunes/3 { // echoed three times
+		return fmt.Sprintf("give a unit: %s%% (a rate without a unit reads as a percentage or as a fraction)", Clip(num))
 	}
 	pct := num + "%"
 	if v > 1 {
