@@ -143,6 +143,11 @@ func Parse(data []byte, name string) (p *Profile, err error) {
 func parseDocument(data []byte, name string) (ast.Node, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
+		var ye yaml.Error
+		if errors.As(err, &ye) && ye.GetToken() != nil {
+			pos, msg := inUserWords(data, ye.GetToken().Position, oneLine(ye.GetMessage()))
+			return nil, newError(name, pos, msg)
+		}
 		return nil, positioned(name, err)
 	}
 	var bodies []ast.Node

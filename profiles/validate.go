@@ -102,11 +102,25 @@ func (p *Profile) validateTarget() error {
 	return nil
 }
 
+// MissingScheme says, for a URL written without "scheme://"
+// ("collector:8443/eventListener/v7", which url.Parse reads as no URL or
+// as a scheme "collector"), that the scheme is missing and how to write
+// it; "" for a URL with one. Quoting raw is the caller's (redacted).
+func MissingScheme(raw string) string {
+	if raw == "" || strings.Contains(raw, "://") {
+		return ""
+	}
+	return fmt.Sprintf("the scheme is missing: write https://%s (or http:// for a plain port)", redact.URL(raw))
+}
+
 // validateURL checks an absolute URL. A URL with ${NAME} placeholders is
 // checked with each placeholder standing for "1" (a host, port or path
 // segment) when that parses, and fully once Resolve has set them.
 func validateURL(path, raw string, schemes ...string) error {
 	templated := strings.Contains(raw, "${")
+	if msg := MissingScheme(raw); msg != "" && !templated {
+		return fieldErr(path, "%q: %s", redact.URL(raw), msg)
+	}
 	u, err := url.Parse(placeholderFree(raw))
 	if err != nil && templated {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
@@ -286,6 +287,66 @@ func TestFmtBytes(t *testing.T) {
 	for n, want := range tests {
 		if got := format.Bytes(n); got != want {
 			t.Errorf("format.Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// hostile are strings a result file may carry that a terminal would obey:
+// a colour, a screen clear, a bell, a right-to-left override and isolate,
+// a C1 CSI (raw and as a rune), DEL.
+var hostile = []string{"\x1b[31m", "\x1b[2J", "\a", "\u202e", "\u2066", "\x9b", "\u009b", "\x7f"}
+
+// terminalSafe reports the first rune of out a terminal would obey: a
+// control character but newline and tab, or a bidirectional override.
+func terminalSafe(out string) (rune, bool) {
+	for out != "" {
+		r, n := utf8.DecodeRuneInString(out)
+		out = out[n:]
+		if r == '\n' || r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && n == 1 ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			return r, false
+		}
+	}
+	return 0, true
+}
+
+// TestRenderersEscapeHostileText: labels, names, warnings and sources
+// read from a result reach the text and Markdown renderings escaped; the
+// summary's own colours are the only escape codes it writes.
+func TestRenderersEscapeHostileText(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	evil := "x" + strings.Join(hostile, "y")
+	r.Tool.Name = "vesload" + evil
+	r.Config.Labels = map[string]string{"build" + evil: evil}
+	r.Config.Profile = "p" + evil
+	r.Config.Event = "e" + evil
+	r.Warnings = append(r.Warnings, "w"+evil)
+	r.Errors["c"+evil] = 1
+	r.MessageIDs["m"+evil] = 1
+	r.Target.Source = "s" + evil
+	r.Target.LastError = "l" + evil
+	r.Thresholds[0].Expr = "t" + evil
+	r.AbortedBy = "a" + evil
+	colours := strings.NewReplacer(ansiRed, "", ansiGreen, "", ansiYellow, "", ansiBold, "", ansiReset, "")
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return Text(b, r, TextOptions{}) },
+		"colour":   func(b *bytes.Buffer) error { return Text(b, r, TextOptions{Color: true}) },
+		"markdown": func(b *bytes.Buffer) error { return Markdown(b, r) },
+	} {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out := colours.Replace(b.String())
+		if c, ok := terminalSafe(out); !ok {
+			t.Errorf("%s rendering writes %U raw:\n%s", name, c, out)
+		}
+		if !strings.Contains(out, `\x1b`) || !strings.Contains(out, `\u202e`) {
+			t.Errorf("%s rendering does not show the escaped text:\n%s", name, out)
 		}
 	}
 }

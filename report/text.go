@@ -40,11 +40,15 @@ type textWriter struct {
 	color bool
 }
 
-func (t *textWriter) paint(code, s string) string {
+// paint colours s for a terminal, its control characters escaped first
+// (table.EscapeControl): the colour codes are the only ones the summary
+// writes.
+func (t *textWriter) paint(code, s string) Styled {
+	s = table.EscapeControlLines(s)
 	if !t.color || s == "" {
-		return s
+		return Styled(s)
 	}
-	return code + s + ansiReset
+	return Styled(code + s + ansiReset)
 }
 
 // warnWidth is where warnings wrap, so that they read in a terminal.
@@ -56,7 +60,7 @@ func (t *textWriter) warn(indent, msg string) {
 	const label = "WARNING: "
 	for i, line := range Wrap(msg, warnWidth) {
 		if i == 0 {
-			t.Println(indent + t.paint(ansiYellow, "WARNING:") + " " + line)
+			t.Printf("%s%s %s\n", indent, t.paint(ansiYellow, "WARNING:"), line)
 			continue
 		}
 		t.Println(indent + strings.Repeat(" ", len(label)) + line)
@@ -66,8 +70,13 @@ func (t *textWriter) warn(indent, msg string) {
 // section starts a titled block, separated from the previous one by a
 // blank line.
 func (t *textWriter) section(title string) {
+	t.sectionIn(ansiBold, title)
+}
+
+// sectionIn is section with the title in colour code.
+func (t *textWriter) sectionIn(code, title string) {
 	t.Println("")
-	t.Println(t.paint(ansiBold, title))
+	t.Printf("%s\n", t.paint(code, title))
 }
 
 // Text writes the human summary of a run: what was asked and achieved,
@@ -119,13 +128,13 @@ func textHeader(t *textWriter, r *result.Result) {
 	if r.Config.Emulator {
 		line += " (built-in emulator)"
 	}
-	t.Println(t.paint(ansiBold, line))
+	t.Printf("%s\n", t.paint(ansiBold, line))
 
 	shape := r.Config.Shape
 	if shape == "" {
 		shape = "constant"
 	}
-	status := "completed"
+	status := Styled("completed")
 	switch {
 	case r.AbortedBy != "":
 		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
@@ -346,9 +355,9 @@ func textThresholds(t *textWriter, r *result.Result) {
 			return s
 		}
 		if r.Thresholds[row].Pass {
-			return t.paint(ansiGreen, s)
+			return string(t.paint(ansiGreen, s))
 		}
-		return t.paint(ansiRed, s)
+		return string(t.paint(ansiRed, s))
 	}
 	t.Lines(tb.Pipe(""))
 }
@@ -400,7 +409,7 @@ func textVerdict(t *textWriter, r *result.Result) {
 		color = ansiYellow
 	}
 	t.Println("")
-	t.Println(t.paint(color, line))
+	t.Printf("%s\n", t.paint(color, line))
 }
 
 // textOutputs says in one line which outputs lost part of the run.
@@ -416,14 +425,14 @@ func textOutputs(t *textWriter, r *result.Result) {
 	if !r.OutputsIncomplete() {
 		head = "Live views behind"
 	}
-	t.Println(t.paint(ansiYellow, head+": ") + strings.Join(lost, "; "))
+	t.Printf("%s%s\n", t.paint(ansiYellow, head+": "), strings.Join(lost, "; "))
 }
 
 func textWarnings(t *textWriter, r *result.Result) {
 	if len(r.Warnings) == 0 {
 		return
 	}
-	t.section(t.paint(ansiYellow, "Warnings"))
+	t.sectionIn(ansiBold+ansiYellow, "Warnings")
 	for _, w := range r.Warnings {
 		t.Println("  - " + strings.Join(strings.Fields(w), " "))
 	}

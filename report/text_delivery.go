@@ -30,9 +30,10 @@ func textDelivery(t *textWriter, r *result.Result) {
 		lost = fmt.Sprintf("  lost       %8d", d.Lost)
 	}
 	if d.Lost > 0 || d.LostThoughAccepted > 0 {
-		lost = t.paint(ansiRed, lost)
+		t.Printf("%s\n", t.paint(ansiRed, lost))
+	} else {
+		t.Println(lost)
 	}
-	t.Println(lost)
 	if !d.NoAnswers {
 		t.Printf("  delivered though the request failed %d\n", d.DeliveredThoughRejected)
 	}

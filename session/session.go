@@ -443,7 +443,7 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 	s.meta(res)
 	s.dash.Complete(res) // what the live page's browsers missed
 	if s.influx != nil {
-		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
+		s.influx.Finish(res, influx.FinalWait) // what reached InfluxDB, waited for briefly
 	}
 	stopped := s.guard.Complete(res, s.signalled.Load())
 	return append(stopped, s.start.Complete(res, s.signalled.Load())...), nil

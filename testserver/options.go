@@ -3,6 +3,7 @@ package testserver
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -209,8 +210,8 @@ func (s *settings) validation() error {
 		s.notice = "validation: no schema directory: commonEventHeader checked with built-in rules only (no full schema, format or stndDefined data checks)"
 		return nil
 	}
-	if st, err := os.Stat(s.SchemaDir); err != nil || !st.IsDir() {
-		s.notice = "validation: schema directory " + s.SchemaDir + " not found: commonEventHeader checked with built-in rules only (no full schema, format or stndDefined data checks)"
+	if why := notSchemaDir(s.SchemaDir); why != "" {
+		s.notice = "validation: schema directory " + s.SchemaDir + " " + why + ": commonEventHeader checked with built-in rules only (no full schema, format or stndDefined data checks)"
 		return nil
 	}
 	if s.schemas, err = loadSchemas(s.SchemaDir); err != nil {
@@ -218,6 +219,23 @@ func (s *settings) validation() error {
 	}
 	s.notice = s.schemas.describe()
 	return nil
+}
+
+// notSchemaDir says why dir cannot be a schema directory ("not found",
+// "is not a directory", the error reading it), or "" when it is a
+// directory: /etc/passwd exists, and "not found" would send the user
+// looking for it.
+func notSchemaDir(dir string) string {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "not found"
+	case err != nil:
+		return "cannot be read (" + err.Error() + ")"
+	case !st.IsDir():
+		return "is not a directory"
+	}
+	return ""
 }
 
 // CheckStreams reports whether v is a valid Options.Streams value, so

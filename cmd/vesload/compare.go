@@ -11,6 +11,7 @@ import (
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/table"
 )
 
 const compareSynopsis = "vesload compare A1.json A2.json ... --vs B1.json B2.json ... [--format text|markdown|json|html] [--name-a A --name-b B] [--test welch|utest] [--center mean|median] [--force] [-o FILE] [--html FILE] [--gate EXPR ... [--alpha P] [--gate-undecided fail|pass] [--junit FILE]]"
@@ -102,7 +103,7 @@ func finishGates(o *compareOptions, cmp *compare.Comparison, stderr io.Writer) i
 	}
 	if !o.TextOnStdout() {
 		for _, line := range cmp.Gates.Summary() {
-			fmt.Fprintln(stderr, "vesload: compare: "+line)
+			fmt.Fprintln(stderr, "vesload: compare: "+table.EscapeControlLines(line))
 		}
 	}
 	if !cmp.Gates.Passed() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -115,5 +116,29 @@ func TestInfluxDownNeverFailsTheRun(t *testing.T) {
 	}
 	if len(res.Outputs) != 1 || res.Outputs[0].Name != "--influx-url" || res.Outputs[0].Batches == 0 {
 		t.Errorf("outputs lost %+v, want --influx-url with its batches", res.Outputs)
+	}
+}
+
+// TestInfluxQueryPasswordHidden: a password given as InfluxDB's p=
+// parameter is in neither the start line, the summary nor the result.
+func TestInfluxQueryPasswordHidden(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "r.json")
+	o := vesload(t, 30*time.Second, "-rps", "20", "-duration", "1s", "-o", out,
+		"--influx-url", "http://127.0.0.1:1/write?db=jmeter&u=inf&p=S3CRET-p&token=S3CRET-t")
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1 (InfluxDB down): %s", o.code, o.stderr)
+	}
+	if !strings.Contains(o.stdout+o.stderr, "InfluxDB at http://127.0.0.1:1/write?db=jmeter&u=inf&p=xxxxx&token=xxxxx") {
+		t.Errorf("no start line naming the hidden URL:\n%s\n%s", o.stdout, o.stderr)
+	}
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"stdout": o.stdout, "stderr": o.stderr, "the result": string(body)} {
+		if strings.Contains(text, "S3CRET") {
+			t.Errorf("%s shows the password:\n%s", name, text)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vesload/vesload/internal/cliflag"
 	"github.com/vesload/vesload/loadgen/transport"
+	"github.com/vesload/vesload/report/table"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -32,7 +33,8 @@ const (
 // rule), else exitRun. The subcommands end their errors here so that the
 // rule is one place.
 func fail(stderr io.Writer, prefix string, err error) int {
-	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, table.EscapeControlLines(err.Error())) // errors quote what files hold
+
 	switch {
 	case isUsage(err):
 		return exitUsage

@@ -10,6 +10,7 @@ import (
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/table"
 	"github.com/vesload/vesload/report/trend"
 )
 
@@ -65,7 +66,7 @@ func runTrend(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if !o.TextOnStdout() {
-		fmt.Fprintln(stderr, "vesload: trend: "+a.Gates.Headline())
+		fmt.Fprintln(stderr, "vesload: trend: "+table.EscapeControlLines(a.Gates.Headline()))
 	}
 	if !a.Gates.Passed() {
 		return exitThreshold

@@ -128,3 +128,25 @@ func (s *Server) Query(expr string) ([]Sample, error) {
 	}
 	return nil, fmt.Errorf("query %q: result type %q", expr, out.Data.ResultType)
 }
+
+// CheckMetrics runs `promtool check metrics` (Debian's prometheus package)
+// on exposition, a scrape in the Prometheus text format, and returns what
+// it found wrong, empty when nothing. The test skips when promtool is not
+// installed, unless VESLOAD_REQUIRE_PROMETHEUS=1.
+func CheckMetrics(tb testing.TB, exposition []byte) string {
+	tb.Helper()
+	bin := proctest.Need(tb, "promtool", "VESLOAD_REQUIRE_PROMETHEUS", "apt-get install prometheus")
+	cmd := exec.Command(bin, "check", "metrics")
+	cmd.Stdin = strings.NewReader(string(exposition))
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return ""
+	}
+	if _, ok := err.(*exec.ExitError); !ok {
+		tb.Fatalf("promtool check metrics: %v", err)
+	}
+	if len(out) == 0 {
+		return err.Error()
+	}
+	return strings.TrimSpace(string(out))
+}

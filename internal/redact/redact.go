@@ -1,6 +1,7 @@
 // Package redact is the project's one policy for hiding secrets in what it
-// prints or writes: the password of a URL, and the value of a header that
-// carries credentials. Results are redacted by the code that builds them;
+// prints or writes: the password of a URL (in its user info or in a query
+// parameter such as InfluxDB's p=), and the value of a header that carries
+// credentials. Results are redacted by the code that builds them;
 // renderers apply the same policy again, so that a secret that slipped
 // through is still not shown.
 //
@@ -8,7 +9,10 @@
 // leaf that every part of the project can call.
 package redact
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // Mask replaces every hidden value.
 const Mask = "xxxxx"
@@ -16,12 +20,14 @@ const Mask = "xxxxx"
 // URL hides the password of every URL in s, also inside longer text such
 // as "metrics:https://u:p@host/…" or a message quoting a malformed URL:
 // in each space-separated word, what lies between the user name and the
-// word's last '@' becomes Mask ("https://user:xxxxx@host/…"). It errs on
-// the side of hiding: an '@' in a path after a ':' hides the text before
-// it too, since a mistyped URL ("x://a/user:pw@host") is exactly where a
-// password would otherwise leak.
+// word's last '@' becomes Mask ("https://user:xxxxx@host/…"), and so does
+// the value of every query parameter that names a secret (see
+// SecretParam: "…/write?db=jmeter&u=inf&p=xxxxx"). It errs on the side of
+// hiding: an '@' in a path after a ':' hides the text before it too, since
+// a mistyped URL ("x://a/user:pw@host") is exactly where a password would
+// otherwise leak.
 func URL(s string) string {
-	if !strings.Contains(s, "@") {
+	if !strings.Contains(s, "@") && !strings.Contains(s, "=") {
 		return s
 	}
 	var b strings.Builder
@@ -44,6 +50,11 @@ func URL(s string) string {
 // '@' (else at the start of the word); its password starts after the
 // first ':' in it.
 func word(w string) string {
+	return query(userinfo(w))
+}
+
+// userinfo hides the password of a word's user info.
+func userinfo(w string) string {
 	at := strings.LastIndexByte(w, '@')
 	if at < 0 {
 		return w
@@ -57,6 +68,62 @@ func word(w string) string {
 		return w // a user name alone is no secret
 	}
 	return w[:start+colon+1] + Mask + w[at:]
+}
+
+// secretParams are the query parameters whose values are credentials:
+// InfluxDB's p (and u's partner password), and the names APIs give tokens
+// and keys. They are compared without case and after unescaping.
+var secretParams = map[string]bool{
+	"p": true, "password": true, "pass": true, "passwd": true, "pwd": true,
+	"token": true, "access_token": true, "api_key": true, "apikey": true, "secret": true,
+}
+
+// SecretParam reports whether the value of query parameter name is a
+// credential.
+func SecretParam(name string) bool {
+	if n, err := url.QueryUnescape(name); err == nil {
+		name = n
+	}
+	return secretParams[strings.ToLower(name)]
+}
+
+// query hides the values of the secret parameters in the query of a
+// space-free word: after its first '?', parameters are cut at '&' or ';'
+// (a name is read after its last '?', "??p=" included),
+// and a value ends there, at a '#' or at a quote (a URL quoted in a
+// message keeps its closing quote).
+func query(w string) string {
+	q := strings.IndexByte(w, '?')
+	if q < 0 || !strings.Contains(w[q:], "=") {
+		return w
+	}
+	var b strings.Builder
+	b.WriteString(w[:q+1])
+	rest := w[q+1:]
+	for rest != "" {
+		end := strings.IndexAny(rest, "&;#\"'`")
+		if end < 0 {
+			end = len(rest)
+		}
+		param := rest[:end]
+		if name, _, ok := strings.Cut(param, "="); ok && SecretParam(name[strings.LastIndexByte(name, '?')+1:]) {
+			param = name + "=" + Mask
+		}
+		b.WriteString(param)
+		rest = rest[end:]
+		if rest == "" {
+			break
+		}
+		if rest[0] == '#' || rest[0] == '"' || rest[0] == '\'' || rest[0] == '`' {
+			// The fragment or the text after a closing quote: a
+			// parameter may start again only after a new '?'.
+			b.WriteString(query(rest))
+			break
+		}
+		b.WriteByte(rest[0])
+		rest = rest[1:]
+	}
+	return b.String()
 }
 
 // secretWords mark header names whose values are credentials:

@@ -21,6 +21,9 @@ func CheckURL(raw string) error {
 }
 
 func parseTarget(raw string) (*url.URL, error) {
+	if msg := profiles.MissingScheme(raw); msg != "" {
+		return nil, fmt.Errorf("%q: %s", redact.URL(raw), msg)
+	}
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:

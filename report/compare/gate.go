@@ -57,6 +57,10 @@ type Gate struct {
 	measure threshold.Measure
 }
 
+// said is text of a message already clipped: ParseGate's fail does not
+// clip it again.
+type said string
+
 // GateError is a gate that does not parse, with the 1-based column (in
 // characters) of the mistake.
 type GateError struct {
@@ -65,9 +69,10 @@ type GateError struct {
 	Msg    string
 }
 
-// Error formats the mistake as one line, like the threshold grammar's.
+// Error formats the mistake as one line, like the threshold grammar's,
+// the expression clipped as its are (threshold.Clip).
 func (e *GateError) Error() string {
-	return fmt.Sprintf("gate %q: column %d: %s", e.Expr, e.Column, e.Msg)
+	return fmt.Sprintf("gate %s: column %d: %s", threshold.QuoteClipped(e.Expr), e.Column, e.Msg)
 }
 
 // higherIsBetter lists the gateable metrics whose drop is the
@@ -93,6 +98,11 @@ func ParseGate(expr string) (Gate, error) {
 	rs := []rune(expr)
 	i := 0
 	fail := func(at int, format string, args ...any) (Gate, error) {
+		for i, a := range args {
+			if s, ok := a.(string); ok {
+				args[i] = threshold.Clip(s)
+			}
+		}
 		return Gate{}, &GateError{Expr: expr, Column: at + 1, Msg: fmt.Sprintf(format, args...)}
 	}
 	take := func(ok func(rune) bool) string {
@@ -103,11 +113,13 @@ func ParseGate(expr string) (Gate, error) {
 		return string(rs[start:i])
 	}
 	space := func() { take(unicode.IsSpace) }
-	found := func() string {
+	// found is what stands at i, quoted and clipped: a said, which fail
+	// passes on as it is.
+	found := func() said {
 		if i >= len(rs) {
 			return "end of expression"
 		}
-		return strconv.Quote(string(rs[i:]))
+		return said(strconv.Quote(threshold.Clip(string(rs[i:]))))
 	}
 	space()
 	if i >= len(rs) {
@@ -129,7 +141,7 @@ func ParseGate(expr string) (Gate, error) {
 		if me, ok := errors.AsType[*threshold.MeasureError](err); ok {
 			at = me.Offset
 		}
-		return fail(nameAt+at, "%s", msg)
+		return fail(nameAt+at, "%s", said(msg))
 	}
 	g := Gate{Metric: m.Name(), Better: Better(m.Name()), Unit: m.Unit(), measure: m}
 	space()
@@ -178,6 +190,9 @@ func ParseGate(expr string) (Gate, error) {
 		g.Kind, g.Tol = Points, v
 	case unit == "pp":
 		return fail(unitAt, "pp (percentage points) fits percentages such as error_rate, not %s (want %%%s)", g.Metric, absoluteUnits(m))
+	case m.IsPercent() && unit == "":
+		return fail(numAt, "give a unit: +%spp (percentage points: a baseline of 1%% may become %s%%) or +%s%% (of the baseline: 1%% may become %s%%)",
+			num, strconv.FormatFloat(1+v, 'g', 6, 64), num, strconv.FormatFloat(1+v/100, 'g', 6, 64))
 	case m.IsPercent():
 		return fail(unitAt, "unknown unit %q for %s (want %% of the baseline or pp, percentage points)", unit, g.Metric)
 	default:

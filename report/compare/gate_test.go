@@ -65,7 +65,9 @@ func TestParseGateErrors(t *testing.T) {
 		{"p99<+1.2.3%", `gate "p99<+1.2.3%": column 6: expected a number after "+", found "%"`},
 		{"p99<+10", `gate "p99<+10": column 8: missing unit: p99 is a latency (want us, ms, s, m) (or % of the baseline)`},
 		{"p99<+10pp", `gate "p99<+10pp": column 8: pp (percentage points) fits percentages such as error_rate, not p99 (want % or ms, us, s, m)`},
-		{"error_rate<+1", `gate "error_rate<+1": column 14: unknown unit "" for error_rate (want % of the baseline or pp, percentage points)`},
+		{"error_rate<+1", `gate "error_rate<+1": column 13: give a unit: +1pp (percentage points: a baseline of 1% may become 2%) or +1% (of the baseline: 1% may become 1.01%)`},
+		{"error_rate <= + 0.5", `gate "error_rate <= + 0.5": column 17: give a unit: +0.5pp (percentage points: a baseline of 1% may become 1.5%) or +0.5% (of the baseline: 1% may become 1.005%)`},
+		{"error_rate<+0.5x", `gate "error_rate<+0.5x": column 16: unknown unit "x" for error_rate (want % of the baseline or pp, percentage points)`},
 		{"p99<+10% x", `gate "p99<+10% x": column 10: unexpected "x" after the tolerance`},
 		{"errors<+1ms", `gate "errors<+1ms": column 10: unexpected unit "ms" (errors is a count and takes no unit) (or % of the baseline)`},
 	}
@@ -107,4 +109,22 @@ func asGateError(err error, target **GateError) bool {
 	ge, ok := err.(*GateError)
 	*target = ge
 	return ok
+}
+
+// TestLongGatesClipped: a gate's error line echoes at most a little of
+// a long expression, with its length and the column of the mistake.
+func TestLongGatesClipped(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 100_000)
+	tests := []struct{ expr, want string }{
+		{long + "<+5%", `gate "` + strings.Repeat("x", 60) + `…" (100004 characters): column 1: unknown metric "` + strings.Repeat("x", 60) + `…"`},
+		{"p99<+5% " + long, `gate "p99<+5% ` + strings.Repeat("x", 52) + `…" (100008 characters): column 9: unexpected "` + strings.Repeat("x", 60) + `…" after the tolerance`},
+		{"p99<+5" + long, `gate "p99<+5` + strings.Repeat("x", 54) + `…" (100006 characters): column 7: unknown unit "` + strings.Repeat("x", 60) + `…" (want us, ms, s, m) (or % of the baseline)`},
+	}
+	for _, tt := range tests {
+		_, err := ParseGate(tt.expr)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("ParseGate(%.40q…):\n got  %.300v\n want %s", tt.expr, err, tt.want)
+		}
+	}
 }

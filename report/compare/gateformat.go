@@ -171,18 +171,19 @@ func (s *GateSet) Lines(nameA, nameB string, alpha float64) []string {
 // and the headline.
 func (s *GateSet) BaselineText(w io.Writer, file string, alpha float64) error {
 	var b strings.Builder
-	b.WriteString("\nBaseline " + file + ":\n")
+	p := report.NewPrinter(&b)
+	p.Printf("\nBaseline %s:\n", file)
 	lines := s.Lines("baseline", "this run", alpha)
 	for _, l := range lines[:len(lines)-1] {
 		for i, wl := range report.Wrap(l, 98) {
 			if i == 0 {
-				b.WriteString("  " + wl + "\n")
+				p.Printf("  %s\n", wl)
 			} else {
-				b.WriteString("    " + wl + "\n")
+				p.Printf("    %s\n", wl)
 			}
 		}
 	}
-	b.WriteString(lines[len(lines)-1] + "\n")
+	p.Printf("%s\n", lines[len(lines)-1])
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -112,7 +112,7 @@ func TestHVSectionLive(t *testing.T) {
 	r := hvRun(t)
 	r.Interrupted = true
 	r.Warnings = append(r.Warnings, "checkpoint of a run in progress")
-	parts, err := PageParts(r)
+	parts, err := PageParts(r, LiveFinished)
 	if err != nil {
 		t.Fatal(err)
 	}

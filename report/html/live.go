@@ -2,6 +2,7 @@ package html
 
 import (
 	_ "embed"
+	"fmt"
 	"io"
 	"strings"
 
@@ -39,9 +40,11 @@ type Parts struct {
 }
 
 // PageParts renders r as Report would and returns its parts; a nil r
-// (no second of the run has been closed yet) is a page that says so.
-func PageParts(r *result.Result) (Parts, error) {
-	p, err := livePage(r)
+// (no second of the run has been closed yet) is a page that says so. In
+// state LiveRunning the verdicts are the gates as they stand so far, said
+// to be provisional: a run that goes on has no verdict yet.
+func PageParts(r *result.Result, state LiveState) (Parts, error) {
+	p, err := livePage(r, state)
 	if err != nil {
 		return Parts{}, err
 	}
@@ -57,7 +60,7 @@ func PageParts(r *result.Result) (Parts, error) {
 // update. The scripts are inlined as always: the page fetches nothing
 // but its own updates.
 func LivePage(w io.Writer, r *result.Result, l Live) error {
-	p, err := livePage(r)
+	p, err := livePage(r, l.State)
 	if err != nil {
 		return err
 	}
@@ -89,7 +92,7 @@ func LivePage(w io.Writer, r *result.Result, l Live) error {
 
 // livePage lays out r's page with its charts numbered, or the waiting
 // page.
-func livePage(r *result.Result) (*page, error) {
+func livePage(r *result.Result, state LiveState) (*page, error) {
 	if r == nil {
 		return &page{
 			Title: "vesload live", Heading: "vesload live",
@@ -101,10 +104,43 @@ func livePage(r *result.Result) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
+	if state == LiveRunning {
+		for i := range p.Sections {
+			if p.Sections[i].ID == "verdicts" {
+				p.Sections[i] = provisional(p.Sections[i], r)
+			}
+		}
+	}
 	if err := p.layCharts(); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// provisional turns the verdicts of a run that goes on into what they
+// are: the gates as they stand so far, the verdict and exit code to come
+// at the run's end ("Verdict: PASSED" would read as the run's outcome).
+func provisional(s section, r *result.Result) section {
+	failed := 0
+	for _, th := range r.Thresholds {
+		if !th.Pass {
+			failed++
+		}
+	}
+	s.Title = "Verdicts so far"
+	so := "so far no gate fails"
+	switch {
+	case len(r.Thresholds) == 0:
+		so = "the built-in rules are judged then"
+	case failed > 0:
+		so = fmt.Sprintf("so far %d of %d gates fail", failed, len(r.Thresholds))
+	}
+	s.Paras = append([]string{"Provisional: the run goes on, and its verdict and exit code are given at its end; " + so + "."}, s.Paras[min(1, len(s.Paras)):]...)
+	s.Badge = &badge{Text: "RUNNING: PASSING SO FAR", Class: "pass"}
+	if failed > 0 {
+		s.Badge = &badge{Text: fmt.Sprintf("RUNNING: FAILING SO FAR (%d of %d)", failed, len(r.Thresholds)), Class: "fail"}
+	}
+	return s
 }
 
 func chartsOrEmpty(p *page) string {

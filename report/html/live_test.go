@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vesload/vesload/report/result"
 )
 
 // TestLivePageIsTheReport holds the live page to the static one: the
@@ -18,7 +20,7 @@ func TestLivePageIsTheReport(t *testing.T) {
 	if err := Report(&static, r); err != nil {
 		t.Fatal(err)
 	}
-	parts, err := PageParts(r)
+	parts, err := PageParts(r, LiveFinished)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +49,10 @@ func TestLivePageIsTheReport(t *testing.T) {
 				t.Fatal(err)
 			}
 			page := b.String()
+			parts, err := PageParts(r, tc.live.State)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, w := range append(tc.want, "<main>\n"+parts.Main+"</main>\n", parts.Charts) {
 				if !strings.Contains(page, w) {
 					t.Errorf("live page lacks %.80q", w)
@@ -59,7 +65,7 @@ func TestLivePageIsTheReport(t *testing.T) {
 			}
 		})
 	}
-	empty, err := PageParts(nil)
+	empty, err := PageParts(nil, LiveRunning)
 	if err != nil || !strings.Contains(empty.Main, "Waiting for the first second") || empty.Charts != "[]" {
 		t.Fatalf("page before the first second: %+v, %v", empty, err)
 	}
@@ -71,7 +77,7 @@ func TestLivePageNotYetDue(t *testing.T) {
 	t.Parallel()
 	r := sampleResult(t)
 	r.Requests.NotYetDue, r.Interrupted = 6700, true
-	parts, err := PageParts(r)
+	parts, err := PageParts(r, LiveRunning)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +91,50 @@ func TestLivePageNotYetDue(t *testing.T) {
 	}
 	// A finished run has no such row.
 	r.Requests.NotYetDue = 0
-	if parts, err = PageParts(r); err != nil || strings.Contains(parts.Main, "not yet due") {
+	if parts, err = PageParts(r, LiveFinished); err != nil || strings.Contains(parts.Main, "not yet due") {
 		t.Errorf("a finished run shows a not-yet-due row (err %v)", err)
+	}
+}
+
+// TestLivePageVerdictIsProvisional: while the run goes on, the page gives
+// no verdict ("Verdict: PASSED" read as the run's outcome): it says the
+// gates as they stand so far, and that the verdict comes at the end.
+func TestLivePageVerdictIsProvisional(t *testing.T) {
+	t.Parallel()
+	passing := sampleResult(t)
+	passing.Thresholds = []result.Threshold{{Expr: "p99<1s", Value: 40, Unit: "ms", Pass: true}}
+	passing.Warnings = nil
+	failing := sampleResult(t)
+	failing.Thresholds = []result.Threshold{{Expr: "p99<1s", Value: 40, Unit: "ms", Pass: true}, {Expr: "error_rate<0.1%", Value: 2, Unit: "%"}}
+	tests := []struct {
+		name  string
+		r     *result.Result
+		state LiveState
+		want  []string
+		not   []string
+	}{
+		{"running, passing", passing, LiveRunning,
+			[]string{"Verdicts so far", "Provisional: the run goes on, and its verdict and exit code are given at its end; so far no gate fails.", "RUNNING: PASSING SO FAR"},
+			[]string{"Verdict: PASSED", "exit 0"}},
+		{"running, failing", failing, LiveRunning,
+			[]string{"Verdicts so far", "so far 1 of 2 gates fail.", "RUNNING: FAILING SO FAR (1 of 2)"},
+			[]string{"Verdict: FAILED", "exit 3"}},
+		{"finished", passing, LiveFinished, []string{"Verdict: PASSED (exit 0)"}, []string{"so far", "Provisional"}},
+	}
+	for _, tc := range tests {
+		parts, err := PageParts(tc.r, tc.state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(parts.Main, w) {
+				t.Errorf("%s: the page lacks %q", tc.name, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(parts.Main, n) {
+				t.Errorf("%s: the page says %q", tc.name, n)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@
 package table
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -39,8 +40,10 @@ func (t *Table) Add(cells ...string) { t.Rows = append(t.Rows, cells) }
 
 // Plain renders the table as aligned columns two spaces apart, each line
 // prefixed by indent and without trailing spaces; the header line is there
-// only when some column has a title.
+// only when some column has a title. Control characters in cells are
+// escaped (EscapeControl) before the widths are measured.
 func (t *Table) Plain(indent string) []string {
+	t = t.escaped()
 	w := t.widths(0)
 	var out []string
 	line := func(row int, cells []string) {
@@ -64,8 +67,10 @@ func (t *Table) Plain(indent string) []string {
 
 // Pipe renders the table in Markdown: aligned pipes, and right-aligned
 // columns marked "--:" so that wikis align them too. Cells are written as
-// given: escape them with EscapeCell first.
+// given but for control characters (EscapeControl): escape them with
+// EscapeCell first.
 func (t *Table) Pipe(indent string) []string {
+	t = t.escaped()
 	w := t.widths(3) // room for the "--:" marker
 	var out []string
 	line := func(row int, cells []string) {
@@ -103,6 +108,95 @@ var markdownSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_",
 // EscapeText keeps text a run was given (a profile name, label values)
 // literal in Markdown: in a line, or in a cell with EscapeCell after it.
 func EscapeText(s string) string { return markdownSpecial.Replace(s) }
+
+// escaped is a copy of the table whose titles and cells have their
+// control characters escaped; Style still decorates the padded cells.
+func (t *Table) escaped() *Table {
+	c := &Table{Cols: make([]Column, len(t.Cols)), Rows: make([][]string, len(t.Rows)), Style: t.Style}
+	for i, col := range t.Cols {
+		c.Cols[i] = Column{Title: EscapeControl(col.Title), Right: col.Right}
+	}
+	for i, r := range t.Rows {
+		c.Rows[i] = make([]string, len(r))
+		for j, cell := range r {
+			c.Rows[i][j] = EscapeControl(cell)
+		}
+	}
+	return c
+}
+
+// EscapeControl makes text read from a file safe to show on a terminal:
+// every control character (C0 including tab and newline, DEL, C1), every
+// bidirectional override, embedding, isolate or mark, and every byte that
+// is not UTF-8 (a lone 0x9b is a CSI to some terminals) is written as a Go
+// escape: "\x1b", "\u202e", "\x9b". A label "\x1b[31m" would otherwise
+// colour the rest of a summary and a U+202E reverse it. Printable text,
+// backslashes included, is left as it is, so escaping twice changes
+// nothing. Every text and Markdown rendering goes through it: the tables
+// here, report's Printer for lines.
+func EscapeControl(s string) string { return escapeControl(s, false) }
+
+// EscapeControlLines is EscapeControl that keeps newlines and tabs: for
+// text made of lines, such as what report's Printer writes.
+func EscapeControlLines(s string) string { return escapeControl(s, true) }
+
+func escapeControl(s string, keepLines bool) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || keepLines && (c == '\n' || c == '\t') {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if c >= 0x80 && !unsafeRune(r, n) {
+			i += n
+			continue
+		}
+		break
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case keepLines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r, n):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// unsafeRune tells the runes at or above 0x80 that EscapeControl escapes:
+// C1 controls, bidirectional formatting, and bytes that are not UTF-8.
+func unsafeRune(r rune, n int) bool {
+	switch {
+	case r == utf8.RuneError && n == 1:
+		return true
+	case r >= 0x80 && r < 0xa0: // C1
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f: // Arabic letter mark, LRM, RLM
+		return true
+	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
+		return true
+	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	}
+	return false
+}
 
 func (t *Table) titles() []string {
 	titles := make([]string, len(t.Cols))

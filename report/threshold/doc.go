@@ -32,8 +32,10 @@
 //
 // Errors:
 //
-//	error_rate        failed / attempted requests, in percent; "0.1%" and
-//	                  "0.001" (a fraction, at most 1) mean the same
+//	error_rate        failed / attempted requests, in percent; the "%" is
+//	                  required ("error_rate<1%"): "error_rate<1" reads as
+//	                  1 % or as the fraction 1 (100 %), so it is refused
+//	                  naming both; only 0 may go without it
 //	errors            number of failed requests
 //	errors.CLASS      failures of one class: http_503, timeout,
 //	                  conn_refused, conn_reset, dns, tls, pool_exhausted,

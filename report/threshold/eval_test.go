@@ -58,7 +58,7 @@ func TestEval(t *testing.T) {
 		{"dispatch_lag_p99<1ms", sampleRun(), 0.4, "ms", true, ""},
 		{"dispatch_lag_max<1ms", sampleRun(), 3, "ms", false, ""},
 		{"error_rate<1.5%", sampleRun(), 1.2, "%", true, ""},
-		{"error_rate<0.01", sampleRun(), 1.2, "%", false, ""},
+		{"error_rate<1%", sampleRun(), 1.2, "%", false, ""},
 		{"errors<=12", sampleRun(), 12, "", true, ""},
 		{"errors.pool_exhausted==0", sampleRun(), 5, "", false, ""},
 		{"errors.http_503<10", sampleRun(), 5, "", true, ""},

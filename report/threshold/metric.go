@@ -3,7 +3,9 @@ package threshold
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/vesload/vesload/internal/suggest"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -67,6 +69,9 @@ const metricList = "avg, min, max, p50, p90, p95, p99, p999, service_*, dispatch
 // resolve maps any accepted spelling of a metric name (lower case) to its
 // canonical metric.
 func resolve(name string) (metric, *nameError) {
+	if utf8.RuneCountInString(name) > clipRunes { // longer than any metric's name
+		return metric{}, &nameError{0, fmt.Sprintf("unknown metric %q", Clip(name))}
+	}
 	if field, ok := strings.CutPrefix(name, "hv."); ok {
 		return hvMetric(field)
 	}
@@ -90,7 +95,30 @@ func resolve(name string) (metric, *nameError) {
 	if m, ok := simpleMetric(name); ok {
 		return m, nil
 	}
+	if s := suggest.Nearest(name, metricNames()); s != "" {
+		return metric{}, &nameError{0, fmt.Sprintf("unknown metric %q: did you mean %s?", name, s)}
+	}
 	return metric{}, &nameError{0, fmt.Sprintf("unknown metric %q (want %s)", name, metricList)}
+}
+
+// metricNames spells out every metric name of metricList, for "did you
+// mean": "erorr_rate" is one typo from error_rate, not from a list of 40.
+func metricNames() []string {
+	stats := []string{"avg", "min", "max", "p50", "p90", "p95", "p99", "p999"}
+	var names []string
+	for _, prefix := range []string{"", "service_", "e2e_"} {
+		for _, s := range stats {
+			names = append(names, prefix+s)
+		}
+	}
+	names = append(names, "dispatch_lag_p50", "dispatch_lag_p99", "dispatch_lag_max",
+		"error_rate", "errors", "rps", "sent", "not_sent", "scheduled", "ok",
+		"target_cpu_max", "target_cpu_avg", "target_rss_max", "generator_cpu_max", "generator_cpu_avg", "generator_rss_max")
+	names = append(names, strings.Split(hvMetricList, ", ")...)
+	for _, d := range strings.Split(deliveryList, ", ") {
+		names = append(names, "delivery."+d)
+	}
+	return names
 }
 
 // isStat tells whether s looks like a latency statistic (avg, p95, p(95)…)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Op is a comparison operator, spelled as in expressions.
@@ -79,10 +80,33 @@ type ParseError struct {
 	Msg    string
 }
 
-// Error formats the mistake as one line: the expression, the column and
-// what was expected.
+// Error formats the mistake as one line: the expression (clipped, see
+// Clip), the column and what was expected.
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("threshold %q: column %d: %s", e.Expr, e.Column, e.Msg)
+	return fmt.Sprintf("threshold %s: column %d: %s", QuoteClipped(e.Expr), e.Column, e.Msg)
+}
+
+// clipRunes is how much of a user's text an error line echoes.
+const clipRunes = 60
+
+// Clip shortens text a user gave to what an error line may echo: its
+// first 60 characters and "…". A 100 KB expression must not make a
+// 200 KB error line, and the column still says where the mistake is.
+func Clip(s string) string {
+	if utf8.RuneCountInString(s) <= clipRunes {
+		return s
+	}
+	return string([]rune(s)[:clipRunes]) + "…"
+}
+
+// QuoteClipped quotes s as %q does, clipped (Clip), with its length in
+// characters when it was clipped.
+func QuoteClipped(s string) string {
+	c := Clip(s)
+	if c == s {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%q (%d characters)", c, utf8.RuneCountInString(s))
 }
 
 // parser walks an expression rune by rune so that columns are counted in
@@ -93,8 +117,21 @@ type parser struct {
 	i    int
 }
 
+// fail reports a mistake at rune at; the text it quotes of the
+// expression is clipped (Clip).
 func (p *parser) fail(at int, format string, args ...any) error {
-	return &ParseError{Expr: p.expr, Column: at + 1, Msg: fmt.Sprintf(format, args...)}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = Clip(s)
+		}
+	}
+	return p.failMsg(at, fmt.Sprintf(format, args...))
+}
+
+// failMsg reports a mistake at rune at in words that echo no more of the
+// expression than Clip lets through.
+func (p *parser) failMsg(at int, msg string) error {
+	return &ParseError{Expr: p.expr, Column: at + 1, Msg: msg}
 }
 
 func (p *parser) eof() bool { return p.i >= len(p.rs) }
@@ -114,8 +151,12 @@ func (p *parser) take(ok func(rune) bool) string {
 	return string(p.rs[start:p.i])
 }
 
+// quoted is text of the expression already quoted and clipped for a
+// message: fail does not clip it again.
+type quoted string
+
 // found describes what stands at the current position, for messages.
-func (p *parser) found() string {
+func (p *parser) found() quoted {
 	if p.eof() {
 		return "end of expression"
 	}
@@ -123,7 +164,7 @@ func (p *parser) found() string {
 	for end < len(p.rs) && !unicode.IsSpace(p.rs[end]) {
 		end++
 	}
-	return strconv.Quote(string(p.rs[p.i:end]))
+	return quoted(strconv.Quote(Clip(string(p.rs[p.i:end]))))
 }
 
 func isMetricRune(r rune) bool {
@@ -152,7 +193,7 @@ func Parse(expr string) (Threshold, error) {
 	}
 	m, nerr := resolve(name)
 	if nerr != nil {
-		return Threshold{}, p.fail(metricAt+nerr.offset, "%s", nerr.msg)
+		return Threshold{}, p.failMsg(metricAt+nerr.offset, nerr.msg)
 	}
 	p.skipSpace()
 	opAt := p.i
@@ -180,13 +221,16 @@ func Parse(expr string) (Threshold, error) {
 	if !p.eof() {
 		return Threshold{}, p.fail(p.i, "unexpected %s after the value", p.found())
 	}
+	if utf8.RuneCountInString(unitText) > clipRunes { // longer than any unit
+		return Threshold{}, p.fail(unitAt, "unknown unit %q", unitText)
+	}
 	value, err := convert(m, num, unitText)
 	if err != nil {
 		at := unitAt
 		if err.atNumber {
 			at = numAt
 		}
-		return Threshold{}, p.fail(at, "%s", err.msg)
+		return Threshold{}, p.failMsg(at, err.msg)
 	}
 	return Threshold{Expr: strings.TrimSpace(expr), Metric: m.name, Op: op, Value: value}, nil
 }

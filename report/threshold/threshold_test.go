@@ -35,8 +35,7 @@ func TestParseValid(t *testing.T) {
 		{"dispatch_lag_p99<1ms", "dispatch_lag_p99", LT, 1, "dispatch_lag_p99<1ms"},
 		{"dispatch_lag_max<20ms", "dispatch_lag_max", LT, 20, "dispatch_lag_max<20ms"},
 		{"error_rate<0.1%", "error_rate", LT, 0.1, "error_rate<0.1%"},
-		{"error_rate<0.001", "error_rate", LT, 0.1, "error_rate<0.1%"},
-		{"error_rate <= 1", "error_rate", LE, 100, "error_rate<=100%"},
+		{"error_rate <= 100 %", "error_rate", LE, 100, "error_rate<=100%"},
 		{"error_rate==0", "error_rate", EQ, 0, "error_rate==0%"},
 		{"errors==0", "errors", EQ, 0, "errors==0"},
 		{"errors.pool_exhausted<10", "errors.pool_exhausted", LT, 10, "errors.pool_exhausted<10"},
@@ -87,10 +86,9 @@ func TestParseValid(t *testing.T) {
 func TestFractionAndPercentAgree(t *testing.T) {
 	t.Parallel()
 	for _, pair := range [][2]string{
-		{"error_rate<0.1%", "error_rate<0.001"},
-		{"error_rate<5%", "error_rate<0.05"},
-		{"error_rate<0.3%", "error_rate<0.003"},
-		{"error_rate<12.34%", "error_rate<0.1234"},
+		{"error_rate<0.1%", "error_rate < 0.1 %"},
+		{"error_rate<5%", "ERROR_RATE<5.0%"},
+		{"error_rate==0", "error_rate==0%"},
 	} {
 		a, errA := Parse(pair[0])
 		b, errB := Parse(pair[1])
@@ -122,6 +120,9 @@ func TestParseInvalid(t *testing.T) {
 		{"service_p75<5ms", 9, `unknown statistic "p75" (want avg, min, max, p50, p90, p95, p99, p999 or p(99.9))`},
 		{"dispatch_lag_p95<1ms", 14, `unknown statistic "p95" (want p50, p99 or max)`},
 		{"latency<5ms", 1, `unknown metric "latency" (want ` + metricList + ")"},
+		{"erorr_rate<1%", 1, `unknown metric "erorr_rate": did you mean error_rate?`},
+		{"target_cpu_mx<80", 1, `unknown metric "target_cpu_mx": did you mean target_cpu_max?`},
+		{"rsp>10", 1, `unknown metric "rsp": did you mean rps?`},
 		{"errors.http_5o3<1", 8, `unknown error class "http_5o3" (want ` + classList + ")"},
 		{"errors.http_600<1", 8, `unknown error class "http_600" (want ` + classList + ")"},
 		{"errors.<1", 8, `unknown error class "" (want ` + classList + ")"},
@@ -144,15 +145,19 @@ func TestParseInvalid(t *testing.T) {
 		{"p99<5 ms x", 10, `unexpected "x" after the value`},
 		{"µs<5ms", 1, `expected a metric name such as p99 or error_rate, found "µs<5ms"`},
 		{"p99<5µx", 6, `unknown unit "µx" (want us, ms, s, m)`},
-		{"error_rate<5", 12, "error_rate without % is a fraction and 5 is above 1; write 5% for a percentage"},
+		{"error_rate<5", 12, "give a unit: 5% for 5 in 100 requests (as a fraction, 5 would be 500%, above any rate)"},
+		{"error_rate<1", 12, "give a unit: 1% for 1 in 100 requests, or 100% if 1 was meant as a fraction of the requests (error_rate is a percentage)"},
+		{"error_rate <= 0.01", 15, "give a unit: 0.01% for 0.01 in 100 requests, or 1% if 0.01 was meant as a fraction of the requests (error_rate is a percentage)"},
+		{"error_rate<.5", 12, "give a unit: .5% for .5 in 100 requests, or 50% if .5 was meant as a fraction of the requests (error_rate is a percentage)"},
 		{"error_rate<101%", 12, "error_rate is a percentage and 101% is above 100%"},
-		{"error_rate<1ms", 13, `unknown unit "ms" (want % for a percentage, or none for a fraction)`},
+		{"error_rate<1ms", 13, `unknown unit "ms" (want %: error_rate is a percentage)`},
+		{"error_rate<0.5pp", 15, `unknown unit "pp" (want %: error_rate is a percentage)`},
 		{"target_cpu_max<80ms", 18, `unknown unit "ms" (want % or none: target_cpu_max is a percentage)`},
 		{"target_rss_max<1kb", 17, `unknown unit "kb" (want B, KB, MB, GB, KiB, MiB, GiB)`},
 		{"errors<5%", 9, `unexpected unit "%" (errors is a count and takes no unit)`},
 		{"rps>5ms", 6, `unknown unit "ms" (want /s or none: rps is requests per second)`},
-		{"p99<" + strings.Repeat("9", 400) + "ms", 5, "number " + strings.Repeat("9", 400) + " is out of range"},
-		{"p99<" + strings.Repeat("9", 306) + "m", 5, "number " + strings.Repeat("9", 306) + " is out of range"},
+		{"p99<" + strings.Repeat("9", 400) + "ms", 5, "number " + strings.Repeat("9", 60) + "… is out of range"},
+		{"p99<" + strings.Repeat("9", 306) + "m", 5, "number " + strings.Repeat("9", 60) + "… is out of range"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.expr, func(t *testing.T) {
@@ -195,7 +200,7 @@ func TestParseAll(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
-		"p99<500ms", "p(95) <= 0.5s", "p99.9>=250us", "error_rate<0.1%", "error_rate<0.001",
+		"p99<500ms", "p(95) <= 0.5s", "p99.9>=250us", "error_rate<0.1%", "error_rate<1%",
 		"errors.http_5xx==0", "target_rss_max<512MiB", "rps>=99/s", "p99<5xs", "", "µs", "p99<5µs",
 		"errors.pool_exhausted < 10", "service_p(99.9)!=1m", "dispatch_lag_max<.5ms",
 	} {
@@ -225,4 +230,29 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("String not stable: %q then %q", canon, again.String())
 		}
 	})
+}
+
+// TestLongExpressionsClipped: an error line echoes at most a little of
+// what was given: a 100 KB threshold gives a line of a few hundred bytes,
+// still naming the column of the mistake.
+func TestLongExpressionsClipped(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 100_000)
+	tests := []struct{ expr, want string }{
+		{long + "<5ms", `threshold "` + strings.Repeat("x", 60) + `…" (100004 characters): column 1: unknown metric "` + strings.Repeat("x", 60) + `…"`},
+		{"p99<5ms " + long, `threshold "p99<5ms ` + strings.Repeat("x", 52) + `…" (100008 characters): column 9: unexpected "` + strings.Repeat("x", 60) + `…" after the value`},
+		{"p99<5" + long, `threshold "p99<5` + strings.Repeat("x", 55) + `…" (100005 characters): column 6: unknown unit "` + strings.Repeat("x", 60) + `…"`},
+		{"p99<" + strings.Repeat("1", 100_000) + "ms", `threshold "p99<` + strings.Repeat("1", 56) + `…" (100006 characters): column 5: number ` + strings.Repeat("1", 60) + `… is out of range`},
+		{"error_rate<" + strings.Repeat("1", 100), `threshold "error_rate<` + strings.Repeat("1", 49) + `…" (111 characters): column 12: give a unit: ` + strings.Repeat("1", 60) + `…% (a rate without a unit reads as a percentage or as a fraction)`},
+		{"p99" + strings.Repeat("<", 100_000) + "5ms", `threshold "p99` + strings.Repeat("<", 57) + `…" (100006 characters): column 4: unknown operator "` + strings.Repeat("<", 60) + `…" (want <, <=, >, >=, ==, !=)`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.expr)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%.40q…):\n got  %.300v\n want %s", tt.expr, err, tt.want)
+		}
+		if err != nil && len(err.Error()) > 400 {
+			t.Errorf("Parse(%.40q…): a %d-byte error line", tt.expr, len(err.Error()))
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // scale converts a written unit to the metric's natural unit: the value is
@@ -42,20 +43,22 @@ func unitScale(m metric, u string) (scale, *unitError) {
 		case "":
 			return scale{}, &unitError{msg: fmt.Sprintf("missing unit: %s is a latency (want %s)", m.name, latencyUnits)}
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", u, latencyUnits)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", Clip(u), latencyUnits)}
 	case kindPercent:
 		if u == "" || u == "%" {
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% or none: %s is a percentage)", u, m.name)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% or none: %s is a percentage)", Clip(u), m.name)}
 	case kindFraction:
 		switch u {
 		case "%":
 			return scale{0, 1}, nil
 		case "":
-			return scale{2, 1}, nil
+			// Only zero reaches here (convert refuses any other value
+			// without a unit): it reads the same as a fraction or in percent.
+			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% for a percentage, or none for a fraction)", u)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %%: %s is a percentage)", Clip(u), m.name)}
 	case kindBytes:
 		switch u {
 		case "", "B":
@@ -73,36 +76,61 @@ func unitScale(m metric, u string) (scale, *unitError) {
 		case "GiB":
 			return scale{0, 1 << 30}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", u, byteUnits)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", Clip(u), byteUnits)}
 	case kindRate:
 		if u == "" || u == "/s" {
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want /s or none: %s is requests per second)", u, m.name)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want /s or none: %s is requests per second)", Clip(u), m.name)}
 	}
 	if u == "" {
 		return scale{0, 1}, nil
 	}
-	return scale{}, &unitError{msg: fmt.Sprintf("unexpected unit %q (%s is a count and takes no unit)", u, m.name)}
+	return scale{}, &unitError{msg: fmt.Sprintf("unexpected unit %q (%s is a count and takes no unit)", Clip(u), m.name)}
 }
 
 // convert turns the written number and unit into the metric's natural
 // unit, refusing values no gate can mean.
 func convert(m metric, num, u string) (float64, *unitError) {
+	if m.kind == kindFraction && u == "" {
+		if msg := ambiguousRate(m, num); msg != "" {
+			return 0, &unitError{atNumber: true, msg: msg}
+		}
+	}
 	sc, uerr := unitScale(m, u)
 	if uerr != nil {
 		return 0, uerr
 	}
 	v, err := strconv.ParseFloat(num+"e"+strconv.Itoa(sc.exp10), 64)
 	if err != nil || math.IsInf(v*sc.factor, 0) {
-		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("number %s is out of range", num)}
+		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("number %s is out of range", Clip(num))}
 	}
 	v *= sc.factor
 	if m.kind == kindFraction && v > 100 {
-		if u == "" {
-			return 0, &unitError{atNumber: true, msg: fmt.Sprintf("%s without %% is a fraction and %s is above 1; write %s%% for a percentage", m.name, num, num)}
-		}
 		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("%s is a percentage and %s%% is above 100%%", m.name, num)}
 	}
 	return v, nil
+}
+
+// ambiguousRate refuses a rate written without a unit, naming its two
+// readings: "error_rate<1" once meant a fraction (100 %) and passed runs
+// with 4 % errors that their authors read as 1 %. Zero reads the same
+// either way and is let through.
+func ambiguousRate(m metric, num string) string {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v == 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(num) > clipRunes/3 { // echoed three times
+		return fmt.Sprintf("give a unit: %s%% (a rate without a unit reads as a percentage or as a fraction)", Clip(num))
+	}
+	pct := num + "%"
+	if v > 1 {
+		return fmt.Sprintf("give a unit: %s for %s in 100 requests (as a fraction, %s would be %s%%, above any rate)", pct, num, num, strconv.FormatFloat(v*100, 'f', -1, 64))
+	}
+	frac, ferr := strconv.ParseFloat(num+"e2", 64)
+	if ferr != nil {
+		return ""
+	}
+	return fmt.Sprintf("give a unit: %s for %s in 100 requests, or %s%% if %s was meant as a fraction of the requests (%s is a percentage)", pct, num, strconv.FormatFloat(frac, 'f', -1, 64), num, m.name)
 }

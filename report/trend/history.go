@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/vesload/vesload/internal/suggest"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
@@ -190,6 +192,9 @@ func orderRuns(rs []*result.Result, names []string, by string) ([]int, []Run, er
 		}
 		v, ok := r.Config.Labels[by]
 		if !ok {
+			if s := suggest.Nearest(by, slices.Sorted(maps.Keys(r.Config.Labels))); s != "" {
+				return nil, nil, fmt.Errorf("%s has no label %q: did you mean --by %s?", names[i], by, s)
+			}
 			return nil, nil, fmt.Errorf("%s has no label %q (--by %s; give it with vesload run --label %s=VALUE)", names[i], by, by, by)
 		}
 		builds[i] = v

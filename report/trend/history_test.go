@@ -85,6 +85,12 @@ func TestAnalyzeRefuses(t *testing.T) {
 	if _, err := Analyze(noLabel, Options{By: "build", Names: names}); err == nil || !strings.Contains(err.Error(), names[4]+` has no label "build"`) {
 		t.Errorf("unlabelled run: %v", err)
 	}
+	if _, err := Analyze(rs, Options{By: "biuld", Names: names}); err == nil || err.Error() != names[0]+` has no label "biuld": did you mean --by build?` {
+		t.Errorf("misspelt label: %v", err)
+	}
+	if _, err := Analyze(rs, Options{Metrics: []string{"erorr_rate"}}); err == nil || !strings.HasSuffix(err.Error(), `unknown metric "erorr_rate": did you mean error_rate?`) {
+		t.Errorf("misspelt metric: %v", err)
+	}
 	if _, err := Analyze(rs[:1], Options{}); !errors.Is(err, ErrTooFew) {
 		t.Errorf("one run: %v", err)
 	}

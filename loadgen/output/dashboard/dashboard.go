@@ -210,7 +210,7 @@ type update struct {
 }
 
 func event(r *result.Result, live html.Live) ([]byte, error) {
-	parts, err := html.PageParts(r)
+	parts, err := html.PageParts(r, live.State)
 	if err != nil {
 		return nil, err
 	}

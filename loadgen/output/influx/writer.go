@@ -98,8 +98,20 @@ type Writer struct {
 	begun  bool // Start was called
 	// abandoned: Close stopped waiting; what is still queued is dropped.
 	abandoned bool
-	pctNames  []string
+	// queued counts the batches put in the queue; at abandonment those
+	// neither written nor failed are dropped (in the queue or in a write).
+	queued   int64
+	pctNames []string
+	// stop ends the write in progress when Close stops waiting for it.
+	stop   context.Context
+	cancel context.CancelFunc
 }
+
+// FinalWait is how long the end of a run waits for InfluxDB to take what
+// is still queued: a never-answering InfluxDB must not stretch a 5 s run
+// by seconds (one write may take Config.Timeout, 3 s). What it does not
+// take in that time is counted as dropped.
+const FinalWait = 1500 * time.Millisecond
 
 // New checks cfg and starts the writer goroutine. Bad configuration is
 // the only error: InfluxDB is not contacted until the first second.
@@ -136,6 +148,7 @@ func New(cfg Config) (*Writer, error) {
 		cfg: cfg, endpoint: endpoint, user: user, pass: pass,
 		queue: make(chan []byte, cfg.Queue), done: make(chan struct{}),
 	}
+	w.stop, w.cancel = context.WithCancel(context.Background())
 	for _, p := range cfg.Percentiles {
 		w.pctNames = append(w.pctNames, pctField(p))
 	}
@@ -186,16 +199,12 @@ func parseURL(raw string) (endpoint, user, pass string, err error) {
 	return u.String(), user, pass, nil
 }
 
-// redacted hides the password of a write URL, in its user part (the
-// project's one redaction policy) or in InfluxDB's p= parameter.
+// redacted hides the password of a write URL, in its user part or in
+// InfluxDB's p= parameter (the project's one redaction policy).
 func redacted(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(unparsable URL)"
-	}
-	if q := u.Query(); q.Has("p") {
-		q.Set("p", redact.Mask)
-		u.RawQuery = q.Encode()
 	}
 	return redact.URL(u.String())
 }
@@ -257,6 +266,7 @@ func (w *Writer) enqueue(points int) {
 	batch := bytes.Clone(w.buf.b)
 	select {
 	case w.queue <- batch:
+		w.queued++
 	default:
 		w.stats.Dropped++
 		w.stats.LastError = "the write queue was full: InfluxDB is slower than one batch a second"
@@ -465,13 +475,15 @@ func (w *Writer) Close(inFlight int64, wait time.Duration) Stats {
 	w.mu.Unlock()
 	select {
 	case <-w.done:
+		w.cancel()
 	case <-time.After(wait):
 		w.mu.Lock()
 		if !w.abandoned {
 			w.abandoned = true
-			w.stats.Dropped += int64(len(w.queue))
+			w.stats.Dropped += w.queued - w.stats.Batches - w.stats.Failed
 		}
 		w.mu.Unlock()
+		w.cancel()
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -490,10 +502,12 @@ func (w *Writer) run() {
 		}
 		err := w.post(batch)
 		w.mu.Lock()
-		if err != nil {
+		switch {
+		case w.abandoned: // counted as dropped by Close
+		case err != nil:
 			w.stats.Failed++
 			w.stats.LastError = err.Error()
-		} else {
+		default:
 			w.stats.Batches++
 			w.stats.Points += int64(bytes.Count(batch, []byte{'\n'}))
 		}
@@ -503,7 +517,7 @@ func (w *Writer) run() {
 
 // post writes one batch; InfluxDB answers 204 when it took it.
 func (w *Writer) post(batch []byte) error {
-	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(w.stop, w.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.endpoint, bytes.NewReader(batch))
 	if err != nil {

@@ -237,7 +237,7 @@ func TestCredentialsStayHidden(t *testing.T) {
 		url, password, wantAuth, wantURL string
 	}{
 		{"http://vl:s3cr3t@" + host + "/write?db=jmeter", "", "vl:s3cr3t", "http://vl:xxxxx@" + host + "/write?db=jmeter"},
-		{"http://" + host + "/write?db=jmeter&u=vl&p=s3cr3t", "", "vl:s3cr3t", "http://" + host + "/write?db=jmeter&p=xxxxx&u=vl"},
+		{"http://" + host + "/write?db=jmeter&u=vl&p=s3cr3t", "", "vl:s3cr3t", "http://" + host + "/write?db=jmeter&u=vl&p=xxxxx"},
 		{"http://vl@" + host + "/write?db=jmeter", "fr0m-file", "vl:fr0m-file", "http://vl@" + host + "/write?db=jmeter"},
 		{"http://" + host + "/write?db=jmeter", "", "", "http://" + host + "/write?db=jmeter"},
 	}
@@ -323,5 +323,35 @@ func TestNeverStartedWritesNothing(t *testing.T) {
 	st := w.Close(0, 5*time.Second)
 	if st.Batches != 0 || st.Failed != 0 || s.all() != "" {
 		t.Errorf("stats %+v, body %q: want nothing written", st, s.all())
+	}
+}
+
+// TestFinalFlushIsBounded: a never-answering InfluxDB holds the end of a
+// run for FinalWait at most, not a write timeout per batch, and every
+// batch not written, in the queue or in the write that hung, is counted
+// as dropped.
+func TestFinalFlushIsBounded(t *testing.T) {
+	t.Parallel()
+	if FinalWait > 2*time.Second {
+		t.Fatalf("FinalWait %v: the end of a run may wait 2 s at most", FinalWait)
+	}
+	s := &sink{release: make(chan struct{})}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	defer close(s.release)
+	w := newTestWriter(t, srv.URL+"/write?db=jmeter", func(c *Config) { c.Timeout = time.Minute })
+	w.Start(runStart)
+	for i := range 3 {
+		w.Timeline(int64(i), second(ok(time.Millisecond, 1, 1)))
+		w.Second(1, int64(i))
+	}
+	begin := time.Now()
+	st := w.Close(0, FinalWait)
+	if took := time.Since(begin); took > FinalWait+time.Second {
+		t.Errorf("Close took %v, want about %v", took, FinalWait)
+	}
+	// start, three seconds, the last (partial) second, end: none written.
+	if st.Batches != 0 || st.Failed+st.Dropped != 6 {
+		t.Errorf("stats %+v, want the 6 batches counted as not written", st)
 	}
 }

@@ -76,9 +76,9 @@ func New() *Exporter {
 	e.genRSS = e.gauge("vesload_generator_rss_bytes", "Resident memory of vesload itself.")
 	lag := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "vesload_dispatch_lag_seconds",
-		Help: "How late the generator dispatched requests over the last second (quantile 1 is the maximum).",
-	}, []string{"quantile"})
-	e.lagP50, e.lagP99, e.lagMax = lag.WithLabelValues("0.5"), lag.WithLabelValues("0.99"), lag.WithLabelValues("1")
+		Help: "How late the generator dispatched requests over the last second, by statistic (p50, p99, max).",
+	}, []string{"stat"}) // "quantile" is reserved for summaries: promtool refuses it on a gauge
+	e.lagP50, e.lagP99, e.lagMax = lag.WithLabelValues("p50"), lag.WithLabelValues("p99"), lag.WithLabelValues("max")
 	e.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "vesload_requests_total",
 		Help: "Requests completed or failed, by outcome (ok or an error class such as http_503, timeout, pool_exhausted) and HTTP status code (none without a response).",

@@ -141,7 +141,7 @@ func ParseAbortGates(exprs []string) ([]threshold.Threshold, error) {
 			return nil, fmt.Errorf("--abort-on-fail: %w", err)
 		}
 		if m := strings.ToLower(t.Metric); strings.Contains(m, "cpu") || strings.Contains(m, "rss") || strings.Contains(m, "lag") {
-			return nil, fmt.Errorf("--abort-on-fail %q: only request, error, rate and latency gates can be watched during a run", e)
+			return nil, fmt.Errorf("--abort-on-fail %s: only request, error, rate and latency gates can be watched during a run", threshold.QuoteClipped(e))
 		}
 		gates = append(gates, t)
 	}

@@ -147,6 +147,7 @@ func TestParseAbortGates(t *testing.T) {
 		{[]string{"error_rate<5%", "target_cpu_max<80"}, `--abort-on-fail "target_cpu_max<80": only request`},
 		{[]string{"generator_rss_max<1GB"}, "only request, error, rate and latency"},
 		{[]string{"dispatch_lag_p99<1s"}, "only request"},
+		{[]string{"error_rate<1"}, "give a unit: 1% for 1 in 100 requests, or 100% if 1 was meant"},
 	}
 	for _, tt := range tests {
 		gs, err := ParseAbortGates(tt.exprs)

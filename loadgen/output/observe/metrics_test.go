@@ -38,7 +38,7 @@ func TestObserverFeedsTheExporter(t *testing.T) {
 		{"vesload_request_service_seconds", nil, 2},
 		{"vesload_in_flight", nil, 5},
 		{"vesload_achieved_rps", nil, 98},
-		{"vesload_dispatch_lag_seconds", map[string]string{"quantile": "0.99"}, 0},
+		{"vesload_dispatch_lag_seconds", map[string]string{"stat": "p99"}, 0},
 		{"vesload_target_cpu_percent", nil, 40},
 	}
 	for _, tt := range tests {

@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
@@ -30,7 +32,7 @@ func (t *Transport) Probe(r *transport.Request, o *transport.Outcome) {
 func (t *Transport) Explain(class, messageID string) string {
 	path := t.path()
 	if code, ok := httpCode(class); ok {
-		return explainStatus(code, messageID, path, t.target)
+		return explainStatus(code, messageID, path, t.target, t.sendsCredentials())
 	}
 	switch class {
 	case result.ClassBadResponse, result.ClassConnReset:
@@ -43,16 +45,41 @@ func (t *Transport) Explain(class, messageID string) string {
 	return ""
 }
 
+// sendsCredentials tells whether the requests carry any credential: basic
+// auth, a header that names one (Authorization, Cookie, X-Api-Key, …) or
+// a client certificate; a refusal of a run that sends none is not about
+// wrong credentials.
+func (t *Transport) sendsCredentials() bool {
+	if t.o.User != "" || t.o.Password != "" || t.tls != nil && (len(t.tls.Certificates) > 0 || t.tls.GetClientCertificate != nil) {
+		return true
+	}
+	secret := func(hs []transport.Header) bool {
+		return slices.ContainsFunc(hs, func(h transport.Header) bool { return redact.SecretHeader(h.Name) })
+	}
+	if secret(t.header) || secret(t.o.Headers) {
+		return true
+	}
+	return slices.ContainsFunc(t.o.Kinds, func(k Kind) bool { return secret(k.Headers) })
+}
+
 // explainStatus names the likely cause of an HTTP status answered to
 // every request; the status and messageId are named by the caller. A
 // 400 with a messageId is the collector's verdict on the body, not a
 // port that speaks TLS.
-func explainStatus(code int, messageID, path string, t target) string {
+func explainStatus(code int, messageID, path string, t target, credentials bool) string {
 	switch {
 	case (code == 404 || code == 405) && !strings.Contains(path, "/eventListener/v"):
 		return fmt.Sprintf("the listener path is missing? the target answered %d to %q: VES collectors listen on /eventListener/v7 (give the whole URL: -url http://%s/eventListener/v7)", code, path, t.addr)
 	case code == 404 || code == 405:
-		return fmt.Sprintf("the target has no listener on %q (another version? /eventListener/v5, /eventListener/v7)", path)
+		var others []string
+		for _, v := range []string{"/eventListener/v5", "/eventListener/v7"} {
+			if !strings.HasPrefix(path, v) {
+				others = append(others, v)
+			}
+		}
+		return fmt.Sprintf("the target has no listener on %q (another version? %s)", path, strings.Join(others, ", "))
+	case (code == 401 || code == 403) && !credentials:
+		return "the collector asks for credentials and none were sent: give --user and --password-file (or the profile's target.auth)"
 	case code == 401 || code == 403:
 		return "the collector refused the credentials: check --user and --password-file (or the profile's target.auth)"
 	case code == 400 && !t.isTLS && messageID == "":

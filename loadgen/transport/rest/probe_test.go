@@ -19,24 +19,37 @@ func TestExplain(t *testing.T) {
 	tests := []struct {
 		url, class, id string
 		want           string // "" for no cause
+		user           string
+		header         string
 	}{
-		{"http://h:8080", "http_405", "", `the listener path is missing? the target answered 405 to "/"`},
-		{"http://h:8080/", "http_404", "", "-url http://h:8080/eventListener/v7"},
-		{"http://h:8080/eventListener/v9", "http_404", "", `no listener on "/eventListener/v9"`},
-		{"http://h:8080/eventListener/v7", "http_401", "POL2000", "the collector refused the credentials"},
-		{"http://h:8080/eventListener/v7", "http_403", "", "the collector refused the credentials"},
-		{"http://h:8443/eventListener/v7", "http_400", "", "if h:8443 speaks TLS, use https://"},
-		{"http://h:8443/eventListener/v7", "http_400", "SVC0002", ""},
-		{"https://h:8443/eventListener/v7", "http_400", "", ""},
-		{"http://h:8443/eventListener/v7", "conn_reset", "", "h:8443 may speak TLS: use https://"},
-		{"http://h:8443/eventListener/v7", "bad_response", "", "may speak TLS"},
-		{"https://h:8443/eventListener/v7", "conn_reset", "", ""},
-		{"https://h:8443/eventListener/v7", "tls", "", "TLS handshake with h:8443 failed"},
-		{"http://h:8080/eventListener/v7", "http_503", "", ""},
-		{"http://h:8080/eventListener/v7", "timeout", "", ""},
+		{"http://h:8080", "http_405", "", `the listener path is missing? the target answered 405 to "/"`, "", ""},
+		{"http://h:8080/", "http_404", "", "-url http://h:8080/eventListener/v7", "", ""},
+		{"http://h:8080/eventListener/v9", "http_404", "", `no listener on "/eventListener/v9" (another version? /eventListener/v5, /eventListener/v7)`, "", ""},
+		{"http://h:8080/eventListener/v5", "http_404", "", `no listener on "/eventListener/v5" (another version? /eventListener/v7)`, "", ""},
+		{"http://h:8080/eventListener/v7", "http_405", "", `no listener on "/eventListener/v7" (another version? /eventListener/v5)`, "", ""},
+		{"http://h:8080/eventListener/v7", "http_401", "POL2000", "the collector refused the credentials", "sample1", ""},
+		{"http://h:8080/eventListener/v7", "http_403", "", "the collector refused the credentials", "", "X-Api-Key"},
+		{"http://h:8080/eventListener/v7", "http_401", "POL2000", "the collector asks for credentials and none were sent: give --user and --password-file", "", ""},
+		{"http://h:8080/eventListener/v7", "http_403", "", "the collector asks for credentials and none were sent", "", "X-Tenant"},
+		{"http://h:8443/eventListener/v7", "http_400", "", "if h:8443 speaks TLS, use https://", "", ""},
+		{"http://h:8443/eventListener/v7", "http_400", "SVC0002", "", "", ""},
+		{"https://h:8443/eventListener/v7", "http_400", "", "", "", ""},
+		{"http://h:8443/eventListener/v7", "conn_reset", "", "h:8443 may speak TLS: use https://", "", ""},
+		{"http://h:8443/eventListener/v7", "bad_response", "", "may speak TLS", "", ""},
+		{"https://h:8443/eventListener/v7", "conn_reset", "", "", "", ""},
+		{"https://h:8443/eventListener/v7", "tls", "", "TLS handshake with h:8443 failed", "", ""},
+		{"http://h:8080/eventListener/v7", "http_503", "", "", "", ""},
+		{"http://h:8080/eventListener/v7", "timeout", "", "", "", ""},
 	}
 	for _, tt := range tests {
-		tr, err := New(Options{URL: tt.url, Pool: 1, Timeout: 1, Kinds: []Kind{{URL: tt.url}}})
+		o := Options{URL: tt.url, Pool: 1, Timeout: 1, Kinds: []Kind{{URL: tt.url}}, User: tt.user}
+		if tt.user != "" {
+			o.Password = "pw"
+		}
+		if tt.header != "" {
+			o.Kinds[0].Headers = []transport.Header{{Name: tt.header, Value: "v"}}
+		}
+		tr, err := New(o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,67 @@
+package compare
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// TestRenderingsEscapeHostileText: side names and labels read from the
+// result files reach compare's text and Markdown renderings escaped.
+func TestRenderingsEscapeHostileText(t *testing.T) {
+	t.Parallel()
+	evil := "x\x1b[31my\u202ez\x9b\a\u2066\x7f"
+	label := func(rs []*result.Result) []*result.Result {
+		for _, r := range rs {
+			r.Config.Labels = map[string]string{"build" + evil: evil}
+			r.Config.Profile = "p" + evil
+		}
+		return rs
+	}
+	a := label(side(t, 10, 1, 1.00, 1.03, 0.98))
+	b := label(side(t, 13, 10, 1.01, 0.99, 1.02))
+	gs, err := ParseGates([]string{"p99<+10%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compare(a, b, Options{NameA: "a" + evil, NameB: "b" + evil, Gates: gs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(w *bytes.Buffer) error { return Text(w, c) },
+		"markdown": func(w *bytes.Buffer) error { return Markdown(w, c) },
+	} {
+		var w bytes.Buffer
+		if err := render(&w); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r, ok := terminalSafe(w.String()); !ok {
+			t.Errorf("%s rendering writes %U raw:\n%s", name, r, w.String())
+		}
+		if !strings.Contains(w.String(), `\x1b`) || !strings.Contains(w.String(), `\u202e`) {
+			t.Errorf("%s rendering does not show the escaped names:\n%s", name, w.String())
+		}
+	}
+}
+
+// terminalSafe reports the first rune of out a terminal would obey: a
+// control character but newline and tab, a byte that is not UTF-8, or a
+// bidirectional override or isolate.
+func terminalSafe(out string) (rune, bool) {
+	for out != "" {
+		r, n := utf8.DecodeRuneInString(out)
+		out = out[n:]
+		if r == '\n' || r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && n == 1 ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			return r, false
+		}
+	}
+	return 0, true
+}

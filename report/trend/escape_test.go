@@ -1,0 +1,58 @@
+package trend
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestRenderingsEscapeHostileText: the labels a history is ordered by and
+// the names of its files reach trend's text and Markdown renderings
+// escaped.
+func TestRenderingsEscapeHostileText(t *testing.T) {
+	t.Parallel()
+	evil := "\x1b[31m\u202e\x9b\a\u2066\x7f"
+	rs, names := history(build{"1.0" + evil, steady(1, 4, 10)}, build{"1.1" + evil, steady(2, 4, 20)})
+	for i := range names {
+		names[i] = "runs/" + evil + names[i]
+		rs[i].Config.Profile = "p" + evil
+	}
+	a, err := Analyze(rs, Options{By: "build", Names: names, Metrics: []string{"p99"}, Gates: gates(t, "p99<+10%")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(w *bytes.Buffer) error { return Text(w, a) },
+		"markdown": func(w *bytes.Buffer) error { return Markdown(w, a) },
+	} {
+		var w bytes.Buffer
+		if err := render(&w); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r, ok := terminalSafe(w.String()); !ok {
+			t.Errorf("%s rendering writes %U raw:\n%s", name, r, w.String())
+		}
+		if !strings.Contains(w.String(), `\x1b`) || !strings.Contains(w.String(), `\u202e`) {
+			t.Errorf("%s rendering does not show the escaped labels:\n%s", name, w.String())
+		}
+	}
+}
+
+// terminalSafe reports the first rune of out a terminal would obey: a
+// control character but newline and tab, a byte that is not UTF-8, or a
+// bidirectional override or isolate.
+func terminalSafe(out string) (rune, bool) {
+	for out != "" {
+		r, n := utf8.DecodeRuneInString(out)
+		out = out[n:]
+		if r == '\n' || r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && n == 1 ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			return r, false
+		}
+	}
+	return 0, true
+}
