@@ -64,7 +64,7 @@ func (m Measure) Absolute(num, unit string) (float64, error) {
 	if m.IsPercent() {
 		return 0, errors.New("a percentage takes no absolute unit")
 	}
-	v, err := convert(m.m, num, unit)
+	v, err := convert(m.m, num, unit, false)
 	if err != nil {
 		return 0, errors.New(err.msg)
 	}

@@ -180,7 +180,15 @@ func notSpace(r rune) bool { return !unicode.IsSpace(r) }
 // Parse reads one gate, METRIC OP VALUE[UNIT] (see the package
 // documentation for the grammar and the metrics). Errors are
 // *ParseError, naming the column of the mistake and what was expected.
-func Parse(expr string) (Threshold, error) {
+func Parse(expr string) (Threshold, error) { return parse(expr, false) }
+
+// ParseRecorded reads a gate as a result file recorded it: like Parse,
+// but a rate written without its unit (error_rate<0.01) reads as the
+// fraction that the releases which accepted it judged it as, so that a
+// result written by one of them is judged again (merge) as it was.
+func ParseRecorded(expr string) (Threshold, error) { return parse(expr, true) }
+
+func parse(expr string, recorded bool) (Threshold, error) {
 	p := &parser{expr: expr, rs: []rune(expr)}
 	p.skipSpace()
 	if p.eof() {
@@ -224,7 +232,7 @@ func Parse(expr string) (Threshold, error) {
 	if utf8.RuneCountInString(unitText) > clipRunes { // longer than any unit
 		return Threshold{}, p.fail(unitAt, "unknown unit %q", unitText)
 	}
-	value, err := convert(m, num, unitText)
+	value, err := convert(m, num, unitText, recorded)
 	if err != nil {
 		at := unitAt
 		if err.atNumber {
@@ -247,10 +255,16 @@ func validNumber(s string) bool {
 
 // ParseAll parses every expression and stops at the first error, which
 // names the bad expression.
-func ParseAll(exprs []string) ([]Threshold, error) {
+func ParseAll(exprs []string) ([]Threshold, error) { return parseAll(exprs, Parse) }
+
+// ParseAllRecorded is ParseAll of the gates a result file recorded
+// (ParseRecorded).
+func ParseAllRecorded(exprs []string) ([]Threshold, error) { return parseAll(exprs, ParseRecorded) }
+
+func parseAll(exprs []string, parse func(string) (Threshold, error)) ([]Threshold, error) {
 	ts := make([]Threshold, 0, len(exprs))
 	for _, e := range exprs {
-		t, err := Parse(e)
+		t, err := parse(e)
 		if err != nil {
 			return nil, err
 		}

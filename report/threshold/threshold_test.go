@@ -256,3 +256,33 @@ func TestLongExpressionsClipped(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRecordedReadsTheOldFraction: a result file written before a
+// rate needed its unit recorded error_rate<0.05 for 5 %; read back (a
+// merge judges it again) it means what it meant, while the command line
+// refuses it.
+func TestParseRecordedReadsTheOldFraction(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		expr string
+		want float64 // percent
+	}{
+		{"error_rate<0.05", 5},
+		{"error_rate<1", 100},
+		{"error_rate<0", 0},
+		{"error_rate<0.5%", 0.5},
+		{"p99<500ms", 500},
+	}
+	for _, tt := range tests {
+		g, err := ParseRecorded(tt.expr)
+		if err != nil || g.Value != tt.want {
+			t.Errorf("ParseRecorded(%q) = %v, %v; want %v", tt.expr, g.Value, err, tt.want)
+		}
+	}
+	if _, err := Parse("error_rate<0.05"); err == nil {
+		t.Error("Parse took a rate without its unit")
+	}
+	if _, err := ParseRecorded("error_rate<2"); err == nil {
+		t.Error("ParseRecorded took a fraction above 1")
+	}
+}

@@ -91,7 +91,12 @@ func unitScale(m metric, u string) (scale, *unitError) {
 
 // convert turns the written number and unit into the metric's natural
 // unit, refusing values no gate can mean.
-func convert(m metric, num, u string) (float64, *unitError) {
+func convert(m metric, num, u string, recorded bool) (float64, *unitError) {
+	if m.kind == kindFraction && u == "" && recorded {
+		// A gate a result file recorded: judged as the release that wrote
+		// it read a rate without its unit, as a fraction.
+		u, num = "%", fractionAsPercent(num)
+	}
 	if m.kind == kindFraction && u == "" {
 		if msg := ambiguousRate(m, num); msg != "" {
 			return 0, &unitError{atNumber: true, msg: msg}
@@ -133,4 +138,14 @@ func ambiguousRate(m metric, num string) string {
 		return ""
 	}
 	return fmt.Sprintf("give a unit: %s for %s in 100 requests, or %s%% if %s was meant as a fraction of the requests (%s is a percentage)", pct, num, strconv.FormatFloat(frac, 'f', -1, 64), num, m.name)
+}
+
+// fractionAsPercent writes the fraction num (decimal text) as a
+// percentage, by moving its decimal point: exact, as the unit's scale is.
+func fractionAsPercent(num string) string {
+	v, err := strconv.ParseFloat(num+"e2", 64)
+	if err != nil {
+		return num // refused by the caller's own parse
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }

@@ -39,11 +39,11 @@ type Options struct {
 // of config.thresholds and config.abort_on_fail and config.allow_errors.
 // vesload merge judges the merged result by them.
 func FromConfig(c result.RunConfig) (Options, error) {
-	gates, err := threshold.ParseAll(c.Thresholds)
+	gates, err := threshold.ParseAllRecorded(c.Thresholds)
 	if err != nil {
 		return Options{}, fmt.Errorf("config.thresholds: %w", err)
 	}
-	abort, err := threshold.ParseAll(c.AbortOnFail)
+	abort, err := threshold.ParseAllRecorded(c.AbortOnFail)
 	if err != nil {
 		return Options{}, fmt.Errorf("config.abort_on_fail: %w", err)
 	}
