@@ -94,6 +94,16 @@ type Session struct {
 	// only a signal marks a run interrupted, not a stop by
 	// --abort-on-fail.
 	signalled atomic.Bool
+	// hungUp is set by HangUp: the terminal went away and the run goes
+	// on without it.
+	hungUp atomic.Pointer[hangUp]
+}
+
+// hangUp is when the terminal hung up and how many of the lines meant for
+// it were dropped since.
+type hangUp struct {
+	at      time.Time
+	dropped func() int64
 }
 
 // Start sets the session of plan up: it starts shard 0's coordinator of a
@@ -345,6 +355,32 @@ func (s *Session) Interrupt() {
 	}
 }
 
+// HangUp is what a SIGHUP does: the terminal is gone (a jump host's SSH
+// session dropped), but the run is not the terminal's, so it goes on to
+// its end and writes every file as if nothing happened. The command line
+// sends what would have been printed to nowhere; dropped counts those
+// lines, and the result names the terminal among the outputs that lost
+// part of the run (a live view: no record misses anything). It is safe
+// from any goroutine; only the first call counts.
+func (s *Session) HangUp(dropped func() int64) {
+	s.hungUp.CompareAndSwap(nil, &hangUp{at: time.Now(), dropped: dropped})
+}
+
+// terminalLoss is the terminal's entry among the outputs that lost part
+// of the run, when it hung up.
+func (s *Session) terminalLoss(res *result.Result) (result.OutputLoss, bool) {
+	h := s.hungUp.Load()
+	if h == nil {
+		return result.OutputLoss{}, false
+	}
+	when := "before the run started"
+	if at := h.at.Sub(res.Started); at >= 0 {
+		when = fmt.Sprintf("%.1fs into the run", at.Seconds())
+	}
+	return result.OutputLoss{Name: "terminal", Lines: h.dropped(), Live: true,
+		Error: "hung up (SIGHUP) " + when + "; the run went on to its end"}, true
+}
+
 // Run builds the engine (and the transport of a plan without one) and
 // runs it until its schedule ends, an abort gate fails or Interrupt stops
 // it. A stream that failed costs only itself: the result says so.
@@ -442,6 +478,9 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 		}
 	}
 	s.meta(res)
+	if loss, ok := s.terminalLoss(res); ok {
+		res.Outputs = append(res.Outputs, loss)
+	}
 	s.dash.Complete(res) // what the live page's browsers missed
 	if s.influx != nil {
 		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
