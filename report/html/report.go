@@ -42,7 +42,11 @@ func reportPage(r *result.Result) (*page, error) {
 		Meta:    reportMeta(r),
 		Footer:  footer(r),
 	}
-	if r.Interrupted {
+	switch {
+	case r.StoppedAtStart != "":
+		p.Banner = fmt.Sprintf("This run was stopped at the start by the start-of-run rule after %s of the %s planned: %s.",
+			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS), redact.URL(r.StoppedAtStart))
+	case r.Interrupted:
 		p.Banner = fmt.Sprintf("This run was interrupted after %s of the %s planned: the figures cover only the part that ran.",
 			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS))
 	}

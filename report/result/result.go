@@ -54,6 +54,11 @@ type Result struct {
 	// AbortedBy is the --abort-on-fail gate that stopped the run early;
 	// Interrupted stays for signals, so a script tells the two apart.
 	AbortedBy string `json:"aborted_by,omitempty"`
+	// StoppedAtStart is why the start-of-run rule stopped the run (every
+	// one of its first requests failed with one class), empty when it did
+	// not: such a run did not complete, though no signal or gate of the
+	// user's stopped it, and every rendering says so in these words.
+	StoppedAtStart string `json:"stopped_at_start,omitempty"`
 	// Outputs names each output of the run that lost part of what it was
 	// given (a slow or stuck output loses only itself); none when every
 	// output is complete.
