@@ -263,6 +263,9 @@ func textRequests(t *textWriter, r *result.Result) {
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.Printf("  bytes: sent %s, received %s\n", format.Bytes(r.Bytes.Sent), format.Bytes(r.Bytes.Received))
 	}
+	if p := r.Preflight; p != nil {
+		t.Println("  preflight: " + p.Summary())
+	}
 }
 
 func textErrors(t *textWriter, r *result.Result) {

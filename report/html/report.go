@@ -155,6 +155,9 @@ func summarySection(r *result.Result) section {
 		[]cell{key("rate target / achieved"), num(format.Num(r.RPS.Target) + " / " + format.Num(r.RPS.Achieved) + " /s")},
 		[]cell{key("bytes sent / received"), num(format.Bytes(r.Bytes.Sent) + " / " + format.Bytes(r.Bytes.Received))},
 	)
+	if p := r.Preflight; p != nil {
+		rows = append(rows, []cell{key("preflight"), txt(p.Summary())})
+	}
 	reqs := table{Caption: "Requests", Rows: rows}
 	dist := table{
 		Caption: "Distribution (ms)",

@@ -1,6 +1,9 @@
 package result
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Schema identifies version 1 of the result document. Readers refuse other
 // values so that a script never silently misreads a future layout.
@@ -80,6 +83,23 @@ type Preflight struct {
 	Code      int     `json:"code,omitempty"`
 	MessageID string  `json:"message_id,omitempty"`
 	ServiceMs float64 `json:"service_ms"`
+}
+
+// Summary is the preflight's request in one line, as the summary and the
+// HTML page name it: a target's own count holds one request more than the
+// run's, and this is the one.
+func (p *Preflight) Summary() string {
+	answer := p.Outcome
+	if p.Code != 0 && p.Outcome != "ok" {
+		answer += " (" + strconv.Itoa(p.Code) + ")"
+	} else if p.Code != 0 {
+		answer += " " + strconv.Itoa(p.Code)
+	}
+	if p.MessageID != "" {
+		answer += " " + p.MessageID
+	}
+	return "1 request before the schedule, in none of these figures (the target counts it): " + answer +
+		" in " + strconv.FormatFloat(p.ServiceMs, 'f', 2, 64) + " ms, sequence " + strconv.FormatInt(p.Seq, 10)
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.
