@@ -279,6 +279,9 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 		so.Notes = append(so.Notes, note)
 		fmt.Fprintln(stderr, "vesload: "+note)
 	}
+	if emulated {
+		sampleEmulator(&so.Target, emu)
+	}
 	if so.Delivery, err = o.consume.follow(plan, sc, emu); err != nil {
 		return nil, so, emu, err
 	}

@@ -92,6 +92,10 @@ func (e *Emulator) HVAddr() string { return e.addrs.HV }
 // Brokers is the embedded Kafka broker's HOST:PORT.
 func (e *Emulator) Brokers() string { return e.addrs.Kafka }
 
+// PID is the emulator's process id: a run samples its CPU and memory as
+// the target's when no other sampler of the target is asked for.
+func (e *Emulator) PID() int32 { return int32(e.addrs.PID) }
+
 // Seed is the seed of the emulator's random choices (error rate, jitter,
 // publish drop), which `vesload serve --seed` repeats.
 func (e *Emulator) Seed() uint64 { return e.addrs.Seed }
