@@ -16,8 +16,9 @@ import (
 
 // JUnit writes r as a JUnit XML report so that CI shows each gate as a
 // test: one testsuite "vesload" with the case "run completed" (failed
-// when a signal, --abort-on-fail or the start-of-run rule stopped the run
-// before its end), then
+// when a signal, --abort-on-fail, the start-of-run rule or the built-in
+// emulator's end stopped the run before its end, or a record misses part
+// of it), then
 // one case per gate the run was judged by, in the result's order, each
 // classed by who set it: vesload.thresholds (--threshold),
 // vesload.abort (--abort-on-fail), vesload.rules (a built-in rule the
@@ -66,7 +67,7 @@ func junitCases(r *result.Result) []junit.Case {
 		}
 		run.Failure = &junit.Failure{Message: msg, Type: kind, Text: msg}
 	}
-	if run.Failure == nil && r.OutputsIncomplete() {
+	if run.Failure == nil && (r.OutputsIncomplete() || r.TargetExited != "") {
 		msg := strings.TrimPrefix(verdict.Line(r), "Verdict: ")
 		run.Failure = &junit.Failure{Message: msg, Type: "incomplete", Text: msg}
 	}

@@ -129,6 +129,8 @@ func textHeader(t *textWriter, r *result.Result) {
 	switch {
 	case r.AbortedBy != "":
 		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
+	case r.TargetExited != "":
+		status = t.paint(ansiYellow, "stopped: "+r.TargetExited)
 	case r.StoppedAtStart != "":
 		status = t.paint(ansiYellow, "stopped at the start by the start-of-run rule (--keep-going runs on)")
 	case r.Interrupted:

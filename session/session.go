@@ -97,6 +97,15 @@ type Session struct {
 	// hungUp is set by HangUp: the terminal went away and the run goes
 	// on without it.
 	hungUp atomic.Pointer[hangUp]
+	// emulatorExit is set when the built-in emulator exited while the
+	// run needed it (Options.Emulator).
+	emulatorExit atomic.Pointer[exit]
+}
+
+// exit is when a process ended and how.
+type exit struct {
+	at     time.Time
+	reason string
 }
 
 // hangUp is when the terminal hung up and how many of the lines meant for
@@ -135,7 +144,51 @@ func Start(plan *scenario.Plan, o Options) (_ *Session, err error) {
 	if err := s.attach(); err != nil {
 		return nil, err
 	}
+	s.watchEmulator()
 	return s, nil
+}
+
+// watchEmulator stops the run the moment the built-in emulator's process
+// ends, until Close: the run has no target left, and the delivery
+// follower no broker, so neither the schedule nor the follower's grace is
+// waited out.
+func (s *Session) watchEmulator() {
+	m := s.o.Emulator
+	if m == nil {
+		return
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-m.Exited():
+		case <-quit:
+			return
+		}
+		if s.phase.Load() == phaseWriting {
+			return // the result is complete: the emulator's end changes nothing
+		}
+		x := &exit{at: time.Now(), reason: m.ExitReason()}
+		s.emulatorExit.Store(x)
+		s.stop()
+		s.stopSettle()
+		s.prog.note("stopping: the built-in emulator exited (" + x.reason + "): no target is left to send to")
+	}()
+	s.closers = append(s.closers, func() { close(quit); <-done })
+}
+
+// emulatorExited says in the result's words when and how the built-in
+// emulator exited, or "" when it did not stop the run.
+func (s *Session) emulatorExited(res *result.Result) string {
+	x := s.emulatorExit.Load()
+	if x == nil {
+		return ""
+	}
+	when := "before the run started"
+	if at := x.at.Sub(res.Started); at >= 0 && !res.Started.IsZero() {
+		when = fmt.Sprintf("%.1fs into the run", at.Seconds())
+	}
+	return fmt.Sprintf("the built-in emulator exited %s (%s): the run stopped there, with no target left", when, x.reason)
 }
 
 // Close releases what Start started, in reverse order; the live page and
@@ -486,6 +539,9 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 		s.influx.Finish(res, 5*time.Second) // what reached InfluxDB
 	}
 	stopped := s.guard.Complete(res, s.signalled.Load())
+	if res.TargetExited = s.emulatorExited(res); res.TargetExited != "" && !s.signalled.Load() {
+		res.Interrupted = false // no signal: the emulator's end stopped it
+	}
 	return append(stopped, s.start.Complete(res, s.signalled.Load())...), nil
 }
 

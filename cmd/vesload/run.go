@@ -281,6 +281,7 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 	}
 	if emulated {
 		sampleEmulator(&so.Target, emu)
+		so.Emulator = emu
 	}
 	if so.Delivery, err = o.consume.follow(plan, sc, emu); err != nil {
 		return nil, so, emu, err

@@ -43,6 +43,9 @@ func reportPage(r *result.Result) (*page, error) {
 		Footer:  footer(r),
 	}
 	switch {
+	case r.TargetExited != "":
+		p.Banner = fmt.Sprintf("This run was stopped after %s of the %s planned: %s.",
+			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS), r.TargetExited)
 	case r.StoppedAtStart != "":
 		p.Banner = fmt.Sprintf("This run was stopped at the start by the start-of-run rule after %s of the %s planned: %s.",
 			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS), redact.URL(r.StoppedAtStart))

@@ -62,6 +62,11 @@ type Result struct {
 	// not: such a run did not complete, though no signal or gate of the
 	// user's stopped it, and every rendering says so in these words.
 	StoppedAtStart string `json:"stopped_at_start,omitempty"`
+	// TargetExited says that the target's process, which the run started
+	// (the built-in emulator), exited before the run's end and stopped
+	// it, when and how; empty when it did not. Such a run is incomplete
+	// (exit 1) whatever its gates say: what came after was never sent.
+	TargetExited string `json:"target_exited,omitempty"`
 	// Outputs names each output of the run that lost part of what it was
 	// given (a slow or stuck output loses only itself); none when every
 	// output is complete.
