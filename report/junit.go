@@ -16,7 +16,9 @@ import (
 
 // JUnit writes r as a JUnit XML report so that CI shows each gate as a
 // test: one testsuite "vesload" with the case "run completed" (failed
-// when a signal or --abort-on-fail stopped the run before its end), then
+// when a signal, --abort-on-fail, the start-of-run rule or the built-in
+// emulator's end stopped the run before its end, or a record misses part
+// of it), then
 // one case per gate the run was judged by, in the result's order, each
 // classed by who set it: vesload.thresholds (--threshold),
 // vesload.abort (--abort-on-fail), vesload.rules (a built-in rule the
@@ -49,17 +51,23 @@ func JUnit(w io.Writer, r *result.Result) error {
 
 func junitCases(r *result.Result) []junit.Case {
 	run := junit.Case{Name: "run completed", Classname: "vesload.run", Time: fmtFixed3(r.DurationS)}
-	if r.Interrupted || r.AbortedBy != "" {
-		msg := "the run was interrupted after " + format.Seconds(r.DurationS)
-		if r.AbortedBy != "" {
+	if r.Interrupted || r.AbortedBy != "" || r.StoppedAtStart != "" {
+		msg, kind := "the run was interrupted after "+format.Seconds(r.DurationS), "interrupted"
+		switch {
+		case r.AbortedBy != "":
 			msg = "the run was stopped early by --abort-on-fail " + r.AbortedBy + " after " + format.Seconds(r.DurationS)
+		case r.StoppedAtStart != "":
+			msg, kind = "the run was stopped at the start by the start-of-run rule after "+format.Seconds(r.DurationS), "stopped_at_start"
 		}
 		if r.Config.DurationS > 0 {
 			msg += " of " + format.Seconds(r.Config.DurationS)
 		}
-		run.Failure = &junit.Failure{Message: msg, Type: "interrupted", Text: msg}
+		if r.StoppedAtStart != "" {
+			msg += ": " + r.StoppedAtStart
+		}
+		run.Failure = &junit.Failure{Message: msg, Type: kind, Text: msg}
 	}
-	if run.Failure == nil && r.OutputsIncomplete() {
+	if run.Failure == nil && (r.OutputsIncomplete() || r.TargetExited != "") {
 		msg := strings.TrimPrefix(verdict.Line(r), "Verdict: ")
 		run.Failure = &junit.Failure{Message: msg, Type: "incomplete", Text: msg}
 	}

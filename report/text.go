@@ -138,6 +138,10 @@ func textHeader(t *textWriter, r *result.Result) {
 	switch {
 	case r.AbortedBy != "":
 		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
+	case r.TargetExited != "":
+		status = t.paint(ansiYellow, "stopped: "+r.TargetExited)
+	case r.StoppedAtStart != "":
+		status = t.paint(ansiYellow, "stopped at the start by the start-of-run rule (--keep-going runs on)")
 	case r.Interrupted:
 		status = t.paint(ansiYellow, "INTERRUPTED")
 	}
@@ -269,6 +273,9 @@ func textRequests(t *textWriter, r *result.Result) {
 	}
 	if r.Bytes.Sent > 0 || r.Bytes.Received > 0 {
 		t.Printf("  bytes: sent %s, received %s\n", format.Bytes(r.Bytes.Sent), format.Bytes(r.Bytes.Received))
+	}
+	if p := r.Preflight; p != nil {
+		t.Println("  preflight: " + p.Summary())
 	}
 }
 

@@ -83,6 +83,11 @@ type Options struct {
 	// the agreed instant in AgreeStart.
 	Rendezvous *rendezvous.Plan
 
+	// Emulator, when set, is the target's process the run started (the
+	// built-in emulator): its end stops the run at once, as nothing is
+	// left to send to, and the run exits 1.
+	Emulator Mortal
+
 	// Notes are warnings about the set-up, for the result.
 	Notes []string
 	// Labels, when set, names each request in per-request outputs (the
@@ -95,6 +100,13 @@ type Options struct {
 	// Transport builds the engine's transport when the plan has none
 	// (REST); other protocols come with theirs.
 	Transport func(*engine.Config) (transport.Transport, error)
+}
+
+// Mortal is a process the run started and depends on (the built-in
+// emulator): Exited is closed when it ends, and ExitReason then says how.
+type Mortal interface {
+	Exited() <-chan struct{}
+	ExitReason() string
 }
 
 // Delivery is how the run's events are followed onto the collector's

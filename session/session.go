@@ -95,6 +95,25 @@ type Session struct {
 	// only a signal marks a run interrupted, not a stop by
 	// --abort-on-fail.
 	signalled atomic.Bool
+	// hungUp is set by HangUp: the terminal went away and the run goes
+	// on without it.
+	hungUp atomic.Pointer[hangUp]
+	// emulatorExit is set when the built-in emulator exited while the
+	// run needed it (Options.Emulator).
+	emulatorExit atomic.Pointer[exit]
+}
+
+// exit is when a process ended and how.
+type exit struct {
+	at     time.Time
+	reason string
+}
+
+// hangUp is when the terminal hung up and how many of the lines meant for
+// it were dropped since.
+type hangUp struct {
+	at      time.Time
+	dropped func() int64
 }
 
 // Start sets the session of plan up: it starts shard 0's coordinator of a
@@ -126,7 +145,51 @@ func Start(plan *scenario.Plan, o Options) (_ *Session, err error) {
 	if err := s.attach(); err != nil {
 		return nil, err
 	}
+	s.watchEmulator()
 	return s, nil
+}
+
+// watchEmulator stops the run the moment the built-in emulator's process
+// ends, until Close: the run has no target left, and the delivery
+// follower no broker, so neither the schedule nor the follower's grace is
+// waited out.
+func (s *Session) watchEmulator() {
+	m := s.o.Emulator
+	if m == nil {
+		return
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-m.Exited():
+		case <-quit:
+			return
+		}
+		if s.phase.Load() == phaseWriting {
+			return // the result is complete: the emulator's end changes nothing
+		}
+		x := &exit{at: time.Now(), reason: m.ExitReason()}
+		s.emulatorExit.Store(x)
+		s.stop()
+		s.stopSettle()
+		s.prog.note("stopping: the built-in emulator exited (" + x.reason + "): no target is left to send to")
+	}()
+	s.closers = append(s.closers, func() { close(quit); <-done })
+}
+
+// emulatorExited says in the result's words when and how the built-in
+// emulator exited, or "" when it did not stop the run.
+func (s *Session) emulatorExited(res *result.Result) string {
+	x := s.emulatorExit.Load()
+	if x == nil {
+		return ""
+	}
+	when := "before the run started"
+	if at := x.at.Sub(res.Started); at >= 0 && !res.Started.IsZero() {
+		when = fmt.Sprintf("%.1fs into the run", at.Seconds())
+	}
+	return fmt.Sprintf("the built-in emulator exited %s (%s): the run stopped there, with no target left", when, x.reason)
 }
 
 // Close releases what Start started, in reverse order; the live page and
@@ -344,6 +407,32 @@ func (s *Session) Interrupt() {
 	}
 }
 
+// HangUp is what a SIGHUP does: the terminal is gone (a jump host's SSH
+// session dropped), but the run is not the terminal's, so it goes on to
+// its end and writes every file as if nothing happened. The command line
+// sends what would have been printed to nowhere; dropped counts those
+// lines, and the result names the terminal among the outputs that lost
+// part of the run (a live view: no record misses anything). It is safe
+// from any goroutine; only the first call counts.
+func (s *Session) HangUp(dropped func() int64) {
+	s.hungUp.CompareAndSwap(nil, &hangUp{at: time.Now(), dropped: dropped})
+}
+
+// terminalLoss is the terminal's entry among the outputs that lost part
+// of the run, when it hung up.
+func (s *Session) terminalLoss(res *result.Result) (result.OutputLoss, bool) {
+	h := s.hungUp.Load()
+	if h == nil {
+		return result.OutputLoss{}, false
+	}
+	when := "before the run started"
+	if at := h.at.Sub(res.Started); at >= 0 {
+		when = fmt.Sprintf("%.1fs into the run", at.Seconds())
+	}
+	return result.OutputLoss{Name: "terminal", Lines: h.dropped(), Live: true,
+		Error: "hung up (SIGHUP) " + when + "; the run went on to its end"}, true
+}
+
 // Run builds the engine (and the transport of a plan without one) and
 // runs it until its schedule ends, an abort gate fails or Interrupt stops
 // it. A stream that failed costs only itself: the result says so.
@@ -441,11 +530,17 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 		}
 	}
 	s.meta(res)
+	if loss, ok := s.terminalLoss(res); ok {
+		res.Outputs = append(res.Outputs, loss)
+	}
 	s.dash.Complete(res) // what the live page's browsers missed
 	if s.influx != nil {
 		s.influx.Finish(res, influx.FinalWait) // what reached InfluxDB, waited for briefly
 	}
 	stopped := s.guard.Complete(res, s.signalled.Load())
+	if res.TargetExited = s.emulatorExited(res); res.TargetExited != "" && !s.signalled.Load() {
+		res.Interrupted = false // no signal: the emulator's end stopped it
+	}
 	return append(stopped, s.start.Complete(res, s.signalled.Load())...), nil
 }
 

@@ -271,3 +271,35 @@ func TestConsumerIsAChildProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulatorSampledByDefault: a run against the built-in emulator
+// samples it as the target, by the pid it announced: its CPU and memory
+// are in the result and the seed table's "Max CPU %" is a figure, not
+// n/a. Both commands that start it (run, hv) do.
+func TestEmulatorSampledByDefault(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"run", []string{"run", "--rps", "20", "--duration", "2s", "--quiet"}},
+		{"hv", []string{"hv", "--producers", "1", "--messages", "150", "--quiet"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "r.json")
+			o := vesload(t, 60*time.Second, append(c.args, "-o", out)...)
+			m := emulatorLine.FindStringSubmatch(o.stderr)
+			if o.code != exitOK || m == nil {
+				t.Fatalf("exit %d, stderr: %s", o.code, o.stderr)
+			}
+			res := readResult(t, out)
+			if tg := res.Target; tg == nil || tg.Source != "pid:"+m[1] || tg.RSSMaxBytes <= 0 {
+				t.Fatalf("target %+v, want the emulator's process %s sampled", res.Target, m[1])
+			}
+			if strings.Contains(o.stdout, "| n/a |") {
+				t.Errorf("the seed table has n/a:\n%s", o.stdout)
+			}
+		})
+	}
+}

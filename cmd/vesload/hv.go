@@ -216,6 +216,8 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 	}
 	if emu != nil {
 		closers = append(closers, emu.Close)
+		sampleEmulator(&so.Target, emu)
+		so.Emulator = emu
 	}
 	if o.tls.Enabled() {
 		if cfg.TLS, err = o.tls.Client(""); err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,6 +122,61 @@ func TestStartOfRunRule(t *testing.T) {
 	res = readResult(t, out)
 	if o.code != exitThreshold || res.Requests.Sent != 60 || gate(res, "start of run: not every request fails with http_405 (first 5 s)") != nil {
 		t.Errorf("--keep-going: exit %d, sent %d, thresholds %+v; want the whole run, failed by ok>0 alone", o.code, res.Requests.Sent, res.Thresholds)
+	}
+}
+
+// A run the start-of-run rule stopped is named so everywhere, never
+// "completed": the summary's status, the result (stopped_at_start), the
+// HTML page's banner, and the JUnit case "run completed", which fails.
+func TestStartOfRunStopNamedEverywhere(t *testing.T) {
+	t.Parallel()
+	plain, stop := startServe(t)
+	defer stop()
+	dir := t.TempDir()
+	out, junitOut, page := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml"), filepath.Join(dir, "r.html")
+	o := vesload(t, 60*time.Second, "-url", plain, "--no-preflight", "-rps", "10", "-duration", "15s", "-q",
+		"-o", out, "--junit", junitOut, "--html", page)
+	if o.code != exitThreshold {
+		t.Fatalf("exit %d, want 3: %s", o.code, o.stderr)
+	}
+	const named = "stopped at the start by the start-of-run rule"
+	if !strings.Contains(o.stdout, named) || strings.Contains(o.stdout, "of 15s, completed") {
+		t.Errorf("the summary does not name the stop:\n%s", o.stdout)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		StoppedAtStart string `json:"stopped_at_start"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || !strings.Contains(doc.StoppedAtStart, "every one of the first 50 requests failed with http_405") {
+		t.Errorf("result's stopped_at_start %q (%v), want the rule's cause", doc.StoppedAtStart, err)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), named) {
+		t.Errorf("the HTML page does not name the stop (%v)", err)
+	}
+	b, err := os.ReadFile(junitOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+					Type    string `xml:"type,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &suites); err != nil || len(suites.Suites) == 0 || len(suites.Suites[0].Cases) == 0 {
+		t.Fatalf("junit: %v\n%s", err, b)
+	}
+	run := suites.Suites[0].Cases[0]
+	if run.Name != "run completed" || run.Failure == nil || run.Failure.Type != "stopped_at_start" || !strings.Contains(run.Failure.Message, named) {
+		t.Errorf("JUnit's first case %+v, want \"run completed\" failed by the start-of-run stop", run)
 	}
 }
 

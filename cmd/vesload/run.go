@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -184,7 +182,8 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 // runSession runs a set-up plan through its session to the exit code, as
 // every command that runs the engine does (`run`, `hv`): the shards agree
 // on their start, the run goes, and it finishes. Every SIGINT and SIGTERM
-// from the agreement on, and ctx ending (tests), is an Interrupt; one
+// from the agreement on, and ctx ending (tests), is an Interrupt (a
+// SIGHUP or SIGQUIT: catchSignals); one
 // that stops the run before anything was sent still exits 130, with the
 // line that says so after name.
 func runSession(ctx context.Context, name string, plan *scenario.Plan, so session.Options, stdout io.Writer) (int, error) {
@@ -194,7 +193,7 @@ func runSession(ctx context.Context, name string, plan *scenario.Plan, so sessio
 	}
 	defer s.Close()
 	defer context.AfterFunc(ctx, s.Interrupt)()
-	defer catchSignals(s.Interrupt)()
+	defer catchSignals(s).release(so.Stderr)
 	err = s.AgreeStart()
 	var res *result.Result
 	if err == nil {
@@ -208,29 +207,6 @@ func runSession(ctx context.Context, name string, plan *scenario.Plan, so sessio
 		return 0, err
 	}
 	return s.Finish(res, stdout)
-}
-
-// catchSignals hands every SIGINT and SIGTERM to interrupt (the
-// session's: what a signal does depends on the run's phase) until the
-// function it returns is called. Signals are caught until the command
-// returns, so that one that comes while the outputs are written still
-// ends with the summary, the result and exit 130, not the default
-// action's 143.
-func catchSignals(interrupt func()) (release func()) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for range sigs {
-			interrupt()
-		}
-	}()
-	return func() {
-		signal.Stop(sigs) // no signal is sent on sigs once Stop returns
-		close(sigs)
-		<-done
-	}
 }
 
 // setUp checks the flags, resolves the scenario, starts the emulator when
@@ -297,6 +273,10 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 		plan.Config.Pool, plan.RunConfig.Pool = pool, pool
 		so.Notes = append(so.Notes, note)
 		fmt.Fprintln(stderr, "vesload: "+note)
+	}
+	if emulated {
+		sampleEmulator(&so.Target, emu)
+		so.Emulator = emu
 	}
 	if so.Delivery, err = o.consume.follow(plan, sc, emu); err != nil {
 		return nil, so, emu, err

@@ -10,6 +10,7 @@ import (
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/testserver/builtin"
 )
 
 // watchOptions are the flags that watch the target and publish vesload's
@@ -36,6 +37,16 @@ func addWatchFlags(fs *pflag.FlagSet, w *watchOptions) {
 	fs.StringArrayVar(&w.promQueries, "prom-query", nil, "NAME=PROMQL instant query recorded every second (repeatable); a query named cpu (in cores) or cpu_pct (in %) is the target's CPU, rss or memory its memory")
 	cliflag.AddrVar(fs, &w.metricsAddr, "metrics-addr", "", "serve vesload's own Prometheus metrics at http://ADDR/metrics during the run")
 	fs.DurationVar(&w.metricsLinger, "metrics-linger", 0, "keep serving metrics this long after the run, so the last scrape is not lost")
+}
+
+// sampleEmulator makes the built-in emulator, a process of its own whose
+// pid the run knows, the target that is sampled (its CPU and memory, the
+// seed table's "Max CPU %"), unless the flags asked for another sampler.
+func sampleEmulator(t *sample.TargetOptions, emu *builtin.Emulator) {
+	if len(t.PIDs) > 0 || len(t.Processes) > 0 || t.MetricsURL != "" || t.PromURL != "" {
+		return
+	}
+	t.PIDs = []int32{emu.PID()}
 }
 
 // target is the flags as the target sampler's options: the password of

@@ -87,6 +87,21 @@ func (p *Process) read(stdout io.Reader) {
 // Pid is the child's process id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
+// Exited is closed when the child has exited, however it ended: a
+// parent whose work depends on the child learns of its end at once.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// ExitReason says how the child ended ("signal: killed", "exit status
+// 2"), once Exited is closed; "" before.
+func (p *Process) ExitReason() string {
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState.String()
+	default:
+		return ""
+	}
+}
+
 // Stdin is the pipe to the child's stdin.
 func (p *Process) Stdin() io.Writer { return p.stdin }
 

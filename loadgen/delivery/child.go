@@ -116,7 +116,7 @@ func (c *Child) Expected(res *result.Result) int64 {
 // told about the wait before it begins.
 func (c *Child) Finish(ctx context.Context, res *result.Result, expected int64, note func(string)) error {
 	d, err := c.remote.Finish(ctx, expected, c.grace+followerReady, func(delivered int64) {
-		if delivered < expected && c.grace > 0 {
+		if delivered < expected && c.grace > 0 && ctx.Err() == nil { // a wait already ended is not announced
 			note(fmt.Sprintf("waiting up to %v for %d events still to be delivered (Ctrl-C stops waiting)",
 				c.grace, expected-delivered))
 		}

@@ -90,9 +90,11 @@ func (e *Engine) Preflight(ctx context.Context) error {
 		return err
 	}
 	p, ok := e.tr.(transport.Prober)
-	if !ok || !e.cfg.ProbeRequest || e.cfg.Start != nil || !ShardOf(e.cfg.Load).Whole() {
+	if !ok || !e.cfg.ProbeRequest || e.cfg.Start != nil || !ShardOf(e.cfg.Load).Whole() || e.facts.total >= transport.PreflightSeq {
 		// A shard sends nothing before its agreed start (a late one
-		// sends nothing at all); the start-of-run rule judges it.
+		// sends nothing at all); the start-of-run rule judges it. A
+		// schedule that reaches PreflightSeq would send its sequence
+		// twice.
 		return nil
 	}
 	req := transport.Request{Seq: transport.PreflightSeq, Due: time.Now()}

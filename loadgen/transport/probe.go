@@ -1,12 +1,13 @@
 package transport
 
 // PreflightSeq is the sequence number the preflight's request is rendered
-// with: beyond any run's requests (2^31 - 1 of them is 68 years at
-// 1,000/s), so that its eventId ("<run id>-2147483647") is told apart from
-// the run's own in the collector's logs and by the delivery follower,
-// and a 32-bit signed integer still, as a collector may read a VES
-// event's sequence.
-const PreflightSeq = 1<<31 - 1
+// with: beyond any run's requests (2^31 - 2 of them is 68 years at
+// 1,000/s; a schedule that plans as many sends no preflight request), so
+// that its eventId ("<run id>-2147483646") is told apart from the run's
+// own in the collector's logs and by the delivery follower. It and
+// JMeter's 1-based ${__counter} (PreflightSeq+1) are 32-bit signed
+// integers still, as Java collectors read a VES event's sequence.
+const PreflightSeq = 1<<31 - 2
 
 // Prober is a Transport whose preflight can send one real request (a
 // valid event of the run) before the schedule starts, so that a target

@@ -42,7 +42,14 @@ func reportPage(r *result.Result) (*page, error) {
 		Meta:    reportMeta(r),
 		Footer:  footer(r),
 	}
-	if r.Interrupted {
+	switch {
+	case r.TargetExited != "":
+		p.Banner = fmt.Sprintf("This run was stopped after %s of the %s planned: %s.",
+			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS), r.TargetExited)
+	case r.StoppedAtStart != "":
+		p.Banner = fmt.Sprintf("This run was stopped at the start by the start-of-run rule after %s of the %s planned: %s.",
+			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS), redact.URL(r.StoppedAtStart))
+	case r.Interrupted:
 		p.Banner = fmt.Sprintf("This run was interrupted after %s of the %s planned: the figures cover only the part that ran.",
 			format.Seconds(r.DurationS), format.Seconds(r.Config.DurationS))
 	}
@@ -151,6 +158,9 @@ func summarySection(r *result.Result) section {
 		[]cell{key("rate target / achieved"), num(format.Num(r.RPS.Target) + " / " + format.Num(r.RPS.Achieved) + " /s")},
 		[]cell{key("bytes sent / received"), num(format.Bytes(r.Bytes.Sent) + " / " + format.Bytes(r.Bytes.Received))},
 	)
+	if p := r.Preflight; p != nil {
+		rows = append(rows, []cell{key("preflight"), txt(p.Summary())})
+	}
 	reqs := table{Caption: "Requests", Rows: rows}
 	dist := table{
 		Caption: "Distribution (ms)",

@@ -123,6 +123,9 @@ func mergeHeader(rs []*result.Result) *result.Result {
 		if m.AbortedBy == "" {
 			m.AbortedBy = r.AbortedBy // a generator stopped early stops the merged run's verdict too
 		}
+		if m.StoppedAtStart == "" {
+			m.StoppedAtStart = r.StoppedAtStart
+		}
 		if !r.Started.IsZero() && (m.Started.IsZero() || r.Started.Before(m.Started)) {
 			m.Started = r.Started
 		}

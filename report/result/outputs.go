@@ -18,6 +18,9 @@ type OutputLoss struct {
 	Rows int64 `json:"rows_dropped,omitempty"`
 	// Batches counts the batches of points (InfluxDB) not written.
 	Batches int64 `json:"batches_lost,omitempty"`
+	// Lines counts the lines of text a terminal that hung up (SIGHUP)
+	// did not get.
+	Lines int64 `json:"lines_dropped,omitempty"`
 	// Unfinished says the output was still busy when the run ended and
 	// was left behind.
 	Unfinished bool `json:"unfinished,omitempty"`
@@ -44,6 +47,7 @@ func (o OutputLoss) Summary() string {
 	}
 	add(o.Rows, "rows dropped")
 	add(o.Batches, "batches lost")
+	add(o.Lines, "lines dropped")
 	add(o.Seconds, "seconds skipped")
 	add(o.Updates, "updates skipped")
 	if o.Unfinished {

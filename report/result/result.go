@@ -1,6 +1,9 @@
 package result
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Schema identifies version 1 of the result document. Readers refuse other
 // values so that a script never silently misreads a future layout.
@@ -54,6 +57,16 @@ type Result struct {
 	// AbortedBy is the --abort-on-fail gate that stopped the run early;
 	// Interrupted stays for signals, so a script tells the two apart.
 	AbortedBy string `json:"aborted_by,omitempty"`
+	// StoppedAtStart is why the start-of-run rule stopped the run (every
+	// one of its first requests failed with one class), empty when it did
+	// not: such a run did not complete, though no signal or gate of the
+	// user's stopped it, and every rendering says so in these words.
+	StoppedAtStart string `json:"stopped_at_start,omitempty"`
+	// TargetExited says that the target's process, which the run started
+	// (the built-in emulator), exited before the run's end and stopped
+	// it, when and how; empty when it did not. Such a run is incomplete
+	// (exit 1) whatever its gates say: what came after was never sent.
+	TargetExited string `json:"target_exited,omitempty"`
 	// Outputs names each output of the run that lost part of what it was
 	// given (a slow or stuck output loses only itself); none when every
 	// output is complete.
@@ -75,6 +88,23 @@ type Preflight struct {
 	Code      int     `json:"code,omitempty"`
 	MessageID string  `json:"message_id,omitempty"`
 	ServiceMs float64 `json:"service_ms"`
+}
+
+// Summary is the preflight's request in one line, as the summary and the
+// HTML page name it: a target's own count holds one request more than the
+// run's, and this is the one.
+func (p *Preflight) Summary() string {
+	answer := p.Outcome
+	if p.Code != 0 && p.Outcome != "ok" {
+		answer += " (" + strconv.Itoa(p.Code) + ")"
+	} else if p.Code != 0 {
+		answer += " " + strconv.Itoa(p.Code)
+	}
+	if p.MessageID != "" {
+		answer += " " + p.MessageID
+	}
+	return "1 request before the schedule, in none of these figures (the target counts it): " + answer +
+		" in " + strconv.FormatFloat(p.ServiceMs, 'f', 2, 64) + " ms, sequence " + strconv.FormatInt(p.Seq, 10)
 }
 
 // InfluxWrites counts the batches of per-second points sent to InfluxDB.

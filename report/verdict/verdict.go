@@ -121,6 +121,9 @@ func Consequence(res *result.Result, v Verdict) string {
 	case Interrupted:
 		return "the run was interrupted (exit 130)"
 	case Incomplete:
+		if res.TargetExited != "" {
+			return "the run exits 1: " + res.TargetExited
+		}
 		return "the run exits 1: a record it was asked to write misses part of it"
 	}
 	return "the run passes (exit 0)"
@@ -151,7 +154,9 @@ const (
 	Deferred
 	// Incomplete: the gates passed (or wait for the merge), but a record
 	// of the run the user asked for (--jtl, --hdr-log, InfluxDB) misses
-	// part of it: everything else was written.
+	// part of it: everything else was written; or the target's process
+	// the run started (the built-in emulator) exited before the run's
+	// end (result.TargetExited), whatever the gates say.
 	Incomplete
 )
 
@@ -180,6 +185,9 @@ func (v Verdict) String() string {
 // shard of several, except a failed baseline gate, which the merge does
 // not judge again (the shard was held to its own baseline).
 func Of(res *result.Result) Verdict {
+	if res.TargetExited != "" {
+		return Incomplete // the gates judged a run cut short by its target's end
+	}
 	v := ofGates(res)
 	if (v == Passed || v == Deferred) && res.OutputsIncomplete() {
 		return Incomplete
@@ -243,6 +251,9 @@ func Line(res *result.Result) string {
 	case Interrupted:
 		return "Verdict: INTERRUPTED (exit 130): a signal stopped the run before its end"
 	case Incomplete:
+		if res.TargetExited != "" {
+			return "Verdict: INCOMPLETE (exit 1): " + res.TargetExited
+		}
 		var lost []string
 		for _, o := range res.Outputs {
 			if o.Incomplete() {

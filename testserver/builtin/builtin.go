@@ -92,6 +92,18 @@ func (e *Emulator) HVAddr() string { return e.addrs.HV }
 // Brokers is the embedded Kafka broker's HOST:PORT.
 func (e *Emulator) Brokers() string { return e.addrs.Kafka }
 
+// PID is the emulator's process id: a run samples its CPU and memory as
+// the target's when no other sampler of the target is asked for.
+func (e *Emulator) PID() int32 { return int32(e.addrs.PID) }
+
+// Exited is closed when the emulator's process has exited: a run against
+// it has no target left (its broker went with it).
+func (e *Emulator) Exited() <-chan struct{} { return e.proc.Exited() }
+
+// ExitReason says how the emulator's process ended ("signal: killed"),
+// once Exited is closed.
+func (e *Emulator) ExitReason() string { return e.proc.ExitReason() }
+
 // Seed is the seed of the emulator's random choices (error rate, jitter,
 // publish drop), which `vesload serve --seed` repeats.
 func (e *Emulator) Seed() uint64 { return e.addrs.Seed }
@@ -104,8 +116,14 @@ func (e *Emulator) Describe() string {
 
 // HVReceiver waits (up to settle) until the emulator has read every
 // frame written, then reads its counters as the result's HV-VES
-// receiver; nil when they cannot be read.
+// receiver; nil when they cannot be read, at once when the emulator has
+// exited (its counters went with it).
 func (e *Emulator) HVReceiver(written int64, settle time.Duration) *result.HVReceiver {
+	select {
+	case <-e.Exited():
+		return nil
+	default:
+	}
 	st, err := hvemu.AwaitStats(e.addrs.HVMonitor, written, settle)
 	if err != nil {
 		return nil

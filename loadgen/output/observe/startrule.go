@@ -122,7 +122,7 @@ func onlyKey(m map[string]int64) string {
 }
 
 // Complete adds to res what the rule says of a run it stopped, if it
-// did: a warning; it returns the rule's failed check, which the verdict
+// did: the result's StoppedAtStart and a warning; it returns the rule's failed check, which the verdict
 // lists among the thresholds (report/verdict's Options.Decided), so the
 // run exits 3. A run the guard stopped is interrupted only when a signal
 // came too. A nil guard does nothing.
@@ -135,6 +135,7 @@ func (g *StartGuard) Complete(res *result.Result, signalled bool) []result.Thres
 	if g.why == "" {
 		return nil
 	}
+	res.StoppedAtStart = g.why
 	res.Warnings = append(res.Warnings, "stopped at the start: "+g.why)
 	if !signalled {
 		res.Interrupted = false
