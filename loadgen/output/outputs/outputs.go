@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen/output"
 	"github.com/vesload/vesload/loadgen/output/influx"
+	"github.com/vesload/vesload/loadgen/output/promrw"
 )
 
 // Table is every output, in the order their flags are listed, started
@@ -20,6 +21,7 @@ import (
 func Table() []output.Entry {
 	return []output.Entry{
 		influx.Entry(),
+		promrw.Entry(),
 	}
 }
 
