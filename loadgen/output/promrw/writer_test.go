@@ -3,6 +3,7 @@ package promrw
 import (
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -183,6 +184,7 @@ func TestWrites(t *testing.T) {
 		status  int
 		hold    bool
 		down    bool
+		tls     bool
 		mod     func(*Config)
 		auth    string
 		written bool
@@ -192,6 +194,8 @@ func TestWrites(t *testing.T) {
 		{name: "basic auth", status: http.StatusNoContent, written: true, mod: func(c *Config) { c.User, c.Password = "vl", "s3cret" },
 			auth: "Basic " + base64.StdEncoding.EncodeToString([]byte("vl:s3cret"))},
 		{name: "bearer", status: http.StatusNoContent, written: true, mod: func(c *Config) { c.Bearer = "s3cret" }, auth: "Bearer s3cret"},
+		{name: "tls", status: http.StatusNoContent, written: true, tls: true},
+		{name: "tls unknown authority", status: http.StatusNoContent, failed: true, tls: true, mod: func(c *Config) { c.TLS.CAFile = "" }},
 		{name: "refused", status: http.StatusBadRequest, failed: true},
 		{name: "down", down: true, failed: true},
 		{name: "hangs", status: http.StatusNoContent, hold: true},
@@ -203,8 +207,16 @@ func TestWrites(t *testing.T) {
 			if tt.hold {
 				rcv.hold = make(chan struct{})
 			}
-			srv := httptest.NewServer(rcv)
+			srv := httptest.NewUnstartedServer(rcv)
+			cfg := Config{Job: "t", Timeout: 10 * time.Second}
+			if tt.tls {
+				srv.StartTLS()
+				cfg.TLS.CAFile = writeFile(t, "ca.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
+			} else {
+				srv.Start()
+			}
 			url := srv.URL + "/api/v1/write"
+			cfg.URL = url
 			if tt.down {
 				srv.Close()
 			} else {
@@ -213,7 +225,6 @@ func TestWrites(t *testing.T) {
 			if tt.hold {
 				t.Cleanup(func() { close(rcv.hold) })
 			}
-			cfg := Config{URL: url, Job: "t", Timeout: 10 * time.Second}
 			if tt.hold {
 				cfg.Queue = 2 // the seconds beyond it are dropped at once
 			}
