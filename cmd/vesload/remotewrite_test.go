@@ -61,3 +61,30 @@ func TestRemoteWriteRealPrometheus(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteWriteThatNeverAnswersLosesOnlyItself: an endpoint that
+// accepts connections and never answers costs the remote write record
+// and nothing else: every request is sent on time, the result names
+// --remote-write-url with the batches it lost, none written, and the run
+// exits 1 once the result is written.
+func TestRemoteWriteThatNeverAnswersLosesOnlyItself(t *testing.T) {
+	t.Parallel()
+	addr, stop := silentServer(t)
+	defer stop()
+	out := filepath.Join(t.TempDir(), "r.json")
+	o := vesload(t, 60*time.Second, "-rps", "200", "-duration", "3s", "-o", out, "-q",
+		"--remote-write-url", "http://"+addr+"/api/v1/write", "--remote-write-timeout", "1m")
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1\nstderr: %s", o.code, o.stderr)
+	}
+	res := readResult(t, out)
+	if res.Requests.Sent != 600 || res.Errors["pool_exhausted"] != 0 {
+		t.Errorf("sent %d, pool_exhausted %d; want all 600 sent", res.Requests.Sent, res.Errors["pool_exhausted"])
+	}
+	if len(res.Outputs) != 1 || res.Outputs[0].Name != "--remote-write-url" || res.Outputs[0].Batches == 0 {
+		t.Errorf("outputs lost %+v, want --remote-write-url with its batches", res.Outputs)
+	}
+	if len(res.Written) != 1 || res.Written[0].Batches != 0 || res.Written[0].Dropped == 0 {
+		t.Errorf("written %+v, want no batch written and the rest dropped", res.Written)
+	}
+}
