@@ -10,7 +10,9 @@ import (
 )
 
 // Run is what an output learns of the run it watches when it starts, so
-// that its records name the run as every other record does.
+// that its records name the run as every other record does. It carries
+// no context of the run: stopping a run must not cut off what the output
+// still has to write, which Output.Finish bounds with its own wait.
 type Run struct {
 	// Label is the run's request label (the plan's), which per-second
 	// records name their requests by.

@@ -69,7 +69,8 @@ var quantiles = [...]struct {
 type Writer struct {
 	cfg  Config
 	api  *remote.API
-	base []label // job, run_id, shard
+	tr   *http.Transport // its idle connections close with the writer
+	base []label         // job, run_id, shard
 
 	mu    sync.Mutex
 	start time.Time
@@ -131,7 +132,7 @@ func New(cfg Config) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", redact.URL(cfg.URL), err)
 	}
-	w := &Writer{cfg: cfg, api: api, totals: map[string]int64{}, index: map[string]int{},
+	w := &Writer{cfg: cfg, api: api, tr: tr, totals: map[string]int64{}, index: map[string]int{},
 		queue: make(chan []series, cfg.Queue), done: make(chan struct{})}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.base = []label{{"job", cfg.Job}}
@@ -300,6 +301,7 @@ func (w *Writer) Close(wait time.Duration) Stats {
 // run is the writer goroutine: one write per batch, in order.
 func (w *Writer) run() {
 	defer close(w.done)
+	defer w.tr.CloseIdleConnections()
 	defer w.cancel()
 	for batch := range w.queue {
 		w.mu.Lock()
