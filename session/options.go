@@ -6,7 +6,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
-	"github.com/vesload/vesload/loadgen/output/influx"
+	"github.com/vesload/vesload/loadgen/output"
 	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/loadgen/sample"
@@ -67,9 +67,10 @@ type Options struct {
 	// MetricsLinger after it; empty for none.
 	MetricsAddr   string
 	MetricsLinger time.Duration
-	// Influx sends per-second points to InfluxDB when its URL is set;
-	// the session fills in the label and the shard.
-	Influx influx.Config
+	// Outputs are the enabled outputs of the table of outputs
+	// (loadgen/output/outputs), started in order with the run's label
+	// and shard, finished in order when the result is completed.
+	Outputs []output.Flags
 	// DashboardAddr serves the live page during the run and
 	// DashboardLinger after it; empty for none.
 	DashboardAddr   string

@@ -1,6 +1,6 @@
 // Package session is one run of the engine with everything that watches it
 // and what it writes: the observers attached to the engine (the live line,
-// samplers, live metrics, the JTL and HdrHistogram log, InfluxDB, abort
+// samplers, live metrics, the JTL and HdrHistogram log, the table's outputs, abort
 // gates, checkpoints, the live page, the delivery follower), the agreement
 // of shards on their start, the run itself, and its finish: the result
 // completed in one order, judged once (report/verdict, with the baseline
@@ -24,12 +24,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output"
 	"github.com/vesload/vesload/loadgen/output/dashboard"
-	"github.com/vesload/vesload/loadgen/output/influx"
 	"github.com/vesload/vesload/loadgen/output/metrics"
 	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/rendezvous"
@@ -70,7 +69,7 @@ type Session struct {
 	guard  *observe.AbortGuard   // nil without abort gates
 	start  *observe.StartGuard   // nil without the start-of-run rule
 	follow *delivery.Child       // nil when nothing is followed
-	influx *influx.Observer      // nil without InfluxDB
+	writes []output.Output       // the table's outputs started, in order
 	dash   *dashboard.Server     // nil without the live page
 	coord  *rendezvous.Coordinator
 
@@ -118,7 +117,7 @@ type hangUp struct {
 
 // Start sets the session of plan up: it starts shard 0's coordinator of a
 // run that agrees on its start, the delivery follower, and attaches the
-// live line, samplers, live metrics, streams, InfluxDB, abort gates,
+// live line, samplers, live metrics, streams, the table's outputs, abort gates,
 // checkpoints and the live page to the engine's hooks. On an error,
 // whatever it started is released.
 func Start(plan *scenario.Plan, o Options) (_ *Session, err error) {
@@ -287,7 +286,7 @@ func (s *Session) attach() error {
 		return err
 	}
 	cfg.Observers = append(cfg.Observers, s.outs.Observers(s.plan.Label, o.Labels)...)
-	if err := s.startInflux(); err != nil {
+	if err := s.startOutputs(); err != nil {
 		return err
 	}
 	if len(o.AbortGates) > 0 {
@@ -318,26 +317,27 @@ func (s *Session) startMetrics() error {
 	return nil
 }
 
-// startInflux starts the InfluxDB writer when a URL is given: its points
-// carry the run's label as their transaction and, for one shard of
-// several, the shard's index as the PodMonitor's shard label does.
-func (s *Session) startInflux() error {
-	c := s.o.Influx
-	if c.URL == "" {
+// startOutputs starts each enabled output of the table of outputs
+// (loadgen/output/outputs) in order, with the run's label and, for one
+// shard of several, the shard's index as the PodMonitor's shard label
+// names it, and attaches it to the engine.
+func (s *Session) startOutputs() error {
+	if len(s.o.Outputs) == 0 {
 		return nil
 	}
-	c.Label = s.plan.Label
+	run := output.Run{Label: s.plan.Label, RunID: s.plan.RunConfig.RunID, Labels: s.plan.RunConfig.Labels, Note: s.prog.note}
 	if sh := engine.ShardOf(s.plan.Config.Load); !sh.Whole() {
-		c.Shard = strconv.Itoa(sh.Index)
+		run.Shard = strconv.Itoa(sh.Index)
 	}
-	w, err := influx.New(c)
-	if err != nil {
-		return usage.Wrap(fmt.Errorf("--influx-url: %w", err))
+	for _, f := range s.o.Outputs {
+		out, err := f.Start(run)
+		if err != nil {
+			return usage.Wrap(err)
+		}
+		s.writes = append(s.writes, out)
+		s.plan.Config.Observers = append(s.plan.Config.Observers, out)
+		s.closers = append(s.closers, out.Close) // a run that ended without a result
 	}
-	s.prog.note("writing per-second figures to InfluxDB at " + redact.URL(c.URL))
-	s.influx = &influx.Observer{W: w}
-	s.plan.Config.Observers = append(s.plan.Config.Observers, s.influx)
-	s.closers = append(s.closers, func() { w.Close(0, time.Second) }) // a run that ended without a result
 	return nil
 }
 
@@ -470,7 +470,7 @@ func (s *Session) Run() (*result.Result, error) {
 
 // Finish completes the result in one place and one order — the
 // command's Complete (HV-VES: the receiver's counts), the delivery
-// follower's section, the set-up's meta, what reached InfluxDB, what the
+// follower's section, the set-up's meta, what reached each output, what the
 // abort guard saw — then judges it once (report/verdict: the gates, the
 // abort gates, the baseline gates and the built-in rules), after which
 // nothing changes it: every output, the summary and the exit code read
@@ -514,7 +514,7 @@ func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 
 // complete adds to the result, in order, what every party that watched
 // the run knows: the command's Complete, the delivery follower's
-// section, the set-up's meta, InfluxDB's writes and the abort guard's
+// section, the set-up's meta, each output's writes and the abort guard's
 // stop, whose gate it returns for the verdict. A checkpoint that could
 // not be written is noted.
 func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
@@ -534,8 +534,8 @@ func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
 		res.Outputs = append(res.Outputs, loss)
 	}
 	s.dash.Complete(res) // what the live page's browsers missed
-	if s.influx != nil {
-		s.influx.Finish(res, influx.FinalWait) // what reached InfluxDB, waited for briefly
+	for _, out := range s.writes {
+		out.Finish(res, output.FinalWait) // what reached it, what it lost, waited for briefly
 	}
 	stopped := s.guard.Complete(res, s.signalled.Load())
 	if res.TargetExited = s.emulatorExited(res); res.TargetExited != "" && !s.signalled.Load() {

@@ -188,6 +188,10 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{[]string{"--influx-url", "influx:8086/write?db=jmeter"}, "--influx-url"},
 		{[]string{"--influx-url", "http://influx:8086/write"}, "--influx-url"},
 		{[]string{"--influx-url", "http://influx:8086/write?db=j", "--influx-percentiles", "120"}, "--influx-url"},
+		{[]string{"--remote-write-url", "prom:9090/api/v1/write"}, "--remote-write-url"},
+		{[]string{"--remote-write-url", "http://vl:pw@prom:9090/api/v1/write"}, "--remote-write-url"},
+		{[]string{"--remote-write-url", "http://prom:9090/api/v1/write", "--remote-write-bearer-file", filepath.Join(dir, "missing")}, "--remote-write-bearer-file"},
+		{[]string{"--remote-write-user", "vl"}, "--remote-write-user"},
 		{[]string{"-nosuchflag"}, "nosuchflag"},
 		{[]string{"frobnicate"}, "frobnicate"},
 	}

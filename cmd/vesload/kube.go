@@ -198,7 +198,7 @@ func kubeSpec(o *runOptions, k *kubeOptions, changed func(string) bool, now time
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}
-	if s.Args, err = podArgs(o, changed); err != nil {
+	if s.Args, err = podArgs(o); err != nil {
 		return nil, err
 	}
 	if err := kubeDashboardSpec(s, &o.dash, changed); err != nil {
@@ -227,19 +227,9 @@ func kubeDashboardSpec(s *kube.Spec, d *dashboardOptions, changed func(string) b
 
 // podArgs are the run flags that reach the pods as flags, not through
 // the profile (kubespec.RunFlags).
-func podArgs(o *runOptions, changed func(string) bool) ([]string, error) {
-	in := o.influx
+func podArgs(o *runOptions) ([]string, error) {
 	f := kubespec.RunFlags{AllowErrors: o.allowErrors, NoPreflight: o.noPreflight, KeepGoing: o.keepGoing, Quiet: o.quiet, Verbose: o.verbose,
-		RawBody: o.rawBody, AbortOnFail: o.abortOn,
-		InfluxURL: in.url, InfluxApplication: in.application, InfluxMeasurement: in.measurement}
-	if changed("influx-percentiles") {
-		f.InfluxPercentiles = in.percentiles
-	}
-	for _, name := range []string{"influx-application", "influx-measurement", "influx-percentiles"} {
-		if in.url == "" && changed(name) {
-			return nil, usagef("--%s goes with --influx-url", name)
-		}
-	}
+		RawBody: o.rawBody, AbortOnFail: o.abortOn, Outputs: o.outs}
 	a, err := f.Args()
 	if err != nil {
 		return nil, usage.Wrap(err)
@@ -282,7 +272,7 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}
-	more, err := podArgs(ro, changed)
+	more, err := podArgs(ro)
 	if err != nil {
 		return nil, err
 	}

@@ -754,6 +754,7 @@ func TestKubeManifestVariants(t *testing.T) {
 		{"--probe", "--insecure"},
 		{"--target-metrics", "http://ves:8443/actuator/prometheus", "--prom-url", "http://prom:9090", "--prom-query", "cpu=rate(x[1m])"},
 		{"--influx-url", "http://influx:8086/write?db=jmeter", "--allow-errors", "--no-preflight", "--abort-on-fail", "error_rate<5%"},
+		{"--remote-write-url", "http://prom:9090/api/v1/write", "--remote-write-job", "ves", "--remote-write-insecure"},
 		{"--pod-monitor", "--dashboard", "--dashboard-linger", "5m"},
 		{"--pod-monitor", "--start-at", kubeNow.Add(time.Hour).Format(time.RFC3339)},
 		{"--consume", "kafka://kafka:9092/unauthenticated.SEC_FAULT_OUTPUT", "--consume-grace", "10s", "--pod-monitor"},

@@ -14,6 +14,7 @@ import (
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/output/observe"
+	"github.com/vesload/vesload/loadgen/output/outputs"
 	"github.com/vesload/vesload/loadgen/ves"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/report/files"
@@ -72,7 +73,7 @@ type runOptions struct {
 
 	watch    watchOptions
 	consume  consumeOptions
-	influx   influxOptions
+	outs     *outputs.Set
 	shard    shardOptions
 	dash     dashboardOptions
 	baseline baselineOptions
@@ -122,8 +123,8 @@ func runFlags(o *runOptions) *pflag.FlagSet {
 // addObserverFlags adds the flags of what watches a run of the engine and
 // what it writes, the same for every command that runs it (`run`, `hv`):
 // report files, progress, failures, checkpoints, the abort gates, the JTL
-// and HdrHistogram log, the target's sampling and the live metrics, InfluxDB
-// and the live page.
+// and HdrHistogram log, the target's sampling and the live metrics, the
+// outputs of the table (loadgen/output/outputs) and the live page.
 func addObserverFlags(fs *pflag.FlagSet, o *runOptions) {
 	addFileFlags(fs, &o.files)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
@@ -133,7 +134,8 @@ func addObserverFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.jtl, "jtl", "", "write every request as a JMeter JTL (CSV) row to FILE")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write per-second latency histograms as an HdrHistogram interval log to FILE")
 	addWatchFlags(fs, &o.watch)
-	addInfluxFlags(fs, &o.influx)
+	o.outs = outputs.New()
+	o.outs.Add(fs)
 	addDashboardFlags(fs, &o.dash)
 }
 
@@ -302,7 +304,10 @@ func (o *runOptions) checkObservers() error {
 	if o.dash.addr != "" && o.dash.linger < 0 {
 		return usagef("--dashboard-linger %v: want 0 or a positive duration", o.dash.linger)
 	}
-	return o.influx.check()
+	if err := o.outs.Check(); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
 
 // sessionOptions turns the flags every run of the engine shares (`run`,
@@ -312,7 +317,7 @@ func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (sess
 	so := session.Options{Stderr: stderr, Version: version, Quiet: o.quiet, Verbose: o.verbose,
 		AbortOn: o.abortOn, AllowErrors: o.allowErrors, StartRule: !o.keepGoing, Files: o.files, Checkpoint: o.checkpoint,
 		JTL: observe.Stream{Option: "--jtl", Path: o.jtl}, HdrLog: observe.Stream{Option: "--hdr-log", Path: o.hdrLog},
-		MetricsAddr: o.watch.metricsAddr, MetricsLinger: o.watch.metricsLinger, Influx: o.influx.config(),
+		MetricsAddr: o.watch.metricsAddr, MetricsLinger: o.watch.metricsLinger, Outputs: o.outs.Enabled(),
 		DashboardAddr: o.dash.addr, DashboardLinger: o.dash.linger}
 	var err error
 	if so.Gates, err = parseThresholds(thresholds); err != nil {

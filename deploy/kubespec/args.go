@@ -1,33 +1,28 @@
 package kubespec
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vesload/vesload/deploy/kube"
+	"github.com/vesload/vesload/loadgen/output/outputs"
 )
 
 // RunFlags are the run's settings that reach the pods as flags, not
 // through the profile: what decides the exit code, what the shards
-// print, and the InfluxDB output.
+// print, and the outputs of the table (loadgen/output/outputs).
 type RunFlags struct {
 	AllowErrors, NoPreflight, KeepGoing, Quiet, Verbose, RawBody bool
 	// AbortOnFail are the --abort-on-fail gates.
 	AbortOnFail []string
-	// InfluxURL, when set, sends each shard's seconds to InfluxDB with
-	// InfluxApplication and InfluxMeasurement; InfluxPercentiles is nil
-	// for the default ones.
-	InfluxURL, InfluxApplication, InfluxMeasurement string
-	InfluxPercentiles                               []float64
+	// Outputs are the command line's values of every output; each
+	// renders its own arguments. Nil for none.
+	Outputs *outputs.Set
 }
 
 // Args are the flags every shard runs with (kube.Spec.Args). They are
-// written into the manifests, so an InfluxDB URL holding a credential is
-// refused.
+// written into the manifests, so an output's value holding a credential
+// is refused (each output's KubeArgs).
 func (f RunFlags) Args() ([]string, error) {
 	var a []string
 	for _, b := range []struct {
@@ -41,21 +36,11 @@ func (f RunFlags) Args() ([]string, error) {
 	for _, g := range f.AbortOnFail {
 		a = append(a, "--abort-on-fail", g)
 	}
-	if f.InfluxURL == "" {
-		return a, nil
+	more, err := f.Outputs.KubeArgs()
+	if err != nil {
+		return nil, err
 	}
-	if u, err := url.Parse(f.InfluxURL); err != nil || u.User != nil || u.Query().Has("p") {
-		return nil, errors.New("--influx-url: credentials in the URL would be written into the manifests: not available on Kubernetes yet")
-	}
-	a = append(a, "--influx-url", f.InfluxURL, "--influx-application", f.InfluxApplication, "--influx-measurement", f.InfluxMeasurement)
-	if f.InfluxPercentiles != nil {
-		p := make([]string, len(f.InfluxPercentiles))
-		for i, v := range f.InfluxPercentiles {
-			p[i] = strconv.FormatFloat(v, 'g', -1, 64)
-		}
-		a = append(a, "--influx-percentiles", strings.Join(p, ","))
-	}
-	return a, nil
+	return append(a, more...), nil
 }
 
 // ServeDashboard has each shard of s serve its live page on the pod's

@@ -6,29 +6,41 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/vesload/vesload/deploy/kube"
+	"github.com/vesload/vesload/loadgen/output/outputs"
 )
 
 func TestRunFlagsArgs(t *testing.T) {
 	t.Parallel()
-	influx := RunFlags{InfluxURL: "http://influx:8086/write?db=jmeter", InfluxApplication: "ves", InfluxMeasurement: "jmeter"}
-	withPct := influx
-	withPct.InfluxPercentiles = []float64{99.9, 50}
 	tests := []struct {
 		name string
 		f    RunFlags
-		want string
-		err  string
+		// flags are the outputs' flags given on the command line.
+		flags []string
+		want  string
+		err   string
 	}{
-		{"none", RunFlags{}, "", ""},
-		{"every switch", RunFlags{AllowErrors: true, NoPreflight: true, Quiet: true, Verbose: true, RawBody: true, AbortOnFail: []string{"p99<1s", "error_rate<5%"}},
+		{"none", RunFlags{}, nil, "", ""},
+		{"every switch", RunFlags{AllowErrors: true, NoPreflight: true, Quiet: true, Verbose: true, RawBody: true, AbortOnFail: []string{"p99<1s", "error_rate<5%"}}, nil,
 			"--allow-errors --no-preflight --quiet --verbose --raw-body --abort-on-fail p99<1s --abort-on-fail error_rate<5%", ""},
-		{"influx", influx, "--influx-url http://influx:8086/write?db=jmeter --influx-application ves --influx-measurement jmeter", ""},
-		{"influx percentiles", withPct, "--influx-percentiles 99.9,50", ""},
-		{"influx user", RunFlags{InfluxURL: "http://u:p@influx:8086/write?db=j"}, "", "--influx-url: credentials in the URL"},
-		{"influx password parameter", RunFlags{InfluxURL: "http://influx:8086/write?db=j&p=secret"}, "", "--influx-url: credentials"},
+		{"influx", RunFlags{}, []string{"--influx-url", "http://influx:8086/write?db=jmeter", "--influx-application", "ves"},
+			"--influx-url http://influx:8086/write?db=jmeter --influx-application ves --influx-measurement jmeter", ""},
+		{"influx percentiles", RunFlags{}, []string{"--influx-url", "http://influx:8086/write?db=jmeter", "--influx-percentiles", "99.9,50"}, "--influx-percentiles 99.9,50", ""},
+		{"influx user", RunFlags{}, []string{"--influx-url", "http://u:p@influx:8086/write?db=j"}, "", "--influx-url: credentials in the URL"},
+		{"influx password parameter", RunFlags{}, []string{"--influx-url", "http://influx:8086/write?db=j&p=secret"}, "", "--influx-url: credentials"},
+		{"influx flag alone", RunFlags{}, []string{"--influx-measurement", "m"}, "", "--influx-measurement goes with --influx-url"},
 	}
 	for _, tt := range tests {
+		if tt.flags != nil {
+			tt.f.Outputs = outputs.New()
+			fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+			tt.f.Outputs.Add(fs)
+			if err := fs.Parse(tt.flags); err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+		}
 		a, err := tt.f.Args()
 		switch {
 		case tt.err != "":

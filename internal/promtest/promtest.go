@@ -1,6 +1,7 @@
 // Package promtest starts a private Prometheus server (Debian's
 // prometheus package) on 127.0.0.1 for tests that have it scrape a
-// vesload run and evaluate PromQL through its HTTP API. It has its own
+// vesload run, or receive one through remote write, and evaluate PromQL
+// through its HTTP API. It has its own
 // storage directory and a free port, scrapes every second, and stops
 // with the test. Tests skip when prometheus is not installed, unless
 // VESLOAD_REQUIRE_PROMETHEUS=1 (as CI sets it) makes that a failure.
@@ -33,6 +34,11 @@ scrape_configs:
       - targets: [%q]
 `
 
+// receiverConfig scrapes nothing: what the server holds was pushed.
+const receiverConfig = `global:
+  evaluation_interval: 1s
+`
+
 // Server is a running Prometheus.
 type Server struct {
 	// URL is the server's base, http://127.0.0.1:PORT.
@@ -42,7 +48,7 @@ type Server struct {
 // Start runs Prometheus scraping target (host:port) as job "vesload".
 func Start(tb testing.TB, target string) *Server {
 	tb.Helper()
-	return start(tb, target)
+	return start(tb, fmt.Sprintf(config, target))
 }
 
 // StartNative is Start with native histograms scraped: Prometheus then
@@ -50,15 +56,27 @@ func Start(tb testing.TB, target string) *Server {
 // is stored as a native histogram.
 func StartNative(tb testing.TB, target string) *Server {
 	tb.Helper()
-	return start(tb, target, "--enable-feature=native-histograms")
+	return start(tb, fmt.Sprintf(config, target), "--enable-feature=native-histograms")
 }
 
-func start(tb testing.TB, target string, flags ...string) *Server {
+// StartReceiver runs Prometheus with its remote-write receiver on
+// (--web.enable-remote-write-receiver; 2.42 takes the 1.0 protocol) and
+// nothing to scrape: tests push to WriteURL and read back with Query.
+func StartReceiver(tb testing.TB) *Server {
+	tb.Helper()
+	return start(tb, receiverConfig, "--web.enable-remote-write-receiver")
+}
+
+// WriteURL is the server's remote-write endpoint, served when it was
+// started with StartReceiver.
+func (s *Server) WriteURL() string { return s.URL + "/api/v1/write" }
+
+func start(tb testing.TB, conf string, flags ...string) *Server {
 	tb.Helper()
 	bin := proctest.Need(tb, "prometheus", "VESLOAD_REQUIRE_PROMETHEUS", "apt-get install prometheus")
 	dir := tb.TempDir()
-	conf := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(conf, fmt.Appendf(nil, config, target), 0o644); err != nil {
+	confFile := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(confFile, []byte(conf), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", proctest.FreePort(tb))
@@ -66,7 +84,7 @@ func start(tb testing.TB, target string, flags ...string) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	args := append([]string{"--config.file=" + conf, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
+	args := append([]string{"--config.file=" + confFile, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
 		"--web.listen-address=" + addr, "--log.level=warn"}, flags...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf

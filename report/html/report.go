@@ -544,6 +544,18 @@ func resourceSection(r *result.Result) section {
 		}
 		s.Tables = append(s.Tables, table{Caption: "InfluxDB (--influx-url)", Rows: rows})
 	}
+	for _, w := range r.Written {
+		rows := [][]cell{
+			{key("URL"), txt(redact.URL(w.URL))},
+			{key("batches written"), num(format.Int(w.Batches))},
+			{key("samples written"), num(format.Int(w.Samples))},
+			{key("batches failed / dropped"), num(format.Int(w.Failed) + " / " + format.Int(w.Dropped))},
+		}
+		if w.LastError != "" {
+			rows = append(rows, []cell{key("last error"), txt(redact.URL(w.LastError))})
+		}
+		s.Tables = append(s.Tables, table{Caption: "Output " + w.Output, Rows: rows})
+	}
 	return s
 }
 

@@ -190,6 +190,9 @@ func TestReportDegrades(t *testing.T) {
 	influxDown := sampleResult(t)
 	influxDown.Influx = &result.InfluxWrites{URL: "http://vl:xxxxx@influx:8086/write?db=jmeter", Failed: 61,
 		LastError: "influx write: dial tcp 10.0.0.9:8086: connect: connection refused"}
+	written := sampleResult(t)
+	written.Written = []result.OutputWrites{{Output: "--remote-write-url", URL: "http://prom:9090/api/v1/write", Batches: 58, Samples: 1200, Failed: 2, Dropped: 1,
+		LastError: "server returned HTTP status 503"}}
 	interrupted := sampleResult(t)
 	interrupted.Interrupted = true
 	interrupted.DurationS = 12.5
@@ -203,6 +206,7 @@ func TestReportDegrades(t *testing.T) {
 		{"no errors, no target", noErrors, 6, []string{"No errors during the run.", "The target was not sampled."}},
 		{"broken histogram", broken, 7, []string{"latency histogram: decode histogram"}},
 		{"influx down", influxDown, 7, []string{"InfluxDB (--influx-url)", "http://vl:xxxxx@influx:8086/write?db=jmeter", ">61 / 0<", "connection refused"}},
+		{"output written", written, 7, []string{"Output --remote-write-url", "http://prom:9090/api/v1/write", ">1200<", ">2 / 1<", "HTTP status 503"}},
 		{"interrupted", interrupted, 7, []string{`class="banner"`, "interrupted after 12.5s of the 1m0s planned"}},
 	}
 	for _, tc := range tests {

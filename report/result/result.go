@@ -54,6 +54,12 @@ type Result struct {
 	// Influx says what reached InfluxDB (--influx-url); write errors are
 	// counted here and never fail the run.
 	Influx *InfluxWrites `json:"influx,omitempty"`
+	// Written says, for every other output that writes the run to a
+	// store while it goes on (the table of outputs), what reached it, one
+	// entry per output in the table's order; write errors are counted
+	// here and never fail the run. InfluxDB keeps its own section, which
+	// results written before this one carry.
+	Written []OutputWrites `json:"written,omitempty"`
 	// AbortedBy is the --abort-on-fail gate that stopped the run early;
 	// Interrupted stays for signals, so a script tells the two apart.
 	AbortedBy string `json:"aborted_by,omitempty"`
@@ -114,6 +120,25 @@ type InfluxWrites struct {
 	Points    int64  `json:"points"`
 	Failed    int64  `json:"failed"`
 	Dropped   int64  `json:"dropped"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// OutputWrites counts the batches one output sent to its store: the
+// section any output of the table adds without a type of its own.
+type OutputWrites struct {
+	// Output names the output by its flag ("--remote-write-url").
+	Output string `json:"output"`
+	// URL is where it wrote, credentials hidden.
+	URL string `json:"url"`
+	// Batches counts the batches the store took, Samples the records
+	// (samples, points) in them.
+	Batches int64 `json:"batches"`
+	Samples int64 `json:"samples"`
+	// Failed counts the batches the store refused or that could not be
+	// sent, Dropped those a full queue or the end of the run left out.
+	Failed  int64 `json:"failed"`
+	Dropped int64 `json:"dropped"`
+	// LastError is the reason of the last failure.
 	LastError string `json:"last_error,omitempty"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -18,7 +19,10 @@ type Observer struct {
 	W *Writer
 }
 
-var _ engine.OutcomeSplitter = (*Observer)(nil)
+var (
+	_ engine.OutcomeSplitter = (*Observer)(nil)
+	_ output.Output          = (*Observer)(nil)
+)
 
 // SplitsOutcomes implements engine.OutcomeSplitter: the rows are ok, ko
 // and by error.
