@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/loadgen/output"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -108,10 +109,10 @@ type Writer struct {
 }
 
 // FinalWait is how long the end of a run waits for InfluxDB to take what
-// is still queued: a never-answering InfluxDB must not stretch a 5 s run
-// by seconds (one write may take Config.Timeout, 3 s). What it does not
-// take in that time is counted as dropped.
-const FinalWait = 1500 * time.Millisecond
+// is still queued (output.FinalWait): a never-answering InfluxDB must not
+// stretch a 5 s run by seconds, where one write may take Config.Timeout,
+// 3 s. What it does not take in that time is counted as dropped.
+const FinalWait = output.FinalWait
 
 // New checks cfg and starts the writer goroutine. Bad configuration is
 // the only error: InfluxDB is not contacted until the first second.
