@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vesload/vesload/internal/fdlimit"
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/ves"
@@ -355,7 +356,7 @@ func (o *runOptions) sessionOptions(thresholds []string, stderr io.Writer) (sess
 // command meet them). It is the one rule of exit 2 for errors.
 func isUsage(err error) bool {
 	return errors.As(err, new(usageError)) || errors.As(err, new(session.UsageError)) ||
-		errors.As(err, new(*delivery.OptionError))
+		errors.As(err, new(*delivery.OptionError)) || errors.As(err, new(*inputfile.TooLargeError))
 }
 
 // parseThresholds parses the --threshold gates (a profile's too).

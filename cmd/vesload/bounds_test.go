@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInputFilesBounded gives every kind of input file a device that never
+// ends and a sparse file of 3 GiB: each is refused in one line naming the
+// file, with exit 2, within seconds and well under a gigabyte of memory
+// (internal/inputfile), where they used to grow the process without end.
+func TestInputFilesBounded(t *testing.T) {
+	sparse := filepath.Join(t.TempDir(), "sparse")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(3 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	const url = "https://127.0.0.1:1/eventListener/v7"
+	cases := []struct {
+		name string
+		args func(file string) []string
+	}{
+		{"serve --auth-file", func(f string) []string { return []string{"serve", "--listen", "127.0.0.1:0", "--auth-file", f} }},
+		{"report", func(f string) []string { return []string{"report", f} }},
+		{"compare", func(f string) []string { return []string{"compare", f, "--vs", f} }},
+		{"trend", func(f string) []string { return []string{"trend", f, f} }},
+		{"merge", func(f string) []string { return []string{"merge", f} }},
+		{"-profile", func(f string) []string { return []string{"-profile", f, "--dry-run"} }},
+		{"profiles check", func(f string) []string { return []string{"profiles", "check", f} }},
+		{"--password-file", func(f string) []string {
+			return []string{"--url", url, "--user", "u", "--password-file", f, "--dry-run"}
+		}},
+		{"--cacert", func(f string) []string { return []string{"--url", url, "--cacert", f, "--dry-run"} }},
+		{"--cert", func(f string) []string { return []string{"--url", url, "--cert", f, "--key", f, "--dry-run"} }},
+		{"--body-file", func(f string) []string { return []string{"--body-file", f, "--dry-run"} }},
+		{"--data-file", func(f string) []string { return []string{"--data-file", f, "--dry-run"} }},
+		{"import-jmx", func(f string) []string { return []string{"import-jmx", f} }},
+	}
+	for _, c := range cases {
+		for _, file := range []string{"/dev/zero", sparse} {
+			t.Run(c.name+" "+filepath.Base(file), func(t *testing.T) {
+				o := vesload(t, 30*time.Second, c.args(file)...)
+				line := strings.TrimRight(o.stderr, "\n")
+				if o.code != exitUsage || strings.Contains(line, "\n") || !strings.Contains(line, file) || !strings.Contains(line, "more than") {
+					t.Errorf("exit %d, stderr %q: want exit 2 and one line naming %s and its limit", o.code, o.stderr, file)
+				}
+				if o.maxRSS == 0 || o.maxRSS >= 1<<30 {
+					t.Errorf("peak memory %d MiB: want some, under 1 GiB", o.maxRSS>>20)
+				}
+				if o.elapsed > 10*time.Second {
+					t.Errorf("refused after %v: want within seconds", o.elapsed)
+				}
+			})
+		}
+	}
+}
