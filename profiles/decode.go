@@ -109,6 +109,9 @@ func Parse(data []byte, name string) (p *Profile, err error) {
 	}
 	// Files saved on Windows: the YAML reader counts \r\n as two lines.
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if err := checkDepth(data, name); err != nil {
+		return nil, err
+	}
 	body, err := parseDocument(data, name)
 	if err != nil {
 		return nil, err

@@ -61,3 +61,24 @@ func TestInputFilesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepProfileRefused is the profile of 20,000 nested "[" (40 KB) that
+// reached 990 MB: run and profiles check refuse it with file:line and the
+// limit, at once, in a few megabytes.
+func TestDeepProfileRefused(t *testing.T) {
+	deep := filepath.Join(t.TempDir(), "deep.yaml")
+	if err := os.WriteFile(deep, []byte("load: "+strings.Repeat("[", 20000)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-profile", deep, "--dry-run"}, {"profiles", "check", deep}} {
+		o := vesload(t, 30*time.Second, args...)
+		line := strings.TrimRight(o.stderr, "\n")
+		if o.code != exitUsage || strings.Contains(line, "\n") || !strings.Contains(line, deep+":1:") || !strings.Contains(line, "more than 100 levels") {
+			t.Errorf("%v: exit %d, stderr %q: want exit 2 and one line with file:line and the limit", args, o.code, o.stderr)
+		}
+		if o.maxRSS == 0 || o.maxRSS >= 256<<20 || o.elapsed > 5*time.Second {
+			t.Errorf("%v: refused in %v with a peak of %d MiB: want seconds and little memory", args, o.elapsed, o.maxRSS>>20)
+		}
+		t.Logf("%v: %v, %d MiB", args, o.elapsed, o.maxRSS>>20)
+	}
+}

@@ -50,6 +50,13 @@ const (
 	Logs int64 = 128 << 20
 )
 
+// YAMLDepth bounds how deeply a profile may nest its YAML (flow
+// collections and block entries chained on one line), checked before the
+// YAML library reads it: the library's memory grows with the square of
+// the nesting (20,000 levels in 40 KB took 990 MB), and a profile nests
+// a few levels, a JSON body written inline in it a dozen more.
+const YAMLDepth = 100
+
 // TooLargeError is a file over its kind's limit. It is a usage error: the
 // file given is not a file of the kind asked for.
 type TooLargeError struct {
