@@ -82,3 +82,32 @@ func TestDeepProfileRefused(t *testing.T) {
 		t.Logf("%v: %v, %d MiB", args, o.elapsed, o.maxRSS>>20)
 	}
 }
+
+// TestHVSchedulesBounded: HV-VES schedules that panicked, ran out of
+// memory, took gigabytes before connecting or ran for another length than
+// asked are refused as REST refuses them: one line, exit 2, at once.
+func TestHVSchedulesBounded(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--producers", "1", "--messages", "5", "--interval", "1000000h"}, "--interval 1000000h: longer than 8784h"},
+		{[]string{"--producers", "1", "--messages", "2", "--interval", "1000000h"}, "--interval 1000000h: longer than 8784h"},
+		{[]string{"--interval", "10000h", "--messages", "3"}, "--interval 10000h: longer than 8784h"},
+		{[]string{"--interval", "5000h", "--messages", "3"}, "the run would last 10000h, longer than 8784h"},
+		{[]string{"--rate", "1e-9"}, "longer than 8784h"},
+		{[]string{"--producers", "100000000"}, "--producers: want 1 to 100000"},
+		{[]string{"--duration", "1000000h"}, "--duration 1000000h: longer than 8784h"},
+		{[]string{"--producers", "2000", "--size", "1000000"}, "more than 256 MiB"},
+	}
+	for _, c := range cases {
+		o := vesload(t, 30*time.Second, append([]string{"hv"}, c.args...)...)
+		line := strings.TrimRight(o.stderr, "\n")
+		if o.code != exitUsage || strings.Contains(line, "\n") || !strings.Contains(line, c.want) {
+			t.Errorf("hv %v: exit %d, stderr %.300q: want exit 2 and one line with %q", c.args, o.code, o.stderr, c.want)
+		}
+		if o.maxRSS == 0 || o.maxRSS >= 256<<20 || o.elapsed > 5*time.Second {
+			t.Errorf("hv %v: refused in %v with a peak of %d MiB: want seconds and little memory", c.args, o.elapsed, o.maxRSS>>20)
+		}
+	}
+}
