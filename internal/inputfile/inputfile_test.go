@@ -2,6 +2,7 @@ package inputfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,4 +67,38 @@ func TestSizeIsWrittenForPeople(t *testing.T) {
 			t.Errorf("size(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// FuzzReadAll: whatever the input and the limit, ReadAll returns the input
+// when it fits and a *TooLargeError when it does not, read in any chunks.
+func FuzzReadAll(f *testing.F) {
+	f.Add([]byte("abc"), uint8(3), uint8(1))
+	f.Add([]byte("abcd"), uint8(3), uint8(2))
+	f.Add([]byte{}, uint8(0), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, limit, chunk uint8) {
+		r := &chunked{data: data, n: int(chunk%7) + 1}
+		got, err := ReadAll(r, "in", "input", int64(limit))
+		var tl *TooLargeError
+		switch {
+		case len(data) <= int(limit) && (err != nil || string(got) != string(data)):
+			t.Fatalf("%d bytes under a limit of %d: %q, %v", len(data), limit, got, err)
+		case len(data) > int(limit) && !errors.As(err, &tl):
+			t.Fatalf("%d bytes over a limit of %d: %v", len(data), limit, err)
+		}
+	})
+}
+
+// chunked reads data n bytes at a time.
+type chunked struct {
+	data []byte
+	n    int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), c.n)], c.data)
+	c.data = c.data[n:]
+	return n, nil
 }
