@@ -107,18 +107,39 @@ func ReadFile(path, what string, limit int64) ([]byte, error) {
 
 // ReadAll reads r to its end, name and what naming it in errors, and
 // refuses it when it holds more than limit bytes, having read at most one
-// byte more.
+// byte more. It reads in chunks joined at the end, so that a stream
+// refused at the limit has cost the limit, not the doubling buffer of
+// io.ReadAll (600 MB for a limit of 256 MiB).
 func ReadAll(r io.Reader, name, what string, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(Reader(r, name, what, limit))
-	if err != nil {
+	br := Reader(r, name, what, limit)
+	var chunks [][]byte
+	total := 0
+	for {
+		chunk := make([]byte, min(readChunk, limit+1))
+		n, err := io.ReadFull(br, chunk)
+		if n > 0 {
+			chunks, total = append(chunks, chunk[:n]), total+n
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
 		var tl *TooLargeError
 		if errors.As(err, &tl) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s %s: %w", what, name, err)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", what, name, err)
+		}
+	}
+	data := make([]byte, 0, total)
+	for _, c := range chunks {
+		data = append(data, c...)
 	}
 	return data, nil
 }
+
+// readChunk is what ReadAll reads at once.
+const readChunk = 1 << 20
 
 // Reader returns r bounded to limit bytes: a read past the limit fails
 // with a *TooLargeError instead of returning more, for readers that
