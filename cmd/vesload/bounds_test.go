@@ -30,7 +30,7 @@ func TestInputFilesBounded(t *testing.T) {
 		{"serve --auth-file", func(f string) []string { return []string{"serve", "--listen", "127.0.0.1:0", "--auth-file", f} }},
 		{"report", func(f string) []string { return []string{"report", f} }},
 		{"compare", func(f string) []string { return []string{"compare", f, "--vs", f} }},
-		{"trend", func(f string) []string { return []string{"trend", f, f} }},
+		{"trend", func(f string) []string { return []string{"trend", f} }},
 		{"merge", func(f string) []string { return []string{"merge", f} }},
 		{"-profile", func(f string) []string { return []string{"-profile", f, "--dry-run"} }},
 		{"profiles check", func(f string) []string { return []string{"profiles", "check", f} }},
