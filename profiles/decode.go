@@ -13,11 +13,9 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
-)
 
-// maxProfileSize bounds what Parse reads: a profile is a few kilobytes,
-// inline bodies included.
-const maxProfileSize = 8 << 20
+	"github.com/vesload/vesload/internal/inputfile"
+)
 
 // Load reads a profile by built-in name (see Builtins) or file path. A
 // built-in name wins over a file of the same name in the working
@@ -61,14 +59,10 @@ func readFile(path string) ([]byte, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("read profile %s: is a directory", path)
 	}
-	if st.Size() > maxProfileSize {
-		return nil, fmt.Errorf("read profile %s: %d bytes, more than the %d a profile may have", path, st.Size(), maxProfileSize)
+	if st.Mode().IsRegular() && st.Size() > inputfile.Profile {
+		return nil, &inputfile.TooLargeError{Name: path, What: "profile", Limit: inputfile.Profile}
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read profile %s: %w", path, err)
-	}
-	return data, nil
+	return inputfile.ReadAll(f, path, "profile", inputfile.Profile)
 }
 
 // rebasePaths makes relative file references relative to dir.
@@ -107,14 +101,17 @@ func Parse(data []byte, name string) (p *Profile, err error) {
 			p, err = nil, &Error{File: name, Msg: oneLine(fmt.Sprintf("cannot decode YAML: %v", r))}
 		}
 	}()
-	if len(data) > maxProfileSize {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("%d bytes, more than the %d a profile may have", len(data), maxProfileSize)}
+	if int64(len(data)) > inputfile.Profile {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("%d bytes, more than the %d a profile may have", len(data), inputfile.Profile)}
 	}
 	if !utf8.Valid(data) {
 		return nil, invalidUTF8(data, name)
 	}
 	// Files saved on Windows: the YAML reader counts \r\n as two lines.
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if err := checkDepth(data, name); err != nil {
+		return nil, err
+	}
 	body, err := parseDocument(data, name)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ func FuzzParse(f *testing.F) {
 		"target: {auth: {user: u, password: p}}\n", "&a x: *a\n", "load: !!str 5\n", "- a\n- b\n",
 		"requests:\n  - body: |\n      {\"a\": ${__UUID()}}\n", "load:\n  stages:\n    - ramp: {from: 0, to: 1e7, over: 1s}\n",
 		"? [a]\n: b\n", "<<: {pool: 1}\n", "pool: 0x10\n", "pool: 1_000\n",
+		"load: " + strings.Repeat("[", 200) + "\n", strings.Repeat("- ", 200) + "x\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -64,4 +65,21 @@ func checkErrorLine(t *testing.T, err error, data []byte) {
 	if lines := strings.Count(text, "\n") + strings.Count(text, "\r") + 1; pe.Line > lines {
 		t.Fatalf("error at line %d of a %d-line input: %v", pe.Line, lines, err)
 	}
+}
+
+// FuzzCheckDepth checks that the nesting scan ends on any text, never
+// panics, and refuses in one line with a position inside the input.
+func FuzzCheckDepth(f *testing.F) {
+	for _, s := range []string{
+		fullProfile, "a: [[[", "a: \"[[[\"\n", "body: |\n  [[[\nb: ]", "- - - x\n", "a: x - \"\nb: [[\n",
+		"a: 'it''s [' # [[\n", "a: {\"b\":[1,{\"c\":\"]\"}]}\n", "? - [\n: x\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := checkDepth(data, "fuzz.yaml")
+		if err != nil {
+			checkErrorLine(t, err, data)
+		}
+	})
 }

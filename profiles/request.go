@@ -144,9 +144,12 @@ func validateDomain(path, d string) error {
 	return &FieldError{Path: path, Msg: msg}
 }
 
-// validateHeaders rejects malformed header names and credentials in
-// clear: an Authorization header would put a secret in the profile.
+// validateHeaders rejects malformed header names, credentials in clear
+// (an Authorization header would put a secret in the profile), headers
+// the transport would not send as written (CheckHeaderName) and a name
+// given twice in two spellings, of which one only would be sent.
 func validateHeaders(path string, h map[string]string) error {
+	seen := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(h)) {
 		if !validToken(name) {
 			return fieldErr(path, "%q is not a valid header name", name)
@@ -155,9 +158,33 @@ func validateHeaders(path string, h map[string]string) error {
 		case "Authorization", "Proxy-Authorization":
 			return fieldErr(path+"."+name, "credentials are not written in a profile: use target.auth with password_file or password_env")
 		}
+		if err := CheckHeaderName(name); err != nil {
+			return fieldErr(path+"."+name, "%v", err)
+		}
+		if other, ok := seen[http.CanonicalHeaderKey(name)]; ok {
+			return fieldErr(path+"."+name, "the same header as %s: give it once", other)
+		}
+		seen[http.CanonicalHeaderKey(name)] = name
 		if strings.ContainsAny(h[name], "\r\n") {
 			return fieldErr(path+"."+name, "header value spans lines: want one line")
 		}
+	}
+	return nil
+}
+
+// CheckHeaderName refuses the headers that frame a request or concern one
+// connection (Content-Length, Transfer-Encoding, Connection and the other
+// hop-by-hop headers): the transport writes them from the body and
+// --keep-alive, so one given would either not be sent, while the result
+// recorded it, or break the request's framing. Every other header, Host
+// included, is sent as written. It is the one rule of the command line's
+// --header and a profile's headers.
+func CheckHeaderName(name string) error {
+	switch c := http.CanonicalHeaderKey(name); c {
+	case "Content-Length", "Transfer-Encoding", "Trailer", "Te":
+		return fmt.Errorf("%s is written by vesload from the body, never as given: leave it out", name)
+	case "Connection", "Keep-Alive", "Proxy-Connection", "Upgrade":
+		return fmt.Errorf("%s concerns the connection, which vesload manages (--keep-alive): leave it out", name)
 	}
 	return nil
 }

@@ -248,7 +248,7 @@ func (st Stage) scaled(scale func(time.Duration) time.Duration) Stage {
 // loss: more than this is a mistake rather than a test.
 const (
 	maxRequests = 1e12
-	maxDuration = 366 * 24 * time.Hour
+	maxDuration = engine.MaxDuration
 )
 
 // validate checks the shape; an empty shape is valid (the command line

@@ -2,12 +2,11 @@ package profiles
 
 import (
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/internal/suggest"
 )
 
@@ -153,25 +152,10 @@ func (p *Profile) ScanBodyFiles() error {
 	return nil
 }
 
-// maxBodyFile bounds what ScanBodyFiles reads: a request body is at most a
-// few megabytes (the VES limit is 2 MB), and a device such as /dev/zero
-// must not hang the run before it starts.
-const maxBodyFile = 64 << 20
-
+// readBodyFile reads a body file within inputfile.Body, so that a device
+// such as /dev/zero does not hang the run before it starts.
 func readBodyFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("body file: %w", err)
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxBodyFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("body file %s: %w", path, err)
-	}
-	if len(src) > maxBodyFile {
-		return nil, fmt.Errorf("body file %s: more than %d bytes: want a request body", path, maxBodyFile)
-	}
-	return src, nil
+	return inputfile.ReadFile(path, "body file", inputfile.Body)
 }
 
 // referencedVars lists, sorted and once each, the variable names used by

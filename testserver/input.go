@@ -1,12 +1,12 @@
 package testserver
 
 import (
-	"crypto/tls"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // Input is an emulator's configuration as a command line gives it
@@ -118,9 +118,9 @@ func (in *Input) credentials() (string, error) {
 	}
 	cred, flag := in.AuthText, "--auth"
 	if in.AuthFile != "" {
-		b, err := os.ReadFile(in.AuthFile)
+		b, err := inputfile.ReadFile(in.AuthFile, "--auth-file", inputfile.Secret)
 		if err != nil {
-			return "", fmt.Errorf("--auth-file: %w", err)
+			return "", err
 		}
 		cred, flag = strings.TrimSpace(string(b)), "--auth-file"
 	}
@@ -140,7 +140,7 @@ func (in *Input) checkTLS() error {
 	if in.TLSCertFile == "" || in.TLSKeyFile == "" {
 		return errors.New("--tls-cert and --tls-key: give both")
 	}
-	if _, err := tls.LoadX509KeyPair(in.TLSCertFile, in.TLSKeyFile); err != nil {
+	if _, err := inputfile.KeyPair(in.TLSCertFile, in.TLSKeyFile); err != nil {
 		return fmt.Errorf("--tls-cert/--tls-key: %w", err)
 	}
 	return nil

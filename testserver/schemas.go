@@ -17,6 +17,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"sigs.k8s.io/yaml"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // The collector's default configuration validates each API version
@@ -163,7 +165,7 @@ func (yamlOrJSONLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "schema", inputfile.Schema)
 	if err != nil {
 		return nil, err
 	}
@@ -231,9 +233,9 @@ type stndCompiled struct {
 }
 
 func newStndSchemas(repo string) (*stndSchemas, error) {
-	b, err := os.ReadFile(filepath.Join(repo, schemaMapFile))
+	b, err := inputfile.ReadFile(filepath.Join(repo, schemaMapFile), "schema map", inputfile.Schema)
 	if err != nil {
-		return nil, fmt.Errorf("read schema map: %w", err)
+		return nil, err
 	}
 	var entries []struct {
 		PublicURL string `json:"publicURL"`
@@ -253,7 +255,7 @@ func newStndSchemas(repo string) (*stndSchemas, error) {
 }
 
 func readsAsYAML(path string) bool {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "schema", inputfile.Schema)
 	if err != nil || len(b) == 0 {
 		return false
 	}

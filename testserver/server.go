@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"hash/maphash"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // Server is a running VES collector emulator. Its methods are safe for
@@ -65,7 +66,7 @@ func start(opts Options, h hooks) (*Server, error) {
 	}
 	var tlsConfig *tls.Config
 	if st.TLSCertFile != "" {
-		cert, err := tls.LoadX509KeyPair(st.TLSCertFile, st.TLSKeyFile)
+		cert, err := inputfile.KeyPair(st.TLSCertFile, st.TLSKeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("load TLS certificate %s and key %s: %w", st.TLSCertFile, st.TLSKeyFile, err)
 		}
@@ -101,9 +102,9 @@ func clientCertificates(cfg *tls.Config, caFile string) error {
 	if caFile == "" {
 		return nil
 	}
-	pem, err := os.ReadFile(caFile)
+	pem, err := inputfile.ReadFile(caFile, "client CA file", inputfile.Cert)
 	if err != nil {
-		return fmt.Errorf("read client CA file: %w", err)
+		return err
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pem) {

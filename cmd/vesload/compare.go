@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -77,6 +78,12 @@ func executeCompare(o *compareOptions, argsA, argsB []string, stdout io.Writer) 
 	opts, err := o.ComparisonSet.Options(o.Settings)
 	if err != nil {
 		return nil, usage.Wrap(err)
+	}
+	if ins, err := files.ExpandGlobs(append(slices.Clone(argsA), argsB...)); err == nil {
+		outs := []files.Path{{Option: "-o", Path: o.Output}, {Option: "--html", Path: o.HTML}, {Option: "--junit", Path: o.JUnit}}
+		if err := files.CheckInputs(ins, outs); err != nil {
+			return nil, usage.Wrap(err)
+		}
 	}
 	sa, sb, err := files.ReadSides(argsA, argsB)
 	if err != nil {

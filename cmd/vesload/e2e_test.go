@@ -59,6 +59,7 @@ type outcome struct {
 	code           int
 	stdout, stderr string
 	elapsed        time.Duration
+	maxRSS         int64 // the process's peak resident memory, in bytes
 }
 
 // vesload runs the binary with a hard time limit.
@@ -80,6 +81,11 @@ func vesloadEnv(t *testing.T, limit time.Duration, env []string, args ...string)
 	start := time.Now()
 	err := cmd.Run()
 	o := outcome{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			o.maxRSS = int64(ru.Maxrss) << 10 // kilobytes on Linux
+		}
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("vesload %v did not finish within %v\nstderr: %s", args, limit, o.stderr)
 	}

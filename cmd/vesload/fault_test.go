@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,9 +127,14 @@ func checkFaultRun(t *testing.T, o outcome, out string, limit time.Duration) *re
 // faultArgs is a short run against url with a result file.
 func faultArgs(t *testing.T, url string, extra ...string) (string, []string) {
 	out := filepath.Join(t.TempDir(), "r.json")
-	args := append([]string{"--url", url, "-rps", "40", "-duration", "2s", "--timeout", "500ms",
-		"--checkpoint", "0", "-o", out}, extra...)
-	return out, args
+	args := []string{"--url", url}
+	// A flag given twice is refused: extra's flags replace the defaults.
+	for _, d := range [][2]string{{"-rps", "40"}, {"-duration", "2s"}, {"--timeout", "500ms"}, {"--checkpoint", "0"}, {"-o", out}} {
+		if !slices.Contains(extra, d[0]) {
+			args = append(args, d[0], d[1])
+		}
+	}
+	return out, append(args, extra...)
 }
 
 func TestFaultTargetKilledAndRestarted(t *testing.T) {

@@ -131,6 +131,9 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *re
 	if err != nil {
 		return cfg, nil, nil, usage.Wrap(err)
 	}
+	if err := cfg.CheckSchedule(); err != nil {
+		return cfg, nil, nil, usage.Wrap(err)
+	}
 	o.shard.runID = o.runID
 	sp, err := o.shard.resolve(time.Now(), os.Getenv)
 	if err != nil {

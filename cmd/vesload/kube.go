@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/deploy/kube"
 	"github.com/vesload/vesload/deploy/kubespec"
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/rendezvous"
 	"github.com/vesload/vesload/profiles"
@@ -140,7 +141,7 @@ func (k *kubeOptions) specOptions(ro *runOptions, sh *shardOptions, runID string
 		PasswordSecret: k.passwordSecret, PasswordKey: k.passwordKey, CertSecret: k.certSecret, CertFormat: k.certFormat,
 		PromURL: ro.watch.promURL, PromQueries: ro.watch.promQueries,
 		RunID: runID, Now: now, StartTolerance: sh.startTolerance, ReadyTimeout: sh.readyTimeout,
-		MetricsLinger: 30 * time.Second, Version: version, ReadFile: os.ReadFile, LookupEnv: os.LookupEnv,
+		MetricsLinger: 30 * time.Second, Version: version, ReadFile: readShipped, LookupEnv: os.LookupEnv,
 	}
 	if plan.Start != nil {
 		ko.StartAt = plan.Start.At
@@ -285,4 +286,11 @@ func kubeHVSpec(o *hvOptions, k *kubeOptions, changed func(string) bool, now tim
 		return nil, err
 	}
 	return s, nil
+}
+
+// readShipped reads a file a sharded run ships in its ConfigMap (a body,
+// data or CA file) within the bound of a body file, the largest of them:
+// the ConfigMap's own 1 MiB is checked on what was read.
+func readShipped(path string) ([]byte, error) {
+	return inputfile.ReadFile(path, "file", inputfile.Body)
 }

@@ -39,6 +39,11 @@ func mergeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if _, err := parseThresholds(gates); err != nil {
 		return fail(stderr, "vesload: merge", usage.Wrap(err))
 	}
+	if ins, err := files.ExpandGlobs(fs.Args()); err == nil {
+		if err := files.CheckInputs(ins, []files.Path{{Option: "-o", Path: output}}); err != nil {
+			return fail(stderr, "vesload: merge", usage.Wrap(err))
+		}
+	}
 	rs, names, err := files.Inputs(fs.Args(), stdin)
 	if errors.Is(err, files.ErrNoInputs) {
 		err = fmt.Errorf("want the result files to merge, or '-' for a stream (usage: %s)", mergeSynopsis)

@@ -129,7 +129,7 @@ func TestProfilesCheck(t *testing.T) {
 		{"body file variables are named", []string{bodyVars}, exitOK,
 			"ok  " + bodyVars + " (before a run, set PNF with --set PNF=…)\n", nil},
 		{"a missing body file fails", []string{noBody}, exitUsage, "",
-			regexp.MustCompile(`^vesload profiles check: ` + regexp.QuoteMeta(noBody) + `: body file: .*nosuch\.json`)},
+			regexp.MustCompile(`^vesload profiles check: ` + regexp.QuoteMeta(noBody) + `: read body file: .*nosuch\.json`)},
 		{"typo'd key: file:line:column first", []string{typo}, exitUsage, "",
 			regexp.MustCompile(`^` + regexp.QuoteMeta(typo) + `:4:3: unknown key "duraton" in load: did you mean "duration"\?$`)},
 		{"a broken threshold at its line", []string{brokenGates[0]}, exitUsage, "",

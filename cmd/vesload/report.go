@@ -26,6 +26,9 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return fail(stderr, "vesload: report", usagef("want exactly one result file, got %d (usage: %s)", fs.NArg(), reportSynopsis))
 	}
+	if err := files.CheckInputs(fs.Args(), []files.Path{{Option: "-o", Path: output}}); err != nil {
+		return fail(stderr, "vesload: report", usage.Wrap(err))
+	}
 	res, err := resultfile.Read(fs.Arg(0))
 	if err != nil {
 		return fail(stderr, "vesload: report", usage.Wrap(err))

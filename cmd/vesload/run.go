@@ -169,7 +169,12 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 // execute runs the test described by o and returns the exit code.
 func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
 	if o.dry.on {
-		return dryRun(o, changed, "", testserver.DefaultSchemaDir(), stdout)
+		// The run ID a run would take, checked as a run checks it: a dry
+		// run shows what the run would send, or why it would not start.
+		if err := ves.CheckRunID(o.shard.runID); o.shard.runID != "" && err != nil {
+			return 0, usagef("--run-id: %v", err)
+		}
+		return dryRun(o, changed, o.shard.runID, testserver.DefaultSchemaDir(), stdout)
 	}
 	plan, so, emu, err := setUp(o, changed, stderr)
 	if emu != nil {
@@ -292,8 +297,18 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 // anything starts: an unwritable path or a bad option is exit 1 or 2 at
 // once, not after the run.
 func (o *runOptions) checkObservers() error {
-	if err := checkOutputPaths(append(o.files.Paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})); err != nil {
+	outs := append(o.files.Paths(), files.Path{Option: "--jtl", Path: o.jtl}, files.Path{Option: "--hdr-log", Path: o.hdrLog})
+	if err := checkOutputPaths(outs); err != nil {
 		return err
+	}
+	var ins []string
+	for _, in := range []string{o.baseline.file, o.profile, o.bodyFile, o.dataFile, o.passFile, o.cacert, o.cert, o.key, o.certPass} {
+		if in != "" {
+			ins = append(ins, in)
+		}
+	}
+	if err := files.CheckInputs(ins, outs); err != nil {
+		return usage.Wrap(err)
 	}
 	if err := checkResultDir(o.files.Dir); err != nil {
 		return err

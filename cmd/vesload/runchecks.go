@@ -11,6 +11,7 @@ import (
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/loadgen/ves"
+	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/profiles/scenario"
 )
 
@@ -98,6 +99,14 @@ func parseHeaders(raw []string) ([]transport.Header, error) {
 		// The value is a secret: the line names the header alone.
 		if c := http.CanonicalHeaderKey(name); c == "Authorization" || c == "Proxy-Authorization" {
 			return nil, usagef("--header %s: credentials are not given on the command line, where process listings show them: use --user with --password-file or $VESLOAD_PASSWORD (kube: --password-secret)", c)
+		}
+		if err := profiles.CheckHeaderName(name); err != nil {
+			return nil, usagef("--header %v", err)
+		}
+		for _, prev := range hs {
+			if strings.EqualFold(prev.Name, name) {
+				return nil, usagef("--header %s given twice: one would replace the other on the wire; give it once", name)
+			}
 		}
 		hs = append(hs, transport.Header{Name: name, Value: strings.TrimSpace(value)})
 	}

@@ -108,7 +108,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	f.st.Publish.Bounded = f.child.Bounded
 	f.in.QueueGiven, f.in.Logf, f.st.HV.Logf = fs.Changed("backend-queue"), logf, logf
-	if f.preset != "" {
+	if f.preset != "" || fs.Changed("preset") { // --preset '' is an unknown preset, not none
 		p, err := testserver.LookupPreset(f.preset)
 		if err != nil {
 			return fail(stderr, "vesload serve", usagef("--preset: %v", err))

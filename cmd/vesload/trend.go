@@ -92,6 +92,9 @@ func executeTrend(o *trendOptions, args []string, stdout io.Writer) (*trend.Anal
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}
+	if err := files.CheckInputs(paths, []files.Path{{Option: "-o", Path: o.Output}, {Option: "--html", Path: o.HTML}, {Option: "--junit", Path: o.JUnit}}); err != nil {
+		return nil, usage.Wrap(err)
+	}
 	rs, err := files.ReadResults(paths)
 	if err != nil {
 		return nil, usage.Wrap(err)

@@ -127,6 +127,10 @@ func TestTrendBadInput(t *testing.T) {
 	if err := resultfile.Write(good, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "g1", RPS: 10, DurationS: 1}}); err != nil {
 		t.Fatal(err)
 	}
+	good2 := filepath.Join(dir, "good2.json") // a history counts one file once
+	if err := resultfile.Write(good2, &result.Result{Schema: result.Schema, Errors: map[string]int64{}, Config: result.RunConfig{RunID: "g2", RPS: 10, DurationS: 1}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -144,8 +148,9 @@ func TestTrendBadInput(t *testing.T) {
 		{[]string{"trend", "--window", "4", bad}, "--window: 4 runs cannot hold two segments"},
 		{[]string{"trend", "--nope"}, "unknown flag: --nope"},
 		{[]string{"trend", good}, "vesload: trend: a history needs at least 2 runs, got 1"},
-		{[]string{"trend", "--by", "build", good, good}, "vesload: trend: " + good + ` has no label "build"`},
-		{[]string{"trend", "--metric", "p98", good, good}, `vesload: trend: metric "p98"`},
+		{[]string{"trend", "--by", "build", good, good2}, "vesload: trend: " + good + ` has no label "build"`},
+		{[]string{"trend", "--metric", "p98", good, good2}, `vesload: trend: metric "p98"`},
+		{[]string{"trend", good, good}, "vesload: trend: " + good + " and " + good + " are one file"},
 	} {
 		o := vesload(t, 10*time.Second, c.args...)
 		if o.code != exitUsage || !strings.Contains(o.stderr, c.want) || strings.Count(strings.TrimSpace(o.stderr), "\n") > 0 {

@@ -34,9 +34,10 @@ func New(name string) *pflag.FlagSet {
 
 // Parse parses args after rewriting single-dash long names (-rps 100)
 // into pflag's double-dash form (--rps 100); a one-letter shorthand (-o,
-// -H) is left alone. A help flag is ErrHelp; any other error starts with
-// the flag set's name and, for an unknown flag, names the nearest known
-// one: "run: unknown flag: --rpss (did you mean --rps?)".
+// -H) is left alone. A flag of one value given twice is refused (see
+// once). A help flag is ErrHelp; any other error starts with the flag
+// set's name and, for an unknown flag, names the nearest known one:
+// "run: unknown flag: --rpss (did you mean --rps?)".
 func Parse(fs *pflag.FlagSet, args []string) error {
 	norm := make([]string, 0, len(args))
 	for i, a := range args {
@@ -46,14 +47,68 @@ func Parse(fs *pflag.FlagSet, args []string) error {
 		}
 		norm = append(norm, normaliseDash(fs, a))
 	}
+	restore := countSets(fs)
 	err := fs.Parse(norm)
+	restore()
 	if errors.Is(err, pflag.ErrHelp) {
 		return ErrHelp
+	}
+	var twice *TwiceError
+	if errors.As(err, &twice) {
+		return fmt.Errorf("%s: %w", fs.Name(), twice)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w%s", fs.Name(), plainValueError(err), didYouMean(fs, err))
 	}
 	return nil
+}
+
+// TwiceError is a flag of one value given twice on one command line.
+// pflag keeps the last silently, so "--rps 100 … --rps 10" would run at
+// 10 while the user reads 100 at the start of the line; a flag that
+// takes a list (--header, --threshold) is meant to be repeated and is
+// not refused.
+type TwiceError struct {
+	Flag          string
+	First, Second string
+}
+
+func (e *TwiceError) Error() string {
+	return fmt.Sprintf("--%s given twice (%q, then %q): give it once", e.Flag, e.First, e.Second)
+}
+
+// once wraps a flag's value for one Parse, refusing a second Set.
+type once struct {
+	pflag.Value
+	name  string
+	first *string
+}
+
+func (o *once) Set(s string) error {
+	if o.first != nil {
+		return &TwiceError{Flag: o.name, First: *o.first, Second: s}
+	}
+	o.first = &s
+	return o.Value.Set(s)
+}
+
+// countSets wraps every flag of one value (not a list, not a count) in
+// once for the length of a Parse; restore puts the values back, so that
+// the command's own later Set calls are never refused.
+func countSets(fs *pflag.FlagSet) (restore func()) {
+	var wrapped []*pflag.Flag
+	fs.VisitAll(func(f *pflag.Flag) {
+		if _, list := f.Value.(pflag.SliceValue); list || f.Value.Type() == "count" || strings.HasSuffix(f.Value.Type(), "Array") || strings.HasSuffix(f.Value.Type(), "Slice") {
+			return
+		}
+		f.Value = &once{Value: f.Value, name: f.Name}
+		wrapped = append(wrapped, f)
+	})
+	return func() {
+		for _, f := range wrapped {
+			f.Value = f.Value.(*once).Value
+		}
+	}
 }
 
 // plainValueError rewrites a flag value that Go's number parser refused

@@ -307,3 +307,37 @@ func FuzzCheckAddr(f *testing.F) {
 		}
 	})
 }
+
+func TestFlagOfOneValueGivenTwice(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string // "" parses
+	}{
+		{[]string{"--rps", "1"}, ""},
+		{[]string{"--rps", "1", "--rps", "2"}, `run: --rps given twice ("1", then "2"): give it once`},
+		{[]string{"-rps", "1", "--rps=2"}, `run: --rps given twice ("1", then "2")`},
+		{[]string{"-o", "a", "--output", "b"}, `run: --output given twice ("a", then "b")`},
+		{[]string{"-q", "-q"}, `run: --quiet given twice ("true", then "true")`},
+		{[]string{"-H", "a: 1", "-H", "b: 2", "--set", "x=1", "--set", "y=2"}, ""},
+	}
+	for _, c := range cases {
+		fs := New("run")
+		fs.Float64("rps", 0, "")
+		fs.StringP("output", "o", "", "")
+		fs.BoolP("quiet", "q", false, "")
+		fs.StringArrayP("header", "H", nil, "")
+		fs.StringSlice("set", nil, "")
+		err := Parse(fs, c.args)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%v: %v", c.args, err)
+			}
+		} else if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+		// The command may still set a flag itself after parsing.
+		if err := fs.Set("rps", "3"); err != nil {
+			t.Errorf("%v: a Set after Parse: %v", c.args, err)
+		}
+	}
+}

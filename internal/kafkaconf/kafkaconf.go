@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/internal/tlsconf"
 )
 
@@ -105,9 +105,9 @@ func ReadPassword(path string) (string, error) {
 	if path == "" {
 		return "", errors.New("a Kafka user needs a password file")
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, "Kafka password file", inputfile.Secret)
 	if err != nil {
-		return "", fmt.Errorf("read Kafka password file: %w", err)
+		return "", err
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
 	return strings.TrimRight(line, "\r \t"), nil

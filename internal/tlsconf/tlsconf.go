@@ -13,10 +13,11 @@ import (
 	"encoding/asn1"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"software.sslmate.com/src/go-pkcs12"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // Options says which files make up a client's TLS identity and trust.
@@ -113,9 +114,9 @@ func Explain(err error) string {
 
 // LoadCAFile reads a PEM bundle of certificate authorities.
 func LoadCAFile(path string) (*x509.CertPool, error) {
-	pem, err := os.ReadFile(path)
+	pem, err := inputfile.ReadFile(path, "CA file", inputfile.Cert)
 	if err != nil {
-		return nil, fmt.Errorf("read CA file: %w", err)
+		return nil, err
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pem) {
@@ -137,8 +138,12 @@ func (o Options) certificate() (tls.Certificate, bool, error) {
 	case o.KeyFile == "":
 		return tls.Certificate{}, false, fmt.Errorf("client certificate %s: a PEM certificate needs a key file (or give a PKCS#12 store with a password file)", o.CertFile)
 	}
-	pair, err := tls.LoadX509KeyPair(o.CertFile, o.KeyFile)
+	pair, err := inputfile.KeyPair(o.CertFile, o.KeyFile)
 	if err != nil {
+		var tl *inputfile.TooLargeError
+		if errors.As(err, &tl) {
+			return tls.Certificate{}, false, err
+		}
 		return tls.Certificate{}, false, fmt.Errorf("load client certificate: %w", err)
 	}
 	return pair, true, nil
@@ -146,15 +151,15 @@ func (o Options) certificate() (tls.Certificate, bool, error) {
 
 // loadPKCS12 decodes a PKCS#12 store with its certificate chain.
 func loadPKCS12(storeFile, passFile string) (tls.Certificate, error) {
-	data, err := os.ReadFile(storeFile)
+	data, err := inputfile.ReadFile(storeFile, "PKCS#12 store", inputfile.Cert)
 	if err != nil {
-		return tls.Certificate{}, fmt.Errorf("read PKCS#12 store: %w", err)
+		return tls.Certificate{}, err
 	}
 	password := ""
 	if passFile != "" {
-		raw, err := os.ReadFile(passFile)
+		raw, err := inputfile.ReadFile(passFile, "PKCS#12 password file", inputfile.Secret)
 		if err != nil {
-			return tls.Certificate{}, fmt.Errorf("read PKCS#12 password file: %w", err)
+			return tls.Certificate{}, err
 		}
 		password = strings.TrimRight(string(raw), "\r\n")
 	}

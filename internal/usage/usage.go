@@ -12,6 +12,15 @@ import (
 	"fmt"
 )
 
+// Marked is an error that is bad input by its kind, with no wrapping:
+// a file over its kind's limit (inputfile.TooLargeError) is one wherever
+// it is found. Is finds it as it finds an Error.
+type Marked interface {
+	error
+	// BadInput marks the error; it does nothing.
+	BadInput()
+}
+
 // Error is bad input. It wraps the error as it was found, so errors.Is
 // and errors.As still see through it, and adds no text of its own.
 type Error struct{ Err error }
@@ -21,6 +30,9 @@ func (e Error) Error() string { return e.Err.Error() }
 
 // Unwrap gives the wrapped error to errors.Is and errors.As.
 func (e Error) Unwrap() error { return e.Err }
+
+// BadInput makes an Error Marked.
+func (Error) BadInput() {}
 
 // Wrap marks err as bad input; nil stays nil, and an error already
 // marked is returned as it is.
@@ -34,5 +46,6 @@ func Wrap(err error) error {
 // Errorf is fmt.Errorf marked as bad input.
 func Errorf(format string, args ...any) error { return Error{fmt.Errorf(format, args...)} }
 
-// Is reports whether err, or an error it wraps, is bad input.
-func Is(err error) bool { return errors.As(err, new(Error)) }
+// Is reports whether err, or an error it wraps, is bad input: an Error
+// or another Marked error.
+func Is(err error) bool { return errors.As(err, new(Marked)) }

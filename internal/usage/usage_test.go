@@ -23,6 +23,7 @@ func TestMark(t *testing.T) {
 		{"wrapped by a caller", fmt.Errorf("profile p.yaml: %w", marked), true, "profile p.yaml: --pool 0: want at least 1"},
 		{"Wrap", Wrap(fs.ErrNotExist), true, "file does not exist"},
 		{"plain", errors.New("connection refused"), false, "connection refused"},
+		{"marked by its kind", fmt.Errorf("--cacert: %w", tooBig{}), true, "--cacert: too big"},
 		{"nil", Wrap(nil), false, ""},
 	}
 	for _, tt := range tests {
@@ -40,3 +41,9 @@ func TestMark(t *testing.T) {
 		t.Errorf("Wrap of a marked error marks it again: %#v", w)
 	}
 }
+
+// tooBig is an error that is bad input by its kind.
+type tooBig struct{}
+
+func (tooBig) Error() string { return "too big" }
+func (tooBig) BadInput()     {}

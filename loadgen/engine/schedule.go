@@ -20,6 +20,12 @@ type Segment struct {
 // schedule is computable in int64 and float64 without loss.
 const MaxRate = 1e7
 
+// MaxDuration is the longest schedule vesload runs, a leap year: longer
+// is a mistake rather than a test, and below it every due time and
+// request count is computable in int64 and float64 without loss. REST
+// profiles and HV-VES's producers are held to it alike.
+const MaxDuration = 366 * 24 * time.Hour
+
 // CheckRate is the one rule of a request rate, wherever it is given (the
 // command line's --rps and --rate, a profile's shapes, a schedule's
 // segments): a number of requests per second from 0 (a pause) to MaxRate.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // Data is a table of template variable values, JMeter's CSV Data Set
@@ -33,8 +35,7 @@ type DataOptions struct {
 // Bounds of a data file: every row is checked at compile time and kept in
 // memory for the run.
 const (
-	maxDataRows  = 100_000
-	maxDataBytes = 32 << 20
+	maxDataRows = 100_000
 )
 
 // LoadData reads the CSV file at path; errors name the file.
@@ -52,7 +53,7 @@ func LoadData(path string, opts DataOptions) (*Data, error) {
 // another number of columns, a header that is not variable names, a file
 // with no rows, or one over the size bounds.
 func ReadData(r io.Reader, name string, opts DataOptions) (*Data, error) {
-	cr := csv.NewReader(bufio.NewReader(io.LimitReader(r, maxDataBytes+1)))
+	cr := csv.NewReader(bufio.NewReader(inputfile.Reader(r, name, "data file", inputfile.Data)))
 	if opts.Delimiter != 0 {
 		cr.Comma = opts.Delimiter
 	}
@@ -83,9 +84,6 @@ func ReadData(r io.Reader, name string, opts DataOptions) (*Data, error) {
 			return nil, fmt.Errorf("%s: more than %d rows", name, maxDataRows)
 		}
 		d.Rows = append(d.Rows, rec)
-	}
-	if off := cr.InputOffset(); off > maxDataBytes {
-		return nil, fmt.Errorf("%s: more than %d bytes", name, maxDataBytes)
 	}
 	if len(d.Rows) == 0 {
 		return nil, fmt.Errorf("%s: no data rows (want one line of values per row)", name)
@@ -127,6 +125,9 @@ func validVarName(s string) bool {
 func dataError(name string, err error, empty string) error {
 	if errors.Is(err, io.EOF) && empty != "" {
 		return fmt.Errorf("%s: %s", name, empty)
+	}
+	if errors.As(err, new(*inputfile.TooLargeError)) {
+		return err
 	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // TemplateOptions configure CompileTemplate.
@@ -154,9 +155,9 @@ func (t *Template) checkRows(src []byte, opts TemplateOptions) error {
 // LoadTemplate reads and compiles the template file at path; compile
 // errors name the file.
 func LoadTemplate(path string, opts TemplateOptions) (*Template, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile(path, "template", inputfile.Body)
 	if err != nil {
-		return nil, fmt.Errorf("read template %s: %w", path, err)
+		return nil, err
 	}
 	t, err := CompileTemplate(src, opts)
 	if err != nil {

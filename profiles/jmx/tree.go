@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // node is one XML element of a plan with its position in the file.
@@ -32,7 +34,6 @@ func (n *node) attr(name string) string {
 // Limits that keep a hostile or broken plan from exhausting memory or the
 // stack; real plans are far below them.
 const (
-	maxPlanSize  = 64 << 20
 	maxPlanDepth = 256
 )
 
@@ -60,12 +61,9 @@ func (li lineIndex) pos(off int64) (line, col int) {
 // parseTree reads the whole plan into a tree of elements. XML errors come
 // back as one line with the position where reading stopped.
 func parseTree(r io.Reader, name string) (*node, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxPlanSize+1))
+	data, err := inputfile.ReadAll(r, name, "JMeter plan", inputfile.Body)
 	if err != nil {
-		return nil, fmt.Errorf("read JMeter plan %s: %w", name, err)
-	}
-	if len(data) > maxPlanSize {
-		return nil, fmt.Errorf("JMeter plan %s: more than %d bytes", name, maxPlanSize)
+		return nil, err
 	}
 	li := newLineIndex(data)
 	d := xml.NewDecoder(bytes.NewReader(data))

@@ -35,7 +35,7 @@ func TestCheckFile(t *testing.T) {
 		{good, "ok  " + good + " (before a run, set HOST with --url or --set HOST=…)", false, ""},
 		{"ves-50rps-10m", "ok  ves-50rps-10m", false, ""},
 		{badYAML, "", false, "bad.yaml:7:1"},
-		{noBody, "", true, "nobody.yaml: body file: "},
+		{noBody, "", true, "nobody.yaml: read body file: "},
 		{badBody, "", true, "badbody.yaml: "},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/vesload/vesload/loadgen/transport"
@@ -182,6 +183,11 @@ func applyTarget(t *profiles.Target, o Overrides) {
 		t.Headers = map[string]string{}
 	}
 	for _, h := range o.Headers {
+		for name := range t.Headers {
+			if strings.EqualFold(name, h.Name) {
+				delete(t.Headers, name) // one header on the wire, whatever its case
+			}
+		}
 		t.Headers[h.Name] = h.Value
 	}
 	if o.User != nil || o.PasswordFile != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/profiles"
 )
@@ -118,9 +119,9 @@ func envMissing(name string) string {
 // ReadSecretFile reads a password from a file; a trailing newline is not
 // part of it. Errors name what the file is for, never its content.
 func ReadSecretFile(what, path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, what, inputfile.Secret)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", what, err)
+		return "", err
 	}
 	return strings.TrimRight(string(b), "\r\n"), nil
 }

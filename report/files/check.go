@@ -37,13 +37,50 @@ func Check(outs []Path) error {
 	return nil
 }
 
+// CheckInputs refuses an output that names one of a command's input
+// files, however it is spelled: one command never reads and writes one
+// file (report r.json -o r.json would replace the result with its
+// rendering). "-" as an input is the standard input, not a file.
+func CheckInputs(inputs []string, outs []Path) error {
+	for _, out := range outs {
+		if out.skip() || isStdout(out.Path) {
+			continue
+		}
+		for _, in := range inputs {
+			if in != "-" && sameFile(in, out.Path) {
+				return fmt.Errorf("%s %s is the input %s: give the output a file of its own (one command never reads and writes one file)", out.Option, out.Path, in)
+			}
+		}
+	}
+	return nil
+}
+
+// isStdout reports whether path names the standard output by a device's
+// name rather than by "-".
+func isStdout(path string) bool {
+	switch filepath.Clean(path) {
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return true
+	}
+	return false
+}
+
 // checkDistinct refuses two outputs that name one file, however it is
 // spelled (a relative and an absolute path, a symlink, a hard link): the
 // one written last would replace the other. The null device may take any
-// number of them.
+// number of them. Two outputs on the standard output ("-o -" and
+// /dev/stdout) are refused too: their lines would mix in one stream.
 func checkDistinct(outs []Path) error {
 	seen := make([]Path, 0, len(outs))
+	var stream *Path
 	for _, out := range outs {
+		if out.Path != "" && (out.Option == "-o" && out.Path == "-" || isStdout(out.Path)) {
+			if stream != nil {
+				return fmt.Errorf("%s %s and %s %s both write to the standard output, where their lines would mix: give one a file", stream.Option, stream.Path, out.Option, out.Path)
+			}
+			stream = &out
+			continue
+		}
 		if out.skip() {
 			continue
 		}

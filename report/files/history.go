@@ -93,5 +93,22 @@ func ExpandHistory(args []string) ([]string, error) {
 			return nil, fmt.Errorf("%s: no result files (*.json) in the folder", a)
 		}
 	}
-	return out, nil
+	return out, distinctFiles(out)
+}
+
+// distinctFiles refuses a file given twice, however spelled (a folder and
+// a pattern that both hold it, a link): a history counts each run once.
+func distinctFiles(paths []string) error {
+	infos := make([]os.FileInfo, len(paths))
+	for i, p := range paths {
+		infos[i], _ = os.Stat(p) // one that cannot be read is the reader's to name
+	}
+	for i := range paths {
+		for j := range i {
+			if infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j]) {
+				return fmt.Errorf("%s and %s are one file: a history counts each run once", paths[j], paths[i])
+			}
+		}
+	}
+	return nil
 }

@@ -26,8 +26,15 @@ func TestExpandHistory(t *testing.T) {
 	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ExpandHistory([]string{dir, filepath.Join(dir, "b.*"), "x.json"})
-	want := []string{filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "b.json"), "x.json"}
+	more := filepath.Join(dir, "more")
+	if err := os.Mkdir(more, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(more, "c.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ExpandHistory([]string{dir, filepath.Join(more, "c.*"), "x.json"})
+	want := []string{filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(more, "c.json"), "x.json"}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("ExpandHistory = %q, %v; want %q", got, err, want)
 	}

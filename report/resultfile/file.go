@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -296,13 +297,17 @@ func syncDir(dir string) {
 	_ = d.Close()
 }
 
-// Read loads and checks the result document at path; see Decode.
+// Read loads and checks the result document at path; see Decode. A
+// regular file over inputfile.Result is refused from its size, unread.
 func Read(path string) (*result.Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > inputfile.Result {
+		return nil, &inputfile.TooLargeError{Name: path, What: "result", Limit: inputfile.Result}
+	}
 	return Decode(f, path)
 }
 
@@ -314,9 +319,9 @@ func Read(path string) (*result.Result, error) {
 // comparisons and gates never run on a misread file. Unknown fields are
 // ignored: newer writers may add fields.
 func Decode(rd io.Reader, name string) (*result.Result, error) {
-	data, err := io.ReadAll(rd)
+	data, err := inputfile.ReadAll(rd, name, "result", inputfile.Result)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%s: empty file (want a vesload result JSON document)", name)

@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/report/result"
 )
-
-// maxLogBytes bounds what ScanResults reads: the logs of every shard of a
-// run, each with its result (a few hundred KiB for a long run).
-const maxLogBytes = 1 << 30
 
 // ScanResults finds the result documents in a stream of logs, such as
 // `kubectl logs -l job-name=… --tail=-1` prints for the pods of a sharded
@@ -59,16 +56,11 @@ func ScanResults(rd io.Reader, name string) (rs []*result.Result, names []string
 // splitPods reads the stream and groups its lines by kubectl's pod
 // prefix ("" for lines without one), in the order pods first appear.
 func splitPods(rd io.Reader, name string) (map[string][]byte, []string, error) {
-	br := bufio.NewReaderSize(io.LimitReader(rd, maxLogBytes+1), 64<<10)
+	br := bufio.NewReaderSize(inputfile.Reader(rd, name, "log stream", inputfile.Logs), 64<<10)
 	pods := map[string][]byte{}
 	var order []string
-	total := 0
 	for {
 		line, err := br.ReadBytes('\n')
-		total += len(line)
-		if total > maxLogBytes {
-			return nil, nil, fmt.Errorf("%s: more than %d MiB of logs", name, maxLogBytes>>20)
-		}
 		if len(line) > 0 {
 			pod, rest := cutPrefix(line)
 			if _, ok := pods[pod]; !ok {
@@ -78,6 +70,9 @@ func splitPods(rd io.Reader, name string) (map[string][]byte, []string, error) {
 		}
 		if errors.Is(err, io.EOF) {
 			return pods, order, nil
+		}
+		if errors.As(err, new(*inputfile.TooLargeError)) {
+			return nil, nil, err
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)

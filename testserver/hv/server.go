@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"sync"
 	"time"
+
+	"github.com/vesload/vesload/internal/inputfile"
 )
 
 // Message is one accepted VesEvent, handed to Options.OnMessage.
@@ -67,15 +68,15 @@ func serverTLS(o Options) (*tls.Config, error) {
 	if o.TLSCertFile == "" {
 		return nil, nil
 	}
-	cert, err := tls.LoadX509KeyPair(o.TLSCertFile, o.TLSKeyFile)
+	cert, err := inputfile.KeyPair(o.TLSCertFile, o.TLSKeyFile)
 	if err != nil {
 		return nil, fmt.Errorf("hv emulator: load TLS certificate %s and key %s: %w", o.TLSCertFile, o.TLSKeyFile, err)
 	}
 	cfg := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	if o.ClientCAFile != "" {
-		pem, err := os.ReadFile(o.ClientCAFile)
+		pem, err := inputfile.ReadFile(o.ClientCAFile, "client CA file", inputfile.Cert)
 		if err != nil {
-			return nil, fmt.Errorf("hv emulator: read client CA: %w", err)
+			return nil, fmt.Errorf("hv emulator: %w", err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {

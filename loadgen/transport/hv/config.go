@@ -57,7 +57,11 @@ func IntervalForRate(rate float64, n int) (time.Duration, error) {
 	if rate == 0 || n < 1 {
 		return 0, fmt.Errorf("rate %v with %d producers: want a positive rate", rate, n)
 	}
-	d := time.Duration(float64(n) / rate * float64(time.Second))
+	f := float64(n) / rate * float64(time.Second)
+	if f > float64(engine.MaxDuration) {
+		return 0, fmt.Errorf("rate %v/s over %d producers: each would send once every %.0fh, longer than %s, the longest run", rate, n, f/float64(time.Hour), long(engine.MaxDuration))
+	}
+	d := time.Duration(f)
 	if d <= 0 {
 		return 0, fmt.Errorf("rate %v/s is too high for %d producers", rate, n)
 	}
@@ -85,6 +89,20 @@ func (c Config) Labels() func(seq int64) string {
 	return func(seq int64) string { return names[seq%int64(len(names))] }
 }
 
+// Limits of a run's producers, besides engine.MaxDuration on its span.
+const (
+	// MaxProducers bounds the producers of a run, each a connection of
+	// its own: one generator reaches a collector's address over at most
+	// some 28,000 source ports (Linux's default range), and a sharded run
+	// of a few such generators stays under it.
+	MaxProducers = 100_000
+	// MaxBuffers bounds what one generator's producers hold for their
+	// messages (each a buffer of --size and one to encode into): the
+	// product of producers and size, so that a large run is refused
+	// before it takes the machine's memory rather than after.
+	MaxBuffers = 256 << 20
+)
+
 // Check validates the configuration; errors name the setting as the
 // command line spells it.
 func (c Config) Check() error {
@@ -93,17 +111,52 @@ func (c Config) Check() error {
 		return errors.New("--addr: missing HOST:PORT")
 	case !validAddr(c.Addr):
 		return fmt.Errorf("--addr: want HOST:PORT, got %q", c.Addr)
-	case c.Producers < 1:
-		return fmt.Errorf("--producers: want at least 1, got %d", c.Producers)
-	case c.Messages < 1:
-		return fmt.Errorf("--messages: want at least 1, got %d", c.Messages)
-	case c.Interval <= 0:
-		return fmt.Errorf("--interval: want a positive duration, got %v", c.Interval)
+	}
+	if err := c.CheckSchedule(); err != nil {
+		return err
 	}
 	if min := wtp.MinSize(c.Source(c.Producers - 1)); c.Size < min || c.Size > wtp.MaxPayload {
 		return fmt.Errorf("--size: want %d to %d bytes (the smallest valid event to 1 MiB), got %d", min, wtp.MaxPayload, c.Size)
 	}
 	return nil
+}
+
+// CheckSchedule checks the producers, their messages and their interval
+// against the limits every run has (MaxProducers, engine.MaxDuration), so
+// that the schedule's every due time is computable and nothing is sized
+// by a number nobody meant, before anything starts.
+func (c Config) CheckSchedule() error {
+	switch {
+	case c.Producers < 1 || c.Producers > MaxProducers:
+		return fmt.Errorf("--producers: want 1 to %d, got %d", MaxProducers, c.Producers)
+	case c.Messages < 1:
+		return fmt.Errorf("--messages: want at least 1, got %d", c.Messages)
+	case c.Interval <= 0:
+		return fmt.Errorf("--interval: want a positive duration, got %v", c.Interval)
+	case c.Interval > engine.MaxDuration:
+		return fmt.Errorf("--interval %s: longer than %s, the longest run", long(c.Interval), long(engine.MaxDuration))
+	case int64(c.Messages-1) > int64(engine.MaxDuration/c.Interval):
+		return fmt.Errorf("--messages %d every %v: the run would last %s, longer than %s", c.Messages, c.Interval, span(c.Messages, c.Interval), long(engine.MaxDuration))
+	}
+	if mine := (c.Producers + max(c.Shard.Count, 1) - 1) / max(c.Shard.Count, 1); int64(mine)*int64(c.Size) > MaxBuffers {
+		return fmt.Errorf("--producers %d of --size %d: %d MiB of message buffers in one generator, more than %d MiB (fewer producers, smaller messages, or shards)",
+			mine, c.Size, int64(mine)*int64(c.Size)>>20, MaxBuffers>>20)
+	}
+	return nil
+}
+
+// span writes how long messages every interval last, in hours when that
+// is more than a duration holds.
+func span(messages int, interval time.Duration) string {
+	return fmt.Sprintf("%.0fh", float64(messages-1)*interval.Hours())
+}
+
+// long writes a duration of whole hours as "8784h", others as Go does.
+func long(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
 }
 
 func (c Config) withDefaults() Config {

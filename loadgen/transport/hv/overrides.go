@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/vesload/vesload/loadgen/engine"
 )
 
 // Overrides are values laid over a Config, by a profile's producers
@@ -50,6 +52,9 @@ func (c *Config) Apply(o Overrides) error {
 		}
 		if *o.Duration <= 0 || c.Interval <= 0 {
 			return fmt.Errorf("--duration: want a positive duration, got %v", *o.Duration)
+		}
+		if *o.Duration > engine.MaxDuration {
+			return fmt.Errorf("--duration %s: longer than %s, the longest run", long(*o.Duration), long(engine.MaxDuration))
 		}
 		c.Messages = int(min(int64(*o.Duration/c.Interval), 1<<31-1))
 	}

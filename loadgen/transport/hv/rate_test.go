@@ -85,7 +85,7 @@ func TestPeakIsOfWritesNotOfDueTimes(t *testing.T) {
 	}
 	// A write past the seconds made for the run counts in the last one.
 	w.add(start, start.Add(time.Hour), 7)
-	if got := w.seconds(); got[len(got)-1] != 7 || len(got) != len(w.buckets) {
+	if got := w.seconds(); got[len(got)-1] != 7 || len(got) != w.n {
 		t.Errorf("a late write: %d seconds, last %d", len(got), got[len(got)-1])
 	}
 }

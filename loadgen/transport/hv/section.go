@@ -109,20 +109,43 @@ func rate(n int64, seconds float64) float64 {
 }
 
 // writtenSeconds counts bytes by the second of the run in which their
-// write ended, for the peak data rate. Its seconds are made for the
-// schedule's span and a margin; a write later than that counts in the
-// last one. Writes of many producers add at once, without a lock.
+// write ended, for the peak data rate. Its seconds cover the schedule's
+// span and a margin; a write later than that counts in the last one. They
+// are made a chunk at a time as writes reach them, so its memory follows
+// the time the run has taken, never the schedule's length (a schedule of
+// months made 8 bytes for each of its seconds before connecting). Writes
+// of many producers add at once, without a lock.
 type writtenSeconds struct {
-	start   atomic.Int64 // the run's start, Unix ns; 0 until the first write
-	buckets []atomic.Int64
+	start  atomic.Int64 // the run's start, Unix ns; 0 until the first write
+	n      int          // seconds covered
+	chunks []atomic.Pointer[[writtenChunk]atomic.Int64]
 }
 
 // writtenMargin is how far past the schedule's span writes are kept in
 // seconds of their own.
 const writtenMargin = 2 * time.Minute
 
+// writtenChunk is how many seconds are made at once: 8 KiB, about 17
+// minutes of a run.
+const writtenChunk = 1024
+
 func newWrittenSeconds(span time.Duration) writtenSeconds {
-	return writtenSeconds{buckets: make([]atomic.Int64, int((span+writtenMargin)/time.Second)+1)}
+	n := int((span+writtenMargin)/time.Second) + 1
+	return writtenSeconds{n: n, chunks: make([]atomic.Pointer[[writtenChunk]atomic.Int64], (n+writtenChunk-1)/writtenChunk)}
+}
+
+// bucket is second i's counter, its chunk made by the first write there.
+func (w *writtenSeconds) bucket(i int64) *atomic.Int64 {
+	c := &w.chunks[i/writtenChunk]
+	p := c.Load()
+	if p == nil {
+		if c.CompareAndSwap(nil, new([writtenChunk]atomic.Int64)) {
+			p = c.Load()
+		} else {
+			p = c.Load() // another writer made it first
+		}
+	}
+	return &p[i%writtenChunk]
 }
 
 // add counts n bytes whose write ended at done, in a run that started at
@@ -134,18 +157,31 @@ func (w *writtenSeconds) add(start, done time.Time, n int64) {
 		s = w.start.Load()
 	}
 	i := done.UnixNano() - s
-	i = min(max(i/int64(time.Second), 0), int64(len(w.buckets)-1))
-	w.buckets[i].Add(n)
+	i = min(max(i/int64(time.Second), 0), int64(w.n-1))
+	w.bucket(i).Add(n)
 }
 
 // seconds is the bytes written in each second so far, up to the last
 // second that has any.
 func (w *writtenSeconds) seconds() []int64 {
-	out := make([]int64, len(w.buckets))
+	var out []int64
 	last := 0
-	for i := range w.buckets {
-		if out[i] = w.buckets[i].Load(); out[i] > 0 {
-			last = i + 1
+	for c := range w.chunks {
+		p := w.chunks[c].Load()
+		if p == nil {
+			continue
+		}
+		for j := range p {
+			i := c*writtenChunk + j
+			if i >= w.n {
+				break
+			}
+			if b := p[j].Load(); b > 0 {
+				if i >= len(out) {
+					out = append(out, make([]int64, i+1-len(out))...)
+				}
+				out[i], last = b, i+1
+			}
 		}
 	}
 	return out[:last]

@@ -239,6 +239,9 @@ func (t *Transport) newRequest(k *Kind) *fasthttp.Request {
 	for _, h := range k.Headers {
 		req.Header.Set(h.Name, h.Value)
 	}
+	// A Host header given is sent as written, as the result records it;
+	// the connection is still made to the URL's address.
+	req.UseHostHeader = len(req.Header.Host()) > 0
 	if !t.o.KeepAlive {
 		req.SetConnectionClose()
 	}
