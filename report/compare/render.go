@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -206,10 +207,14 @@ func JSON(w io.Writer, c *Comparison) error {
 	if c.Gates != nil {
 		doc.Gates = jsonGateSet(c)
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("comparison json: %w", err)
+	}
+	if _, err := w.Write(table.EscapeJSON(buf.Bytes())); err != nil {
 		return fmt.Errorf("comparison json: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,30 @@ func TestTableEscapesCells(t *testing.T) {
 	pipe := strings.Join(tb.Pipe(""), "\n")
 	if strings.ContainsAny(pipe, "\x1b\u202e") || !strings.Contains(pipe, `\x1b[31mevil\u202e`) {
 		t.Errorf("Pipe leaves control characters:\n%q", pipe)
+	}
+}
+
+// TestEscapeJSON: bidirectional marks and C1 controls in JSON text become
+// \u escapes that decode to the same text; other text is left alone.
+func TestEscapeJSON(t *testing.T) {
+	t.Parallel()
+	raw := map[string]string{"label": "a\u202eb\u0085c é ✓"}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := EscapeJSON(b)
+	if strings.ContainsRune(string(got), 0x202e) || strings.ContainsRune(string(got), 0x85) {
+		t.Fatalf("raw marks left in %s", got)
+	}
+	if !strings.Contains(string(got), `\u202e`) || !strings.Contains(string(got), "é ✓") {
+		t.Fatalf("escaped %s, want \\u202e and the printable text as it was", got)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["label"] != raw["label"] {
+		t.Fatalf("read back %q, %v; want %q", back["label"], err, raw["label"])
+	}
+	if plain := []byte(`{"a":"b"}`); &EscapeJSON(plain)[0] != &plain[0] {
+		t.Error("clean JSON was copied")
 	}
 }

@@ -182,6 +182,32 @@ func escapeControl(s string, keepLines bool) string {
 
 // unsafeRune tells the runes at or above 0x80 that EscapeControl escapes:
 // C1 controls, bidirectional formatting, and bytes that are not UTF-8.
+// EscapeJSON writes JSON text with its C1 controls and bidirectional
+// marks as \u escapes, which JSON decoders read back as the same text:
+// a JSON rendering printed on a terminal (compare --format json) must no
+// more reverse or colour it than a text one. The encoder has already
+// escaped C0 controls and replaced bytes that are not UTF-8.
+func EscapeJSON(b []byte) []byte {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if b[i] >= 0x80 && unsafeRune(r, n) && r != utf8.RuneError {
+			out := make([]byte, 0, len(b)+16)
+			out = append(out, b[:i]...)
+			for ; i < len(b); i += n {
+				r, n = utf8.DecodeRune(b[i:])
+				if b[i] >= 0x80 && unsafeRune(r, n) && r != utf8.RuneError {
+					out = fmt.Appendf(out, `\u%04x`, r)
+				} else {
+					out = append(out, b[i:i+n]...)
+				}
+			}
+			return out
+		}
+		i += n
+	}
+	return b
+}
+
 func unsafeRune(r rune, n int) bool {
 	switch {
 	case r == utf8.RuneError && n == 1:

@@ -1,6 +1,7 @@
 package trend
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -250,10 +251,14 @@ func JSON(w io.Writer, a *Analysis) error {
 		}
 		doc.Gates = jg
 	}
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("trend json: %w", err)
+	}
+	if _, err := w.Write(table.EscapeJSON(buf.Bytes())); err != nil {
 		return fmt.Errorf("trend json: %w", err)
 	}
 	return nil
