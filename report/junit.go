@@ -171,3 +171,38 @@ func junitProperties(r *result.Result) []junit.Property {
 
 // fmtFixed3 formats seconds as JUnit's time attribute expects.
 func fmtFixed3(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
+
+// ThresholdValue formats a gate's measured value with its unit, rounded as
+// the text report prints it, for messages outside the report (the abort
+// line of --abort-on-fail).
+func ThresholdValue(th result.Threshold) string { return thresholdValue(th) }
+
+// thresholdValue formats a gate's measured value with its unit, or "n/a"
+// when the metric was missing from the result.
+func thresholdValue(th result.Threshold) string {
+	if th.Reason != "" {
+		return na
+	}
+	if th.Kind == result.KindBaseline { // a change against the baseline
+		unit := th.Unit
+		if unit != "%" && unit != "pp" && unit != "" {
+			unit = " " + unit
+		}
+		return fmt.Sprintf("%+.2f%s", th.Value, unit)
+	}
+	switch th.Unit {
+	case "ms":
+		return format.Ms(th.Value) + " ms"
+	case "%":
+		return format.Pct(th.Value) + "%"
+	case "B":
+		if th.Value >= 0 && th.Value < 1<<62 {
+			return format.Bytes(int64(th.Value))
+		}
+	case "/s":
+		return format.Num(th.Value) + "/s"
+	case "":
+		return format.Num(th.Value)
+	}
+	return strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
+}

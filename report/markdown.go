@@ -27,14 +27,14 @@ func Markdown(w io.Writer, r *result.Result) error {
 		t.Cols = seedColumns(d)
 		t.Add(seedRow(r, d)...)
 	}
-	p := &Printer{w: w}
+	p := format.NewPrinter(w)
 	p.Lines(t.Pipe(""))
 	if l := r.Config.LabelText(); l != "" { // what a wiki page's earlier rows are told apart by
 		p.Println("")
 		p.Println("Labels: " + table.EscapeText(l))
 	}
-	if p.err != nil {
-		return fmt.Errorf("markdown: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("markdown: %w", p.Err())
 	}
 	return nil
 }
@@ -76,10 +76,10 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 		}
 		t.Add(append([]string{table.EscapeCell(name)}, row(r)...)...)
 	}
-	p := &Printer{w: w}
+	p := format.NewPrinter(w)
 	p.Lines(t.Pipe(""))
-	if p.err != nil {
-		return fmt.Errorf("markdown table: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("markdown table: %w", p.Err())
 	}
 	return nil
 }

@@ -274,7 +274,7 @@ func TestErrorRateAndAccounting(t *testing.T) {
 
 func TestWrap(t *testing.T) {
 	t.Parallel()
-	got := Wrap("aaa bbb ccc dddddddddd e", 7)
+	got := format.Wrap("aaa bbb ccc dddddddddd e", 7)
 	want := []string{"aaa bbb", "ccc", "dddddddddd", "e"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("wrap = %q, want %q", got, want)

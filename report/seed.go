@@ -77,3 +77,6 @@ func processingTime(d *result.Delivery) string {
 	}
 	return na
 }
+
+// na stands for a figure the result does not have.
+const na = format.NA
