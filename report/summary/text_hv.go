@@ -1,10 +1,11 @@
-package report
+package summary
 
 import (
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -16,8 +17,8 @@ func textHV(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("HV-VES (MB = 10^6 bytes; difference = written - received; CPU % of one core)")
-	tb := table.Table{Cols: hvSeedColumns()}
-	tb.Add(hvSeedRow(r)...)
+	tb := table.Table{Cols: seed.HVColumns()}
+	tb.Add(seed.HVRow(r)...)
 	t.Lines(tb.Pipe(""))
 
 	s := hv.Sent

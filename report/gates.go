@@ -94,7 +94,7 @@ func junitGate(r *result.Result, th result.Threshold, deferred bool) junit.Case 
 	if c.Classname == "" {
 		c.Classname = "vesload.thresholds"
 	}
-	value := thresholdValue(th)
+	value := format.Gate(th)
 	msg := th.Expr + ": measured " + value
 	text := "expr: " + th.Expr + "\nvalue: " + value + "\n"
 	if th.Reason != "" {
@@ -148,7 +148,7 @@ func junitProperties(r *result.Result) []junit.Property {
 	if pct, ok := r.ErrorRatePct(); ok {
 		ps = append(ps, junit.Property{Name: "error_rate_pct", Value: format.Round(pct, 4)})
 	}
-	if hasSummary(r.Latency) {
+	if r.Latency.Recorded() {
 		ps = append(ps,
 			junit.Property{Name: "latency.avg_ms", Value: format.Round(r.Latency.Avg, 3)},
 			junit.Property{Name: "latency.p50_ms", Value: format.Round(r.Latency.P50, 3)},
@@ -171,38 +171,3 @@ func junitProperties(r *result.Result) []junit.Property {
 
 // fmtFixed3 formats seconds as JUnit's time attribute expects.
 func fmtFixed3(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
-
-// ThresholdValue formats a gate's measured value with its unit, rounded as
-// the text report prints it, for messages outside the report (the abort
-// line of --abort-on-fail).
-func ThresholdValue(th result.Threshold) string { return thresholdValue(th) }
-
-// thresholdValue formats a gate's measured value with its unit, or "n/a"
-// when the metric was missing from the result.
-func thresholdValue(th result.Threshold) string {
-	if th.Reason != "" {
-		return na
-	}
-	if th.Kind == result.KindBaseline { // a change against the baseline
-		unit := th.Unit
-		if unit != "%" && unit != "pp" && unit != "" {
-			unit = " " + unit
-		}
-		return fmt.Sprintf("%+.2f%s", th.Value, unit)
-	}
-	switch th.Unit {
-	case "ms":
-		return format.Ms(th.Value) + " ms"
-	case "%":
-		return format.Pct(th.Value) + "%"
-	case "B":
-		if th.Value >= 0 && th.Value < 1<<62 {
-			return format.Bytes(int64(th.Value))
-		}
-	case "/s":
-		return format.Num(th.Value) + "/s"
-	case "":
-		return format.Num(th.Value)
-	}
-	return strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
-}

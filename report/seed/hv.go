@@ -1,4 +1,4 @@
-package report
+package seed
 
 import (
 	"strconv"
@@ -8,11 +8,11 @@ import (
 	"github.com/vesload/vesload/report/table"
 )
 
-// HVSeedHeader is the header of ONAP's HV-VES performance table, for
+// HVHeader is the header of ONAP's HV-VES performance table, for
 // renderers outside this package (the HTML report) to show the same
 // columns as the text summary.
-func HVSeedHeader() []string {
-	cols := hvSeedColumns()
+func HVHeader() []string {
+	cols := HVColumns()
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c.Title
@@ -20,17 +20,17 @@ func HVSeedHeader() []string {
 	return out
 }
 
-// HVSeedRow is r's row of that table; r.HV must be set.
-func HVSeedRow(r *result.Result) []string { return hvSeedRow(r) }
+// HVValues is r's row of that table; r.HV must be set.
+func HVValues(r *result.Result) []string { return HVRow(r) }
 
-// hvSeedColumns are the columns of ONAP's HV-VES performance tables.
-func hvSeedColumns() []table.Column {
+// HVColumns are the columns of ONAP's HV-VES performance tables.
+func HVColumns() []table.Column {
 	return []table.Column{table.Right("Producers"), table.Right("Messages sent"), table.Right("Received"),
 		table.Right("Difference"), table.Right("Peak MB/s"), table.Right("Travel p99 ms"), table.Right("Peak CPU %"),
 		table.Right("Memory")}
 }
 
-func hvSeedRow(r *result.Result) []string {
+func HVRow(r *result.Result) []string {
 	hv := r.HV
 	received, diff, travel := na, na, na
 	if rc := hv.Receiver; rc != nil {

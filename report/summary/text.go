@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"errors"
@@ -12,12 +12,13 @@ import (
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 	"github.com/vesload/vesload/report/table"
 	"github.com/vesload/vesload/report/verdict"
 )
 
 // TextOptions tunes the human summary.
-type TextOptions struct {
+type Options struct {
 	// Color marks PASS, FAIL and warnings with ANSI colours; set it only
 	// when writing to a terminal.
 	Color bool
@@ -85,7 +86,7 @@ func (t *textWriter) sectionIn(code, title string) {
 // beside service time, the generator's and target's health, thresholds
 // and warnings. Every section copes with missing data, so a run that sent
 // nothing still renders. The only error is a failed write.
-func Text(w io.Writer, r *result.Result, opts TextOptions) error {
+func Text(w io.Writer, r *result.Result, opts Options) error {
 	if r == nil {
 		return errors.New("text report: no result")
 	}
@@ -222,9 +223,9 @@ func runSetup(c result.RunConfig) string {
 
 func textSeed(t *textWriter, r *result.Result) {
 	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
-	d := anyDelivery(r)
-	tb := table.Table{Cols: seedColumns(d)}
-	tb.Add(seedRow(r, d)...)
+	d := seed.AnyDelivery(r)
+	tb := table.Table{Cols: seed.Columns(d)}
+	tb.Add(seed.Row(r, d)...)
 	t.Lines(tb.Pipe(""))
 }
 
@@ -341,7 +342,7 @@ func textThresholds(t *textWriter, r *result.Result) {
 	t.section(title)
 	tb := table.Table{Cols: []table.Column{table.Left("Threshold"), table.Right("Value"), table.Left("Result")}}
 	for _, th := range r.Thresholds {
-		value, verdict := thresholdValue(th), "PASS"
+		value, verdict := format.Gate(th), "PASS"
 		switch {
 		case th.Undecided && th.Pass:
 			verdict = "UNDECIDED (passes)"
@@ -410,3 +411,6 @@ func textWarnings(t *textWriter, r *result.Result) {
 		t.Println("  - " + strings.Join(strings.Fields(w), " "))
 	}
 }
+
+// na stands for a figure the result does not have.
+const na = format.NA
