@@ -37,6 +37,8 @@ func AnyDelivery(rs ...*result.Result) bool {
 	return false
 }
 
+// Row is r's row of the table of Columns(delivery), "n/a" where r has no
+// figure.
 func Row(r *result.Result, delivery bool) []string {
 	row := make([]string, 0, 8)
 	l := r.Latency
