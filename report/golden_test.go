@@ -7,6 +7,7 @@ import (
 
 	goldenfile "github.com/vesload/vesload/internal/golden"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/summary"
 )
 
 func TestGolden(t *testing.T) {
@@ -24,8 +25,8 @@ func TestGolden(t *testing.T) {
 		name   string
 		render func(*bytes.Buffer) error
 	}{
-		{"text.golden", func(b *bytes.Buffer) error { return Text(b, sampleResult(t), TextOptions{}) }},
-		{"text_empty.golden", func(b *bytes.Buffer) error { return Text(b, emptyResult(), TextOptions{}) }},
+		{"text.golden", func(b *bytes.Buffer) error { return summary.Text(b, sampleResult(t), summary.Options{}) }},
+		{"text_empty.golden", func(b *bytes.Buffer) error { return summary.Text(b, emptyResult(), summary.Options{}) }},
 		{"markdown.golden", func(b *bytes.Buffer) error { return Markdown(b, sampleResult(t)) }},
 		{"markdown_empty.golden", func(b *bytes.Buffer) error { return Markdown(b, emptyResult()) }},
 		{"markdown_labels.golden", func(b *bytes.Buffer) error { return Markdown(b, labelled()) }},

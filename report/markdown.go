@@ -7,6 +7,7 @@ import (
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -20,21 +21,21 @@ func Markdown(w io.Writer, r *result.Result) error {
 	}
 	var t table.Table
 	if r.HV != nil { // an HV-VES run: ONAP's HV-VES table, as the summary shows it
-		t.Cols = hvSeedColumns()
-		t.Add(hvSeedRow(r)...)
+		t.Cols = seed.HVColumns()
+		t.Add(seed.HVRow(r)...)
 	} else {
-		d := anyDelivery(r)
-		t.Cols = seedColumns(d)
-		t.Add(seedRow(r, d)...)
+		d := seed.AnyDelivery(r)
+		t.Cols = seed.Columns(d)
+		t.Add(seed.Row(r, d)...)
 	}
-	p := &Printer{w: w}
+	p := format.NewPrinter(w)
 	p.Lines(t.Pipe(""))
 	if l := r.Config.LabelText(); l != "" { // what a wiki page's earlier rows are told apart by
 		p.Println("")
 		p.Println("Labels: " + table.EscapeText(l))
 	}
-	if p.err != nil {
-		return fmt.Errorf("markdown: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("markdown: %w", p.Err())
 	}
 	return nil
 }
@@ -59,10 +60,10 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 	if hv > 0 && hv < len(rs) {
 		return errors.New("markdown table: HV-VES and REST runs have different columns: give runs of one protocol")
 	}
-	d := anyDelivery(rs...)
-	cols := seedColumns(d)
+	d := seed.AnyDelivery(rs...)
+	cols := seed.Columns(d)
 	if hv > 0 {
-		cols = hvSeedColumns()
+		cols = seed.HVColumns()
 	}
 	t := table.Table{Cols: append([]table.Column{table.Left("Run")}, cols...)}
 	for i, r := range rs {
@@ -70,16 +71,16 @@ func MarkdownTable(w io.Writer, rs []*result.Result, names []string) error {
 		if len(names) > 0 {
 			name = names[i]
 		}
-		row := hvSeedRow
+		row := seed.HVRow
 		if hv == 0 {
-			row = func(r *result.Result) []string { return seedRow(r, d) }
+			row = func(r *result.Result) []string { return seed.Row(r, d) }
 		}
 		t.Add(append([]string{table.EscapeCell(name)}, row(r)...)...)
 	}
-	p := &Printer{w: w}
+	p := format.NewPrinter(w)
 	p.Lines(t.Pipe(""))
-	if p.err != nil {
-		return fmt.Errorf("markdown table: %w", p.err)
+	if p.Err() != nil {
+		return fmt.Errorf("markdown table: %w", p.Err())
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -14,10 +15,10 @@ import (
 // in loadgen/probe, because that package measures and never formats; a
 // report cut short by a failing step renders the steps before it.
 func WriteProbe(w io.Writer, r *result.Probe) error {
-	ew := &Printer{w: w}
+	ew := format.NewPrinter(w)
 	ew.Printf("probe %s (%s)\n", r.Target, r.Address)
 	if len(r.ConnectMs) == 0 {
-		return ew.err
+		return ew.Err()
 	}
 	ew.Printf("  tcp connect    median %.3f ms over %d connections\n", r.ConnectMedianMs, len(r.ConnectMs))
 	if r.TLSVersion != "" {
@@ -29,7 +30,7 @@ func WriteProbe(w io.Writer, r *result.Probe) error {
 	if b := r.Bulk; b != nil {
 		ew.Printf("  bulk to sink   %.1f MB/s (%d MiB in %.3f s to %s)\n", b.MBps, b.Bytes>>20, b.Seconds, b.Sink)
 	}
-	return ew.err
+	return ew.Err()
 }
 
 // WriteProbeJSON writes the probe's figures as one indented JSON

@@ -13,6 +13,7 @@ import (
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
+	"github.com/vesload/vesload/report/summary"
 )
 
 // failWriter fails every write, to check that renderers report it.
@@ -23,7 +24,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 func TestRenderersReportWriteErrorsAndNil(t *testing.T) {
 	t.Parallel()
 	renderers := map[string]func(w *failWriter, r *result.Result) error{
-		"text":     func(w *failWriter, r *result.Result) error { return Text(w, r, TextOptions{}) },
+		"text":     func(w *failWriter, r *result.Result) error { return summary.Text(w, r, summary.Options{}) },
 		"markdown": func(w *failWriter, r *result.Result) error { return Markdown(w, r) },
 		"table":    func(w *failWriter, r *result.Result) error { return MarkdownTable(w, []*result.Result{r}, nil) },
 		"junit":    func(w *failWriter, r *result.Result) error { return JUnit(w, r) },
@@ -48,7 +49,7 @@ func TestRenderersHideURLPasswords(t *testing.T) {
 	r := sampleResult(t)
 	r.Target.Source = "metrics:https://admin:t0ken@collector:8443/actuator/prometheus"
 	var b bytes.Buffer
-	if err := Text(&b, r, TextOptions{}); err != nil {
+	if err := summary.Text(&b, r, summary.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := JUnit(&b, r); err != nil {
@@ -61,29 +62,6 @@ func TestRenderersHideURLPasswords(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "sample1:xxxxx@collector.example") {
 		t.Errorf("redacted URL missing from the output")
-	}
-}
-
-func TestTextColor(t *testing.T) {
-	t.Parallel()
-	var plain, color bytes.Buffer
-	if err := Text(&plain, sampleResult(t), TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := Text(&color, sampleResult(t), TextOptions{Color: true}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(plain.String(), "\x1b[") {
-		t.Errorf("uncoloured text holds escape codes")
-	}
-	for _, want := range []string{ansiGreen + "PASS", ansiRed + "FAIL", ansiYellow + "WARNING:"} {
-		if !strings.Contains(color.String(), want) {
-			t.Errorf("coloured text lacks %q", want)
-		}
-	}
-	strip := strings.NewReplacer(ansiRed, "", ansiGreen, "", ansiYellow, "", ansiBold, "", ansiReset, "")
-	if got := strip.Replace(color.String()); got != plain.String() {
-		t.Errorf("colour changed the layout:\n%s\nvs\n%s", got, plain.String())
 	}
 }
 
@@ -116,7 +94,7 @@ func TestTextStates(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var b bytes.Buffer
-			if err := Text(&b, tc.r, TextOptions{}); err != nil {
+			if err := summary.Text(&b, tc.r, summary.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			// Compare with runs of spaces and line breaks folded, so that
@@ -274,7 +252,7 @@ func TestErrorRateAndAccounting(t *testing.T) {
 
 func TestWrap(t *testing.T) {
 	t.Parallel()
-	got := Wrap("aaa bbb ccc dddddddddd e", 7)
+	got := format.Wrap("aaa bbb ccc dddddddddd e", 7)
 	want := []string{"aaa bbb", "ccc", "dddddddddd", "e"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("wrap = %q, want %q", got, want)
@@ -333,8 +311,8 @@ func TestRenderersEscapeHostileText(t *testing.T) {
 	r.AbortedBy = "a" + evil
 	colours := strings.NewReplacer(ansiRed, "", ansiGreen, "", ansiYellow, "", ansiBold, "", ansiReset, "")
 	for name, render := range map[string]func(*bytes.Buffer) error{
-		"text":     func(b *bytes.Buffer) error { return Text(b, r, TextOptions{}) },
-		"colour":   func(b *bytes.Buffer) error { return Text(b, r, TextOptions{Color: true}) },
+		"text":     func(b *bytes.Buffer) error { return summary.Text(b, r, summary.Options{}) },
+		"colour":   func(b *bytes.Buffer) error { return summary.Text(b, r, summary.Options{Color: true}) },
 		"markdown": func(b *bytes.Buffer) error { return Markdown(b, r) },
 	} {
 		var b bytes.Buffer
@@ -350,3 +328,13 @@ func TestRenderersEscapeHostileText(t *testing.T) {
 		}
 	}
 }
+
+// The summary's colour codes (report/summary), the only escape codes a
+// rendering may write itself.
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiBold   = "\x1b[1m"
+	ansiReset  = "\x1b[0m"
+)

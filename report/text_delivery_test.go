@@ -8,6 +8,7 @@ import (
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/summary"
 )
 
 // TestDeliveryRendering checks the delivery section and the seed
@@ -23,8 +24,8 @@ func TestDeliveryRendering(t *testing.T) {
 		name   string
 		render func(*bytes.Buffer) error
 	}{
-		{"text_delivery.golden", func(b *bytes.Buffer) error { return Text(b, kafka, TextOptions{}) }},
-		{"text_delivery_hv.golden", func(b *bytes.Buffer) error { return Text(b, hvRun, TextOptions{}) }},
+		{"text_delivery.golden", func(b *bytes.Buffer) error { return summary.Text(b, kafka, summary.Options{}) }},
+		{"text_delivery_hv.golden", func(b *bytes.Buffer) error { return summary.Text(b, hvRun, summary.Options{}) }},
 		{"markdown_table_delivery.golden", func(b *bytes.Buffer) error {
 			return MarkdownTable(b, []*result.Result{kafka, sampleResult(t)}, []string{"followed", "not followed"})
 		}},
@@ -40,7 +41,7 @@ func TestDeliveryRendering(t *testing.T) {
 		})
 	}
 	var plain bytes.Buffer
-	if err := Text(&plain, sampleResult(t), TextOptions{}); err != nil {
+	if err := summary.Text(&plain, sampleResult(t), summary.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "Delivery") || strings.Contains(plain.String(), "processing time") {
@@ -58,7 +59,7 @@ func TestDeliveryResolution(t *testing.T) {
 	fast.Delivery.E2E = result.Summary{Count: 200, Avg: 0.004, P50: 0, P95: 0.01, P99: 0.02, Max: 1}
 	fast.Delivery.Consumed = result.Summary{Count: 200, Avg: 0.66, P50: 0.66, P95: 0.7, P99: 0.9, Max: 1.2}
 	var text, table bytes.Buffer
-	if err := Text(&text, fast, TextOptions{}); err != nil {
+	if err := summary.Text(&text, fast, summary.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -80,7 +81,7 @@ func TestDeliveryResolution(t *testing.T) {
 	slow := withDelivery(t, sampleResult(t), 200, 1, "CreateTime")
 	slow.Delivery.TimestampResolutionMs = 1
 	text.Reset()
-	if err := Text(&text, slow, TextOptions{}); err != nil {
+	if err := summary.Text(&text, slow, summary.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "Avg VES processing time is to the record (" + format.Ms(slow.Delivery.E2E.Avg) + " ms)"; !strings.Contains(text.String(), want) {

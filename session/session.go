@@ -35,8 +35,8 @@ import (
 	"github.com/vesload/vesload/loadgen/sample"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/profiles/scenario"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/summary"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -495,7 +495,7 @@ func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 	if s.o.Files.Result == "-" {
 		summaryOut = s.o.Stderr
 	}
-	if err := report.Text(summaryOut, res, report.TextOptions{Color: isTerminal(summaryOut), Appendix: baseline}); err != nil {
+	if err := summary.Text(summaryOut, res, summary.Options{Color: isTerminal(summaryOut), Appendix: baseline}); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)
 	}
 	if outErr != nil {

@@ -26,6 +26,12 @@ type ptyRun struct {
 // line shows that the run is going.
 func startOnPty(t *testing.T, ctx context.Context, args ...string) *ptyRun {
 	t.Helper()
+	return startOnPtyUntil(t, ctx, "\r\033[K", args...)
+}
+
+// startOnPtyUntil is startOnPty waiting until the terminal shows marker.
+func startOnPtyUntil(t *testing.T, ctx context.Context, marker string, args ...string) *ptyRun {
+	t.Helper()
 	master, slave := openPty(t)
 	p := &ptyRun{master: master, shown: &lockedBytes{}, copied: make(chan struct{})}
 	go func() {
@@ -39,9 +45,9 @@ func startOnPty(t *testing.T, ctx context.Context, args ...string) *ptyRun {
 		t.Fatal(err)
 	}
 	slave.Close() // the child holds its own
-	for !strings.Contains(p.shown.String(), "\r\033[K") {
+	for !strings.Contains(p.shown.String(), marker) {
 		if ctx.Err() != nil {
-			t.Fatalf("no live line; terminal:\n%s", p.shown.String())
+			t.Fatalf("no %q; terminal:\n%s", marker, p.shown.String())
 		}
 		time.Sleep(20 * time.Millisecond) // waiting on a real process
 	}
@@ -105,6 +111,36 @@ func TestHangUpRunGoesOnToItsEnd(t *testing.T) {
 		t.Fatalf("outputs lost %+v, want the terminal alone, a live view that hung up", res.Outputs)
 	}
 	t.Logf("result: %s", *term)
+}
+
+// TestHangUpDuringSetUp: a SIGHUP while the run is still being set up
+// (the built-in emulator has started, its delivery follower is starting,
+// no session exists yet) lets the run go on too: exit 0, the whole
+// schedule sent, and the terminal named as hung up before the run.
+func TestHangUpDuringSetUp(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "r.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := startOnPtyUntil(t, ctx, "sending to the built-in VES collector emulator", "-rps", "50", "-duration", "2s", "-o", out)
+	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	p.hangUp()
+	if code := p.exitCode(t); code != exitOK {
+		t.Fatalf("exit %d, want %d", code, exitOK)
+	}
+	res := readResult(t, out)
+	if res.Requests.Sent != 100 || res.Interrupted {
+		t.Errorf("sent %d, interrupted %v; want the whole schedule of 100", res.Requests.Sent, res.Interrupted)
+	}
+	hung := false
+	for _, o := range res.Outputs {
+		hung = hung || (o.Name == "terminal" && strings.Contains(o.Error, "hung up (SIGHUP)"))
+	}
+	if !hung {
+		t.Errorf("outputs lost %+v, want the terminal that hung up", res.Outputs)
+	}
 }
 
 // TestQuitSavesTheResult: a SIGQUIT in the middle of a run stops it as an

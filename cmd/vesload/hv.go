@@ -161,12 +161,14 @@ func hvConfig(o *hvOptions, changed func(string) bool) (hv.Config, []string, *re
 // built-in emulator when no address is given, and finishes as every run
 // does (package session): one runner, one progress line, one finish path.
 func hvExecute(ctx context.Context, o *hvOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
+	early := catchEarlyHangUp()
+	defer early.stop()
 	plan, so, release, err := hvSetUp(o, changed, stderr)
 	defer release()
 	if err != nil {
 		return 0, err
 	}
-	return runSession(ctx, "vesload hv", plan, so, stdout)
+	return runSession(ctx, "vesload hv", plan, so, stdout, early)
 }
 
 // hvSetUp checks the flags, starts the emulator when there is no

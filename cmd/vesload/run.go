@@ -176,6 +176,8 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 		}
 		return dryRun(o, changed, o.shard.runID, testserver.DefaultSchemaDir(), stdout)
 	}
+	early := catchEarlyHangUp()
+	defer early.stop()
 	plan, so, emu, err := setUp(o, changed, stderr)
 	if emu != nil {
 		defer emu.Close()
@@ -183,24 +185,25 @@ func execute(o *runOptions, changed func(string) bool, stdout, stderr io.Writer)
 	if err != nil {
 		return 0, err
 	}
-	return runSession(context.Background(), "vesload", plan, so, stdout)
+	return runSession(context.Background(), "vesload", plan, so, stdout, early)
 }
 
 // runSession runs a set-up plan through its session to the exit code, as
 // every command that runs the engine does (`run`, `hv`): the shards agree
 // on their start, the run goes, and it finishes. Every SIGINT and SIGTERM
 // from the agreement on, and ctx ending (tests), is an Interrupt (a
-// SIGHUP or SIGQUIT: catchSignals); one
+// SIGHUP or SIGQUIT: catchSignals, and a SIGHUP during the set-up:
+// early); one
 // that stops the run before anything was sent still exits 130, with the
 // line that says so after name.
-func runSession(ctx context.Context, name string, plan *scenario.Plan, so session.Options, stdout io.Writer) (int, error) {
+func runSession(ctx context.Context, name string, plan *scenario.Plan, so session.Options, stdout io.Writer, early *earlyHangUp) (int, error) {
 	s, err := session.Start(plan, so)
 	if err != nil {
 		return 0, err
 	}
 	defer s.Close()
 	defer context.AfterFunc(ctx, s.Interrupt)()
-	defer catchSignals(s).release(so.Stderr)
+	defer catchSignals(s, early).release(so.Stderr)
 	err = s.AgreeStart()
 	var res *result.Result
 	if err == nil {

@@ -36,12 +36,19 @@ type signals struct {
 // caught until the command returns, so that one that comes while the
 // outputs are written still ends with the summary, the result and exit
 // 130, not the signal's default action.
-func catchSignals(s signalTarget) *signals {
+//
+// A SIGHUP that came during the set-up, before the session existed
+// (early), is the first: the session hears of it at once.
+func catchSignals(s signalTarget, early *earlyHangUp) *signals {
 	c := &signals{sigs: make(chan os.Signal, 4), done: make(chan struct{})}
 	signal.Notify(c.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	dropped := early.stop() // after Notify: no SIGHUP falls between the two
+	hungUp := dropped != nil
+	if hungUp {
+		s.HangUp(dropped)
+	}
 	go func() {
 		defer close(c.done)
-		hungUp := false
 		for sig := range c.sigs {
 			switch {
 			case sig == syscall.SIGHUP && !hungUp:
@@ -56,6 +63,49 @@ func catchSignals(s signalTarget) *signals {
 		}
 	}()
 	return c
+}
+
+// earlyHangUp catches a SIGHUP from a run's set-up on (the built-in
+// emulator starting, the preflight, the shards' agreement), before its
+// session exists to be told: the terminal is dropped as the session
+// would drop it, and the session hears of it when it starts catching
+// signals itself.
+type earlyHangUp struct {
+	sigs    chan os.Signal
+	done    chan struct{}
+	dropped func() int64 // set by the goroutine before done is closed
+}
+
+// catchEarlyHangUp starts catching SIGHUP for a set-up.
+func catchEarlyHangUp() *earlyHangUp {
+	e := &earlyHangUp{sigs: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(e.sigs, syscall.SIGHUP)
+	go func() {
+		defer close(e.done)
+		for range e.sigs {
+			if e.dropped == nil {
+				e.dropped = dropTerminal()
+			}
+		}
+	}()
+	return e
+}
+
+// stop ends the early catch and returns the terminal's dropped lines when
+// a SIGHUP came, nil otherwise. It may be called more than once; a nil e
+// caught nothing.
+func (e *earlyHangUp) stop() (dropped func() int64) {
+	if e == nil {
+		return nil
+	}
+	select {
+	case <-e.done:
+	default:
+		signal.Stop(e.sigs) // no signal is sent on sigs once Stop returns
+		close(e.sigs)
+		<-e.done
+	}
+	return e.dropped
 }
 
 // release stops catching signals and, after a SIGQUIT, prints the

@@ -2,10 +2,11 @@ package compare
 
 import (
 	"fmt"
-	"github.com/vesload/vesload/report/format"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/report/format"
 )
 
 // Verdict is the row's conclusion at the comparison's alpha: "~" when

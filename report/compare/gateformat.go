@@ -2,13 +2,12 @@ package compare
 
 import (
 	"fmt"
-	"github.com/vesload/vesload/report/format"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/format"
 )
 
 // Status is the verdict's word in every rendering: PASS, FAIL, or
@@ -171,11 +170,11 @@ func (s *GateSet) Lines(nameA, nameB string, alpha float64) []string {
 // and the headline.
 func (s *GateSet) BaselineText(w io.Writer, file string, alpha float64) error {
 	var b strings.Builder
-	p := report.NewPrinter(&b)
+	p := format.NewPrinter(&b)
 	p.Printf("\nBaseline %s:\n", file)
 	lines := s.Lines("baseline", "this run", alpha)
 	for _, l := range lines[:len(lines)-1] {
-		for i, wl := range report.Wrap(l, 98) {
+		for i, wl := range format.Wrap(l, 98) {
 			if i == 0 {
 				p.Printf("  %s\n", wl)
 			} else {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -18,9 +18,9 @@ func Text(w io.Writer, c *Comparison) error {
 	if c == nil {
 		return errors.New("comparison text: no comparison")
 	}
-	p := report.NewPrinter(w)
+	p := format.NewPrinter(w)
 	p.Println("A/B comparison: " + c.Title())
-	for _, line := range report.Wrap(c.Method(), 100) {
+	for _, line := range format.Wrap(c.Method(), 100) {
 		p.Println(line)
 	}
 	p.Println("")
@@ -44,7 +44,7 @@ func Text(w io.Writer, c *Comparison) error {
 		lines := c.Gates.Lines(c.NameA, c.NameB, c.Alpha)
 		p.Wrapped("", lines[0])
 		for _, l := range lines[1 : len(lines)-1] {
-			for i, wl := range report.Wrap(l, 96) {
+			for i, wl := range format.Wrap(l, 96) {
 				if i == 0 {
 					p.Println("  " + wl)
 				} else {
@@ -66,7 +66,7 @@ func Markdown(w io.Writer, c *Comparison) error {
 	if c == nil {
 		return errors.New("comparison markdown: no comparison")
 	}
-	p := report.NewPrinter(w)
+	p := format.NewPrinter(w)
 	p.Println("**A/B comparison: " + table.EscapeCell(c.Title()) + "**")
 	p.Println("")
 	p.Println(table.EscapeCell(c.Method()))

@@ -13,13 +13,14 @@ import (
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
+	"github.com/vesload/vesload/report/summary"
 )
 
 // Formats maps each format a saved result can be rendered in (`vesload
 // report --format`) to its renderer.
 func Formats() map[string]func(io.Writer, *result.Result) error {
 	return map[string]func(io.Writer, *result.Result) error{
-		"text":     func(w io.Writer, r *result.Result) error { return report.Text(w, r, report.TextOptions{}) },
+		"text":     func(w io.Writer, r *result.Result) error { return summary.Text(w, r, summary.Options{}) },
 		"json":     resultfile.Encode,
 		"html":     html.Report,
 		"junit":    report.JUnit,

@@ -10,9 +10,9 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 )
 
 // Comparison writes an A/B comparison as one self-contained HTML page:
@@ -211,7 +211,7 @@ func runOverlays(cmp *compare.Comparison, a, b []*result.Result) []figure {
 
 // runsSection lists the runs behind each side in the seed-table layout.
 func runsSection(cmp *compare.Comparison, a, b []*result.Result) section {
-	t := table{Head: head(3, append([]string{"side", "run", "started"}, report.SeedHeader()...)...)}
+	t := table{Head: head(3, append([]string{"side", "run", "started"}, seed.Header()...)...)}
 	add := func(name string, labels []string, runs []*result.Result) {
 		for i, r := range runs {
 			label := fmt.Sprintf("run %d", i+1)
@@ -223,7 +223,7 @@ func runsSection(cmp *compare.Comparison, a, b []*result.Result) section {
 				started = fmtTime(r.Started)
 			}
 			row := []cell{key(name), {Text: label, Class: "nowrap"}, {Text: started, Class: "nowrap"}}
-			for _, v := range report.SeedRow(r) {
+			for _, v := range seed.Values(r) {
 				row = append(row, num(v))
 			}
 			t.Rows = append(t.Rows, row)

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/internal/redact"
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 )
 
 // hvSection shows an HV-VES run as ONAP's HV-VES pages tabulate it, then
@@ -18,12 +18,12 @@ func hvSection(r *result.Result) (section, bool) {
 	if hv == nil {
 		return section{}, false
 	}
-	seed := table{Head: head(0, report.HVSeedHeader()...)}
+	onap := table{Head: head(0, seed.HVHeader()...)}
 	var row []cell
-	for _, v := range report.HVSeedRow(r) {
+	for _, v := range seed.HVValues(r) {
 		row = append(row, num(v))
 	}
-	seed.Rows = [][]cell{row}
+	onap.Rows = [][]cell{row}
 	transport := "TCP"
 	if hv.TLS {
 		transport = "TLS"
@@ -64,7 +64,7 @@ func hvSection(r *result.Result) (section, bool) {
 	}
 	sec := section{ID: "hv-ves", Title: "HV-VES",
 		Paras:  []string{"MB = 10^6 bytes, frames included; difference = written − received. Write blocked is how long a producer's write waited for the connection: the collector's back-pressure."},
-		Tables: []table{seed, msgs, dist, conns}}
+		Tables: []table{onap, msgs, dist, conns}}
 	if rc := hv.Receiver; rc != nil {
 		dup := "n/a" // the receiver could not tell
 		if rc.Duplicates != nil {

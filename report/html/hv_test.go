@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 )
 
 // hvRun is a 2-producer HV-VES run over TLS with a reconnect and an
@@ -49,7 +49,7 @@ func TestHVSection(t *testing.T) {
 		t.Error("page leaks the receiver's password")
 	}
 	// The seed table carries the same cells as the text summary's.
-	for _, v := range report.HVSeedRow(r) {
+	for _, v := range seed.HVValues(r) {
 		if !strings.Contains(page, ">"+v+"<") {
 			t.Errorf("HV seed cell %q missing", v)
 		}

@@ -3,7 +3,6 @@ package html
 import (
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/internal/redact"
 	"io"
 	"maps"
 	"slices"
@@ -11,11 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vesload/vesload/internal/redact"
+
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -121,12 +122,12 @@ func footer(r *result.Result) string {
 }
 
 func summarySection(r *result.Result) section {
-	seed := table{Head: head(0, report.SeedHeader()...)}
+	onap := table{Head: head(0, seed.Header()...)}
 	var row []cell
-	for _, v := range report.SeedRow(r) {
+	for _, v := range seed.Values(r) {
 		row = append(row, num(v))
 	}
-	seed.Rows = [][]cell{row}
+	onap.Rows = [][]cell{row}
 
 	// Two sums read off the table, as in the text summary: scheduled =
 	// sent + never sent (pool_exhausted, or disconnected for HV-VES) +
@@ -174,7 +175,7 @@ func summarySection(r *result.Result) section {
 		ID: "summary", Title: "Summary",
 		Paras: []string{"Latency in milliseconds, measured from each request's due time (coordinated-omission corrected); " +
 			"the table uses the columns of the ONAP performance pages."},
-		Tables: []table{seed, dist, reqs},
+		Tables: []table{onap, dist, reqs},
 	}
 }
 
@@ -248,7 +249,7 @@ func verdictSection(r *result.Result) section {
 		if th.Note != "" {
 			why = th.Note
 		}
-		t.Rows = append(t.Rows, []cell{txt(name), num(report.ThresholdValue(th)), res, txt(why)})
+		t.Rows = append(t.Rows, []cell{txt(name), num(format.Gate(th)), res, txt(why)})
 	}
 	s.Tables = []table{t}
 	if failed > 0 && v == verdict.Failed {

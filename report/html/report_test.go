@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 )
 
 // remoteRef finds anything that would make a browser fetch a resource.
@@ -166,7 +166,7 @@ func TestReportStructure(t *testing.T) {
 		}
 	}
 	// The seed table carries the same cells as the Markdown rendering.
-	for _, v := range report.SeedRow(sampleResult(t)) {
+	for _, v := range seed.Values(sampleResult(t)) {
 		if !strings.Contains(page, ">"+v+"<") {
 			t.Errorf("seed cell %q missing", v)
 		}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
+	"github.com/vesload/vesload/report/summary"
 )
 
 func TestMerge(t *testing.T) {
@@ -204,7 +204,7 @@ func TestMergeShape(t *testing.T) {
 			t.Errorf("merged shape %q, want %q", m.Config.Shape, tc.want)
 		}
 		var b strings.Builder
-		if err := report.Text(&b, m, report.TextOptions{}); err != nil {
+		if err := summary.Text(&b, m, summary.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), tc.want+" shape, target 100 rps") {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/summary"
 	"github.com/vesload/vesload/report/verdict"
 )
 
@@ -228,7 +228,7 @@ func TestMergeShardsShape(t *testing.T) {
 			t.Errorf("%s: shape %q rps %v target %v, want %q and %v", tt.name, m.Config.Shape, m.Config.RPS, m.RPS.Target, tt.wantShape, tt.wantRPS)
 		}
 		var b strings.Builder
-		if err := report.Text(&b, m, report.TextOptions{}); err != nil {
+		if err := summary.Text(&b, m, summary.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if want := tt.wantShape + ", target " + format.Num(tt.wantRPS) + " rps"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "generators ×") {
@@ -245,7 +245,7 @@ func TestMergeShardsShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text strings.Builder
-	if err := report.Text(&text, m, report.TextOptions{}); err != nil {
+	if err := summary.Text(&text, m, summary.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "2 shards of closed, concurrency 100, 200 in 2 steps of 1s; achieved"; !strings.Contains(text.String(), want) {

@@ -245,6 +245,10 @@ type Summary struct {
 	Max   float64 `json:"max"`
 }
 
+// Recorded tells a recorded distribution from an absent one (a result
+// without requests, or one written before the figure existed).
+func (s Summary) Recorded() bool { return s.Count > 0 || s.Max > 0 }
+
 // Bytes counts the bytes that went out and came back on the wire, as
 // JMeter's sentBytes and bytes do: for REST the whole HTTP exchange,
 // headers included (of https, the HTTP bytes inside TLS); for HV-VES

@@ -9,8 +9,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/table"
 )
@@ -43,7 +43,7 @@ func Text(w io.Writer, a *Analysis) error {
 	if a == nil {
 		return errors.New("trend text: no analysis")
 	}
-	p := report.NewPrinter(w)
+	p := format.NewPrinter(w)
 	p.Println("Trend: " + a.Title())
 	p.Wrapped("", a.Method())
 	p.Println("")
@@ -87,7 +87,7 @@ func Markdown(w io.Writer, a *Analysis) error {
 	if a == nil {
 		return errors.New("trend markdown: no analysis")
 	}
-	p := report.NewPrinter(w)
+	p := format.NewPrinter(w)
 	p.Println("**Trend: " + table.EscapeCell(a.Title()) + "**")
 	p.Println("")
 	p.Println(table.EscapeCell(a.Method()))

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/vesload/vesload/loadgen/engine"
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
@@ -95,7 +95,7 @@ func (g *AbortGuard) Timeline(_ result.Second, t *result.Tally) {
 // abortReason says which gate stopped the run and by how much, the value
 // rounded as the report prints it (49.9%, not 49.9001996007984 %).
 func abortReason(v result.Threshold, seconds int) string {
-	return fmt.Sprintf("%s (%s over the last %d s)", v.Expr, report.ThresholdValue(v), seconds)
+	return fmt.Sprintf("%s (%s over the last %d s)", v.Expr, format.Gate(v), seconds)
 }
 
 // Failed reports the gate that stopped the run, if one did: the reason in

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vesload/vesload/report"
+	"github.com/vesload/vesload/report/summary"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -51,7 +51,7 @@ func TestWrittenIntoBrokenConnections(t *testing.T) {
 			hv.WrittenIntoBroken, hv.Sent)
 	}
 	var b bytes.Buffer
-	if err := report.Text(&b, r, report.TextOptions{}); err != nil {
+	if err := summary.Text(&b, r, summary.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := " of the written messages went into connections that then broke (a later write failed): " +

@@ -1,12 +1,13 @@
-package report
+package summary
 
 import (
 	"fmt"
-	"github.com/vesload/vesload/internal/redact"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vesload/vesload/internal/redact"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"

@@ -1,11 +1,11 @@
-package report
+package summary
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -17,8 +17,8 @@ func textHV(t *textWriter, r *result.Result) {
 		return
 	}
 	t.section("HV-VES (MB = 10^6 bytes; difference = written - received; CPU % of one core)")
-	tb := table.Table{Cols: hvSeedColumns()}
-	tb.Add(hvSeedRow(r)...)
+	tb := table.Table{Cols: seed.HVColumns()}
+	tb.Add(seed.HVRow(r)...)
 	t.Lines(tb.Pipe(""))
 
 	s := hv.Sent
@@ -118,36 +118,6 @@ func counts(m map[string]int64) string {
 		parts = append(parts, k+"="+format.Int(m[k]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// hvSeedColumns are the columns of ONAP's HV-VES performance tables.
-func hvSeedColumns() []table.Column {
-	return []table.Column{table.Right("Producers"), table.Right("Messages sent"), table.Right("Received"),
-		table.Right("Difference"), table.Right("Peak MB/s"), table.Right("Travel p99 ms"), table.Right("Peak CPU %"),
-		table.Right("Memory")}
-}
-
-func hvSeedRow(r *result.Result) []string {
-	hv := r.HV
-	received, diff, travel := na, na, na
-	if rc := hv.Receiver; rc != nil {
-		received, diff = format.Int(rc.Received), format.Int(max(hv.Sent.Written-rc.Received, 0))
-		if rc.Received > hv.Sent.Written {
-			diff = "0 (" + format.Int(rc.Received-hv.Sent.Written) + " extra)"
-		}
-		if rc.TravelP99Ms > 0 {
-			travel = format.Ms(rc.TravelP99Ms)
-		}
-	}
-	cpu, mem := na, na
-	if r.Target != nil {
-		cpu = format.CPU(r.Target.CPUMaxPct)
-		if r.Target.RSSMaxBytes > 0 {
-			mem = format.Bytes(r.Target.RSSMaxBytes)
-		}
-	}
-	return []string{strconv.Itoa(hv.Producers), format.Int(hv.Sent.Written), received, diff,
-		format.Round(hv.PeakMBps, 2), travel, cpu, mem}
 }
 
 // brokenLine says how many messages were written into connections that

@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -55,7 +56,7 @@ func TestTextRequestsAddUp(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			textRequests(&textWriter{Printer: Printer{w: &b}}, &tt.res)
+			textRequests(&textWriter{Printer: format.NewPrinter(&b)}, &tt.res)
 			out := b.String()
 			for _, want := range tt.lines {
 				if !regexp.MustCompile(`(?m)` + want).MatchString(out) {
@@ -77,7 +78,7 @@ func TestTextRequestsAddUp(t *testing.T) {
 func TestTextHeaderClosedModel(t *testing.T) {
 	var b bytes.Buffer
 	r := &result.Result{Config: result.RunConfig{Shape: "closed, concurrency 100, 200, … 1000 in 10 steps of 500ms"}, RPS: result.Rate{Achieved: 812}}
-	textHeader(&textWriter{Printer: Printer{w: &b}}, r)
+	textHeader(&textWriter{Printer: format.NewPrinter(&b)}, r)
 	out := b.String()
 	if !strings.Contains(out, "closed, concurrency 100, 200, … 1000 in 10 steps of 500ms; achieved 812 rps") ||
 		strings.Contains(out, "target 0") || strings.Contains(out, "each shape") {

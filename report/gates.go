@@ -94,7 +94,7 @@ func junitGate(r *result.Result, th result.Threshold, deferred bool) junit.Case 
 	if c.Classname == "" {
 		c.Classname = "vesload.thresholds"
 	}
-	value := thresholdValue(th)
+	value := format.Gate(th)
 	msg := th.Expr + ": measured " + value
 	text := "expr: " + th.Expr + "\nvalue: " + value + "\n"
 	if th.Reason != "" {
@@ -148,7 +148,7 @@ func junitProperties(r *result.Result) []junit.Property {
 	if pct, ok := r.ErrorRatePct(); ok {
 		ps = append(ps, junit.Property{Name: "error_rate_pct", Value: format.Round(pct, 4)})
 	}
-	if hasSummary(r.Latency) {
+	if r.Latency.Recorded() {
 		ps = append(ps,
 			junit.Property{Name: "latency.avg_ms", Value: format.Round(r.Latency.Avg, 3)},
 			junit.Property{Name: "latency.p50_ms", Value: format.Round(r.Latency.P50, 3)},

@@ -1,12 +1,12 @@
-package report
+package seed
 
 import "github.com/vesload/vesload/report/result"
 
-// SeedHeader returns the column titles of the seed table (Avg, Max, p50,
+// Header returns the column titles of the seed table (Avg, Max, p50,
 // p95, p99, Error rate %, Max CPU %), so that renderers outside this
 // package (HTML, comparisons) lay out the same columns the ONAP pages use.
-func SeedHeader() []string {
-	cols := seedColumns(false)
+func Header() []string {
+	cols := Columns(false)
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c.Title
@@ -14,12 +14,12 @@ func SeedHeader() []string {
 	return out
 }
 
-// SeedRow returns the cells of r's seed-table row, formatted exactly as
+// Values returns the cells of r's seed-table row, formatted exactly as
 // the Markdown and text renderings print them ("n/a" where r has no
 // figure), so that every rendering of a run agrees to the digit.
-func SeedRow(r *result.Result) []string {
+func Values(r *result.Result) []string {
 	if r == nil {
 		return nil
 	}
-	return seedRow(r, false)
+	return Row(r, false)
 }

@@ -1,4 +1,4 @@
-package report
+package format
 
 import (
 	"fmt"
@@ -7,12 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/table"
 )
-
-// na stands for a figure the result does not have.
-const na = format.NA
 
 // Printer writes formatted text and keeps the first write error, so that
 // renderers read as a sequence of lines and check for failure once: the

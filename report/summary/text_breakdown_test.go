@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func TestTextBreakdowns(t *testing.T) {
 		Steps: []result.Step{{Concurrency: 100, StartS: 0, Sent: 900, RPS: 30, Latency: result.Summary{P99: 12.5}}},
 	}
 	var buf bytes.Buffer
-	if err := Text(&buf, r, TextOptions{}); err != nil {
+	if err := Text(&buf, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ const histogramBuckets = 10
 // requests back, latency pulls away from service time.
 func textLatency(t *textWriter, r *result.Result) {
 	t.section("Latency distribution (ms)")
-	if !hasSummary(r.Latency) && !hasSummary(r.Service) {
+	if !r.Latency.Recorded() && !r.Service.Recorded() {
 		t.Println("  no latency recorded")
 		return
 	}
@@ -64,7 +64,7 @@ func spectrum(ls result.Summary, lh *hdrhistogram.PackedHistogram, ss result.Sum
 		get   func(result.Summary, *hdrhistogram.PackedHistogram) (float64, bool)
 	}
 	fromSummary := func(f func(result.Summary) float64) func(result.Summary, *hdrhistogram.PackedHistogram) (float64, bool) {
-		return func(s result.Summary, _ *hdrhistogram.PackedHistogram) (float64, bool) { return f(s), hasSummary(s) }
+		return func(s result.Summary, _ *hdrhistogram.PackedHistogram) (float64, bool) { return f(s), s.Recorded() }
 	}
 	fromHist := func(p float64) func(result.Summary, *hdrhistogram.PackedHistogram) (float64, bool) {
 		return func(_ result.Summary, h *hdrhistogram.PackedHistogram) (float64, bool) {

@@ -1,4 +1,4 @@
-package report
+package summary
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 func TestHVTextGolden(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	if err := Text(&b, hvResult(t), TextOptions{}); err != nil {
+	if err := Text(&b, hvResult(t), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	goldenfile.Check(t, filepath.Join("testdata", "text_hv.golden"), b.Bytes())
@@ -46,7 +46,7 @@ func TestHVTextHasNoRESTUnsentLine(t *testing.T) {
 	r := hvResult(t)
 	r.Timeline = []result.Second{{T: 0, Sent: 100, OK: 100, BytesSent: 820_400}}
 	var b bytes.Buffer
-	if err := Text(&b, r, TextOptions{}); err != nil {
+	if err := Text(&b, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); strings.Contains(got, "unsent (pool_exhausted + not_sent)") || !strings.Contains(got, "not sent by reason: disconnected=10") {
@@ -62,7 +62,7 @@ func TestHVTextReceiverAboveWritten(t *testing.T) {
 	r := hvResult(t)
 	r.HV.Receiver.Received, r.HV.Receiver.Lost, r.HV.Receiver.Extra = 2988, 0, 999
 	var b bytes.Buffer
-	if err := Text(&b, r, TextOptions{}); err != nil {
+	if err := Text(&b, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

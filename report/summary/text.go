@@ -1,22 +1,24 @@
-package report
+package summary
 
 import (
 	"errors"
 	"fmt"
-	"github.com/vesload/vesload/internal/redact"
 	"io"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/vesload/vesload/internal/redact"
+
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/seed"
 	"github.com/vesload/vesload/report/table"
 	"github.com/vesload/vesload/report/verdict"
 )
 
 // TextOptions tunes the human summary.
-type TextOptions struct {
+type Options struct {
 	// Color marks PASS, FAIL and warnings with ANSI colours; set it only
 	// when writing to a terminal.
 	Color bool
@@ -36,19 +38,19 @@ const (
 
 // textWriter is a printer that knows whether to colour.
 type textWriter struct {
-	Printer
+	*format.Printer
 	color bool
 }
 
 // paint colours s for a terminal, its control characters escaped first
 // (table.EscapeControl): the colour codes are the only ones the summary
 // writes.
-func (t *textWriter) paint(code, s string) Styled {
+func (t *textWriter) paint(code, s string) format.Styled {
 	s = table.EscapeControlLines(s)
 	if !t.color || s == "" {
-		return Styled(s)
+		return format.Styled(s)
 	}
-	return Styled(code + s + ansiReset)
+	return format.Styled(code + s + ansiReset)
 }
 
 // warnWidth is where warnings wrap, so that they read in a terminal.
@@ -58,7 +60,7 @@ const warnWidth = 90
 // under its "WARNING:" label.
 func (t *textWriter) warn(indent, msg string) {
 	const label = "WARNING: "
-	for i, line := range Wrap(msg, warnWidth) {
+	for i, line := range format.Wrap(msg, warnWidth) {
 		if i == 0 {
 			t.Printf("%s%s %s\n", indent, t.paint(ansiYellow, "WARNING:"), line)
 			continue
@@ -84,11 +86,11 @@ func (t *textWriter) sectionIn(code, title string) {
 // beside service time, the generator's and target's health, thresholds
 // and warnings. Every section copes with missing data, so a run that sent
 // nothing still renders. The only error is a failed write.
-func Text(w io.Writer, r *result.Result, opts TextOptions) error {
+func Text(w io.Writer, r *result.Result, opts Options) error {
 	if r == nil {
 		return errors.New("text report: no result")
 	}
-	t := &textWriter{Printer: Printer{w: w}, color: opts.Color}
+	t := &textWriter{Printer: format.NewPrinter(w), color: opts.Color}
 	textHeader(t, r)
 	textSeed(t, r)
 	textHV(t, r)
@@ -108,8 +110,8 @@ func Text(w io.Writer, r *result.Result, opts TextOptions) error {
 		t.Printf("%s", opts.Appendix)
 	}
 	textVerdict(t, r)
-	if t.err != nil {
-		return fmt.Errorf("text report: %w", t.err)
+	if t.Err() != nil {
+		return fmt.Errorf("text report: %w", t.Err())
 	}
 	return nil
 }
@@ -134,7 +136,7 @@ func textHeader(t *textWriter, r *result.Result) {
 	if shape == "" {
 		shape = "constant"
 	}
-	status := Styled("completed")
+	status := format.Styled("completed")
 	switch {
 	case r.AbortedBy != "":
 		status = t.paint(ansiYellow, "stopped early by --abort-on-fail: "+r.AbortedBy)
@@ -221,9 +223,9 @@ func runSetup(c result.RunConfig) string {
 
 func textSeed(t *textWriter, r *result.Result) {
 	t.section("Summary (latency from due time, ms; Max CPU % of the target)")
-	d := anyDelivery(r)
-	tb := table.Table{Cols: seedColumns(d)}
-	tb.Add(seedRow(r, d)...)
+	d := seed.AnyDelivery(r)
+	tb := table.Table{Cols: seed.Columns(d)}
+	tb.Add(seed.Row(r, d)...)
 	t.Lines(tb.Pipe(""))
 }
 
@@ -340,7 +342,7 @@ func textThresholds(t *textWriter, r *result.Result) {
 	t.section(title)
 	tb := table.Table{Cols: []table.Column{table.Left("Threshold"), table.Right("Value"), table.Left("Result")}}
 	for _, th := range r.Thresholds {
-		value, verdict := thresholdValue(th), "PASS"
+		value, verdict := format.Gate(th), "PASS"
 		switch {
 		case th.Undecided && th.Pass:
 			verdict = "UNDECIDED (passes)"
@@ -367,41 +369,6 @@ func textThresholds(t *textWriter, r *result.Result) {
 		return string(t.paint(ansiRed, s))
 	}
 	t.Lines(tb.Pipe(""))
-}
-
-// ThresholdValue formats a gate's measured value with its unit, rounded as
-// the text report prints it, for messages outside the report (the abort
-// line of --abort-on-fail).
-func ThresholdValue(th result.Threshold) string { return thresholdValue(th) }
-
-// thresholdValue formats a gate's measured value with its unit, or "n/a"
-// when the metric was missing from the result.
-func thresholdValue(th result.Threshold) string {
-	if th.Reason != "" {
-		return na
-	}
-	if th.Kind == result.KindBaseline { // a change against the baseline
-		unit := th.Unit
-		if unit != "%" && unit != "pp" && unit != "" {
-			unit = " " + unit
-		}
-		return fmt.Sprintf("%+.2f%s", th.Value, unit)
-	}
-	switch th.Unit {
-	case "ms":
-		return format.Ms(th.Value) + " ms"
-	case "%":
-		return format.Pct(th.Value) + "%"
-	case "B":
-		if th.Value >= 0 && th.Value < 1<<62 {
-			return format.Bytes(int64(th.Value))
-		}
-	case "/s":
-		return format.Num(th.Value) + "/s"
-	case "":
-		return format.Num(th.Value)
-	}
-	return strings.TrimSpace(format.Num(th.Value) + " " + th.Unit)
 }
 
 // textVerdict ends the summary with the verdict in the words of the exit
@@ -444,3 +411,6 @@ func textWarnings(t *textWriter, r *result.Result) {
 		t.Println("  - " + strings.Join(strings.Fields(w), " "))
 	}
 }
+
+// na stands for a figure the result does not have.
+const na = format.NA

@@ -1,4 +1,4 @@
-package report
+package seed
 
 import (
 	"github.com/vesload/vesload/report/format"
@@ -18,7 +18,7 @@ import (
 // With delivery figures (--consume) the table gains the pages' "Avg VES
 // processing time" column (client → VES → topic), between p99 and the
 // error rate as they print it.
-func seedColumns(delivery bool) []table.Column {
+func Columns(delivery bool) []table.Column {
 	cols := []table.Column{table.Right("Avg"), table.Right("Max"), table.Right("p50"), table.Right("p95"), table.Right("p99")}
 	if delivery {
 		cols = append(cols, table.Right("Avg VES processing time"))
@@ -26,9 +26,9 @@ func seedColumns(delivery bool) []table.Column {
 	return append(cols, table.Right("Error rate %"), table.Right("Max CPU %"))
 }
 
-// anyDelivery tells whether some result carries delivery figures, which
+// AnyDelivery tells whether some result carries delivery figures, which
 // adds their column to the table.
-func anyDelivery(rs ...*result.Result) bool {
+func AnyDelivery(rs ...*result.Result) bool {
 	for _, r := range rs {
 		if r != nil && r.Delivery != nil {
 			return true
@@ -37,10 +37,12 @@ func anyDelivery(rs ...*result.Result) bool {
 	return false
 }
 
-func seedRow(r *result.Result, delivery bool) []string {
+// Row is r's row of the table of Columns(delivery), "n/a" where r has no
+// figure.
+func Row(r *result.Result, delivery bool) []string {
 	row := make([]string, 0, 8)
 	l := r.Latency
-	if hasSummary(l) {
+	if l.Recorded() {
 		row = append(row, format.Ms(l.Avg), format.Ms(l.Max), format.Ms(l.P50), format.Ms(l.P95), format.Ms(l.P99))
 	} else {
 		row = append(row, na, na, na, na, na)
@@ -61,9 +63,6 @@ func seedRow(r *result.Result, delivery bool) []string {
 	return row
 }
 
-// hasSummary tells a recorded distribution from an absent one.
-func hasSummary(s result.Summary) bool { return s.Count > 0 || s.Max > 0 }
-
 // processingTime is the average end-to-end time of delivered events:
 // to the record timestamp, or to the read when the source has none or
 // its timestamps are too coarse for the figure (result.Delivery's
@@ -77,3 +76,6 @@ func processingTime(d *result.Delivery) string {
 	}
 	return na
 }
+
+// na stands for a figure the result does not have.
+const na = format.NA
