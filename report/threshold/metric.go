@@ -26,31 +26,6 @@ type nameError struct {
 	msg    string
 }
 
-// metricList names every metric of the registry for a message, a family
-// in one word.
-var metricList = metric.List()
-
-// classList names the error classes a gate takes after "errors.".
-var classList = family("errors.").Want
-
-// hvMetricList and deliveryList name the members of HV-VES's and the
-// delivery follower's families.
-var (
-	hvMetricList = family("hv.").Want
-	deliveryList = family("delivery.").Want
-)
-
-// family is the registry's family of prefix; the zero Family when there
-// is none.
-func family(prefix string) metric.Family {
-	for _, f := range metric.Families() {
-		if f.Prefix == prefix {
-			return f
-		}
-	}
-	return metric.Family{}
-}
-
 // resolve maps any accepted spelling of a metric name (lower case) to its
 // declaration in the registry; a name that is not one is refused in the
 // words of the family its prefix names, or with the nearest name.
@@ -71,7 +46,7 @@ func resolve(name string) (metric.Metric, *nameError) {
 	if s := suggest.Nearest(name, metric.Names()); s != "" {
 		return metric.Metric{}, &nameError{0, fmt.Sprintf("unknown metric %q: did you mean %s?", name, s)}
 	}
-	return metric.Metric{}, &nameError{0, fmt.Sprintf("unknown metric %q (want %s)", name, metricList)}
+	return metric.Metric{}, &nameError{0, fmt.Sprintf("unknown metric %q (want %s)", name, metric.List())}
 }
 
 // isStat tells whether s, which is no metric, looks like a percentile
