@@ -18,18 +18,19 @@ const (
 // record timestamp (to the read when the source has none), and the share
 // of events lost that only a comparison shows.
 func delivery() []Metric {
-	count := func(name, doc string, worse Direction, of func(d *result.Delivery) int64) Metric {
-		return Metric{Name: deliveryPrefix + name, Family: deliveryPrefix, Kind: Count, Merge: Sum, Worse: worse, Doc: doc,
+	count := func(name, doc string, worse Direction, of func(d *result.Delivery) int64, opts ...option) Metric {
+		return declare(Metric{Name: deliveryPrefix + name, Family: deliveryPrefix, Kind: Count, Merge: Sum, Worse: worse, Doc: doc,
 			Read: func(r *result.Result) (float64, string) {
 				if r.Delivery == nil {
 					return 0, noDelivery
 				}
 				return float64(of(r.Delivery)), ""
-			}}
+			}}, opts...)
 	}
 	ms := []Metric{
 		count("delivered", "the run's events found on the output topic", WorseDown, func(d *result.Delivery) int64 { return d.Delivered }),
-		count("lost", "events expected on the output topic and never found", WorseUp, func(d *result.Delivery) int64 { return d.Lost }),
+		count("lost", "events expected on the output topic and never found", WorseUp, func(d *result.Delivery) int64 { return d.Lost },
+			trend(11)),
 		count("lost_though_accepted", "events the collector accepted and never published", WorseUp,
 			func(d *result.Delivery) int64 { return d.LostThoughAccepted }),
 		count("delivered_though_rejected", "events the collector refused and published all the same", WorseUp,
@@ -38,20 +39,12 @@ func delivery() []Metric {
 		count("out_of_order", "events found before an event due earlier", WorseUp, func(d *result.Delivery) int64 { return d.OutOfOrder }),
 		count("foreign", "records of the topic that were not the run's", WorseUp, func(d *result.Delivery) int64 { return d.Foreign }),
 	}
-	ms[1].Trend = 11
-	e2e := distribution(e2ePrefix, "the end-to-end latency", noDelivery, endToEnd)
-	for i := range e2e {
-		switch e2e[i].Name {
-		case e2ePrefix + "avg":
-			e2e[i].Row, e2e[i].Field, e2e[i].Label, e2e[i].Lacks = 14, "delivery.e2e_ms.avg", "avg VES processing time (ms)", notFollowed
-		case e2ePrefix + "p99":
-			e2e[i].Row, e2e[i].Field, e2e[i].Label, e2e[i].Lacks, e2e[i].Trend = 15, "delivery.e2e_ms.p99", "p99 end to end (ms)", notFollowed, 12
-		}
-	}
-	ms = append(ms, e2e...)
-	return append(ms, Metric{Name: "delivery.lost_pct", Kind: Percent, Unit: "%", Merge: Derived, Worse: WorseUp,
+	ms = append(ms, distribution(e2ePrefix, "the end-to-end latency", noDelivery, endToEnd, map[string][]option{
+		"avg": {row(14, "delivery.e2e_ms.avg", "avg VES processing time (ms)", notFollowed)},
+		"p99": {row(15, "delivery.e2e_ms.p99", "p99 end to end (ms)", notFollowed), trend(12)},
+	})...)
+	return append(ms, declare(Metric{Name: "delivery.lost_pct", Kind: Percent, Unit: "%", Merge: Derived, Worse: WorseUp,
 		Doc: "events lost, in percent of those expected", CompareOnly: true,
-		Row: 16, Field: "delivery.lost_pct", Label: "events lost (%)", Lacks: notFollowed,
 		Read: func(r *result.Result) (float64, string) {
 			d := r.Delivery
 			switch {
@@ -61,7 +54,7 @@ func delivery() []Metric {
 				return 0, "no events were expected"
 			}
 			return 100 * float64(d.Lost) / float64(d.Expected), ""
-		}})
+		}}, row(16, "delivery.lost_pct", "events lost (%)", notFollowed)))
 }
 
 // endToEnd is the end-to-end distribution: to the record timestamp, or

@@ -26,17 +26,17 @@ const (
 // wrote, and what the receiving side counted when it was observed. MB/s
 // figures are gauges, gated as plain numbers ("hv.peak_mbps>4").
 func hv() []Metric {
-	sent := func(name, doc string, worse Direction, merge Merge, of func(h *result.HV) float64) Metric {
-		return Metric{Name: hvPrefix + name, Family: hvPrefix, Kind: Count, Merge: merge, Worse: worse, Doc: doc,
+	sent := func(name, doc string, worse Direction, merge Merge, of func(h *result.HV) float64, opts ...option) Metric {
+		return declare(Metric{Name: hvPrefix + name, Family: hvPrefix, Kind: Count, Merge: merge, Worse: worse, Doc: doc,
 			Read: func(r *result.Result) (float64, string) {
 				if r.HV == nil {
 					return 0, notHV
 				}
 				return of(r.HV), ""
-			}}
+			}}, opts...)
 	}
-	recv := func(name, doc string, worse Direction, of func(rc *result.HVReceiver) (float64, string)) Metric {
-		return Metric{Name: hvPrefix + name, Family: hvPrefix, Kind: Count, Merge: Once, Worse: worse, Doc: doc,
+	recv := func(name, doc string, worse Direction, of func(rc *result.HVReceiver) (float64, string), opts ...option) Metric {
+		return declare(Metric{Name: hvPrefix + name, Family: hvPrefix, Kind: Count, Merge: Once, Worse: worse, Doc: doc,
 			Read: func(r *result.Result) (float64, string) {
 				switch {
 				case r.HV == nil:
@@ -45,20 +45,15 @@ func hv() []Metric {
 					return 0, noReceiver
 				}
 				return of(r.HV.Receiver)
-			}}
+			}}, opts...)
 	}
-	lost := recv("lost", "messages written that the receiver never counted", WorseUp,
-		func(rc *result.HVReceiver) (float64, string) { return float64(rc.Lost), "" })
-	lost.Row, lost.Field, lost.Label, lost.Lacks, lost.Trend = 13, "hv.receiver.lost", "HV-VES messages lost", noHVReceiver, 15
-	mbps := sent("mbps", "average data rate written, in MB/s", WorseDown, Derived, func(h *result.HV) float64 { return h.MBps })
-	mbps.Kind, mbps.Row, mbps.Field, mbps.Label, mbps.Lacks, mbps.Trend = Gauge, 12, "hv.mbps", "HV-VES average data rate (MB/s)", isNotHV, 13
-	peak := sent("peak_mbps", "highest data rate written in a second, in MB/s", WorseDown, Derived, func(h *result.HV) float64 { return h.PeakMBps })
-	peak.Kind, peak.Row, peak.Field, peak.Label, peak.Lacks, peak.Trend = Gauge, 11, "hv.peak_mbps", "HV-VES peak data rate (MB/s)", isNotHV, 14
 	blocked := sent("write_blocked_p99", "99th percentile of the time a write waited for the socket", WorseUp, Histogram,
 		func(h *result.HV) float64 { return h.WriteBlocked.P99 })
 	blocked.Kind, blocked.Unit = Latency, "ms"
 	return []Metric{
-		lost,
+		recv("lost", "messages written that the receiver never counted", WorseUp,
+			func(rc *result.HVReceiver) (float64, string) { return float64(rc.Lost), "" },
+			row(13, "hv.receiver.lost", "HV-VES messages lost", noHVReceiver), trend(15)),
 		recv("received", "messages the receiver counted", WorseDown,
 			func(rc *result.HVReceiver) (float64, string) { return float64(rc.Received), "" }),
 		recv("dropped", "messages received, then refused by the collector (routing, invalid, …)", WorseUp,
@@ -82,8 +77,10 @@ func hv() []Metric {
 		sent("disconnected", "messages due while their producer had no connection: errors never sent", WorseUp, Sum,
 			func(h *result.HV) float64 { return float64(h.NotSentBy[result.ClassDisconnected]) }),
 		sent("reconnects", "times a producer connected again", WorseUp, Sum, func(h *result.HV) float64 { return float64(h.Reconnects) }),
-		mbps,
-		peak,
+		sent("mbps", "average data rate written, in MB/s", WorseDown, Derived, func(h *result.HV) float64 { return h.MBps },
+			gauge(), row(12, "hv.mbps", "HV-VES average data rate (MB/s)", isNotHV), trend(13)),
+		sent("peak_mbps", "highest data rate written in a second, in MB/s", WorseDown, Derived, func(h *result.HV) float64 { return h.PeakMBps },
+			gauge(), row(11, "hv.peak_mbps", "HV-VES peak data rate (MB/s)", isNotHV), trend(14)),
 		blocked,
 	}
 }

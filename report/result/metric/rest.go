@@ -51,8 +51,9 @@ func stats() []stat {
 
 // distribution declares the statistics of one latency distribution
 // under prefix; of picks it off a result, and a result whose
-// distribution recorded nothing lacks them for the reason missing.
-func distribution(prefix, what, missing string, of func(r *result.Result) result.Summary) []Metric {
+// distribution recorded nothing lacks them for the reason missing. opts
+// adds to a statistic, by its name after the prefix, what only it has.
+func distribution(prefix, what, missing string, of func(r *result.Result) result.Summary, opts map[string][]option) []Metric {
 	var ms []Metric
 	for _, st := range stats() {
 		read := st.of
@@ -68,7 +69,7 @@ func distribution(prefix, what, missing string, of func(r *result.Result) result
 		for _, a := range st.aliases {
 			m.Aliases = append(m.Aliases, prefix+a)
 		}
-		ms = append(ms, m)
+		ms = append(ms, declare(m, opts[st.name]...))
 	}
 	return ms
 }
@@ -81,89 +82,34 @@ func statFamily(prefix, spelling string) Family {
 // rest declares the engine's own metrics: every protocol's requests go
 // through it, so REST runs and HV-VES runs alike have them.
 func rest() []Metric {
-	ms := distribution("", "the latency from the due time", noLatency, func(r *result.Result) result.Summary { return r.Latency })
+	const lacks = "recorded no latency"
+	ms := distribution("", "the latency from the due time", noLatency, func(r *result.Result) result.Summary { return r.Latency },
+		map[string][]option{
+			"avg": {row(1, "latency_ms.avg", "avg latency (ms)", lacks), trend(1),
+				second(added(whenAnswered("per-second mean", func(s result.Second) float64 { return s.AvgMs })))},
+			"max": {row(2, "latency_ms.max", "max latency (ms)", lacks), trend(5),
+				second(whenAnswered("per-second max", func(s result.Second) float64 { return s.MaxMs }))},
+			"p50": {row(3, "latency_ms.p50", "p50 latency (ms)", lacks), trend(2),
+				second(whenAnswered("per-second p50", func(s result.Second) float64 { return s.P50Ms }))},
+			"p95": {row(4, "latency_ms.p95", "p95 latency (ms)", lacks), trend(3),
+				second(added(whenAnswered("per-second p95", func(s result.Second) float64 { return s.P95Ms })))},
+			"p99": {row(5, "latency_ms.p99", "p99 latency (ms)", lacks), trend(4),
+				second(whenAnswered("per-second p99", func(s result.Second) float64 { return s.P99Ms }))},
+		})
 	ms = append(ms, distribution(servicePrefix, "the service time from the write", "no service time was recorded",
-		func(r *result.Result) result.Summary { return r.Service })...)
+		func(r *result.Result) result.Summary { return r.Service },
+		map[string][]option{"p99": {row(6, "service_ms.p99", "p99 service time (ms)", "recorded no service time")}})...)
 	ms = append(ms, dispatchLag()...)
 	ms = append(ms, errorMetrics()...)
 	ms = append(ms, counts()...)
-	ms = append(ms, resources()...)
-	return compareREST(ms)
+	return append(ms, resources()...)
 }
 
-// compareREST marks the engine's rows of compare's table, a history's
-// default series and the figures the timeline carries per second.
-func compareREST(ms []Metric) []Metric {
-	answered := func(s result.Second) bool { return s.OK+s.Errors > 0 }
-	latency := func(label string, of func(s result.Second) float64) *PerSecond {
-		return &PerSecond{Label: label, Of: func(s result.Second) (float64, bool) { return of(s), answered(s) }}
-	}
-	always := func(label string, of func(s result.Second) float64) *PerSecond {
-		return &PerSecond{Label: label, Of: func(s result.Second) (float64, bool) { return of(s), true }}
-	}
-	sampled := func(r *result.Result) string {
-		if r.Target == nil {
-			return "target was not sampled (--target-pid or --target-metrics)"
-		}
-		return ""
-	}
-	const (
-		noLatencyRecorded = "recorded no latency"
-	)
-	for i := range ms {
-		m := &ms[i]
-		switch m.Name {
-		case "avg":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 1, "latency_ms.avg", "avg latency (ms)", noLatencyRecorded, 1
-			m.Second = latency("per-second mean", func(s result.Second) float64 { return s.AvgMs })
-			m.Second.Added = true
-		case "max":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 2, "latency_ms.max", "max latency (ms)", noLatencyRecorded, 5
-			m.Second = latency("per-second max", func(s result.Second) float64 { return s.MaxMs })
-		case "p50":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 3, "latency_ms.p50", "p50 latency (ms)", noLatencyRecorded, 2
-			m.Second = latency("per-second p50", func(s result.Second) float64 { return s.P50Ms })
-		case "p95":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 4, "latency_ms.p95", "p95 latency (ms)", noLatencyRecorded, 3
-			m.Second = latency("per-second p95", func(s result.Second) float64 { return s.P95Ms })
-			m.Second.Added = true
-		case "p99":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 5, "latency_ms.p99", "p99 latency (ms)", noLatencyRecorded, 4
-			m.Second = latency("per-second p99", func(s result.Second) float64 { return s.P99Ms })
-		case servicePrefix + "p99":
-			m.Row, m.Field, m.Label, m.Lacks = 6, "service_ms.p99", "p99 service time (ms)", "recorded no service time"
-		case "error_rate":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 7, "error_rate", "error rate (%)", "attempted no request", 6
-			m.Second = &PerSecond{Label: "per-second error rate", Of: func(s result.Second) (float64, bool) {
-				return 100 * float64(s.Errors) / float64(max(s.OK+s.Errors, 1)), answered(s)
-			}}
-		case "errors":
-			m.Second = always("errors per second", func(s result.Second) float64 { return float64(s.Errors) })
-		case "rps":
-			m.Row, m.Field, m.Label, m.Trend = 8, "rps.achieved", "achieved rate (/s)", 7
-			m.Second = always("requests sent per second", func(s result.Second) float64 { return float64(s.Sent) })
-		case "sent":
-			m.Second = always("requests sent per second", func(s result.Second) float64 { return float64(s.Sent) })
-		case OK:
-			m.Second = always("successes per second", func(s result.Second) float64 { return float64(s.OK) })
-		case "target_cpu_avg":
-			m.Row, m.Field, m.Label, m.Lacks, m.Trend = 9, "target.cpu_avg_pct", "target CPU avg (%)", notSampledTarget, 8
-			m.Second = always("per-second target CPU", func(s result.Second) float64 { return s.TargetCPUPct })
-			m.Second.Carried = sampled
-		case "target_cpu_max":
-			m.Row, m.Field, m.Label, m.Lacks = 10, "target.cpu_max_pct", "target CPU max (%)", notSampledTarget
-			m.Second = always("per-second target CPU", func(s result.Second) float64 { return s.TargetCPUPct })
-			m.Second.Carried = sampled
-		case "target_rss_max":
-			m.Trend = 9
-		case "generator_cpu_avg":
-			m.Trend = 10
-			m.Second = always("per-second generator CPU", func(s result.Second) float64 { return s.GenCPUPct })
-		case "generator_cpu_max":
-			m.Second = always("per-second generator CPU", func(s result.Second) float64 { return s.GenCPUPct })
-		}
-	}
-	return ms
+// added marks a per-second figure the timeline gained in a later
+// release.
+func added(ps PerSecond) PerSecond {
+	ps.Added = true
+	return ps
 }
 
 // dispatchLag declares the generator's lateness in handing due requests
@@ -194,7 +140,7 @@ func dispatchLagFamily() Family {
 // class of the taxonomy (docs/ARCHITECTURE.md, "Error taxonomy").
 func errorMetrics() []Metric {
 	ms := []Metric{
-		{Name: "error_rate", Kind: Ratio, Unit: "%", Merge: Derived, Worse: WorseUp,
+		declare(Metric{Name: "error_rate", Kind: Ratio, Unit: "%", Merge: Derived, Worse: WorseUp,
 			Doc: "failed of the attempted requests, never-sent ones included, in percent",
 			Read: func(r *result.Result) (float64, string) {
 				if pct, ok := r.ErrorRatePct(); ok {
@@ -202,8 +148,13 @@ func errorMetrics() []Metric {
 				}
 				return 0, "no requests were attempted"
 			}},
-		{Name: "errors", Kind: Count, Merge: Sum, Worse: WorseUp, Doc: "failed requests, of every class",
+			row(7, "error_rate", "error rate (%)", "attempted no request"), trend(6),
+			second(PerSecond{Label: "per-second error rate", Of: func(s result.Second) (float64, bool) {
+				return 100 * float64(s.Errors) / float64(max(s.OK+s.Errors, 1)), answered(s)
+			}})),
+		declare(Metric{Name: "errors", Kind: Count, Merge: Sum, Worse: WorseUp, Doc: "failed requests, of every class",
 			Read: func(r *result.Result) (float64, string) { return float64(r.Requests.Errors), "" }},
+			second(everySecond("errors per second", func(s result.Second) float64 { return float64(s.Errors) }))),
 	}
 	for _, class := range classes() {
 		ms = append(ms, errorClass(class, "failures of class "+class, func(r *result.Result) float64 { return float64(r.Errors[class]) }))
@@ -273,48 +224,63 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // counts declares the achieved rate and the request counts.
 func counts() []Metric {
-	count := func(name, doc string, worse Direction, of func(q result.Requests) int64) Metric {
-		return Metric{Name: name, Kind: Count, Merge: Sum, Worse: worse, Doc: doc,
-			Read: func(r *result.Result) (float64, string) { return float64(of(r.Requests)), "" }}
+	count := func(name, doc string, worse Direction, of func(q result.Requests) int64, opts ...option) Metric {
+		return declare(Metric{Name: name, Kind: Count, Merge: Sum, Worse: worse, Doc: doc,
+			Read: func(r *result.Result) (float64, string) { return float64(of(r.Requests)), "" }}, opts...)
 	}
+	sentPerSecond := everySecond("requests sent per second", func(s result.Second) float64 { return float64(s.Sent) })
 	return []Metric{
-		{Name: "rps", Kind: Rate, Unit: "/s", Merge: Sum, Worse: WorseDown, Doc: "requests sent per second of the run",
+		declare(Metric{Name: "rps", Kind: Rate, Unit: "/s", Merge: Sum, Worse: WorseDown, Doc: "requests sent per second of the run",
 			Read: func(r *result.Result) (float64, string) { return r.RPS.Achieved, "" }},
-		count("sent", "requests written to a connection", WorseDown, func(q result.Requests) int64 { return q.Sent }),
+			row(8, "rps.achieved", "achieved rate (/s)", ""), trend(7), second(sentPerSecond)),
+		count("sent", "requests written to a connection", WorseDown, func(q result.Requests) int64 { return q.Sent }, second(sentPerSecond)),
 		count("not_sent", "requests due but never written", WorseUp, func(q result.Requests) int64 { return q.NotSent }),
 		count("scheduled", "requests due", WorseUp, func(q result.Requests) int64 { return q.Scheduled }),
-		count(OK, "requests answered with an expected status", WorseDown, func(q result.Requests) int64 { return q.OK }),
+		count(OK, "requests answered with an expected status", WorseDown, func(q result.Requests) int64 { return q.OK },
+			second(everySecond("successes per second", func(s result.Second) float64 { return float64(s.OK) }))),
 	}
 }
 
 // resources declares the target's and the generator's CPU and memory.
 func resources() []Metric {
-	target := func(name, doc string, kind Kind, merge Merge, of func(t *result.Target) (float64, string)) Metric {
-		return Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: merge, Worse: WorseUp, Doc: doc,
+	target := func(name, doc string, kind Kind, merge Merge, of func(t *result.Target) (float64, string), opts ...option) Metric {
+		return declare(Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: merge, Worse: WorseUp, Doc: doc,
 			Read: func(r *result.Result) (float64, string) {
 				if r.Target == nil {
 					return 0, noTarget
 				}
 				return of(r.Target)
-			}}
+			}}, opts...)
 	}
-	gen := func(name, doc string, kind Kind, of func(g result.Generator) float64) Metric {
-		return Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: Max, Worse: WorseUp, Doc: doc,
-			Read: func(r *result.Result) (float64, string) { return of(r.Generator), "" }}
+	gen := func(name, doc string, kind Kind, of func(g result.Generator) float64, opts ...option) Metric {
+		return declare(Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: Max, Worse: WorseUp, Doc: doc,
+			Read: func(r *result.Result) (float64, string) { return of(r.Generator), "" }}, opts...)
 	}
+	targetCPU := everySecond("per-second target CPU", func(s result.Second) float64 { return s.TargetCPUPct })
+	targetCPU.Carried = func(r *result.Result) string {
+		if r.Target == nil {
+			return "target was not sampled (--target-pid or --target-metrics)"
+		}
+		return ""
+	}
+	genCPU := everySecond("per-second generator CPU", func(s result.Second) float64 { return s.GenCPUPct })
 	return []Metric{
 		target("target_cpu_max", "the target's highest CPU of a sample", Percent, Max,
-			func(t *result.Target) (float64, string) { return t.CPUMaxPct, "" }),
+			func(t *result.Target) (float64, string) { return t.CPUMaxPct, "" },
+			row(10, "target.cpu_max_pct", "target CPU max (%)", notSampledTarget), second(targetCPU)),
 		target("target_cpu_avg", "the target's mean CPU", Percent, Mean,
-			func(t *result.Target) (float64, string) { return t.CPUAvgPct, "" }),
+			func(t *result.Target) (float64, string) { return t.CPUAvgPct, "" },
+			row(9, "target.cpu_avg_pct", "target CPU avg (%)", notSampledTarget), trend(8), second(targetCPU)),
 		target("target_rss_max", "the target's largest resident memory", Bytes, Max, func(t *result.Target) (float64, string) {
 			if t.RSSMaxBytes <= 0 {
 				return 0, "the target's memory was not sampled"
 			}
 			return float64(t.RSSMaxBytes), ""
-		}),
-		gen("generator_cpu_max", "vesload's highest CPU of a sample", Percent, func(g result.Generator) float64 { return g.CPUMaxPct }),
-		gen("generator_cpu_avg", "vesload's mean CPU", Percent, func(g result.Generator) float64 { return g.CPUAvgPct }),
+		}, trend(9)),
+		gen("generator_cpu_max", "vesload's highest CPU of a sample", Percent, func(g result.Generator) float64 { return g.CPUMaxPct },
+			second(genCPU)),
+		gen("generator_cpu_avg", "vesload's mean CPU", Percent, func(g result.Generator) float64 { return g.CPUAvgPct },
+			trend(10), second(genCPU)),
 		gen("generator_rss_max", "vesload's largest resident memory", Bytes, func(g result.Generator) float64 { return float64(g.RSSMaxBytes) }),
 	}
 }
