@@ -51,6 +51,25 @@ const (
 	Once
 )
 
+// String names the way, for messages.
+func (m Merge) String() string {
+	switch m {
+	case Sum:
+		return "sum"
+	case Max:
+		return "max"
+	case Mean:
+		return "mean"
+	case Histogram:
+		return "histogram"
+	case Derived:
+		return "derived"
+	case Once:
+		return "once"
+	}
+	return "unknown"
+}
+
 // Direction is which way a change of a metric is a regression: what a
 // compare gate, a comparison's table and a history's change points judge
 // by.
