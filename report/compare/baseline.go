@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
@@ -63,9 +62,9 @@ func LoadBaseline(file string, o GateOptions) (*Baseline, error) {
 		return nil, err
 	}
 	for _, g := range gates {
-		if _, ok := secondFigures[g.Metric]; !ok {
+		if secondFigure(g.Metric) == nil {
 			return nil, fmt.Errorf("--gate %q: one run is judged on its per-second figures and the timeline carries no per-second %s (gate one of %s, or compare several runs a side with vesload compare)",
-				g.Expr, g.Metric, secondGateList)
+				g.Expr, g.Metric, secondGateList())
 		}
 	}
 	base, err := resultfile.Read(file)
@@ -85,27 +84,27 @@ func LoadBaseline(file string, o GateOptions) (*Baseline, error) {
 // lacks although it answered requests: a result written before the
 // timeline carried it, or a run whose target was not sampled.
 func carries(base *result.Result, g Gate) error {
-	if strings.HasPrefix(g.Metric, "target_") && base.Target == nil {
-		return fmt.Errorf("--gate %q: the baseline's target was not sampled (--target-pid or --target-metrics)", g.Expr)
+	f := secondFigure(g.Metric)
+	if f == nil {
+		return nil
 	}
-	var missing func(s result.Second) bool
-	switch g.Metric {
-	case "avg":
-		missing = func(s result.Second) bool { return s.AvgMs == 0 }
-	case "p95":
-		missing = func(s result.Second) bool { return s.P95Ms == 0 }
-	default:
+	if f.Carried != nil {
+		if why := f.Carried(base); why != "" {
+			return fmt.Errorf("--gate %q: the baseline's %s", g.Expr, why)
+		}
+	}
+	if !f.Added {
 		return nil
 	}
 	for _, s := range base.Timeline {
-		if answered(s) && !missing(s) {
+		if v, ok := f.Of(s); ok && v != 0 {
 			return nil
 		}
 	}
 	if base.Requests.Sent == 0 {
 		return nil // a baseline that answered nothing fails the gate as missing
 	}
-	return fmt.Errorf("--gate %q: the baseline's timeline carries no %s (a result of an older vesload): run the baseline again", g.Expr, secondFigures[g.Metric].label)
+	return fmt.Errorf("--gate %q: the baseline's timeline carries no %s (a result of an older vesload): run the baseline again", g.Expr, f.Label)
 }
 
 // Judge decides the gates for the finished run res. The set's Outcomes

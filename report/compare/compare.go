@@ -162,7 +162,7 @@ func Compare(a, b []*result.Result, opts Options) (*Comparison, error) {
 	}
 	missing := map[string][]string{} // reason → metrics left out
 	var order []string
-	for _, m := range metrics() {
+	for _, m := range figures() {
 		va, reasonA := values(a, m, opts.label("A", opts.LabelsA))
 		vb, reasonB := values(b, m, opts.label("B", opts.LabelsB))
 		if reasonA != "" || reasonB != "" {
@@ -282,7 +282,7 @@ func checkRuns(a, b []*result.Result, opts Options) error {
 }
 
 // values reads metric m from every run, or says which run lacks it.
-func values(rs []*result.Result, m metric, label func(int) string) ([]float64, string) {
+func values(rs []*result.Result, m figure, label func(int) string) ([]float64, string) {
 	out := make([]float64, len(rs))
 	for i, r := range rs {
 		v, ok := m.get(r)
@@ -295,7 +295,7 @@ func values(rs []*result.Result, m metric, label func(int) string) ([]float64, s
 }
 
 // absent says whether no run has metric m.
-func absent(rs []*result.Result, m metric) bool {
+func absent(rs []*result.Result, m figure) bool {
 	for _, r := range rs {
 		if _, ok := m.get(r); ok {
 			return false
@@ -305,7 +305,7 @@ func absent(rs []*result.Result, m metric) bool {
 }
 
 // compareRow summarises both sides and tests the difference.
-func compareRow(m metric, va, vb []float64, opts Options) Row {
+func compareRow(m figure, va, vb []float64, opts Options) Row {
 	row := Row{
 		Metric: m.name, Label: m.label, Better: m.better,
 		A: summarize(va, opts.Center), B: summarize(vb, opts.Center),

@@ -25,6 +25,10 @@
 // means one figure everywhere. JudgeBaseline decides the same gates for
 // one run against one stored run on their per-second figures.
 //
+// The rows of the table, which way each metric gets worse and the
+// figures the timeline carries per second are the registry's
+// (report/result/metric): the package names no metric of its own.
+//
 // The package owns the statistics and the text, Markdown and JSON
 // renderings of a comparison; the HTML rendering lives in report/html,
 // which draws charts. It reads finished results only: it never runs load,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vesload/vesload/report/result/metric"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -75,21 +76,12 @@ func (e *GateError) Error() string {
 	return fmt.Sprintf("gate %s: column %d: %s", threshold.QuoteClipped(e.Expr), e.Column, e.Msg)
 }
 
-// higherIsBetter lists the gateable metrics whose drop is the
-// regression: what was done, not what went wrong.
-var higherIsBetter = map[string]bool{
-	"rps": true, "ok": true, "sent": true,
-	"delivery.delivered": true,
-	"hv.mbps":            true, "hv.peak_mbps": true, "hv.received": true, "hv.written": true,
-}
-
 // Better is the way metric name (a threshold name, e.g. p99, rps)
-// improves; a gate and a history's change points judge by it.
+// improves, as the registry declares it; a gate and a history's change
+// points judge by it. A name that is no metric gets lower-is-better.
 func Better(name string) Direction {
-	if higherIsBetter[name] {
-		return HigherIsBetter
-	}
-	return LowerIsBetter
+	m, _ := metric.Lookup(name)
+	return direction(m)
 }
 
 // ParseGate reads one regression gate (see Gate for the grammar). Errors
@@ -133,7 +125,7 @@ func ParseGate(expr string) (Gate, error) {
 		return fail(nameAt, "expected a metric name such as p99 or error_rate, found %s", found())
 	}
 	if name == "mean" {
-		name = "avg"
+		name = metric.Avg
 	}
 	m, err := threshold.LookupMeasure(name)
 	if err != nil {
@@ -143,7 +135,7 @@ func ParseGate(expr string) (Gate, error) {
 		}
 		return fail(nameAt+at, "%s", said(msg))
 	}
-	g := Gate{Metric: m.Name(), Better: Better(m.Name()), Unit: m.Unit(), measure: m}
+	g := Gate{Metric: m.Name(), Better: direction(m.Metric()), Unit: m.Unit(), measure: m}
 	space()
 	opAt := i
 	g.Op = take(func(r rune) bool { return strings.ContainsRune("<>=!", r) })

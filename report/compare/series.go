@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/result/metric"
 )
 
 // BaselineOptions tunes JudgeBaseline.
@@ -16,50 +17,39 @@ type BaselineOptions struct {
 	Undecided Undecided
 }
 
-// secondFigure is how one gateable metric is read off a second of the
-// timeline: label names it for a reader, get returns the figure and
-// whether the second measured it.
-type secondFigure struct {
-	label string
-	get   func(s result.Second) (float64, bool)
-}
-
 func answered(s result.Second) bool { return s.OK+s.Errors > 0 }
 
-// secondFigures are the metrics the per-second timeline carries, by
-// gate name: the only ones a single run can be gated on against a
-// baseline.
-var secondFigures = map[string]secondFigure{
-	"p50": {"per-second p50", func(s result.Second) (float64, bool) { return s.P50Ms, answered(s) }},
-	"p95": {"per-second p95", func(s result.Second) (float64, bool) { return s.P95Ms, answered(s) }},
-	"avg": {"per-second mean", func(s result.Second) (float64, bool) { return s.AvgMs, answered(s) }},
-	"p99": {"per-second p99", func(s result.Second) (float64, bool) { return s.P99Ms, answered(s) }},
-	"max": {"per-second max", func(s result.Second) (float64, bool) { return s.MaxMs, answered(s) }},
-	"error_rate": {"per-second error rate", func(s result.Second) (float64, bool) {
-		return 100 * float64(s.Errors) / float64(max(s.OK+s.Errors, 1)), answered(s)
-	}},
-	"errors":            {"errors per second", func(s result.Second) (float64, bool) { return float64(s.Errors), true }},
-	"rps":               {"requests sent per second", func(s result.Second) (float64, bool) { return float64(s.Sent), true }},
-	"sent":              {"requests sent per second", func(s result.Second) (float64, bool) { return float64(s.Sent), true }},
-	"ok":                {"successes per second", func(s result.Second) (float64, bool) { return float64(s.OK), true }},
-	"target_cpu_avg":    {"per-second target CPU", func(s result.Second) (float64, bool) { return s.TargetCPUPct, true }},
-	"target_cpu_max":    {"per-second target CPU", func(s result.Second) (float64, bool) { return s.TargetCPUPct, true }},
-	"generator_cpu_avg": {"per-second generator CPU", func(s result.Second) (float64, bool) { return s.GenCPUPct, true }},
-	"generator_cpu_max": {"per-second generator CPU", func(s result.Second) (float64, bool) { return s.GenCPUPct, true }},
+// secondFigure is the registry's per-second figure of the metric name,
+// nil when the timeline does not carry it: the only metrics a single run
+// can be gated on against a baseline.
+func secondFigure(name string) *metric.PerSecond {
+	m, ok := metric.Lookup(name)
+	if !ok {
+		return nil
+	}
+	return m.Second
 }
 
-// secondGateList names the metrics of secondFigures, for a message.
-const secondGateList = "p50, p95, avg (mean), p99, max, error_rate, errors, rps, sent, ok, target_cpu_*, generator_cpu_*"
+// secondGateList names the metrics the timeline carries, for a message.
+func secondGateList() string {
+	var names []string
+	for _, m := range metric.All() {
+		if m.Second != nil && !m.CompareOnly {
+			names = append(names, m.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
 
 // perSecond reads one figure of every second of a run's timeline in
 // which it was measured; ok is false for metrics the timeline does not
 // carry.
-func perSecond(r *result.Result, metric string) (vals []float64, label string, ok bool) {
-	f, ok := secondFigures[metric]
-	if !ok || (r.Target == nil && strings.HasPrefix(metric, "target_")) {
+func perSecond(r *result.Result, name string) (vals []float64, label string, ok bool) {
+	f := secondFigure(name)
+	if f == nil || (f.Carried != nil && f.Carried(r) != "") {
 		return nil, "", false
 	}
-	label, get := f.label, f.get
+	label, get := f.Label, f.Of
 	// The timeline is bucketed by due second: a second past the run's
 	// (rounded) duration was cut short, and its counts are not
 	// comparable with whole seconds.
@@ -119,7 +109,7 @@ func JudgeBaseline(base, run *result.Result, gates []Gate, opts BaselineOptions)
 		var limit string
 		switch {
 		case !okA || !okB:
-			limit = fmt.Sprintf("the timeline carries no per-second %s, so a single run cannot decide it (per-second gates: %s)", g.Metric, secondGateList)
+			limit = fmt.Sprintf("the timeline carries no per-second %s, so a single run cannot decide it (per-second gates: %s)", g.Metric, secondGateList())
 		case minUTestP(max(len(sa), 1), max(len(sb), 1)) >= opts.Alpha:
 			limit = fmt.Sprintf("%s: %d seconds in the baseline and %d in this run are too few for the U test to reach p < %g", label, len(sa), len(sb), opts.Alpha)
 		}

@@ -2,9 +2,12 @@
 // expressions such as "p99<500ms" or "error_rate<0.1%" that decide, with
 // the exit code, whether a pipeline passes (docs/ARCHITECTURE.md, "Who it is for", use 3).
 //
-// It owns the grammar below and the meaning of each metric name; it reads
-// a finished result.Result and never runs load, touches the network or
-// formats reports (report renders the outcomes).
+// It owns the grammar below and its units; the metrics it names, their
+// spellings, kinds and how each is read off a result are declared by
+// whoever measures them in the registry (report/result/metric), and
+// "did you mean" chooses among the registry's names. It reads a finished
+// result.Result and never runs load, touches the network or formats
+// reports (report renders the outcomes).
 //
 // # Grammar
 //

@@ -18,12 +18,12 @@ func (t Threshold) Eval(r *result.Result) result.Threshold {
 		out.Reason = nerr.msg
 		return out
 	}
-	out.Unit = m.kind.unit()
+	out.Unit = m.Unit
 	if r == nil {
 		out.Reason = "no result to check"
 		return out
 	}
-	v, reason := m.get(r)
+	v, reason := m.Read(r)
 	if reason != "" {
 		out.Reason = reason
 		return out

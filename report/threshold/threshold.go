@@ -67,7 +67,7 @@ type Threshold struct {
 func (t Threshold) String() string {
 	u := ""
 	if m, err := resolve(t.Metric); err == nil {
-		u = m.kind.canonicalUnit()
+		u = canonicalUnit(m)
 	}
 	return t.Metric + string(t.Op) + strconv.FormatFloat(t.Value, 'f', -1, 64) + u
 }
@@ -240,7 +240,7 @@ func parse(expr string, recorded bool) (Threshold, error) {
 		}
 		return Threshold{}, p.failMsg(at, err.msg)
 	}
-	return Threshold{Expr: strings.TrimSpace(expr), Metric: m.name, Op: op, Value: value}, nil
+	return Threshold{Expr: strings.TrimSpace(expr), Metric: m.Name, Op: op, Value: value}, nil
 }
 
 // validNumber accepts digits with at most one decimal point and digits on

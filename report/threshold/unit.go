@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/vesload/vesload/report/result/metric"
 )
 
 // scale converts a written unit to the metric's natural unit: the value is
@@ -28,9 +30,9 @@ const (
 )
 
 // unitScale returns the conversion of unit u for a metric of kind k.
-func unitScale(m metric, u string) (scale, *unitError) {
-	switch m.kind {
-	case kindLatency:
+func unitScale(m metric.Metric, u string) (scale, *unitError) {
+	switch m.Kind {
+	case metric.Latency:
 		switch u {
 		case "us", "µs", "μs": // micro sign and Greek mu
 			return scale{-3, 1}, nil
@@ -41,15 +43,15 @@ func unitScale(m metric, u string) (scale, *unitError) {
 		case "m":
 			return scale{3, 60}, nil
 		case "":
-			return scale{}, &unitError{msg: fmt.Sprintf("missing unit: %s is a latency (want %s)", m.name, latencyUnits)}
+			return scale{}, &unitError{msg: fmt.Sprintf("missing unit: %s is a latency (want %s)", m.Name, latencyUnits)}
 		}
 		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", Clip(u), latencyUnits)}
-	case kindPercent:
+	case metric.Percent:
 		if u == "" || u == "%" {
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% or none: %s is a percentage)", Clip(u), m.name)}
-	case kindFraction:
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %% or none: %s is a percentage)", Clip(u), m.Name)}
+	case metric.Ratio:
 		switch u {
 		case "%":
 			return scale{0, 1}, nil
@@ -58,8 +60,8 @@ func unitScale(m metric, u string) (scale, *unitError) {
 			// without a unit): it reads the same as a fraction or in percent.
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %%: %s is a percentage)", Clip(u), m.name)}
-	case kindBytes:
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %%: %s is a percentage)", Clip(u), m.Name)}
+	case metric.Bytes:
 		switch u {
 		case "", "B":
 			return scale{0, 1}, nil
@@ -77,27 +79,27 @@ func unitScale(m metric, u string) (scale, *unitError) {
 			return scale{0, 1 << 30}, nil
 		}
 		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want %s)", Clip(u), byteUnits)}
-	case kindRate:
+	case metric.Rate:
 		if u == "" || u == "/s" {
 			return scale{0, 1}, nil
 		}
-		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want /s or none: %s is requests per second)", Clip(u), m.name)}
+		return scale{}, &unitError{msg: fmt.Sprintf("unknown unit %q (want /s or none: %s is requests per second)", Clip(u), m.Name)}
 	}
 	if u == "" {
 		return scale{0, 1}, nil
 	}
-	return scale{}, &unitError{msg: fmt.Sprintf("unexpected unit %q (%s is a count and takes no unit)", Clip(u), m.name)}
+	return scale{}, &unitError{msg: fmt.Sprintf("unexpected unit %q (%s is a count and takes no unit)", Clip(u), m.Name)}
 }
 
 // convert turns the written number and unit into the metric's natural
 // unit, refusing values no gate can mean.
-func convert(m metric, num, u string, recorded bool) (float64, *unitError) {
-	if m.kind == kindFraction && u == "" && recorded {
+func convert(m metric.Metric, num, u string, recorded bool) (float64, *unitError) {
+	if m.Kind == metric.Ratio && u == "" && recorded {
 		// A gate a result file recorded: judged as the release that wrote
 		// it read a rate without its unit, as a fraction.
 		u, num = "%", fractionAsPercent(num)
 	}
-	if m.kind == kindFraction && u == "" {
+	if m.Kind == metric.Ratio && u == "" {
 		if msg := ambiguousRate(m, num); msg != "" {
 			return 0, &unitError{atNumber: true, msg: msg}
 		}
@@ -111,8 +113,8 @@ func convert(m metric, num, u string, recorded bool) (float64, *unitError) {
 		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("number %s is out of range", Clip(num))}
 	}
 	v *= sc.factor
-	if m.kind == kindFraction && v > 100 {
-		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("%s is a percentage and %s%% is above 100%%", m.name, num)}
+	if m.Kind == metric.Ratio && v > 100 {
+		return 0, &unitError{atNumber: true, msg: fmt.Sprintf("%s is a percentage and %s%% is above 100%%", m.Name, num)}
 	}
 	return v, nil
 }
@@ -121,7 +123,7 @@ func convert(m metric, num, u string, recorded bool) (float64, *unitError) {
 // readings: "error_rate<1" once meant a fraction (100 %) and passed runs
 // with 4 % errors that their authors read as 1 %. Zero reads the same
 // either way and is let through.
-func ambiguousRate(m metric, num string) string {
+func ambiguousRate(m metric.Metric, num string) string {
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil || v == 0 {
 		return ""
@@ -137,7 +139,7 @@ func ambiguousRate(m metric, num string) string {
 	if ferr != nil {
 		return ""
 	}
-	return fmt.Sprintf("give a unit: %s for %s in 100 requests, or %s%% if %s was meant as a fraction of the requests (%s is a percentage)", pct, num, strconv.FormatFloat(frac, 'f', -1, 64), num, m.name)
+	return fmt.Sprintf("give a unit: %s for %s in 100 requests, or %s%% if %s was meant as a fraction of the requests (%s is a percentage)", pct, num, strconv.FormatFloat(frac, 'f', -1, 64), num, m.Name)
 }
 
 // fractionAsPercent writes the fraction num (decimal text) as a

@@ -9,7 +9,9 @@
 // It orders the runs by a label in natural version order (1.9.1 before
 // 1.10.0) or by start time, refuses runs that were not asked the same
 // thing (as report/compare does), reads each run's figures under the
-// threshold grammar's names (report/threshold), and finds the change
+// threshold grammar's names (report/threshold; the series shown when
+// none is asked for and which way each gets worse are the registry's,
+// report/result/metric), and finds the change
 // points of every metric with E-Divisive means and a permutation test
 // (Detector; docs/ARCHITECTURE.md says why). Each change carries the
 // first build after it, the means before and after, the change in

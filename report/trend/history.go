@@ -14,17 +14,20 @@ import (
 	"github.com/vesload/vesload/internal/suggest"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/result/metric"
 	"github.com/vesload/vesload/report/threshold"
 )
 
 // DefaultMetrics are the figures a history shows when none is asked
-// for (threshold names): latency, errors, throughput, the target's and
-// the generator's resources, delivery, and HV-VES rates. A metric no run
-// carries is left out silently.
-var DefaultMetrics = []string{
-	"avg", "p50", "p95", "p99", "max", "error_rate", "rps",
-	"target_cpu_avg", "target_rss_max", "generator_cpu_avg",
-	"delivery.lost", "e2e_p99", "hv.mbps", "hv.peak_mbps", "hv.lost",
+// for (threshold names), as the registry orders them: latency, errors,
+// throughput, the target's and the generator's resources, delivery, and
+// HV-VES rates. A metric no run carries is left out silently.
+func DefaultMetrics() []string {
+	var names []string
+	for _, m := range metric.TrendDefaults() {
+		names = append(names, m.Name)
+	}
+	return names
 }
 
 // Options tunes an analysis. The zero value orders runs by start time
@@ -138,7 +141,7 @@ func Analyze(rs []*result.Result, opts Options) (*Analysis, error) {
 	}
 	metrics := opts.Metrics
 	if len(metrics) == 0 {
-		metrics = DefaultMetrics
+		metrics = DefaultMetrics()
 	}
 	for _, name := range metrics {
 		m, err := threshold.LookupMeasure(name)

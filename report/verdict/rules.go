@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/result/metric"
 )
 
 // Rule is one built-in rule: a gate the run is held to without being
@@ -27,11 +28,11 @@ type Rule struct {
 // Rules returns the built-in rules, in the order their gates are listed.
 func Rules() []Rule {
 	return []Rule{
-		{Gate: "ok>0", Broken: noSuccess},
-		{Gate: "hv.disconnected==0", Broken: disconnected, Yields: true},
-		{Gate: "hv.received>0", Broken: nothingReceived, Yields: true},
-		{Gate: "hv.dropped==0", Broken: dropped, Yields: true},
-		{Gate: "delivery.delivered>0", Broken: nothingDelivered, Yields: true},
+		{Gate: metric.OK + ">0", Broken: noSuccess},
+		{Gate: metric.HVDisconnected + "==0", Broken: disconnected, Yields: true},
+		{Gate: metric.HVReceived + ">0", Broken: nothingReceived, Yields: true},
+		{Gate: metric.HVDropped + "==0", Broken: dropped, Yields: true},
+		{Gate: metric.DeliveryDelivered + ">0", Broken: nothingDelivered, Yields: true},
 	}
 }
 

@@ -1,0 +1,9 @@
+package metric_test
+
+import (
+	"testing"
+
+	"github.com/vesload/vesload/internal/leaktest"
+)
+
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
