@@ -7,9 +7,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/vesload/vesload/report/format"
+	"github.com/vesload/vesload/report/internal/reporttest"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
@@ -274,23 +274,6 @@ func TestFmtBytes(t *testing.T) {
 // a C1 CSI (raw and as a rune), DEL.
 var hostile = []string{"\x1b[31m", "\x1b[2J", "\a", "\u202e", "\u2066", "\x9b", "\u009b", "\x7f"}
 
-// terminalSafe reports the first rune of out a terminal would obey: a
-// control character but newline and tab, or a bidirectional override.
-func terminalSafe(out string) (rune, bool) {
-	for out != "" {
-		r, n := utf8.DecodeRuneInString(out)
-		out = out[n:]
-		if r == '\n' || r == '\t' {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && n == 1 ||
-			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
-			return r, false
-		}
-	}
-	return 0, true
-}
-
 // TestRenderersEscapeHostileText: labels, names, warnings and sources
 // read from a result reach the text and Markdown renderings escaped; the
 // summary's own colours are the only escape codes it writes.
@@ -320,7 +303,7 @@ func TestRenderersEscapeHostileText(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		out := colours.Replace(b.String())
-		if c, ok := terminalSafe(out); !ok {
+		if c, ok := reporttest.TerminalSafe(out); !ok {
 			t.Errorf("%s rendering writes %U raw:\n%s", name, c, out)
 		}
 		if !strings.Contains(out, `\x1b`) || !strings.Contains(out, `\u202e`) {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/vesload/vesload/report/internal/reporttest"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -39,29 +39,11 @@ func TestRenderingsEscapeHostileText(t *testing.T) {
 		if err := render(&w); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if r, ok := terminalSafe(w.String()); !ok {
+		if r, ok := reporttest.TerminalSafe(w.String()); !ok {
 			t.Errorf("%s rendering writes %U raw:\n%s", name, r, w.String())
 		}
 		if !strings.Contains(w.String(), `\x1b`) || !strings.Contains(w.String(), `\u202e`) {
 			t.Errorf("%s rendering does not show the escaped names:\n%s", name, w.String())
 		}
 	}
-}
-
-// terminalSafe reports the first rune of out a terminal would obey: a
-// control character but newline and tab, a byte that is not UTF-8, or a
-// bidirectional override or isolate.
-func terminalSafe(out string) (rune, bool) {
-	for out != "" {
-		r, n := utf8.DecodeRuneInString(out)
-		out = out[n:]
-		if r == '\n' || r == '\t' {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && n == 1 ||
-			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
-			return r, false
-		}
-	}
-	return 0, true
 }

@@ -7,6 +7,7 @@ package reporttest
 import (
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -197,4 +198,24 @@ func WithDelivery(t testing.TB, r *result.Result, n, scale int64, tsType string)
 		Histograms: result.DeliveryHistograms{E2E: enc1, Consumed: enc2},
 		Timeline:   []result.DeliverySecond{{T: 0, Delivered: n, P99Ms: float64(scale), Lag: 1}}}
 	return r
+}
+
+// TerminalSafe reports the first rune of out a terminal would obey, and
+// false, when there is one: a control character but newline and tab, a
+// byte that is not UTF-8, a C1 control, or a bidirectional override or
+// isolate. The renderings' tests hold what they write from hostile result
+// files to it.
+func TerminalSafe(out string) (rune, bool) {
+	for out != "" {
+		r, n := utf8.DecodeRuneInString(out)
+		out = out[n:]
+		if r == '\n' || r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && n == 1 ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			return r, false
+		}
+	}
+	return 0, true
 }
