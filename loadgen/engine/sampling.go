@@ -39,9 +39,11 @@ func (sm *sampling) loop(ctx context.Context, s Sampler) {
 	defer close(sm.done)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	take := sm.agg.Prime // the run's CPU counts from its start
 	for {
 		sctx, cancel := context.WithTimeout(ctx, 900*time.Millisecond)
-		r, err := sm.agg.Take(sctx, s, time.Now())
+		r, err := take(sctx, s, time.Now())
+		take = sm.agg.Take
 		cancel()
 		if ctx.Err() != nil {
 			return

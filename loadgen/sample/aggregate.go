@@ -92,6 +92,20 @@ func (a *Aggregate) Take(ctx context.Context, s Sampler, now time.Time) (Reading
 	return r, err
 }
 
+// Prime takes the first reading of a run from s: its memory counts, its
+// CPU figure does not, since it covers the time from the sampler's start
+// (the run's set-up: a built-in emulator starting, the preflight) to the
+// run's, which is not the run's. The readings after it count from here.
+func (a *Aggregate) Prime(ctx context.Context, s Sampler, now time.Time) (Reading, error) {
+	r, err := s.Sample(ctx, now)
+	r.NoCPU = true
+	a.Add(r, err)
+	if series := s.Series(); len(series) > 0 {
+		a.SetSeries(series)
+	}
+	return r, err
+}
+
 // SetSeries records the metric series the sampler used (Sampler.Series),
 // which a remote sampler only knows after scraping.
 func (a *Aggregate) SetSeries(series []string) {

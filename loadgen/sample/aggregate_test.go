@@ -126,3 +126,35 @@ func TestFailedWarning(t *testing.T) {
 		}
 	}
 }
+
+// readings is a Sampler that returns its readings in turn.
+type readings []Reading
+
+func (r *readings) Source() string   { return "test" }
+func (r *readings) Series() []string { return nil }
+func (r *readings) Sample(context.Context, time.Time) (Reading, error) {
+	next := (*r)[0]
+	*r = (*r)[1:]
+	return next, nil
+}
+
+// TestPrimeCountsMemoryNotCPU: the first reading of a run covers the time
+// before it (a built-in emulator starting up read 111 % in second 0 of a
+// 50/s run), so its memory counts and its CPU does not.
+func TestPrimeCountsMemoryNotCPU(t *testing.T) {
+	t.Parallel()
+	s := &readings{{CPUPct: 111, RSSBytes: 300}, {CPUPct: 3, RSSBytes: 200}, {CPUPct: 4, RSSBytes: 250}}
+	a := NewAggregate(s.Source())
+	now := time.Unix(0, 0)
+	if _, err := a.Prime(context.Background(), s, now); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if _, err := a.Take(context.Background(), s, now.Add(time.Duration(i+1)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tg := a.Target(); tg.CPUMaxPct != 4 || tg.CPUAvgPct != 3.5 || tg.RSSMaxBytes != 300 {
+		t.Errorf("Target = %+v, want CPU max 4, avg 3.5 (the primed 111 %% left out) and RSS max 300", *tg)
+	}
+}
