@@ -93,17 +93,10 @@ func newTallies(n int) []result.Tally {
 // outside the lock. After the run is over, stragglers are ignored: the
 // result counts them as aborted.
 func (r *recorder) record(rec *record) {
-	r.mu.Lock()
-	if r.finished {
-		r.mu.Unlock()
+	name, ok := r.count(rec)
+	if !ok {
 		return
 	}
-	if rec.held {
-		r.tickets[rec.token].held.Store(false)
-	}
-	name := r.add(rec)
-	r.fanning.Add(1)
-	r.mu.Unlock()
 	rec.ev = RequestEvent{
 		Seq:       rec.seq,
 		Due:       r.started.Add(time.Duration(rec.dueNs)),
@@ -120,6 +113,23 @@ func (r *recorder) record(rec *record) {
 	}
 	r.obs.request(&rec.ev)
 	r.fanning.Done()
+}
+
+// count is record's work under the lock: it counts rec, unless the run
+// is over, and returns the outcome's class name and whether rec was
+// counted, with its event then owed to the observers (fanning).
+func (r *recorder) count(rec *record) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return "", false
+	}
+	if rec.held {
+		r.tickets[rec.token].held.Store(false)
+	}
+	name := r.add(rec)
+	r.fanning.Add(1)
+	return name, true
 }
 
 // add counts rec; the caller holds the lock. It returns the outcome's

@@ -137,27 +137,12 @@ func (t *ticker) tick(now time.Time) {
 	if t.target != nil {
 		tgt = t.target.latest()
 	}
-	r := t.e.rec
-	r.mu.Lock()
-	r.tl.reading(t.sec, cpu, tgt)
 	var genRSS int64
 	if gen != nil {
 		genRSS = gen.RSSBytes
 	}
-	// The second's peak: what the answered requests saw when they were
-	// sent, or what is in flight now when nothing was answered (a frozen
-	// target). A sample at the tick alone falls between a request's end
-	// and the next one's start, where a full pool looks half empty.
-	r.tl.used(t.sec, genRSS, max(r.secondFlight, t.e.c.inFlight.Load()))
-	r.secondFlight = 0
-	seconds := r.closeSeconds(false)
-	run := liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
-	r.live, t.spare = t.spare, r.live
-	var snap *checkpoint
-	if t.ckpt != nil && (t.sec+1)%t.every == 0 {
-		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
-	}
-	r.mu.Unlock()
+	seconds, run, snap := t.hold(now, cpu, tgt, genRSS, t.ckpt != nil && (t.sec+1)%t.every == 0)
+	r := t.e.rec
 	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds, pool: r.tl.pool})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
@@ -169,6 +154,29 @@ func (t *ticker) tick(now time.Time) {
 		t.ckpt <- *snap
 	}
 	t.sec++
+}
+
+// hold is the tick's work under the recorder's lock: the second's
+// readings, the seconds it closes, the live figures of the run and, when
+// ckpt is set, a checkpoint's snapshot.
+func (t *ticker) hold(now time.Time, cpu float64, tgt *Reading, genRSS int64, ckpt bool) (seconds []closedSecond, run liveRun, snap *checkpoint) {
+	r := t.e.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tl.reading(t.sec, cpu, tgt)
+	// The second's peak: what the answered requests saw when they were
+	// sent, or what is in flight now when nothing was answered (a frozen
+	// target). A sample at the tick alone falls between a request's end
+	// and the next one's start, where a full pool looks half empty.
+	r.tl.used(t.sec, genRSS, max(r.secondFlight, t.e.c.inFlight.Load()))
+	r.secondFlight = 0
+	seconds = r.closeSeconds(false)
+	run = liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
+	r.live, t.spare = t.spare, r.live
+	if ckpt {
+		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
+	}
+	return seconds, run, snap
 }
 
 // liveRun is what the live view reads of the run's tally, copied under
