@@ -187,7 +187,7 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	e.drain(&workers)
 	tk.stop()
 	ended := e.clock.Now()
-	final, last := e.rec.finish(ended)
+	final, last := e.rec.finish(ended, tk.led)
 	e.outs.publish(last)
 	lost := e.outs.close(outputDrain)
 	res := tk.result(final, ended, interrupted, true)

@@ -44,6 +44,10 @@ type ticker struct {
 	win    [LiveWindow]*hdrhistogram.PackedHistogram
 	winSum *hdrhistogram.PackedHistogram
 
+	// led holds the counts handed over at each checkpoint, and at the
+	// end the final ones, outside the recorder's lock.
+	led *ledger
+
 	ckpt     chan checkpoint // to the checkpoint writer; nil without checkpoints
 	ckptDone chan struct{}
 	every    int64 // checkpoint every this many seconds
@@ -75,7 +79,8 @@ func (e *Engine) selfSampler() Sampler {
 }
 
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
-	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{})}
+	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{}),
+		led: newLedger(len(e.kinds), e.facts.steps)}
 	t.initWindow()
 	// The run's CPU is measured from its start: whatever the set-up used
 	// (connections, preflight, waiting for other shards) is not the run's.
@@ -141,8 +146,17 @@ func (t *ticker) tick(now time.Time) {
 	if gen != nil {
 		genRSS = gen.RSSBytes
 	}
-	seconds, run, snap := t.hold(now, cpu, tgt, genRSS, t.ckpt != nil && (t.sec+1)%t.every == 0)
+	h := t.hold(now, cpu, tgt, genRSS, t.ckpt != nil && (t.sec+1)%t.every == 0)
 	r := t.e.rec
+	run := h.run
+	if s := t.led.sum; s != nil {
+		run.add(&s.run)
+	}
+	var snap *checkpoint
+	if h.delta != nil {
+		snap = t.checkpoint(&h, now)
+	}
+	seconds := h.seconds
 	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds, pool: r.tl.pool})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
@@ -156,10 +170,20 @@ func (t *ticker) tick(now time.Time) {
 	t.sec++
 }
 
+// held is what a tick takes under the recorder's lock: the seconds it
+// closes, the run's live figures since the last swap and, at a
+// checkpoint, the counts the swap handed over with their view.
+type held struct {
+	seconds []closedSecond
+	run     liveRun
+	delta   *counts
+	view    view
+}
+
 // hold is the tick's work under the recorder's lock: the second's
 // readings, the seconds it closes, the live figures of the run and, when
-// ckpt is set, a checkpoint's snapshot.
-func (t *ticker) hold(now time.Time, cpu float64, tgt *Reading, genRSS int64, ckpt bool) (seconds []closedSecond, run liveRun, snap *checkpoint) {
+// ckpt is set, the swap of a checkpoint. Nothing in it copies a Tally.
+func (t *ticker) hold(now time.Time, cpu float64, tgt *Reading, genRSS int64, ckpt bool) (h held) {
 	r := t.e.rec
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -170,18 +194,34 @@ func (t *ticker) hold(now time.Time, cpu float64, tgt *Reading, genRSS int64, ck
 	// and the next one's start, where a full pool looks half empty.
 	r.tl.used(t.sec, genRSS, max(r.secondFlight, t.e.c.inFlight.Load()))
 	r.secondFlight = 0
-	seconds = r.closeSeconds(false)
-	run = liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
+	h.seconds = r.closeSeconds(false)
+	h.run = liveRun{ok: r.cur.run.OK, errors: r.cur.run.Errors, disconnected: r.cur.run.Classes[result.ClassDisconnected], bytesSent: r.cur.run.BytesSent}
 	r.live, t.spare = t.spare, r.live
 	if ckpt {
-		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
+		h.delta, h.view = r.swap(t.led)
 	}
-	return seconds, run, snap
+	return h
+}
+
+// checkpoint builds, outside the lock, the checkpoint of what h swapped
+// out: the counts since the last one join the ledger, and the checkpoint
+// gets a copy of its sum, since the ledger goes on adding.
+func (t *ticker) checkpoint(h *held, now time.Time) *checkpoint {
+	t.led.take(h.delta, true)
+	return &checkpoint{t: t.led.tallies(t.led.sum.clone(), h.view), cpu: t.cpuStats, at: now}
 }
 
 // liveRun is what the live view reads of the run's tally, copied under
 // the recorder's lock.
 type liveRun struct{ ok, errors, disconnected, bytesSent int64 }
+
+// add adds what the live view reads of t, the ledger's sum.
+func (l *liveRun) add(t *result.Tally) {
+	l.ok += t.OK
+	l.errors += t.Errors
+	l.disconnected += t.Classes[result.ClassDisconnected]
+	l.bytesSent += t.BytesSent
+}
 
 // progress builds the live view of the wall second now ending, outside
 // the recorder's lock: a new one every second, since every output reads
