@@ -108,14 +108,21 @@ func (l *ledger) take(delta *counts, spare bool) {
 	l.spare = delta
 }
 
-// view is what a checkpoint or the final result reads of the recorder
-// besides its counts, taken under its lock in constant time: the closed
-// seconds of the timeline are shared, not copied, since the timeline
-// only appends to them and never changes one.
+// view is what a checkpoint or the final result reads besides the
+// counts: the closed seconds of the timeline, shared, not copied, since
+// the timeline only appends to them and never changes one, and the most
+// requests in flight at once, read at the swap.
 type view struct {
 	timeline  []result.Second
 	truncated bool
 	maxFlight int64
+}
+
+// view is the timeline's part of a view: its closed seconds as they are
+// now. The caller is the ticker, or the end of the run once it stopped.
+func (t *timeline) view(maxFlight int64) view {
+	n := len(t.closed)
+	return view{timeline: t.closed[:n:n], truncated: t.truncated, maxFlight: maxFlight}
 }
 
 // tallies is a consistent state of the run, from which a result (final

@@ -20,14 +20,16 @@ func TestCheckpointFromSwapsEqualsCopy(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		every []int // the seconds after which a checkpoint is taken
+		split bool  // an output reads the seconds' split by outcome
 	}{
-		{"once", []int{5}},
-		{"every second", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
-		{"uneven", []int{2, 3, 9}},
-		{"never", nil},
+		{"once", []int{5}, false},
+		{"every second, split", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, true},
+		{"every second", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
+		{"uneven", []int{2, 3, 9}, false},
+		{"never", nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := ledgerEngine()
+			e := ledgerEngine(tc.split)
 			ref := newRecorder(nil, 3, 0, newTimeline(nil, nil)) // never swapped: the copy the lock used to take
 			tk := &ticker{e: e, spare: result.NewHistogram(), led: newLedger(3, 0)}
 			recs := lockRecords(secs)
@@ -42,7 +44,8 @@ func TestCheckpointFromSwapsEqualsCopy(t *testing.T) {
 				if !contains(tc.every, s) {
 					continue
 				}
-				h := tk.hold(time.Now(), 0, nil, 0, true)
+				h := tk.hold(true)
+				e.tl.settle(h.seconds)
 				ck := tk.checkpoint(&h, time.Now())
 				sameTally(t, "checkpoint", &ck.t.run, &ref.cur.run)
 				for k := range ck.t.kinds {
@@ -71,6 +74,15 @@ func TestCheckpointFromSwapsEqualsCopy(t *testing.T) {
 			if len(final.timeline) != secs {
 				t.Fatalf("final timeline of %d seconds, want %d", len(final.timeline), secs)
 			}
+			ref.mu.Lock()
+			want := ref.closeSeconds(true)
+			ref.mu.Unlock()
+			ref.tl.settle(want)
+			for i := range want {
+				if !reflect.DeepEqual(want[i].s, final.timeline[i]) {
+					t.Errorf("second %d: %+v, counted without swaps nor split %+v", i, final.timeline[i], want[i].s)
+				}
+			}
 			for i, ck := range cks {
 				for j, sec := range ck.timeline {
 					if !reflect.DeepEqual(sec, final.timeline[j]) {
@@ -82,10 +94,12 @@ func TestCheckpointFromSwapsEqualsCopy(t *testing.T) {
 	}
 }
 
-// ledgerEngine is an engine of three request kinds with nothing counted.
-func ledgerEngine() *Engine {
+// ledgerEngine is an engine of three request kinds with nothing counted,
+// whose seconds carry the split by outcome when split is set.
+func ledgerEngine(split bool) *Engine {
 	e := &Engine{}
 	e.tl = newTimeline(nil, nil)
+	e.tl.pool.split = split
 	e.rec = newRecorder(nil, 3, 0, e.tl)
 	e.rec.started = time.Now()
 	return e

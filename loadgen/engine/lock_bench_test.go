@@ -38,11 +38,10 @@ func BenchmarkRecorderLock(b *testing.B) {
 		e := lockedEngine(false, 600)
 		t := &ticker{e: e, spare: e.rec.live, led: newLedger(3, 0)}
 		e.rec.live = result.NewHistogram()
-		now := time.Now()
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			t.hold(now, 50, nil, 1<<20, true)
+			t.hold(true)
 		}
 	})
 }

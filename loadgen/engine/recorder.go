@@ -145,12 +145,13 @@ func (r *recorder) add(rec *record) string {
 }
 
 // closeSeconds closes the seconds of the timeline that are final (all of
-// them once the run is over) and returns them for the outputs' snapshot;
-// the caller holds the lock.
+// them once the run is over) and returns them, each its number and its
+// Tally, for the timeline's settle and the outputs' snapshot; the caller
+// holds the lock.
 func (r *recorder) closeSeconds(all bool) []closedSecond {
 	var out []closedSecond
-	r.tl.closeReady(all, func(s result.Second, t *result.Tally) {
-		out = append(out, closedSecond{s: s, t: t})
+	r.tl.closeReady(all, func(s int64, t *result.Tally) {
+		out = append(out, closedSecond{s: result.Second{T: s}, t: t})
 	})
 	return out
 }
@@ -169,16 +170,15 @@ type tallies struct {
 }
 
 // swap hands l the counts and the silence noted since the last swap, and
-// counts on l's spare from now on; it returns the counts handed over and
-// the view that goes with them, for l.take outside the lock. The caller
-// holds the lock: all of it takes constant time, bar the few words of
-// silence noted since.
-func (r *recorder) swap(l *ledger) (*counts, view) {
-	delta := r.cur
+// counts on l's spare from now on; it returns the counts handed over,
+// for l.take outside the lock, and the most requests in flight at once.
+// The caller holds the lock: all of it takes constant time, bar the few
+// words of silence noted since.
+func (r *recorder) swap(l *ledger) (delta *counts, maxFlight int64) {
+	delta = r.cur
 	r.cur = l.spare
 	r.silence.drain(&l.silence)
-	n := len(r.tl.closed)
-	return delta, view{timeline: r.tl.closed[:n:n], truncated: r.tl.truncated, maxFlight: r.maxFlight}
+	return delta, r.maxFlight
 }
 
 // finish ends the recording: later outcomes are ignored, the open seconds
@@ -191,14 +191,15 @@ func (r *recorder) finish(now time.Time, l *ledger) (tallies, *tick) {
 	r.finished = true
 	held := r.heldEvents(now)
 	last := &tick{seconds: r.closeSeconds(true), pool: r.tl.pool}
-	delta, v := r.swap(l)
+	delta, maxFlight := r.swap(l)
 	r.mu.Unlock()
+	r.tl.settle(last.seconds)
 	l.take(delta, false)
 	r.fanning.Wait()
 	for i := range held {
 		r.obs.request(&held[i])
 	}
-	return l.tallies(l.sum, v), last
+	return l.tallies(l.sum, r.tl.view(maxFlight)), last
 }
 
 // heldEvents are the events of the requests still holding a ticket when

@@ -19,9 +19,9 @@ func TestRecorderSwapsLedgerSums(t *testing.T) {
 
 	spare := l.spare
 	r.mu.Lock()
-	delta, v := r.swap(l)
+	delta, maxFlight := r.swap(l)
 	r.mu.Unlock()
-	if r.cur != spare || delta.run.Sent != 1 || v.maxFlight != 0 {
+	if r.cur != spare || delta.run.Sent != 1 || maxFlight != 0 {
 		t.Fatalf("swap: recorder counts on %p, want the spare %p; handed %d sent", r.cur, spare, delta.run.Sent)
 	}
 	l.take(delta, true)

@@ -122,10 +122,7 @@ func (t *ticker) stop() {
 	close(t.quit)
 	<-t.done
 	cpu, _ := t.readSelf(t.e.clock.Now())
-	r := t.e.rec
-	r.mu.Lock()
-	r.tl.reading(t.sec, cpu, nil) // the last, partial second
-	r.mu.Unlock()
+	t.e.tl.reading(t.sec, cpu, nil) // the last, partial second
 	if t.target != nil {
 		t.target.stop()
 	}
@@ -146,7 +143,14 @@ func (t *ticker) tick(now time.Time) {
 	if gen != nil {
 		genRSS = gen.RSSBytes
 	}
-	h := t.hold(now, cpu, tgt, genRSS, t.ckpt != nil && (t.sec+1)%t.every == 0)
+	t.e.tl.reading(t.sec, cpu, tgt)
+	h := t.hold(t.ckpt != nil && (t.sec+1)%t.every == 0)
+	// The second's peak: what the answered requests saw when they were
+	// sent, or what is in flight now when nothing was answered (a frozen
+	// target). A sample at the tick alone falls between a request's end
+	// and the next one's start, where a full pool looks half empty.
+	t.e.tl.used(t.sec, genRSS, max(h.flight, t.e.c.inFlight.Load()))
+	t.e.tl.settle(h.seconds)
 	r := t.e.rec
 	run := h.run
 	if s := t.led.sum; s != nil {
@@ -171,44 +175,39 @@ func (t *ticker) tick(now time.Time) {
 }
 
 // held is what a tick takes under the recorder's lock: the seconds it
-// closes, the run's live figures since the last swap and, at a
-// checkpoint, the counts the swap handed over with their view.
+// closes, the most requests in flight at once during the second, the
+// run's live figures since the last swap and, at a checkpoint, the counts
+// the swap handed over.
 type held struct {
-	seconds []closedSecond
-	run     liveRun
-	delta   *counts
-	view    view
+	seconds   []closedSecond
+	flight    int64
+	run       liveRun
+	delta     *counts
+	maxFlight int64
 }
 
-// hold is the tick's work under the recorder's lock: the second's
-// readings, the seconds it closes, the live figures of the run and, when
-// ckpt is set, the swap of a checkpoint. Nothing in it copies a Tally.
-func (t *ticker) hold(now time.Time, cpu float64, tgt *Reading, genRSS int64, ckpt bool) (h held) {
+// hold is the tick's work under the recorder's lock, when ckpt is set a
+// checkpoint's: nothing in it copies a Tally or walks a histogram.
+func (t *ticker) hold(ckpt bool) (h held) {
 	r := t.e.rec
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.tl.reading(t.sec, cpu, tgt)
-	// The second's peak: what the answered requests saw when they were
-	// sent, or what is in flight now when nothing was answered (a frozen
-	// target). A sample at the tick alone falls between a request's end
-	// and the next one's start, where a full pool looks half empty.
-	r.tl.used(t.sec, genRSS, max(r.secondFlight, t.e.c.inFlight.Load()))
-	r.secondFlight = 0
+	h.flight, r.secondFlight = r.secondFlight, 0
 	h.seconds = r.closeSeconds(false)
 	h.run = liveRun{ok: r.cur.run.OK, errors: r.cur.run.Errors, disconnected: r.cur.run.Classes[result.ClassDisconnected], bytesSent: r.cur.run.BytesSent}
 	r.live, t.spare = t.spare, r.live
 	if ckpt {
-		h.delta, h.view = r.swap(t.led)
+		h.delta, h.maxFlight = r.swap(t.led)
 	}
 	return h
 }
 
-// checkpoint builds, outside the lock, the checkpoint of what h swapped
-// out: the counts since the last one join the ledger, and the checkpoint
+// checkpoint builds, outside the lock and once h's seconds are settled,
+// the checkpoint of what h swapped out: the counts since the last one join the ledger, and the checkpoint
 // gets a copy of its sum, since the ledger goes on adding.
 func (t *ticker) checkpoint(h *held, now time.Time) *checkpoint {
 	t.led.take(h.delta, true)
-	return &checkpoint{t: t.led.tallies(t.led.sum.clone(), h.view), cpu: t.cpuStats, at: now}
+	return &checkpoint{t: t.led.tallies(t.led.sum.clone(), t.e.tl.view(h.maxFlight)), cpu: t.cpuStats, at: now}
 }
 
 // liveRun is what the live view reads of the run's tally, copied under
