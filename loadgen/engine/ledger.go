@@ -87,8 +87,16 @@ type ledger struct {
 	kinds, steps int
 }
 
-func newLedger(kinds, steps int) *ledger {
-	return &ledger{spare: newCounts(kinds, steps), kinds: kinds, steps: steps}
+// newLedger is the ledger of a run of kinds request kinds and steps
+// closed-model steps. Only a run with checkpoints swaps before its end:
+// without them the ledger holds no spare (the final swap needs none), so
+// that such a run carries no second set of histograms.
+func newLedger(kinds, steps int, checkpoints bool) *ledger {
+	l := &ledger{kinds: kinds, steps: steps}
+	if checkpoints {
+		l.spare = newCounts(kinds, steps)
+	}
+	return l
 }
 
 // take adds delta, the counts a swap handed over, to the sum. The first

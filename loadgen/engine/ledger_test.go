@@ -31,7 +31,7 @@ func TestCheckpointFromSwapsEqualsCopy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := ledgerEngine(tc.split)
 			ref := newRecorder(nil, 3, 0, newTimeline(nil, nil)) // never swapped: the copy the lock used to take
-			tk := &ticker{e: e, spare: result.NewHistogram(), led: newLedger(3, 0)}
+			tk := &ticker{e: e, spare: result.NewHistogram(), led: newLedger(3, 0, true)}
 			recs := lockRecords(secs)
 			var cks []tallies
 			for s := range secs {

@@ -36,7 +36,7 @@ func BenchmarkRecorderLock(b *testing.B) {
 	}
 	b.Run("checkpoint", func(b *testing.B) {
 		e := lockedEngine(false, 600)
-		t := &ticker{e: e, spare: e.rec.live, led: newLedger(3, 0)}
+		t := &ticker{e: e, spare: e.rec.live, led: newLedger(3, 0, true)}
 		e.rec.live = result.NewHistogram()
 		b.ReportAllocs()
 		b.ResetTimer()

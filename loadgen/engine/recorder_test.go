@@ -13,7 +13,7 @@ import (
 // state is the sum itself, and later stragglers change nothing.
 func TestRecorderSwapsLedgerSums(t *testing.T) {
 	r := newRecorder(nil, 2, 1, newTimeline(nil, nil))
-	l := newLedger(2, 1)
+	l := newLedger(2, 1, true)
 	rec := &record{seq: 1, kind: 1, dueNs: int64(500 * time.Millisecond), latency: 2e6, service: 1e6, class: transport.HTTP, code: 503}
 	r.record(rec)
 

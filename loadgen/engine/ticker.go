@@ -79,8 +79,9 @@ func (e *Engine) selfSampler() Sampler {
 }
 
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
+	checkpoints := e.cfg.CheckpointEvery > 0 && len(e.outs) > 0
 	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{}),
-		led: newLedger(len(e.kinds), e.facts.steps)}
+		led: newLedger(len(e.kinds), e.facts.steps, checkpoints)}
 	t.initWindow()
 	// The run's CPU is measured from its start: whatever the set-up used
 	// (connections, preflight, waiting for other shards) is not the run's.
@@ -88,7 +89,7 @@ func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
 	}
-	if e.cfg.CheckpointEvery > 0 && len(e.outs) > 0 {
+	if checkpoints {
 		t.every = max(int64(e.cfg.CheckpointEvery/time.Second), 1)
 		t.ckpt = make(chan checkpoint, 1)
 		t.ckptDone = make(chan struct{})
