@@ -161,8 +161,7 @@ func (t *ticker) tick(now time.Time) {
 	if h.delta != nil {
 		snap = t.checkpoint(&h, now)
 	}
-	seconds := h.seconds
-	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds, pool: r.tl.pool})
+	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: h.seconds, pool: r.tl.pool})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
 		// newer snapshot replaces the one waiting.
@@ -204,15 +203,17 @@ func (t *ticker) hold(ckpt bool) (h held) {
 }
 
 // checkpoint builds, outside the lock and once h's seconds are settled,
-// the checkpoint of what h swapped out: the counts since the last one join the ledger, and the checkpoint
-// gets a copy of its sum, since the ledger goes on adding.
+// the checkpoint of what h swapped out: the counts since the last one
+// join the ledger, and the checkpoint gets a copy of its sum, since the
+// ledger goes on adding.
 func (t *ticker) checkpoint(h *held, now time.Time) *checkpoint {
 	t.led.take(h.delta, true)
 	return &checkpoint{t: t.led.tallies(t.led.sum.clone(), t.e.tl.view(h.maxFlight)), cpu: t.cpuStats, at: now}
 }
 
-// liveRun is what the live view reads of the run's tally, copied under
-// the recorder's lock.
+// liveRun is what the live view reads of the run's tally: the counts
+// since the last swap, read under the recorder's lock, to which the
+// ledger's sum is added after it.
 type liveRun struct{ ok, errors, disconnected, bytesSent int64 }
 
 // add adds what the live view reads of t, the ledger's sum.
