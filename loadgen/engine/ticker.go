@@ -17,7 +17,7 @@ import (
 // the generator's CPU and the samplers, closes the final seconds of the
 // timeline, publishes them with the live figures as one snapshot to every
 // output's outlet, and takes checkpoints, which one writer goroutine
-// turns into results in order. It holds the recorder's lock only to copy.
+// turns into results in order. It holds the recorder's lock only to swap.
 type ticker struct {
 	e       *Engine
 	started time.Time
