@@ -64,14 +64,17 @@ type Session struct {
 	// guard) without holding them up.
 	later *later
 
-	outs   *observe.Streams
-	ckpt   *observe.Checkpointer // nil without checkpoints
-	guard  *observe.AbortGuard   // nil without abort gates
-	start  *observe.StartGuard   // nil without the start-of-run rule
-	follow *delivery.Child       // nil when nothing is followed
-	writes []output.Output       // the table's outputs started, in order
-	dash   *dashboard.Server     // nil without the live page
-	coord  *rendezvous.Coordinator
+	outs *observe.Streams
+	// streams is what the streams (the JTL, the HdrHistogram log) said
+	// when Run closed them, for the result's writer (sections).
+	streams streamReport
+	ckpt    *observe.Checkpointer // nil without checkpoints
+	guard   *observe.AbortGuard   // nil without abort gates
+	start   *observe.StartGuard   // nil without the start-of-run rule
+	follow  *delivery.Child       // nil when nothing is followed
+	writes  []output.Output       // the table's outputs started, in order
+	dash    *dashboard.Server     // nil without the live page
+	coord   *rendezvous.Coordinator
 
 	closers []func()
 
@@ -458,33 +461,26 @@ func (s *Session) Run() (*result.Result, error) {
 	res, err := eng.Run(s.ctx)
 	s.phase.Store(phaseSettling)
 	s.prog.done()
-	if warnings := s.outs.Close(); res != nil {
-		res.Warnings = append(res.Warnings, warnings...)
-		res.Outputs = append(res.Outputs, s.outs.Lost()...)
-		for _, w := range warnings {
+	// The streams are closed as soon as the engine is done with them;
+	// what they lost goes into the result with the other sections.
+	s.streams = streamReport{warnings: s.outs.Close(), lost: s.outs.Lost()}
+	if res != nil {
+		for _, w := range s.streams.warnings {
 			s.prog.note(w)
 		}
 	}
 	return res, err
 }
 
-// Finish completes the result in one place and one order — the
-// command's Complete (HV-VES: the receiver's counts), the delivery
-// follower's section, the set-up's meta, what reached each output, what the
-// abort guard saw — then judges it once (report/verdict: the gates, the
-// abort gates, the baseline gates and the built-in rules), after which
-// nothing changes it: every output, the summary and the exit code read
-// the one verdict. The exit code is the verdict's, or 130 for a signal
-// while the outputs were written. The summary is printed even when an
-// output could not be written: the run happened and its figures are not
-// lost.
+// Finish completes the result in one place and one order, then judges it
+// once (write: every section, then report/verdict), after which nothing
+// changes it: every output, the summary and the exit code read the one
+// verdict. The exit code is the verdict's, or 130 for a signal while the
+// outputs were written. The summary is printed even when an output could
+// not be written: the run happened and its figures are not lost.
 func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 	s.phase.Store(phaseSettling)
-	stopped, err := s.complete(res)
-	if err != nil {
-		return 0, err
-	}
-	baseline, err := s.judge(res, stopped)
+	baseline, err := s.write(res)
 	if err != nil {
 		return 0, err
 	}
@@ -510,38 +506,6 @@ func (s *Session) Finish(res *result.Result, stdout io.Writer) (int, error) {
 		code = verdict.ExitInterrupted // a signal while the outputs were written
 	}
 	return code, nil
-}
-
-// complete adds to the result, in order, what every party that watched
-// the run knows: the command's Complete, the delivery follower's
-// section, the set-up's meta, each output's writes and the abort guard's
-// stop, whose gate it returns for the verdict. A checkpoint that could
-// not be written is noted.
-func (s *Session) complete(res *result.Result) ([]result.Threshold, error) {
-	if s.o.Complete != nil {
-		s.o.Complete(res)
-	}
-	if err := s.finishFollow(res); err != nil {
-		return nil, err
-	}
-	if s.ckpt != nil {
-		if cerr := s.ckpt.Err(); cerr != nil {
-			s.prog.note(fmt.Sprintf("a checkpoint could not be written: %v", cerr))
-		}
-	}
-	s.meta(res)
-	if loss, ok := s.terminalLoss(res); ok {
-		res.Outputs = append(res.Outputs, loss)
-	}
-	s.dash.Complete(res) // what the live page's browsers missed
-	for _, out := range s.writes {
-		out.Finish(res, output.FinalWait) // what reached it, what it lost, waited for briefly
-	}
-	stopped := s.guard.Complete(res, s.signalled.Load())
-	if res.TargetExited = s.emulatorExited(res); res.TargetExited != "" && !s.signalled.Load() {
-		res.Interrupted = false // no signal: the emulator's end stopped it
-	}
-	return append(stopped, s.start.Complete(res, s.signalled.Load())...), nil
 }
 
 // judge decides the completed result once: the baseline gates, then

@@ -77,6 +77,20 @@ func (e *Engine) assemble(t tallies, cpu cpuStats, target *sampling, started, en
 	return res
 }
 
+// final is the engine's result, written here alone and in this order:
+// the figures of the final tallies as every checkpoint has them
+// (assemble, which the transport's own section ends: ResultSection), then
+// what only the end of the run knows: what each output lost, the shard's
+// part and its agreed start, the preflight. The session completes it
+// (docs/ARCHITECTURE.md, "The result's one writer").
+func (e *Engine) final(tk *ticker, t tallies, ended time.Time, interrupted bool, lost []result.OutputLoss, offset time.Duration) *result.Result {
+	res := tk.result(t, ended, interrupted, true)
+	res.Outputs = lost
+	e.markShard(res, offset)
+	res.Preflight = e.preflight
+	return res
+}
+
 // ResultSection is a Transport that contributes a section of its own to
 // the result: figures of its protocol the engine has no place for (HV-VES
 // fills res.HV: per-producer counts, connection set-up times, reconnects,

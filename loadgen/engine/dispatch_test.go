@@ -74,7 +74,7 @@ func TestDispatcherNeverWaitsForAConnection(t *testing.T) {
 	if took := time.Since(begin); took < wait {
 		t.Errorf("the others were refused after %v, before their wait of %v", took, wait)
 	}
-	got := d.rec.run
+	got := d.rec.cur.run
 	if d.c.sent.Load() != 1 || d.c.exhausted.Load() != 2 || got.Classes[result.ClassPoolExhausted] != 2 {
 		t.Errorf("sent %d, exhausted %d (recorded %v), want 1 and 2", d.c.sent.Load(), d.c.exhausted.Load(), got.Classes)
 	}

@@ -187,14 +187,10 @@ func (e *Engine) Run(ctx context.Context) (*result.Result, error) {
 	e.drain(&workers)
 	tk.stop()
 	ended := e.clock.Now()
-	final, last := e.rec.finish(ended)
+	final, last := e.rec.finish(ended, tk.led)
 	e.outs.publish(last)
 	lost := e.outs.close(outputDrain)
-	res := tk.result(final, ended, interrupted, true)
-	res.Outputs = lost
-	e.markShard(res, offset)
-	res.Preflight = e.preflight
-	return res, nil
+	return e.final(tk, final, ended, interrupted, lost, offset), nil
 }
 
 // drain waits for the requests in flight: each is bounded by the request

@@ -79,8 +79,11 @@ type TickReader interface {
 
 // OutcomeSplitter is an Observer that reads, in Timeline, a second's
 // split by outcome: the Tally's OKLatency, ErrorLatency and Failures
-// (InfluxDB's ok, ko and error rows). The timeline builds the split only
-// when an observer asks for it, as it doubles a second's histograms.
+// (InfluxDB's ok, ko and error rows). The timeline keeps the split only
+// when an observer asks for it, as it doubles a second's histograms. It
+// costs the recorder's lock nothing: such a second counts each latency
+// once, into its side, and each failure once, by class and messageId
+// (result.Tally.AddSplit); the ticker joins the whole after the lock.
 type OutcomeSplitter interface {
 	Observer
 	SplitsOutcomes() bool

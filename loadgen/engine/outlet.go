@@ -40,7 +40,7 @@ func (t *tick) recycle() {
 type tallyPool struct {
 	free chan *result.Tally
 	// split: the Tallies carry the split by outcome (an OutcomeSplitter
-	// reads it).
+	// reads it), counted apart under the lock and joined after it.
 	split bool
 }
 

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -52,11 +50,11 @@ type recorder struct {
 	// observers; finish waits for them, so that none comes after.
 	fanning sync.WaitGroup
 
-	run   result.Tally
-	kinds []result.Tally // per request kind, when there is a mix
-	steps []result.Tally // per closed-model step
-	tl    *timeline
-	live  *hdrhistogram.Histogram // latency of the requests finished in the current wall second
+	// cur counts the run, each kind and each step since the last swap
+	// (see ledger).
+	cur  *counts
+	tl   *timeline
+	live *hdrhistogram.Histogram // latency of the requests finished in the current wall second
 
 	maxFlight int64
 	// secondFlight is the most requests in flight at once that the
@@ -70,40 +68,17 @@ type recorder struct {
 }
 
 func newRecorder(obs []Observer, kinds, steps int, tl *timeline) *recorder {
-	r := &recorder{obs: obs, run: result.NewTally(), tl: tl, live: result.NewHistogram()}
-	if kinds > 1 {
-		r.kinds = newTallies(kinds)
-	}
-	r.steps = newTallies(steps)
-	return r
-}
-
-func newTallies(n int) []result.Tally {
-	if n == 0 {
-		return nil
-	}
-	ts := make([]result.Tally, n)
-	for i := range ts {
-		ts[i] = result.NewTally()
-	}
-	return ts
+	return &recorder{obs: obs, cur: newCounts(kinds, steps), tl: tl, live: result.NewHistogram()}
 }
 
 // record adds one request's fate, then shows its event to the observers,
 // outside the lock. After the run is over, stragglers are ignored: the
 // result counts them as aborted.
 func (r *recorder) record(rec *record) {
-	r.mu.Lock()
-	if r.finished {
-		r.mu.Unlock()
+	name, ok := r.count(rec)
+	if !ok {
 		return
 	}
-	if rec.held {
-		r.tickets[rec.token].held.Store(false)
-	}
-	name := r.add(rec)
-	r.fanning.Add(1)
-	r.mu.Unlock()
 	rec.ev = RequestEvent{
 		Seq:       rec.seq,
 		Due:       r.started.Add(time.Duration(rec.dueNs)),
@@ -122,6 +97,23 @@ func (r *recorder) record(rec *record) {
 	r.fanning.Done()
 }
 
+// count is record's work under the lock: it counts rec, unless the run
+// is over, and returns the outcome's class name and whether rec was
+// counted, with its event then owed to the observers (fanning).
+func (r *recorder) count(rec *record) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return "", false
+	}
+	if rec.held {
+		r.tickets[rec.token].held.Store(false)
+	}
+	name := r.add(rec)
+	r.fanning.Add(1)
+	return name, true
+}
+
 // add counts rec; the caller holds the lock. It returns the outcome's
 // class name.
 func (r *recorder) add(rec *record) string {
@@ -131,12 +123,13 @@ func (r *recorder) add(rec *record) string {
 		Latency: time.Duration(rec.latency), Service: time.Duration(rec.service),
 		BytesSent: rec.sent, BytesReceived: rec.recv,
 	}
-	r.run.Add(o)
-	if r.kinds != nil {
-		r.kinds[rec.kind].Add(o)
+	c := r.cur
+	c.run.Add(o)
+	if c.kinds != nil {
+		c.kinds[rec.kind].Add(o)
 	}
-	if r.steps != nil {
-		r.steps[rec.step].Add(o)
+	if c.steps != nil {
+		c.steps[rec.step].Add(o)
 	}
 	r.tl.add(rec.dueNs/int64(time.Second), o)
 	if !rec.class.NeverSent() {
@@ -152,18 +145,19 @@ func (r *recorder) add(rec *record) string {
 }
 
 // closeSeconds closes the seconds of the timeline that are final (all of
-// them once the run is over) and returns them for the outputs' snapshot;
-// the caller holds the lock.
+// them once the run is over) and returns them, each its number and its
+// Tally, for the timeline's settle and the outputs' snapshot; the caller
+// holds the lock.
 func (r *recorder) closeSeconds(all bool) []closedSecond {
 	var out []closedSecond
-	r.tl.closeReady(all, func(s result.Second, t *result.Tally) {
-		out = append(out, closedSecond{s: s, t: t})
+	r.tl.closeReady(all, func(s int64, t *result.Tally) {
+		out = append(out, closedSecond{s: result.Second{T: s}, t: t})
 	})
 	return out
 }
 
-// tallies is a consistent copy of everything the recorder counted, taken
-// under its lock, from which a result (final or checkpoint) is built.
+// tallies is a consistent state of everything the recorder counted,
+// from which a result (final or checkpoint) is built (see ledger).
 type tallies struct {
 	run          result.Tally
 	kinds, steps []result.Tally
@@ -175,73 +169,37 @@ type tallies struct {
 	silent, silentFrom time.Duration
 }
 
-// snapshot copies the recorder's state; the copy shares nothing with it.
-// sent is read by the caller after the copy, so that every request the
-// copy counts as sent is in it (see assemble).
-func (r *recorder) snapshot() tallies {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.copyLocked()
-}
-
-func (r *recorder) copyLocked() tallies {
-	return r.copyWith((*result.Tally).Clone)
-}
-
-// copyWith copies the recorder's state, each tally by clone.
-func (r *recorder) copyWith(clone func(*result.Tally) result.Tally) tallies {
-	t := tallies{
-		run:       clone(&r.run),
-		timeline:  slices.Clone(r.tl.closed),
-		truncated: r.tl.truncated,
-		maxFlight: r.maxFlight,
-	}
-	t.silent, t.silentFrom = r.silence.longest()
-	t.kinds = cloneTallies(r.kinds, clone)
-	t.steps = cloneTallies(r.steps, clone)
-	return t
-}
-
-func cloneTallies(ts []result.Tally, clone func(*result.Tally) result.Tally) []result.Tally {
-	if ts == nil {
-		return nil
-	}
-	out := make([]result.Tally, len(ts))
-	for i := range ts {
-		out[i] = clone(&ts[i])
-	}
-	return out
-}
-
-// handOver copies t's counts and maps but shares its histograms: for the
-// final state, which nothing records into any more, a copy of each
-// histogram (172 KB, all of it written) would only raise the peak RSS at
-// the moment the result is written.
-func handOver(t *result.Tally) result.Tally {
-	c := *t
-	c.Classes = maps.Clone(t.Classes)
-	c.MessageIDs = maps.Clone(t.MessageIDs)
-	return c
+// swap hands l the counts and the silence noted since the last swap, and
+// counts on l's spare from now on; it returns the counts handed over,
+// for l.take outside the lock, and the most requests in flight at once.
+// The caller holds the lock: all of it takes constant time, bar the few
+// words of silence noted since.
+func (r *recorder) swap(l *ledger) (delta *counts, maxFlight int64) {
+	delta = r.cur
+	r.cur = l.spare
+	r.silence.drain(&l.silence)
+	return delta, r.maxFlight
 }
 
 // finish ends the recording: later outcomes are ignored, the open seconds
-// are closed, and the final state is returned with the snapshot of the
-// last seconds. The state's histograms are handed over, not copied: the
-// recorder never changes them again. The observers see, after every
-// event already on its way, each request still holding a ticket as
-// aborted (see heldEvents).
-func (r *recorder) finish(now time.Time) (tallies, *tick) {
+// are closed, and what was counted since the last swap goes to l, which
+// then holds the final state, returned with the snapshot of the last
+// seconds. The observers see, after every event already on its way, each
+// request still holding a ticket as aborted (see heldEvents).
+func (r *recorder) finish(now time.Time, l *ledger) (tallies, *tick) {
 	r.mu.Lock()
 	r.finished = true
 	held := r.heldEvents(now)
 	last := &tick{seconds: r.closeSeconds(true), pool: r.tl.pool}
-	final := r.copyWith(handOver)
+	delta, maxFlight := r.swap(l)
 	r.mu.Unlock()
+	r.tl.settle(last.seconds)
+	l.take(delta, false)
 	r.fanning.Wait()
 	for i := range held {
 		r.obs.request(&held[i])
 	}
-	return final, last
+	return l.tallies(l.sum, r.tl.view(maxFlight)), last
 }
 
 // heldEvents are the events of the requests still holding a ticket when
@@ -287,6 +245,9 @@ func (r *recorder) heldEvents(now time.Time) []RequestEvent {
 type silence struct {
 	answered []uint64   // bit i: an answer arrived in bucket i
 	waits    [][2]int64 // [written, done] of the long waits
+	// from is the first word of answered changed since the last drain;
+	// noted counts the long waits noted in all, drained or not.
+	from, noted int
 }
 
 const (
@@ -304,10 +265,29 @@ func (s *silence) note(written, done int64, answered bool) {
 			s.answered = append(s.answered, 0)
 		}
 		s.answered[b/64] |= 1 << (b % 64)
+		s.from = min(s.from, int(b/64))
 	}
-	if done-written >= int64(silenceWarn) && len(s.waits) < maxWaits {
+	if done-written >= int64(silenceWarn) && s.noted < maxWaits {
 		s.waits = append(s.waits, [2]int64{written, done})
+		s.noted++
 	}
+}
+
+// drain hands dst what s noted since the last drain: the words of
+// answered that changed (answers arrive about now, so a word or two) and
+// the long waits, which s then forgets. dst, the silence judged outside
+// the lock, then knows everything s does.
+func (s *silence) drain(dst *silence) {
+	if s.from < len(s.answered) {
+		for len(dst.answered) < len(s.answered) {
+			dst.answered = append(dst.answered, 0)
+		}
+		copy(dst.answered[s.from:], s.answered[s.from:])
+	}
+	s.from = len(s.answered)
+	dst.waits = append(dst.waits, s.waits...)
+	dst.noted += len(s.waits)
+	s.waits = s.waits[:0]
 }
 
 // longest is the longest run of buckets without an answer inside one

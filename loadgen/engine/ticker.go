@@ -17,7 +17,7 @@ import (
 // the generator's CPU and the samplers, closes the final seconds of the
 // timeline, publishes them with the live figures as one snapshot to every
 // output's outlet, and takes checkpoints, which one writer goroutine
-// turns into results in order. It holds the recorder's lock only to copy.
+// turns into results in order. It holds the recorder's lock only to swap.
 type ticker struct {
 	e       *Engine
 	started time.Time
@@ -43,6 +43,10 @@ type ticker struct {
 	// walked every bucket up to the largest value eleven times a second.
 	win    [LiveWindow]*hdrhistogram.PackedHistogram
 	winSum *hdrhistogram.PackedHistogram
+
+	// led holds the counts handed over at each checkpoint, and at the
+	// end the final ones, outside the recorder's lock.
+	led *ledger
 
 	ckpt     chan checkpoint // to the checkpoint writer; nil without checkpoints
 	ckptDone chan struct{}
@@ -75,7 +79,9 @@ func (e *Engine) selfSampler() Sampler {
 }
 
 func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
-	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{})}
+	checkpoints := e.cfg.CheckpointEvery > 0 && len(e.outs) > 0
+	t := &ticker{e: e, started: start, self: self, spare: result.NewHistogram(), quit: make(chan struct{}), done: make(chan struct{}),
+		led: newLedger(len(e.kinds), e.facts.steps, checkpoints)}
 	t.initWindow()
 	// The run's CPU is measured from its start: whatever the set-up used
 	// (connections, preflight, waiting for other shards) is not the run's.
@@ -83,7 +89,7 @@ func (e *Engine) newTicker(start time.Time, self Sampler) *ticker {
 	if s := e.cfg.Target; s != nil {
 		t.target = startSampling(s)
 	}
-	if e.cfg.CheckpointEvery > 0 && len(e.outs) > 0 {
+	if checkpoints {
 		t.every = max(int64(e.cfg.CheckpointEvery/time.Second), 1)
 		t.ckpt = make(chan checkpoint, 1)
 		t.ckptDone = make(chan struct{})
@@ -117,10 +123,7 @@ func (t *ticker) stop() {
 	close(t.quit)
 	<-t.done
 	cpu, _ := t.readSelf(t.e.clock.Now())
-	r := t.e.rec
-	r.mu.Lock()
-	r.tl.reading(t.sec, cpu, nil) // the last, partial second
-	r.mu.Unlock()
+	t.e.tl.reading(t.sec, cpu, nil) // the last, partial second
 	if t.target != nil {
 		t.target.stop()
 	}
@@ -137,28 +140,28 @@ func (t *ticker) tick(now time.Time) {
 	if t.target != nil {
 		tgt = t.target.latest()
 	}
-	r := t.e.rec
-	r.mu.Lock()
-	r.tl.reading(t.sec, cpu, tgt)
 	var genRSS int64
 	if gen != nil {
 		genRSS = gen.RSSBytes
 	}
+	t.e.tl.reading(t.sec, cpu, tgt)
+	h := t.hold(t.ckpt != nil && (t.sec+1)%t.every == 0)
 	// The second's peak: what the answered requests saw when they were
 	// sent, or what is in flight now when nothing was answered (a frozen
 	// target). A sample at the tick alone falls between a request's end
 	// and the next one's start, where a full pool looks half empty.
-	r.tl.used(t.sec, genRSS, max(r.secondFlight, t.e.c.inFlight.Load()))
-	r.secondFlight = 0
-	seconds := r.closeSeconds(false)
-	run := liveRun{ok: r.run.OK, errors: r.run.Errors, disconnected: r.run.Classes[result.ClassDisconnected], bytesSent: r.run.BytesSent}
-	r.live, t.spare = t.spare, r.live
-	var snap *checkpoint
-	if t.ckpt != nil && (t.sec+1)%t.every == 0 {
-		snap = &checkpoint{t: r.copyLocked(), cpu: t.cpuStats, at: now}
+	t.e.tl.used(t.sec, genRSS, max(h.flight, t.e.c.inFlight.Load()))
+	t.e.tl.settle(h.seconds)
+	r := t.e.rec
+	run := h.run
+	if s := t.led.sum; s != nil {
+		run.add(&s.run)
 	}
-	r.mu.Unlock()
-	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: seconds, pool: r.tl.pool})
+	var snap *checkpoint
+	if h.delta != nil {
+		snap = t.checkpoint(&h, now)
+	}
+	t.e.outs.publish(&tick{live: t.progress(now, cpu, tgt, gen, run), seconds: h.seconds, pool: r.tl.pool})
 	if snap != nil {
 		// The writer takes one snapshot at a time; while it is busy a
 		// newer snapshot replaces the one waiting.
@@ -171,9 +174,55 @@ func (t *ticker) tick(now time.Time) {
 	t.sec++
 }
 
-// liveRun is what the live view reads of the run's tally, copied under
-// the recorder's lock.
+// held is what a tick takes under the recorder's lock: the seconds it
+// closes, the most requests in flight at once during the second, the
+// run's live figures since the last swap and, at a checkpoint, the counts
+// the swap handed over.
+type held struct {
+	seconds   []closedSecond
+	flight    int64
+	run       liveRun
+	delta     *counts
+	maxFlight int64
+}
+
+// hold is the tick's work under the recorder's lock, when ckpt is set a
+// checkpoint's: nothing in it copies a Tally or walks a histogram.
+func (t *ticker) hold(ckpt bool) (h held) {
+	r := t.e.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h.flight, r.secondFlight = r.secondFlight, 0
+	h.seconds = r.closeSeconds(false)
+	h.run = liveRun{ok: r.cur.run.OK, errors: r.cur.run.Errors, disconnected: r.cur.run.Classes[result.ClassDisconnected], bytesSent: r.cur.run.BytesSent}
+	r.live, t.spare = t.spare, r.live
+	if ckpt {
+		h.delta, h.maxFlight = r.swap(t.led)
+	}
+	return h
+}
+
+// checkpoint builds, outside the lock and once h's seconds are settled,
+// the checkpoint of what h swapped out: the counts since the last one
+// join the ledger, and the checkpoint gets a copy of its sum, since the
+// ledger goes on adding.
+func (t *ticker) checkpoint(h *held, now time.Time) *checkpoint {
+	t.led.take(h.delta, true)
+	return &checkpoint{t: t.led.tallies(t.led.sum.clone(), t.e.tl.view(h.maxFlight)), cpu: t.cpuStats, at: now}
+}
+
+// liveRun is what the live view reads of the run's tally: the counts
+// since the last swap, read under the recorder's lock, to which the
+// ledger's sum is added after it.
 type liveRun struct{ ok, errors, disconnected, bytesSent int64 }
+
+// add adds what the live view reads of t, the ledger's sum.
+func (l *liveRun) add(t *result.Tally) {
+	l.ok += t.OK
+	l.errors += t.Errors
+	l.disconnected += t.Classes[result.ClassDisconnected]
+	l.bytesSent += t.BytesSent
+}
 
 // progress builds the live view of the wall second now ending, outside
 // the recorder's lock: a new one every second, since every output reads

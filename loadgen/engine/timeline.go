@@ -24,16 +24,24 @@ const timelineRing = 1024
 // burst. A second is closed, and becomes final, once the dispatcher has
 // moved past it and every request due in it has an outcome.
 //
-// The dispatcher calls due and discard without a lock; everything else
-// runs under the recorder's lock.
+// Its work is split between three hands. The dispatcher calls due and
+// discard without a lock. Counting (add) and closing (closeReady) run
+// under the recorder's lock, and do nothing else: a closed second leaves
+// as its number and its Tally. The ticker, after the lock, settles the
+// closed seconds into entries (settle: the split joined, percentiles,
+// the wall clock's readings) and keeps them; the readings and the
+// entries are its alone.
 type timeline struct {
 	pending  [timelineRing]atomic.Int64 // requests due in second s%ring without an outcome yet
 	frontier atomic.Int64               // the second the dispatcher is in; earlier ones get no new request
 
+	// Under the recorder's lock.
 	base int64           // the oldest open second
 	open []*result.Tally // open[i] is second base+i
 	pool *tallyPool      // closed seconds' Tallies, back from the outputs
 
+	// The ticker's, after the lock: the closed seconds' entries, which it
+	// only appends to, and what they are built from.
 	closed    []result.Second
 	truncated bool
 	// scheduled, when set, gives the requests the model scheduled in a
@@ -97,7 +105,11 @@ func (t *timeline) add(s int64, o result.Outcome) bool {
 	for int64(len(t.open)) <= i {
 		t.open = append(t.open, t.tally())
 	}
-	t.open[i].Add(o)
+	if t.pool.split {
+		t.open[i].AddSplit(o) // joined by settle, after the lock
+	} else {
+		t.open[i].Add(o)
+	}
 	t.pending[s%timelineRing].Add(-1)
 	return true
 }
@@ -134,10 +146,11 @@ func (t *timeline) used(s, rssBytes, inFlight int64) {
 }
 
 // closeReady closes, in order, every second that is final, and all open
-// seconds when all is set (the run is over), handing each to emit: the
-// timeline never writes the second's Tally again, and takes it back
-// through its pool once every output has read it (see tick).
-func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally)) {
+// seconds when all is set (the run is over), handing each to emit with
+// its Tally: the timeline never counts into it again, and takes it back
+// through its pool once every output has read it (see tick). The caller
+// holds the recorder's lock; settle builds the seconds' entries after it.
+func (t *timeline) closeReady(all bool, emit func(s int64, tl *result.Tally)) {
 	for {
 		frontier := t.frontier.Load()
 		done := frontier == math.MaxInt64 // the dispatcher has finished
@@ -161,15 +174,27 @@ func (t *timeline) closeReady(all bool, emit func(result.Second, *result.Tally))
 		} else {
 			tl = t.tally()
 		}
-		s := t.entry(t.base, tl)
+		emit(t.base, tl)
+		t.pending[t.base%timelineRing].Store(0)
+		t.base++
+	}
+}
+
+// settle completes the seconds closeReady closed, in order, outside the
+// recorder's lock: each Tally counted apart by outcome is joined (see
+// result.Tally.AddSplit), its entry is built, and kept (up to a day).
+func (t *timeline) settle(cs []closedSecond) {
+	for i := range cs {
+		c := &cs[i]
+		if t.pool.split {
+			c.t.JoinSplit()
+		}
+		c.s = t.entry(c.s.T, c.t)
 		if len(t.closed) < maxTimeline {
-			t.closed = append(t.closed, s)
+			t.closed = append(t.closed, c.s)
 		} else {
 			t.truncated = true
 		}
-		emit(s, tl)
-		t.pending[t.base%timelineRing].Store(0)
-		t.base++
 	}
 }
 

@@ -11,10 +11,15 @@ func okIn(lat time.Duration) result.Outcome {
 	return result.Outcome{Class: result.OutcomeOK, Latency: lat, Service: lat}
 }
 
-// closed collects the seconds a timeline closes.
+// closeAll collects the seconds a timeline closes, settled.
 func closeAll(tl *timeline, all bool) []result.Second {
-	var out []result.Second
-	tl.closeReady(all, func(s result.Second, _ *result.Tally) { out = append(out, s) })
+	var cs []closedSecond
+	tl.closeReady(all, func(s int64, t *result.Tally) { cs = append(cs, closedSecond{s: result.Second{T: s}, t: t}) })
+	tl.settle(cs)
+	out := make([]result.Second, len(cs))
+	for i := range cs {
+		out[i] = cs[i].s
+	}
 	return out
 }
 
@@ -151,12 +156,27 @@ func TestTimelineSecondSplitsByOutcome(t *testing.T) {
 		tl.add(0, okIn(time.Millisecond))
 		tl.add(0, result.Outcome{Class: "http_503", MessageID: "SVC2000", Latency: 40 * time.Millisecond})
 		tl.passed()
+		var cs []closedSecond
+		tl.closeReady(false, func(s int64, t *result.Tally) { cs = append(cs, closedSecond{s: result.Second{T: s}, t: t}) })
+		// Under the lock a split second counts each latency once, into
+		// its side; the whole is joined after the lock, by settle.
+		if len(cs) == 1 && split && (cs[0].t.Latency.TotalCount() != 0 || len(cs[0].t.Classes) != 0) {
+			t.Errorf("the split second was joined under the lock: %d latencies, classes %v", cs[0].t.Latency.TotalCount(), cs[0].t.Classes)
+		}
+		tl.settle(cs)
 		var got []*result.Tally
-		tl.closeReady(false, func(_ result.Second, t *result.Tally) { got = append(got, t) })
+		for _, c := range cs {
+			got = append(got, c.t)
+		}
 		if len(got) != 1 {
 			t.Fatalf("closed %d seconds, want 1", len(got))
 		}
 		s := got[0]
+		if e := cs[0].s; s.Latency.TotalCount() != 2 || s.Classes["http_503"] != 1 || s.MessageIDs["SVC2000"] != 1 ||
+			e.Sent != 2 || e.ErrorsByClass["http_503"] != 1 || e.MaxMs < 39 {
+			t.Errorf("split %v: second's Tally %d latencies, classes %v, messageIds %v, entry %+v; want both requests in each",
+				split, s.Latency.TotalCount(), s.Classes, s.MessageIDs, e)
+		}
 		if !split {
 			if s.OKLatency != nil || s.ErrorLatency != nil || s.Failures != nil {
 				t.Errorf("no output asked for the split, but the second carries it: %+v", s)
