@@ -305,7 +305,7 @@ func (o *runOptions) checkObservers() error {
 		return usagef("--dashboard-linger %v: want 0 or a positive duration", o.dash.linger)
 	}
 	if err := o.outs.Check(); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	return nil
 }
