@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
 )
@@ -65,18 +66,17 @@ func startServeOnPort(t *testing.T, port int, extra ...string) *emulatorProc {
 	p := &emulatorProc{cmd: cmd, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(p.done) }()
 	t.Cleanup(p.kill)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second)
-		if err == nil {
+	var err error
+	if !waitfor.True(10*time.Second, 20*time.Millisecond, func() bool {
+		var c net.Conn
+		if c, err = net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second); err == nil {
 			c.Close()
-			return p
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("vesload serve on port %d does not accept connections: %v", port, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatalf("vesload serve on port %d does not accept connections: %v", port, err)
 	}
+	return p
 }
 
 // kill ends the process (resuming it first if it was stopped) and waits.

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // ptyRun is the binary running on a pseudo-terminal, as on a jump host's
@@ -39,11 +41,8 @@ func startOnPty(t *testing.T, ctx context.Context, args ...string) *ptyRun {
 		t.Fatal(err)
 	}
 	slave.Close() // the child holds its own
-	for !strings.Contains(p.shown.String(), "\r\033[K") {
-		if ctx.Err() != nil {
-			t.Fatalf("no live line; terminal:\n%s", p.shown.String())
-		}
-		time.Sleep(20 * time.Millisecond) // waiting on a real process
+	if !waitfor.Ctx(ctx, 20*time.Millisecond, func() bool { return strings.Contains(p.shown.String(), "\r\033[K") }) {
+		t.Fatalf("no live line; terminal:\n%s", p.shown.String())
 	}
 	return p
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -124,13 +125,9 @@ func TestStuckBrowserIsDroppedAndCounted(t *testing.T) {
 
 func waitClients(t *testing.T, s *Server, n int) {
 	t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.Until(t, 10*time.Second, fmt.Sprintf("%d browsers connected", n), func() bool {
 		s.mu.Lock()
-		k := len(s.clients)
-		s.mu.Unlock()
-		if k >= n {
-			return
-		}
-	}
-	t.Fatalf("fewer than %d browsers connected", n)
+		defer s.mu.Unlock()
+		return len(s.clients) >= n
+	})
 }
