@@ -87,7 +87,12 @@ func TestStuckBrowserIsDroppedAndCounted(t *testing.T) {
 		if d := time.Since(begin); d > 100*time.Millisecond {
 			t.Fatalf("Checkpoint waited %v", d)
 		}
-		time.Sleep(5 * time.Millisecond) // let the renderer keep up, as a second would
+		// The renderer keeps up, as it would in a second.
+		waitfor.Until(t, 10*time.Second, "the update rendered", func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.updates >= int64(sec)
+		})
 	}
 	s.stopFeed()
 	// A late browser starts with the latest update: the whole run so far.
