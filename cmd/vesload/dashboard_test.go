@@ -187,11 +187,13 @@ func TestDashboardFollowsRun(t *testing.T) {
 		// machine this busy cannot tell a live page from a late one.
 		t.Skipf("the browser showed the page first after the 10 s run had ended (%s): too busy a machine to watch it live", a.Status)
 	}
-	time.Sleep(3 * time.Second)
+	// The second page is opened once the first has shown the run go on
+	// for two more seconds.
+	b.state(t, first, func(s pageState) bool { return s.Points >= a.Points+2 && s.Sent > a.Sent })
 	second := b.open(t, url)
 	c := b.state(t, second, func(s pageState) bool { return s.Charts > 0 && s.Sent > 0 })
 	if c.Sent <= a.Sent || c.Points <= a.Points {
-		t.Fatalf("the page loaded 3 s later shows %d requests, %d points; the first %d, %d: want both to grow", c.Sent, c.Points, a.Sent, a.Points)
+		t.Fatalf("the page loaded 2 s later shows %d requests, %d points; the first %d, %d: want both to grow", c.Sent, c.Points, a.Sent, a.Points)
 	}
 	// The first page grows by itself, from the event stream.
 	a2 := b.state(t, first, func(s pageState) bool { return s.Updates > 0 && s.Sent > a.Sent })

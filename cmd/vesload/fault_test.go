@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,7 @@ import (
 	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
+	"github.com/vesload/vesload/testserver"
 )
 
 // faultRSSLimit bounds the generator's memory in every fault case: a
@@ -138,9 +140,9 @@ func TestFaultTargetKilledAndRestarted(t *testing.T) {
 	second := exec.Command(binary, "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--quiet")
 	restarted := make(chan error, 1)
 	go func() {
-		time.Sleep(600 * time.Millisecond)
+		waitAccepted(port, 10) // the run is under way
 		first.kill()
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // the target's process stays down for as long
 		restarted <- second.Start()
 	}()
 	out, args := faultArgs(t, fmt.Sprintf("http://127.0.0.1:%d/eventListener/v7", port), "-duration", "3s")
@@ -164,9 +166,9 @@ func TestFaultTargetFrozenAndResumed(t *testing.T) {
 	port := freePort(t)
 	srv := startServeOnPort(t, port)
 	go func() {
-		time.Sleep(500 * time.Millisecond)
+		waitAccepted(port, 10) // the run is under way
 		srv.signal(t, syscall.SIGSTOP)
-		time.Sleep(1200 * time.Millisecond)
+		time.Sleep(1200 * time.Millisecond) // the target's process stays frozen for as long
 		srv.signal(t, syscall.SIGCONT)
 	}()
 	out, args := faultArgs(t, fmt.Sprintf("http://127.0.0.1:%d/eventListener/v7", port), "-duration", "3s")
@@ -178,6 +180,22 @@ func TestFaultTargetFrozenAndResumed(t *testing.T) {
 	if res.Requests.OK == 0 || res.Timeline[len(res.Timeline)-1].OK == 0 {
 		t.Errorf("no success after the target resumed: ok %d", res.Requests.OK)
 	}
+}
+
+// waitAccepted waits, for up to 30 s, until the emulator process
+// listening on port has accepted n event requests.
+func waitAccepted(port, n int) {
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	c := &http.Client{Timeout: time.Second}
+	waitfor.True(30*time.Second, 20*time.Millisecond, func() bool {
+		resp, err := c.Get(base + "/stats")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		var st testserver.Stats
+		return json.NewDecoder(resp.Body).Decode(&st) == nil && st.Accepted >= int64(n)
+	})
 }
 
 // rawServer accepts loopback connections and hands each to serve; Close

@@ -1,9 +1,9 @@
 // Package clock is vesload's one time source, passed in to whatever
 // waits or reads the time: the engine's dispatcher, pool waiter, ticker
 // and start gate, the start agreement of sharded runs and the HV-VES
-// transport. Code that takes a Clock never calls time.Now or time.Sleep
-// itself, so that a test can run it in a testing/synctest bubble, where
-// the Go runtime's time is virtual (docs/ARCHITECTURE.md, "Clock").
+// transport. Those parts read no other time, so that a test can run
+// them in a testing/synctest bubble, where the Go runtime's time is
+// virtual (docs/ARCHITECTURE.md, "Clock").
 //
 // There are two implementations. System is the wall clock, with the
 // dispatcher's precise wait (a timerfd in the runtime's network poller on
