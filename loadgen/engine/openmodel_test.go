@@ -205,3 +205,40 @@ func hasWarning(res *result.Result, prefix string) bool {
 	}
 	return false
 }
+
+// The dispatcher wakes at most once per coalescing window: below
+// 1/coalesce requests a second each request leaves at its due time
+// exactly, above it the requests due within a window leave together, at
+// most one window late. In a synctest bubble the lag is the dispatcher's
+// logic alone, to the microsecond.
+func TestCoalescingInVirtualTime(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		rate      float64
+		wantMaxUs int64 // the largest dispatch lag
+	}{
+		{"below the window's rate", 1000, 0},
+		{"at twice it", 4000, 250}, // due every 250 µs, woken every 500 µs
+		{"at ten times it", 20000, 450},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := Constant(tt.rate, 200*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, took := runVirtual(t, Config{Load: s, Pool: 64, PoolWait: time.Second, Timeout: time.Second}, &virtualTarget{})
+			if q := res.Requests; q.Sent != s.Total() || q.OK != s.Total() {
+				t.Fatalf("requests %+v, want all %d sent and answered", q, s.Total())
+			}
+			if got := int64(res.Generator.DispatchLagMaxMs * 1000); got != tt.wantMaxUs {
+				t.Errorf("dispatch lag max %d µs, want %d", got, tt.wantMaxUs)
+			}
+			if took > 200*time.Millisecond+coalesce {
+				t.Errorf("the run took %v, want its 200 ms and at most one window", took)
+			}
+		})
+	}
+}
