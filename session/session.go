@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
@@ -213,7 +214,7 @@ func (s *Session) startRendezvous() error {
 	if s.o.Rendezvous == nil {
 		return nil
 	}
-	c, stop, err := s.o.Rendezvous.Coordinate(engine.SystemClock{})
+	c, stop, err := s.o.Rendezvous.Coordinate(clock.System{})
 	if err != nil {
 		return err
 	}
@@ -232,7 +233,7 @@ func (s *Session) AgreeStart() error {
 	if !s.o.Quiet {
 		fmt.Fprintf(s.o.Stderr, "vesload: shard %s of run %s is ready: waiting for the other shards at %s (up to %v)\n", rv.Shard, rv.RunID, rv.Addr, rv.ReadyTimeout)
 	}
-	gate, err := rv.AgreeStart(s.ctx, s.coord, engine.SystemClock{})
+	gate, err := rv.AgreeStart(s.ctx, s.coord, clock.System{})
 	if err != nil {
 		return err
 	}

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vesload/vesload/internal/usage"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/output/observe"
 	"github.com/vesload/vesload/loadgen/sample"
@@ -33,6 +35,7 @@ type answering struct {
 	delay  time.Duration
 	closed chan struct{}
 	once   sync.Once
+	sent   atomic.Int64 // requests it was handed
 }
 
 func (*answering) Preflight(context.Context) error { return nil }
@@ -44,6 +47,7 @@ func (a *answering) Close() { a.once.Do(func() { close(a.closed) }) }
 
 // Send implements transport.Sender.
 func (a *answering) Send(_ *transport.Request, o *transport.Outcome) {
+	a.sent.Add(1)
 	o.Written = time.Now()
 	select {
 	case <-time.After(a.delay):
@@ -156,18 +160,25 @@ func TestInterruptWhileRunning(t *testing.T) {
 			t.Parallel()
 			var stderr, stdout lockedBuffer
 			out := filepath.Join(t.TempDir(), "r.json")
-			s, err := Start(testPlan(t, 50, time.Minute, c.delay), Options{Stderr: &stderr, Quiet: true, Files: files.Set{Result: out}})
+			plan := testPlan(t, 50, time.Minute, c.delay)
+			tr := plan.Config.Transport.(*answering)
+			s, err := Start(plan, Options{Stderr: &stderr, Quiet: true, Files: files.Set{Result: out}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
 			last := make(chan time.Time, 1)
 			go func() {
-				time.Sleep(500 * time.Millisecond)
+				// The first signal comes once the run is under way (3
+				// requests sent, within the pool of 4), a second once the
+				// first has begun the drain.
+				waitfor.True(time.Minute, 5*time.Millisecond, func() bool { return tr.sent.Load() >= 3 })
 				var at time.Time
 				for i := range c.signals {
 					if i > 0 {
-						time.Sleep(100 * time.Millisecond)
+						waitfor.True(time.Minute, 5*time.Millisecond, func() bool {
+							return strings.Contains(stderr.String(), "stopping: draining requests in flight")
+						})
 					}
 					at = time.Now()
 					s.Interrupt()

@@ -3,18 +3,16 @@ package testserver
 import (
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // waitFor polls cond until it holds or a generous deadline passes; it
 // synchronises with goroutines, it does not measure anything.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
+	if !waitfor.True(10*time.Second, time.Millisecond, cond) {
+		t.Fatalf("timed out waiting for %s", what)
 	}
 }
 

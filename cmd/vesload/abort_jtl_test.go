@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // After a double Ctrl-C (the second aborts the requests in flight), the
@@ -49,11 +51,8 @@ func TestDoubleInterruptKeepsEveryRowInTheJTL(t *testing.T) {
 	}()
 	// Some requests are due and in flight (a loaded machine may take
 	// seconds to set the run up) before the first Ctrl-C.
-	for emulatorStats(t, url).InFlight < 3 {
-		if ctx.Err() != nil {
-			t.Fatal("no 3 requests in flight in 60 s")
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !waitfor.Ctx(ctx, 50*time.Millisecond, func() bool { return emulatorStats(t, url).InFlight >= 3 }) {
+		t.Fatal("no 3 requests in flight in 60 s")
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

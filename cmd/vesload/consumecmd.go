@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/delivery"
 	"github.com/vesload/vesload/loadgen/engine"
@@ -153,7 +154,7 @@ func (c *consumeCmd) agree(ctx context.Context) (delivery.Agreed, time.Time, err
 	ctx, cancel := context.WithTimeoutCause(ctx, c.readyTimeout, fmt.Errorf("the run did not start within --ready-timeout %v", c.readyTimeout))
 	defer cancel()
 	a, err := rendezvous.JoinAnswer(ctx, &http.Client{}, "http://"+c.rendezvous,
-		rendezvous.Ready{RunID: c.a.Plan.RunID, Consumer: true}, engine.SystemClock{})
+		rendezvous.Ready{RunID: c.a.Plan.RunID, Consumer: true}, clock.System{})
 	if err != nil {
 		return delivery.Agreed{}, time.Time{}, fmt.Errorf("no start: %w", err)
 	}

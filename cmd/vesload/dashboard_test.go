@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/chromiumtest"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 )
@@ -123,12 +124,9 @@ func stuckClient(t *testing.T, url string) {
 // waitFile waits until path exists.
 func waitFile(t *testing.T, path string, limit time.Duration) {
 	t.Helper()
-	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
+	if !waitfor.True(limit, 100*time.Millisecond, func() bool { _, err := os.Stat(path); return err == nil }) {
+		t.Fatalf("%s not written within %v", path, limit)
 	}
-	t.Fatalf("%s not written within %v", path, limit)
 }
 
 // droppedUpdates reads the count of the dashboard's warning in r.
@@ -189,11 +187,13 @@ func TestDashboardFollowsRun(t *testing.T) {
 		// machine this busy cannot tell a live page from a late one.
 		t.Skipf("the browser showed the page first after the 10 s run had ended (%s): too busy a machine to watch it live", a.Status)
 	}
-	time.Sleep(3 * time.Second)
+	// The second page is opened once the first has shown the run go on
+	// for two more seconds.
+	b.state(t, first, func(s pageState) bool { return s.Points >= a.Points+2 && s.Sent > a.Sent })
 	second := b.open(t, url)
 	c := b.state(t, second, func(s pageState) bool { return s.Charts > 0 && s.Sent > 0 })
 	if c.Sent <= a.Sent || c.Points <= a.Points {
-		t.Fatalf("the page loaded 3 s later shows %d requests, %d points; the first %d, %d: want both to grow", c.Sent, c.Points, a.Sent, a.Points)
+		t.Fatalf("the page loaded 2 s later shows %d requests, %d points; the first %d, %d: want both to grow", c.Sent, c.Points, a.Sent, a.Points)
 	}
 	// The first page grows by itself, from the event stream.
 	a2 := b.state(t, first, func(s pageState) bool { return s.Updates > 0 && s.Sent > a.Sent })
@@ -328,15 +328,10 @@ func startBrowser(t *testing.T) *browser {
 		ours.Close()
 		<-done
 		theirs.Close()
-		for i := 0; ; i++ {
-			err := os.RemoveAll(profile)
-			if err == nil || i == 50 {
-				if err != nil {
-					t.Logf("browser profile %s: %v", profile, err)
-				}
-				return
-			}
-			time.Sleep(100 * time.Millisecond) // the group's last processes are still exiting
+		// The group's last processes may still be exiting.
+		var err error
+		if !waitfor.True(5*time.Second, 100*time.Millisecond, func() bool { err = os.RemoveAll(profile); return err == nil }) {
+			t.Logf("browser profile %s: %v", profile, err)
 		}
 	})
 	return b
@@ -387,18 +382,17 @@ func (b *browser) open(t *testing.T, url string) string {
 func (b *browser) state(t *testing.T, session string, ok func(pageState) bool) pageState {
 	t.Helper()
 	var s pageState
-	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+	if !waitfor.True(60*time.Second, 200*time.Millisecond, func() bool {
 		var r struct {
 			Result struct {
 				Value string `json:"value"`
 			} `json:"result"`
 		}
 		_ = json.Unmarshal(b.call(t, session, "Runtime.evaluate", map[string]any{"expression": pageStateJS, "returnByValue": true}), &r)
-		if json.Unmarshal([]byte(r.Result.Value), &s) == nil && ok(s) {
-			return s
-		}
+		return json.Unmarshal([]byte(r.Result.Value), &s) == nil && ok(s)
+	}) {
+		t.Fatalf("the page never got there: last %+v", s)
 	}
-	t.Fatalf("the page never got there: last %+v", s)
 	return s
 }
 

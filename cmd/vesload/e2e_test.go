@@ -23,6 +23,7 @@ import (
 
 	"github.com/vesload/vesload/internal/nginxtest"
 	"github.com/vesload/vesload/internal/shareddata"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/profiles"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
@@ -255,14 +256,11 @@ func TestInterruptWritesResult(t *testing.T) {
 	// Wait until the run is under way (its JTL, flushed every 200 ms,
 	// holds 25 requests: a loaded machine may take seconds to set up),
 	// then press Ctrl-C once.
-	for {
-		if b, _ := os.ReadFile(jtl); bytes.Count(b, []byte("\n")) > 25 {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatal("the run sent no 25 requests in 30 s")
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !waitfor.Ctx(ctx, 50*time.Millisecond, func() bool {
+		b, _ := os.ReadFile(jtl)
+		return bytes.Count(b, []byte("\n")) > 25
+	}) {
+		t.Fatal("the run sent no 25 requests in 30 s")
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -456,18 +454,16 @@ func TestLiveMetricsEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Wait()
+	// Scraped every 100 ms until three different counts were seen.
 	counts := []float64{}
-	for range 40 {
-		time.Sleep(100 * time.Millisecond)
+	waitfor.True(4*time.Second, 100*time.Millisecond, func() bool {
 		if n, ok := scrapeCounter(addr, `vesload_requests_total{code="202",outcome="ok"}`); ok {
 			if len(counts) == 0 || n != counts[len(counts)-1] {
 				counts = append(counts, n)
 			}
 		}
-		if len(counts) >= 3 {
-			break
-		}
-	}
+		return len(counts) >= 3
+	})
 	if len(counts) < 2 || counts[len(counts)-1] <= counts[0] {
 		t.Fatalf("request counter seen as %v: want it to increase during the run", counts)
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 var emulatorLine = regexp.MustCompile(`built-in emulator: process (\d+) \(vesload serve\), REST (http://127\.0\.0\.1:\d+), HV-VES (127\.0\.0\.1:\d+), Kafka (127\.0\.0\.1:\d+), seed (\d+)`)
@@ -37,12 +39,8 @@ func parentOf(pid int) int {
 // waitGone polls until pid no longer runs, for up to 10 s.
 func waitGone(t *testing.T, pid int, after string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for parentOf(pid) != -1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("emulator process %d still runs %s", pid, after)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitfor.True(10*time.Second, 20*time.Millisecond, func() bool { return parentOf(pid) == -1 }) {
+		t.Fatalf("emulator process %d still runs %s", pid, after)
 	}
 }
 
@@ -247,14 +245,15 @@ func TestConsumerIsAChildProcess(t *testing.T) {
 					args = c.long
 				}
 				cmd, _, done := startRun(t, args...)
-				var consumer int
-				for deadline := time.Now().Add(20 * time.Second); consumer == 0; time.Sleep(20 * time.Millisecond) {
-					if kids := childrenOf(cmd.Process.Pid, "consume"); len(kids) == 1 {
-						consumer = kids[0]
-					} else if len(kids) > 1 || time.Now().After(deadline) {
-						t.Fatalf("vesload %d has consumer children %v, want one", cmd.Process.Pid, kids)
-					}
+				var kids []int
+				waitfor.True(20*time.Second, 20*time.Millisecond, func() bool {
+					kids = childrenOf(cmd.Process.Pid, "consume")
+					return len(kids) > 0
+				})
+				if len(kids) != 1 {
+					t.Fatalf("vesload %d has consumer children %v, want one", cmd.Process.Pid, kids)
 				}
+				consumer := kids[0]
 				t.Cleanup(func() {
 					if parentOf(consumer) != -1 {
 						_ = syscall.Kill(consumer, syscall.SIGKILL)

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,8 +29,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
+	"github.com/vesload/vesload/testserver"
 )
 
 // faultRSSLimit bounds the generator's memory in every fault case: a
@@ -66,18 +69,17 @@ func startServeOnPort(t *testing.T, port int, extra ...string) *emulatorProc {
 	p := &emulatorProc{cmd: cmd, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(p.done) }()
 	t.Cleanup(p.kill)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second)
-		if err == nil {
+	var err error
+	if !waitfor.True(10*time.Second, 20*time.Millisecond, func() bool {
+		var c net.Conn
+		if c, err = net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second); err == nil {
 			c.Close()
-			return p
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("vesload serve on port %d does not accept connections: %v", port, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatalf("vesload serve on port %d does not accept connections: %v", port, err)
 	}
+	return p
 }
 
 // kill ends the process (resuming it first if it was stopped) and waits.
@@ -144,9 +146,9 @@ func TestFaultTargetKilledAndRestarted(t *testing.T) {
 	second := exec.Command(binary, "serve", "--listen", "127.0.0.1:"+strconv.Itoa(port), "--quiet")
 	restarted := make(chan error, 1)
 	go func() {
-		time.Sleep(600 * time.Millisecond)
+		waitAccepted(port, 10) // the run is under way
 		first.kill()
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // the target's process stays down for as long
 		restarted <- second.Start()
 	}()
 	out, args := faultArgs(t, fmt.Sprintf("http://127.0.0.1:%d/eventListener/v7", port), "-duration", "3s")
@@ -170,9 +172,9 @@ func TestFaultTargetFrozenAndResumed(t *testing.T) {
 	port := freePort(t)
 	srv := startServeOnPort(t, port)
 	go func() {
-		time.Sleep(500 * time.Millisecond)
+		waitAccepted(port, 10) // the run is under way
 		srv.signal(t, syscall.SIGSTOP)
-		time.Sleep(1200 * time.Millisecond)
+		time.Sleep(1200 * time.Millisecond) // the target's process stays frozen for as long
 		srv.signal(t, syscall.SIGCONT)
 	}()
 	out, args := faultArgs(t, fmt.Sprintf("http://127.0.0.1:%d/eventListener/v7", port), "-duration", "3s")
@@ -184,6 +186,22 @@ func TestFaultTargetFrozenAndResumed(t *testing.T) {
 	if res.Requests.OK == 0 || res.Timeline[len(res.Timeline)-1].OK == 0 {
 		t.Errorf("no success after the target resumed: ok %d", res.Requests.OK)
 	}
+}
+
+// waitAccepted waits, for up to 30 s, until the emulator process
+// listening on port has accepted n event requests.
+func waitAccepted(port, n int) {
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	c := &http.Client{Timeout: time.Second}
+	waitfor.True(30*time.Second, 20*time.Millisecond, func() bool {
+		resp, err := c.Get(base + "/stats")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		var st testserver.Stats
+		return json.NewDecoder(resp.Body).Decode(&st) == nil && st.Accepted >= int64(n)
+	})
 }
 
 // rawServer accepts loopback connections and hands each to serve; Close

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // ptyRun is the binary running on a pseudo-terminal, as on a jump host's
@@ -45,11 +47,8 @@ func startOnPtyUntil(t *testing.T, ctx context.Context, marker string, args ...s
 		t.Fatal(err)
 	}
 	slave.Close() // the child holds its own
-	for !strings.Contains(p.shown.String(), marker) {
-		if ctx.Err() != nil {
-			t.Fatalf("no %q; terminal:\n%s", marker, p.shown.String())
-		}
-		time.Sleep(20 * time.Millisecond) // waiting on a real process
+	if !waitfor.Ctx(ctx, 20*time.Millisecond, func() bool { return strings.Contains(p.shown.String(), marker) }) {
+		t.Fatalf("no %q; terminal:\n%s", marker, p.shown.String())
 	}
 	return p
 }

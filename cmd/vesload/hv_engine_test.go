@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
@@ -88,17 +89,16 @@ func TestHVKilledCollectorShowsDisconnected(t *testing.T) {
 	t.Parallel()
 	addr, mon, cmd := startServeHVCmd(t)
 	go func() {
-		for {
-			if resp, err := http.Get(mon + "/stats"); err == nil {
-				var st hvemu.Stats
-				err = json.NewDecoder(resp.Body).Decode(&st)
-				resp.Body.Close()
-				if err == nil && st.Received >= 100 {
-					break
-				}
+		waitfor.True(time.Minute, 10*time.Millisecond, func() bool {
+			resp, err := http.Get(mon + "/stats")
+			if err != nil {
+				return false
 			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			var st hvemu.Stats
+			err = json.NewDecoder(resp.Body).Decode(&st)
+			resp.Body.Close()
+			return err == nil && st.Received >= 100
+		})
 		_ = cmd.Process.Kill() // by its pid: this test started it
 	}()
 	out := filepath.Join(t.TempDir(), "hv.json")

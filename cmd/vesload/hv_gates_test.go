@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
@@ -43,9 +44,7 @@ func TestHVDisconnectFailsTheRun(t *testing.T) {
 	}
 	defer s.Close()
 	go func() {
-		for s.Stats().Received < 20 {
-			time.Sleep(2 * time.Millisecond)
-		}
+		waitfor.True(time.Minute, 2*time.Millisecond, func() bool { return s.Stats().Received >= 20 })
 		s.Close()
 	}()
 	out := filepath.Join(t.TempDir(), "hv.json")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/waitfor"
 	hvemu "github.com/vesload/vesload/testserver/hv"
 )
 
@@ -65,23 +66,21 @@ func startServeHVCmd(t *testing.T, extra ...string) (addr, mon string, cmd *exec
 
 func hvStats(t *testing.T, mon string, want int64) hvemu.Stats {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var st hvemu.Stats
+	waitfor.True(5*time.Second, 20*time.Millisecond, func() bool {
 		resp, err := http.Get(mon + "/stats")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var st hvemu.Stats
+		st = hvemu.Stats{}
 		err = json.NewDecoder(resp.Body).Decode(&st)
 		resp.Body.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Received >= want || time.Now().After(deadline) {
-			return st
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return st.Received >= want
+	})
+	return st
 }
 
 // TestHVAgainstServe is the short form of the 6-producer figure: 6 × 300

@@ -13,6 +13,7 @@ import (
 	"github.com/vesload/vesload/internal/grafana"
 	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/promtest"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/resultfile"
 )
 
@@ -57,9 +58,7 @@ func TestDashboardQueriesOnRealPrometheus(t *testing.T) {
 	// The run's own --prom-query went through this Prometheus' query API
 	// and came back as a target series: count(up) is 1 once it scrapes.
 	pending["--prom-query scraped=count(up)"] = `vesload_target_series{series="scraped"} == 1`
-	deadline := time.Now().Add(18 * time.Second)
-	for len(pending) > 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Second)
+	waitfor.True(18*time.Second, time.Second, func() bool {
 		for orig, expr := range pending {
 			samples, err := prom.Query(expr)
 			if err != nil {
@@ -69,7 +68,8 @@ func TestDashboardQueriesOnRealPrometheus(t *testing.T) {
 				delete(pending, orig)
 			}
 		}
-	}
+		return len(pending) == 0
+	})
 	for orig, expr := range pending {
 		t.Errorf("no data for the dashboard query %s (evaluated as %s)", orig, expr)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 func TestServeBadFlags(t *testing.T) {
@@ -126,15 +128,13 @@ func TestServeRuns(t *testing.T) {
 	}()
 	urlRe := regexp.MustCompile(`emulator on (http://127\.0\.0\.1:\d+)/eventListener/v7 `)
 	var base string
-	deadline := time.Now().Add(10 * time.Second)
-	for base == "" {
+	if !waitfor.True(10*time.Second, 5*time.Millisecond, func() bool {
 		if m := urlRe.FindStringSubmatch(stderr.String()); m != nil {
 			base = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no URL line; stderr %q", stderr.String())
-		} else {
-			time.Sleep(5 * time.Millisecond)
 		}
+		return base != ""
+	}) {
+		t.Fatalf("no URL line; stderr %q", stderr.String())
 	}
 	body := `{"event":{"commonEventHeader":{"domain":"fault","eventId":"x1","eventName":"n","sequence":1,` +
 		`"priority":"High","reportingEntityName":"r","sourceName":"s","startEpochMicrosec":1,` +

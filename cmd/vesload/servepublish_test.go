@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // kcatPath returns Debian's kcat, or skips (fails when
@@ -53,16 +55,11 @@ func kcatIDs(t *testing.T, ctx context.Context, kcat, broker, topic string, id *
 // waitLine polls a log for the first match of re, for up to 10 s.
 func waitLine(t *testing.T, log *syncBuffer, re *regexp.Regexp) []string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if m := re.FindStringSubmatch(log.String()); m != nil {
-			return m
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no line matching %s; log %q", re, log.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	var m []string
+	if !waitfor.True(10*time.Second, 5*time.Millisecond, func() bool { m = re.FindStringSubmatch(log.String()); return m != nil }) {
+		t.Fatalf("no line matching %s; log %q", re, log.String())
 	}
+	return m
 }
 
 func faultBody(id string) string {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/testserver"
@@ -196,10 +197,8 @@ func TestHVShardsEndToEnd(t *testing.T) {
 					t.Errorf("producer %d wrote %d, want %d (by producer %v)", p, n, c.messages, seen)
 				}
 			}
-			st := emu.Stats()
-			for deadline := time.Now().Add(5 * time.Second); st.Received < want && time.Now().Before(deadline); st = emu.Stats() {
-				time.Sleep(20 * time.Millisecond)
-			}
+			var st hvemu.Stats
+			waitfor.True(5*time.Second, 20*time.Millisecond, func() bool { st = emu.Stats(); return st.Received >= want })
 			if st.Received != want || st.DuplicateEventIDs != 0 || len(st.BySource) != c.producers {
 				t.Errorf("emulator received %d, duplicates %d, sources %v; want %d and none from %d producers",
 					st.Received, st.DuplicateEventIDs, st.BySource, want, c.producers)

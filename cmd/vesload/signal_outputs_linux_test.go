@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // A stream output on a named pipe that nobody reads (--jtl, --hdr-log) is
@@ -72,16 +74,14 @@ func TestSignalWhileAnOutputIsStuck(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The write is stuck once the pipe holds all it can.
-	for {
-		if n, err := pipeBytes(rd); err != nil {
+	if !waitfor.Ctx(ctx, 20*time.Millisecond, func() bool {
+		n, err := pipeBytes(rd)
+		if err != nil {
 			t.Fatal(err)
-		} else if n > 0 && pipeFull(rd, n) {
-			break
 		}
-		if ctx.Err() != nil {
-			t.Fatalf("the report never filled the pipe; stderr: %s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		return n > 0 && pipeFull(rd, n)
+	}) {
+		t.Fatalf("the report never filled the pipe; stderr: %s", stderr.String())
 	}
 	signalled := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {

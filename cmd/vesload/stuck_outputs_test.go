@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // silentServer accepts connections and never reads or answers them, as
@@ -89,13 +91,12 @@ func TestMetricsScraperThatStopsLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	var c *net.TCPConn
-	for deadline := time.Now().Add(10 * time.Second); c == nil && time.Now().Before(deadline); {
+	waitfor.True(10*time.Second, 20*time.Millisecond, func() bool { // the process's listener
 		if conn, err := net.Dial("tcp", addr); err == nil {
 			c = conn.(*net.TCPConn)
-			break
 		}
-		time.Sleep(20 * time.Millisecond) // the process's listener, not logic
-	}
+		return c != nil
+	})
 	if c == nil {
 		t.Fatalf("nothing listens at %s", addr)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // chanSource hands the tally whatever the test sends, as a topic would.
@@ -90,9 +92,8 @@ func TestFollowerWaitsForTheDeadlineWithoutATarget(t *testing.T) {
 		f.Wait(context.Background(), -1, deadline)
 		close(waited)
 	}()
-	for tl.Delivered() < 3 {
-		time.Sleep(time.Millisecond) // the source's goroutine adds them
-	}
+	// The source's goroutine adds them.
+	waitfor.Until(t, 10*time.Second, "3 events delivered", func() bool { return tl.Delivered() >= 3 })
 	select {
 	case <-waited:
 		t.Fatal("Wait returned before its deadline with no target")

@@ -16,6 +16,7 @@ import (
 	"github.com/vesload/vesload/internal/kafkaconf"
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/testserver/publish"
 )
 
@@ -74,7 +75,13 @@ func TestKafkaFollowsFromTheEnd(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("only %d of 50 events read", tl.Delivered())
 	}
-	time.Sleep(300 * time.Millisecond) // a last poll, for the trailing records
+	// The trailing records (one foreign, one duplicate) come with a
+	// later poll.
+	waitfor.Until(t, 10*time.Second, "the 52 records read", func() bool {
+		tl.mu.Lock()
+		defer tl.mu.Unlock()
+		return tl.total >= 52
+	})
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 	var n int64
 	for step, conc := range c.Concurrency {
 		stepEnd := d.start.Add(time.Duration(step+1) * c.Step)
-		timer := time.NewTimer(time.Until(stepEnd))
+		timer := d.clock.NewTimer(stepEnd.Sub(d.now()))
 		for want := d.pool - conc; len(held) != want; {
 			if len(held) > want {
 				d.conns.give(held[len(held)-1])
@@ -93,7 +93,7 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 		for stepOver := false; !stepOver; {
 			t, ok := d.conns.take()
 			if ok {
-				now := time.Now()
+				now := d.now()
 				seq := c.shard.Global(n)
 				j := job{seq: seq, due: now, kind: d.kind(seq), step: uint16(step)}
 				d.reached(j)
@@ -104,7 +104,7 @@ func (c *Closed) dispatch(ctx context.Context, d *dispatcher) (interrupted bool)
 			}
 			select {
 			case <-d.conns.freed:
-			case <-timer.C:
+			case <-timer.C():
 				stepOver = true
 			case <-ctx.Done():
 				timer.Stop()

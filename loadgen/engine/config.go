@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/loadgen/transport"
 )
 
@@ -51,9 +52,14 @@ type Config struct {
 
 	// Start, when set, holds the clock start back until an instant shared
 	// by the shards of one run; a shard later than its tolerance does not
-	// run. Clock is the start gate's time source (nil: the system clock).
+	// run.
 	Start *StartGate
-	Clock Clock
+	// Clock is the run's one time source (nil: clock.System): the start
+	// gate, the dispatcher's waits and readings, the pool waiter, the
+	// closed model's steps, the ticker and the drain read it. Tests pass
+	// clock.Runtime inside a testing/synctest bubble, where its time is
+	// virtual.
+	Clock clock.Clock
 
 	// CheckpointEvery is how often the observers get a Checkpoint (whole
 	// seconds; 0: never).

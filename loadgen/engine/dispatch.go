@@ -7,6 +7,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
@@ -56,9 +57,13 @@ type counters struct {
 // tokens, the workers' queue and the pool waiter's queue. It belongs to
 // the dispatching goroutine.
 type dispatcher struct {
-	start time.Time
-	pool  int
-	pick  []uint8 // request seq is of kind pick[seq % len(pick)]
+	// clock is the run's; system says it is clock.System, whose readings
+	// the per-request path takes from time.Now directly (see now).
+	clock  clock.Clock
+	system bool
+	start  time.Time
+	pool   int
+	pick   []uint8 // request seq is of kind pick[seq % len(pick)]
 	// conns holds one token per free connection: the dispatcher takes one
 	// for each request it sends and the worker gives it back once the
 	// outcome is recorded. tickets[t] is the request that holds token t.
@@ -78,6 +83,21 @@ type dispatcher struct {
 	// for the dispatching goroutine and one for the pool waiter, reused
 	// so that a refusal allocates nothing.
 	refused, waited record
+}
+
+// now reads the run's clock. The system clock is read without an
+// interface call: the dispatcher reads the time twice per request.
+func (d *dispatcher) now() time.Time {
+	if d.system {
+		return time.Now()
+	}
+	return d.clock.Now()
+}
+
+// isSystem reports whether c is the system clock.
+func isSystem(c clock.Clock) bool {
+	_, ok := c.(clock.System)
+	return ok
 }
 
 func (d *dispatcher) kind(n int64) uint8 { return d.pick[n%int64(len(d.pick))] }
@@ -142,7 +162,7 @@ func (d *dispatcher) exhausted(j job, rec *record) {
 	*rec = record{
 		seq: j.seq, kind: j.kind, step: j.step,
 		dueNs:   j.due.Sub(d.start).Nanoseconds(),
-		latency: time.Since(j.due).Nanoseconds(),
+		latency: d.now().Sub(j.due).Nanoseconds(),
 		class:   transport.PoolExhausted,
 	}
 	d.rec.record(rec)
@@ -176,7 +196,7 @@ func waitQueue(peak float64, wait time.Duration) int {
 // goroutine serves them all in order while the dispatcher keeps the
 // schedule. A stop forgets the requests still waiting (not sent).
 func (d *dispatcher) waitForConnections(ctx context.Context, wait time.Duration) {
-	timer := time.NewTimer(time.Hour)
+	timer := d.clock.NewTimer(time.Hour)
 	timer.Stop()
 	for w := range d.waiting {
 		if !d.serve(ctx, w, wait, timer) {
@@ -189,12 +209,12 @@ func (d *dispatcher) waitForConnections(ctx context.Context, wait time.Duration)
 
 // serve gives w a connection or counts it as pool_exhausted; it reports
 // false when a stop came first.
-func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration, timer *time.Timer) bool {
+func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration, timer clock.Timer) bool {
 	if t, ok := d.conns.take(); ok {
 		d.handOff(w.job, t)
 		return true
 	}
-	left := wait - time.Since(w.since)
+	left := wait - d.now().Sub(w.since)
 	if left <= 0 {
 		d.exhausted(w.job, &d.waited)
 		return true
@@ -208,7 +228,7 @@ func (d *dispatcher) serve(ctx context.Context, w waitingJob, wait time.Duration
 				d.handOff(w.job, t)
 				return true
 			}
-		case <-timer.C:
+		case <-timer.C():
 			d.exhausted(w.job, &d.waited)
 			return true
 		case <-ctx.Done():

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
@@ -16,8 +17,8 @@ type Engine struct {
 	cfg   Config
 	facts modelFacts
 	tr    transport.Transport
-	kinds []Request // the request mix; one kind without a mix
-	clock Clock     // Config.Clock, or the system's
+	kinds []Request   // the request mix; one kind without a mix
+	clock clock.Clock // Config.Clock, or the system's
 
 	c     counters
 	lag   *lagMeter
@@ -50,10 +51,7 @@ func New(cfg Config) (*Engine, error) {
 		tr:    cfg.Transport,
 		lag:   newLagMeter(),
 		abort: make(chan struct{}),
-		clock: cfg.Clock,
-	}
-	if e.clock == nil {
-		e.clock = SystemClock{}
+		clock: clock.Default(cfg.Clock),
 	}
 	var err error
 	if e.kinds, err = mixRequests(&e.cfg); err != nil {
@@ -63,6 +61,8 @@ func New(cfg Config) (*Engine, error) {
 	e.tl.pool.split = splitsOutcomes(cfg.Observers)
 	e.rec = newRecorder(cfg.Observers, len(e.kinds), e.facts.steps, e.tl)
 	e.d = &dispatcher{
+		clock:   e.clock,
+		system:  isSystem(e.clock),
 		pool:    cfg.Pool,
 		pick:    pickTable(e.kinds),
 		conns:   newConnPool(cfg.Pool),
@@ -97,7 +97,7 @@ func (e *Engine) Preflight(ctx context.Context) error {
 		// twice.
 		return nil
 	}
-	req := transport.Request{Seq: transport.PreflightSeq, Due: time.Now()}
+	req := transport.Request{Seq: transport.PreflightSeq, Due: e.clock.Now()}
 	req.Body = appendBody(e.kinds[0].Body, nil, transport.PreflightSeq, 0, req.Due)
 	var out transport.Outcome
 	p.Probe(&req, &out)
@@ -201,12 +201,12 @@ func (e *Engine) drain(workers *sync.WaitGroup) {
 		workers.Wait()
 		close(done)
 	}()
-	limit := time.NewTimer(e.cfg.Timeout + time.Second)
+	limit := e.clock.NewTimer(e.cfg.Timeout + time.Second)
 	defer limit.Stop()
 	select {
 	case <-done:
 	case <-e.abort:
-	case <-limit.C:
+	case <-limit.C():
 	}
 }
 

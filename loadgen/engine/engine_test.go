@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/loadgen/transport/rest"
 	"github.com/vesload/vesload/report/result"
 )
@@ -94,17 +95,16 @@ func TestExactCount(t *testing.T) {
 	}
 }
 
+// A target slower than the rate asked, in a synctest bubble: what finds
+// no free connection is refused, and never more than the pool is in
+// flight.
 func TestPoolExhaustedUnderSlowTarget(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		time.Sleep(300 * time.Millisecond)
-		w.WriteHeader(http.StatusAccepted)
-	}))
-	defer srv.Close()
-	cfg := testConfig(t, srv.URL, 50, time.Second)
-	cfg.Pool = 2
-	res := run(t, cfg)
+	s, err := Constant(50, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := runVirtual(t, Config{Load: s, Pool: 2, Timeout: 2 * time.Second}, &virtualTarget{service: 300 * time.Millisecond})
 	pe := res.Errors["pool_exhausted"]
 	// Two connections serving 300 ms each handle at most 8 of 50 requests a second.
 	if pe < 30 || res.Requests.Sent > 20 {
@@ -115,21 +115,19 @@ func TestPoolExhaustedUnderSlowTarget(t *testing.T) {
 	}
 }
 
-// It runs alone (not in parallel): it measures service times.
+// One connection that serves 20/s, asked for 40/s, waiting as long as
+// needed: requests queue, so latency from the due time grows while the
+// service time stays 50 ms. Coordinated omission would hide this. The
+// target answers in 50 ms of a synctest bubble's time, so the service
+// time is exact however busy the machine.
 func TestLatencyFromDueTimeUnderStall(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		time.Sleep(50 * time.Millisecond)
-		w.WriteHeader(http.StatusAccepted)
-	}))
-	defer srv.Close()
-	// One connection that serves 20/s, asked for 40/s, waiting as long as
-	// needed: requests queue, so latency from the due time grows while the
-	// service time stays near 50 ms. Coordinated omission would hide this.
-	cfg := testConfig(t, srv.URL, 40, time.Second)
-	cfg.Pool = 1
-	cfg.PoolWait = 5 * time.Second
-	res := run(t, cfg)
+	t.Parallel()
+	s, err := Constant(40, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := runVirtual(t, Config{Load: s, Pool: 1, PoolWait: 5 * time.Second, Timeout: 2 * time.Second},
+		&virtualTarget{service: 50 * time.Millisecond})
 	if res.Requests.Sent != 40 {
 		t.Fatalf("sent %d, want all 40 (pool wait is long)", res.Requests.Sent)
 	}
@@ -164,7 +162,8 @@ func TestErrorClasses(t *testing.T) {
 		{"401", ves(401, "POL2000"), "", "http_401", "POL2000"},
 		{"503", ves(503, "SVC2000"), "", "http_503", "SVC2000"},
 		{"timeout", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			time.Sleep(time.Second)
+			io.Copy(io.Discard, r.Body)
+			<-r.Context().Done() // no answer: the client gives up and closes the connection
 		}), "", "timeout", ""},
 		{"refused", nil, refusedURL, "conn_refused", ""},
 	}
@@ -178,7 +177,7 @@ func TestErrorClasses(t *testing.T) {
 				url = srv.URL
 			}
 			cfg := testConfig(t, url, 10, 500*time.Millisecond)
-			cfg.Timeout = 500 * time.Millisecond // the timeout case sleeps 1 s; the others answer at once, even on a loaded machine
+			cfg.Timeout = 500 * time.Millisecond // the timeout case never answers; the others answer at once, even on a loaded machine
 			cfg.NoPreflight = true
 			res := run(t, cfg)
 			if res.Errors[tt.class] != 5 || res.Requests.Errors != 5 {
@@ -265,7 +264,9 @@ func TestAbortCountsInFlight(t *testing.T) {
 			go func() {
 				<-held
 				cancel()
-				time.Sleep(100 * time.Millisecond)
+				// The abort comes once the stop has ended the dispatching,
+				// while the run drains the requests in flight.
+				waitfor.True(10*time.Second, time.Millisecond, e.dispatched.Load)
 				e.Abort()
 			}()
 			start := time.Now()
@@ -318,24 +319,29 @@ func (c *outcomeCounter) Request(ev *RequestEvent) {
 	}
 }
 
+// A million requests a second with one connection: the dispatcher never
+// sleeps, it is always behind. A stop must still stop it. It runs in
+// real time, since a dispatcher that never waits never lets a synctest
+// bubble's time move; the target holds each answer until the stop.
 func TestCancelWhileBehindSchedule(t *testing.T) {
 	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-r.Context().Done():
+		}
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	// A million requests a second with one connection: the dispatcher
-	// never sleeps, it is always behind. A stop must still stop it.
 	cfg := testConfig(t, srv.URL, 1e6, 10*time.Second)
 	cfg.Pool = 1
 	e, err := newREST(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
 	begin := time.Now()
 	res, err := e.Run(ctx)
 	if err != nil {

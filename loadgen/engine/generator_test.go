@@ -41,22 +41,19 @@ func (o liveObserver) Request(ev *RequestEvent) { o.exp.CountRequest(ev.Outcome,
 func (o liveObserver) Timeline(_ result.Second, t *result.Tally) { o.exp.ObserveSecond(t) }
 
 // TestLiveLatencyCountsSentOnly: with a pool of 4 against a target that
-// takes 200 ms, most due requests find no connection; the live latency
+// takes 200 ms (in a synctest bubble), most due requests find no connection; the live latency
 // histogram, merged from the engine's seconds, counts exactly the
 // requests sent, and those never sent are counted apart.
 func TestLiveLatencyCountsSentOnly(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		time.Sleep(200 * time.Millisecond)
-		w.WriteHeader(http.StatusAccepted)
-	}))
-	defer srv.Close()
 	exp := metrics.New()
-	cfg := testConfig(t, srv.URL+"/eventListener/v7", 100, time.Second)
-	cfg.Pool, cfg.PoolWait = 4, 10*time.Millisecond
-	cfg.Observers = []Observer{liveObserver{exp: exp}}
-	res := run(t, cfg)
+	s, err := Constant(100, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Load: s, Pool: 4, PoolWait: 10 * time.Millisecond, Timeout: 2 * time.Second,
+		Observers: []Observer{liveObserver{exp: exp}}}
+	res, _ := runVirtual(t, cfg, &virtualTarget{service: 200 * time.Millisecond})
 	if res.Errors["pool_exhausted"] == 0 {
 		t.Fatalf("no pool exhaustion (errors %v): the test shows nothing", res.Errors)
 	}

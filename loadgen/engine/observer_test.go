@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
@@ -87,7 +89,8 @@ func TestObserversSeeEveryEventInOrder(t *testing.T) {
 }
 
 // stuck is an output that stops in its first Second for hold, as a live
-// line on a terminal whose output is paused does, and tells entered.
+// line on a terminal whose output is paused does, and tells entered. It
+// holds on clock.Runtime: in a synctest bubble the hold is virtual.
 type stuck struct {
 	NopObserver
 	hold    time.Duration
@@ -98,27 +101,29 @@ type stuck struct {
 func (s *stuck) Second(*Progress) {
 	s.once.Do(func() {
 		close(s.entered)
-		time.Sleep(s.hold) // the operating system's write, not logic
+		clock.Sleep(context.Background(), clock.Runtime{}, s.hold, nil)
 	})
 }
 
 func (s *stuck) OutputName() (name string, live bool) { return "stuck line", true }
 
 // An output that stops loses only itself: the run sends everything on
-// time and the other observers see every second.
+// time and the other observers see every second. In a synctest bubble
+// "on time" is exact: the dispatcher is never late at all.
 func TestStuckOutputLosesOnlyItself(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.WriteHeader(http.StatusAccepted)
-	}))
-	defer srv.Close()
+	s, err := Constant(200, 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st := &stuck{hold: 1500 * time.Millisecond, entered: make(chan struct{})}
 	other := &logger{}
-	cfg := testConfig(t, srv.URL, 200, 3*time.Second)
-	cfg.PoolWait = 500 * time.Millisecond
-	cfg.Observers = []Observer{st, other}
-	res := run(t, cfg)
+	cfg := Config{Load: s, Pool: 16, PoolWait: 500 * time.Millisecond, Timeout: 2 * time.Second,
+		Observers: []Observer{st, other}}
+	res, _ := runVirtual(t, cfg, &virtualTarget{service: time.Millisecond})
+	if lag := res.Generator.DispatchLagMaxMs; lag != 0 {
+		t.Errorf("dispatch lag max %.3f ms: the stuck output held the run up", lag)
+	}
 
 	if res.Requests.Sent != 600 || res.Errors[result.ClassPoolExhausted] != 0 {
 		t.Errorf("sent %d, pool_exhausted %d; want 600 sent, none exhausted", res.Requests.Sent, res.Errors[result.ClassPoolExhausted])

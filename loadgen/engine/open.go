@@ -41,13 +41,19 @@ func (s *Schedule) before(t time.Duration) int64 {
 	}))
 }
 
+// coalesce is the shortest time between two wake-ups of the dispatcher.
+// Above 1/coalesce requests per second the requests due within one
+// window are sent together: the dispatch lag stays under coalesce and the
+// cost per request falls with the rate.
+const coalesce = 500 * time.Microsecond
+
 // dispatch walks the schedule, waits for each due time and hands the
 // request on: to a free connection at once, else to the pool waiter, so
 // that a request waiting for a connection never holds back the ones due
 // after it. It reports whether it was interrupted.
 func (s *Schedule) dispatch(ctx context.Context, d *dispatcher) (interrupted bool) {
-	sl := newSleeper(newPoller())
-	defer sl.close()
+	sl := d.clock.NewAlarm()
+	defer sl.Close()
 	var woke time.Time
 	for n := int64(0); ; n++ {
 		off, ok := s.Due(n)
@@ -58,16 +64,16 @@ func (s *Schedule) dispatch(ctx context.Context, d *dispatcher) (interrupted boo
 		// Wake at most once per coalesce window: at high rates the requests
 		// due within it go out together, a little late (and measured so)
 		// rather than each costing a wake-up of its own.
-		now := time.Now()
+		now := d.now()
 		if wake := woke.Add(coalesce); due.After(now) {
 			if due.After(wake) {
 				wake = due
 			}
-			if !sl.until(ctx, wake, d.abort) {
+			if !sl.Until(ctx, wake, d.abort) {
 				return true
 			}
 			woke = wake
-			now = time.Now()
+			now = d.now()
 		} else if stopped(ctx, d.abort) {
 			return true // behind schedule, but a stop still stops at once
 		}

@@ -1,48 +1,96 @@
 package engine
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
+	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
+	"github.com/vesload/vesload/loadgen/transport"
 	"github.com/vesload/vesload/report/result"
 )
 
+// virtualTarget is a transport whose every answer takes service, and a
+// frozen target's hold on top (hold, when set, says how long an answer
+// written at now is held), waited on clock.Runtime: in a synctest bubble
+// the target is as slow as asked, to the nanosecond, however busy the
+// machine.
+type virtualTarget struct {
+	stubTransport
+	service time.Duration
+	hold    func(now time.Time) time.Duration
+
+	inFlight, maxInFlight atomic.Int64 // requests it holds at once
+}
+
+func (v *virtualTarget) NewSender() (transport.Sender, func()) { return v, func() {} }
+
+func (v *virtualTarget) Send(r *transport.Request, o *transport.Outcome) {
+	o.Written = time.Now()
+	n := v.inFlight.Add(1)
+	for m := v.maxInFlight.Load(); n > m && !v.maxInFlight.CompareAndSwap(m, n); m = v.maxInFlight.Load() {
+	}
+	defer v.inFlight.Add(-1)
+	wait := v.service
+	if v.hold != nil {
+		wait += v.hold(o.Written)
+	}
+	clock.Sleep(context.Background(), clock.Runtime{}, wait, nil)
+	o.Done = time.Now()
+	o.Class, o.Code, o.BytesSent, o.BytesRecv = transport.OK, 202, 10, 10
+}
+
+// runVirtual runs cfg against tr inside a synctest bubble, on
+// clock.Runtime, and returns the result and how long the run took in the
+// bubble's time.
+func runVirtual(t *testing.T, cfg Config, tr transport.Transport) (res *result.Result, took time.Duration) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		cfg.Transport, cfg.Clock, cfg.NoPreflight = tr, clock.Runtime{}, true
+		cfg.Body = emptyBody{}
+		e, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		begin := time.Now()
+		if res, err = e.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		took = time.Since(begin)
+	})
+	checkAccounting(t, res)
+	return res, took
+}
+
 // A request waiting for a connection waits on its own: later requests
 // leave on time, the run ends on schedule (plus the last wait and the
-// drain), and the pool, not the generator, is named as the limit.
-//
-// It and the freeze below run alone (not in parallel): they measure when
-// the run ends and how late the dispatcher was.
+// drain), and the pool, not the generator, is named as the limit. The
+// run is in a synctest bubble against a target answering in 200 ms of
+// its virtual time: the dispatcher, the pool waiter and the target keep
+// the same clock, and the machine's load cannot delay any of them.
 func TestPoolWaitKeepsTheSchedule(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		time.Sleep(200 * time.Millisecond)
-		w.WriteHeader(http.StatusAccepted)
-	}))
-	defer srv.Close()
-	cfg := testConfig(t, srv.URL, 100, 5*time.Second)
-	cfg.Pool = 4
-	cfg.PoolWait = 100 * time.Millisecond
-	begin := time.Now()
-	res := run(t, cfg)
-	// The run ends on schedule (5 s) plus the last wait and the drain (≤ 6 s
-	// in all), later only by as much as the machine held the generator up,
-	// which the dispatch lag measures.
-	limit := 6*time.Second + time.Duration(res.Generator.DispatchLagMaxMs*float64(time.Millisecond))
-	if took := time.Since(begin); took > limit {
-		t.Errorf("the run took %v, want at most %v (5 s schedule + last wait + drain + the machine's stalls)", took, limit)
+	t.Parallel()
+	s, err := Constant(100, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Load: s, Pool: 4, PoolWait: 100 * time.Millisecond, Timeout: 2 * time.Second}
+	res, took := runVirtual(t, cfg, &virtualTarget{service: 200 * time.Millisecond})
+	// The run ends on schedule (5 s) plus at most the last wait and the
+	// last answer.
+	if limit := 5*time.Second + 300*time.Millisecond; took > limit {
+		t.Errorf("the run took %v, want at most %v (5 s schedule + last wait + drain)", took, limit)
 	}
 	q, pe := res.Requests, res.Errors[result.ClassPoolExhausted]
 	if q.Scheduled != 500 || q.NotSent != 0 || q.Sent+pe != 500 || pe == 0 {
 		t.Errorf("requests %+v, pool_exhausted %d: want all 500 sent or pool_exhausted, some refused", q, pe)
 	}
-	// Four connections serving 200 ms each carry about 20/s of the 100/s.
-	if q.Sent < 50 || q.Sent > 150 {
+	// Four connections serving 200 ms each carry 20/s of the 100/s.
+	if q.Sent < 90 || q.Sent > 110 {
 		t.Errorf("sent %d, want about 100 (4 connections × 5/s × 5 s)", q.Sent)
 	}
 	if len(res.Timeline) != 5 {
@@ -56,34 +104,33 @@ func TestPoolWaitKeepsTheSchedule(t *testing.T) {
 	}
 	// Waiting for a connection is not dispatch lag: a dispatcher that
 	// waited in turn for each request fell seconds behind (the run took
-	// 20 s). TestDispatcherNeverWaitsForAConnection checks the mechanism
-	// without a clock.
-	checkBlame(t, res, time.Second)
+	// 20 s). In virtual time the dispatcher is never late at all.
+	if g := res.Generator; g.DispatchLagMaxMs != 0 {
+		t.Errorf("dispatch lag max %.3f ms, want none in virtual time", g.DispatchLagMaxMs)
+	}
+	checkBlame(t, res, time.Millisecond)
 	if !hasWarning(res, "the pool was the limit") {
 		t.Errorf("warnings %q: want the pool named as the limit", res.Warnings)
 	}
-	if res.RPS.Achieved < 10 || res.RPS.Achieved > 30 {
-		t.Errorf("achieved %.1f/s, want the ~20/s the pool carried", res.RPS.Achieved)
+	if res.RPS.Achieved < 18 || res.RPS.Achieved > 22 {
+		t.Errorf("achieved %.1f/s, want the 20/s the pool carried", res.RPS.Achieved)
 	}
 }
 
 // A target that stops answering shows as high latency in the seconds in
 // which the requests were due, not as empty seconds followed by a burst,
-// and it is not blamed on the generator.
+// and it is not blamed on the generator. The target, in a synctest
+// bubble, holds every answer written between 2 s and 4 s of the run
+// until 4 s.
 func TestFreezeShowsWhereItHappened(t *testing.T) {
-	fr := &freezer{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		fr.wait()
-		w.WriteHeader(http.StatusAccepted)
-	}))
-	defer srv.Close()
-	cfg := testConfig(t, srv.URL, 100, 10*time.Second)
-	cfg.Pool = 400
-	cfg.Timeout = 5 * time.Second
-	cfg.Observers = []Observer{fr}
-	fr.from, fr.to = 2*time.Second, 4*time.Second
-	res := run(t, cfg)
+	t.Parallel()
+	s, err := Constant(100, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := &freezer{from: 2 * time.Second, to: 4 * time.Second}
+	cfg := Config{Load: s, Pool: 400, Timeout: 5 * time.Second, Observers: []Observer{fr}}
+	res, _ := runVirtual(t, cfg, &virtualTarget{service: time.Millisecond, hold: fr.hold})
 	if res.Requests.OK != 1000 {
 		t.Fatalf("requests %+v errors %v, want all 1000 answered", res.Requests, res.Errors)
 	}
@@ -112,7 +159,8 @@ func TestFreezeShowsWhereItHappened(t *testing.T) {
 	}
 }
 
-// freezer holds every answer between from and to after the run began.
+// freezer holds every answer written between from and to after the run
+// began, until to.
 type freezer struct {
 	NopObserver
 	mu       sync.Mutex
@@ -126,20 +174,17 @@ func (f *freezer) Begin(start time.Time) {
 	f.mu.Unlock()
 }
 
-func (f *freezer) wait() {
+// hold is how long an answer written at now is held.
+func (f *freezer) hold(now time.Time) time.Duration {
 	f.mu.Lock()
 	start := f.start
 	f.mu.Unlock()
-	if at := time.Since(start); at >= f.from && at < f.to {
-		time.Sleep(f.to - at)
+	if at := now.Sub(start); at >= f.from && at < f.to {
+		return f.to - at
 	}
+	return 0
 }
 
-// checkBlame checks that a limit outside the generator (a pool wait, a
-// frozen target) left no mark on the dispatch lag: its p99 stays below
-// limit, the delay the old single dispatcher took on. When the lag stays
-// under the saturation threshold, as on a quiet machine, the run must not
-// be marked saturated either.
 func checkBlame(t *testing.T, res *result.Result, limit time.Duration) {
 	t.Helper()
 	g := res.Generator
@@ -159,4 +204,41 @@ func hasWarning(res *result.Result, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// The dispatcher wakes at most once per coalescing window: below
+// 1/coalesce requests a second each request leaves at its due time
+// exactly, above it the requests due within a window leave together, at
+// most one window late. In a synctest bubble the lag is the dispatcher's
+// logic alone, to the microsecond.
+func TestCoalescingInVirtualTime(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		rate      float64
+		wantMaxUs int64 // the largest dispatch lag
+	}{
+		{"below the window's rate", 1000, 0},
+		{"at twice it", 4000, 250}, // due every 250 µs, woken every 500 µs
+		{"at ten times it", 20000, 450},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := Constant(tt.rate, 200*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, took := runVirtual(t, Config{Load: s, Pool: 64, PoolWait: time.Second, Timeout: time.Second}, &virtualTarget{})
+			if q := res.Requests; q.Sent != s.Total() || q.OK != s.Total() {
+				t.Fatalf("requests %+v, want all %d sent and answered", q, s.Total())
+			}
+			if got := int64(res.Generator.DispatchLagMaxMs * 1000); got != tt.wantMaxUs {
+				t.Errorf("dispatch lag max %d µs, want %d", got, tt.wantMaxUs)
+			}
+			if took > 200*time.Millisecond+coalesce {
+				t.Errorf("the run took %v, want its 200 ms and at most one window", took)
+			}
+		})
+	}
 }

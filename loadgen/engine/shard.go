@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 // Shard is one generator's share of a run that several generators send
@@ -185,74 +188,16 @@ func (e *LateError) Error() string {
 		e.At.UTC().Format(time.RFC3339Nano), e.Late.Round(time.Millisecond), e.Tolerance)
 }
 
-// Clock is the engine's time source for its once-a-second work and its
-// end (the ticker, the recorder's final state) and the start gate's; nil
-// in Config is the system clock. Tests pass a fake one, so that the
-// ticker's and the recorder's logic runs without sleeping.
-type Clock interface {
-	GateClock
-	// NewTimer is a timer that fires once after d, as time.NewTimer.
-	NewTimer(d time.Duration) Timer
-}
-
-// GateClock is the part of a Clock the start gate waits with.
-type GateClock interface {
-	Now() time.Time
-	// Sleep waits for d or until stop is closed; it reports whether the
-	// whole wait elapsed.
-	Sleep(d time.Duration, stop <-chan struct{}) bool
-}
-
-// Timer is a Clock's timer: time.Timer's methods.
-type Timer interface {
-	// C fires once the timer's duration has passed.
-	C() <-chan time.Time
-	// Reset makes the timer fire after d from now.
-	Reset(d time.Duration) bool
-	// Stop stops the timer; it reports whether that stopped it firing.
-	Stop() bool
-}
-
-// SystemClock is the real clock.
-type SystemClock struct{}
-
-// Now is time.Now.
-func (SystemClock) Now() time.Time { return time.Now() }
-
-// NewTimer is time.NewTimer.
-func (SystemClock) NewTimer(d time.Duration) Timer { return systemTimer{time.NewTimer(d)} }
-
-// systemTimer is a time.Timer as a Timer.
-type systemTimer struct{ *time.Timer }
-
-// C is the timer's channel.
-func (t systemTimer) C() <-chan time.Time { return t.Timer.C }
-
-// Sleep waits on a timer.
-func (SystemClock) Sleep(d time.Duration, stop <-chan struct{}) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-stop:
-		return false
-	}
-}
-
 // Wait blocks until the gate's instant and returns it as the run's start,
 // with the offset of the clock reading at that moment from the instant
 // (how late the shard really began). A shard already later than the
 // tolerance gets a *LateError; a closed stop returns ok false.
-func (g StartGate) Wait(c GateClock, stop <-chan struct{}) (start time.Time, offset time.Duration, ok bool, err error) {
+func (g StartGate) Wait(c clock.Clock, stop <-chan struct{}) (start time.Time, offset time.Duration, ok bool, err error) {
 	now := c.Now()
 	if late := now.Sub(g.At); late > g.Tolerance {
 		return time.Time{}, late, false, &LateError{At: g.At, Late: late, Tolerance: g.Tolerance}
 	}
-	if wait := g.At.Sub(now); wait > 0 && !c.Sleep(wait, stop) {
+	if wait := g.At.Sub(now); wait > 0 && !clock.Sleep(context.Background(), c, wait, stop) {
 		return time.Time{}, 0, false, nil
 	}
 	return g.At, c.Now().Sub(g.At), true, nil

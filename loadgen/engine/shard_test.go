@@ -11,7 +11,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 func shapes(t *testing.T) map[string]*Schedule {
@@ -184,63 +187,55 @@ func TestClosedShard(t *testing.T) {
 	}
 }
 
-// fakeClock advances only when slept on.
-type fakeClock struct {
-	now   time.Time
-	slept []time.Duration
-	stop  bool // Sleep reports a stop instead of sleeping
-}
-
-func (c *fakeClock) Now() time.Time { return c.now }
-
-func (c *fakeClock) Sleep(d time.Duration, _ <-chan struct{}) bool {
-	if c.stop {
-		return false
-	}
-	c.slept = append(c.slept, d)
-	c.now = c.now.Add(d + 300*time.Microsecond) // a timer wakes a little late
-	return true
-}
-
+// TestStartGate waits at gates in a synctest bubble, on clock.Runtime:
+// the wait before an early gate is virtual, so its length is exact.
 func TestStartGate(t *testing.T) {
 	t.Parallel()
-	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	gate := StartGate{At: at, Tolerance: time.Second}
 	tests := []struct {
 		name       string
-		now        time.Time
-		stop       bool
-		wantSlept  []time.Duration
+		from       time.Duration // the clock's reading, relative to the gate's instant
+		stopAfter  time.Duration // > 0: the stop channel closes then
+		wantWaited time.Duration
 		wantOffset time.Duration
 		wantOK     bool
 		wantLate   bool
 	}{
-		{"early", at.Add(-5 * time.Second), false, []time.Duration{5 * time.Second}, 300 * time.Microsecond, true, false},
-		{"on time", at, false, nil, 0, true, false},
-		{"late within tolerance", at.Add(700 * time.Millisecond), false, nil, 700 * time.Millisecond, true, false},
-		{"too late", at.Add(1500 * time.Millisecond), false, nil, 1500 * time.Millisecond, false, true},
-		{"stopped while waiting", at.Add(-time.Minute), true, nil, 0, false, false},
+		{"early", -5 * time.Second, 0, 5 * time.Second, 0, true, false},
+		{"on time", 0, 0, 0, 0, true, false},
+		{"late within tolerance", 700 * time.Millisecond, 0, 0, 700 * time.Millisecond, true, false},
+		{"too late", 1500 * time.Millisecond, 0, 0, 1500 * time.Millisecond, false, true},
+		{"stopped while waiting", -time.Minute, 10 * time.Second, 10 * time.Second, 0, false, false},
 	}
 	for _, tt := range tests {
-		c := &fakeClock{now: tt.now, stop: tt.stop}
-		start, offset, ok, err := gate.Wait(c, nil)
-		var late *LateError
-		if gotLate := errors.As(err, &late); gotLate != tt.wantLate {
-			t.Errorf("%s: error %v, want late %v", tt.name, err, tt.wantLate)
-			continue
-		}
-		if tt.wantLate {
-			if late.Late != tt.wantOffset || !strings.Contains(err.Error(), "start tolerance of 1s") {
-				t.Errorf("%s: %v", tt.name, err)
-			}
-			continue
-		}
-		if ok != tt.wantOK || !slices.Equal(c.slept, tt.wantSlept) {
-			t.Errorf("%s: ok %v slept %v, want %v %v", tt.name, ok, c.slept, tt.wantOK, tt.wantSlept)
-		}
-		if ok && (!start.Equal(at) || offset != tt.wantOffset) {
-			t.Errorf("%s: start %v offset %v, want %v %v", tt.name, start, offset, at, tt.wantOffset)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				at := time.Now().Add(-tt.from)
+				gate := StartGate{At: at, Tolerance: time.Second}
+				stop := make(chan struct{})
+				if tt.stopAfter > 0 {
+					time.AfterFunc(tt.stopAfter, func() { close(stop) })
+				}
+				begin := time.Now()
+				start, offset, ok, err := gate.Wait(clock.Runtime{}, stop)
+				waited := time.Since(begin)
+				var late *LateError
+				if gotLate := errors.As(err, &late); gotLate != tt.wantLate {
+					t.Fatalf("error %v, want late %v", err, tt.wantLate)
+				}
+				if tt.wantLate {
+					if late.Late != tt.wantOffset || !strings.Contains(err.Error(), "start tolerance of 1s") {
+						t.Errorf("%v", err)
+					}
+					return
+				}
+				if ok != tt.wantOK || waited != tt.wantWaited {
+					t.Errorf("ok %v waited %v, want %v %v", ok, waited, tt.wantOK, tt.wantWaited)
+				}
+				if ok && (!start.Equal(at) || offset != tt.wantOffset) {
+					t.Errorf("start %v offset %v, want %v %v", start, offset, at, tt.wantOffset)
+				}
+			})
+		})
 	}
 }
 

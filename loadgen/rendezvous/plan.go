@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/ves"
 )
@@ -134,7 +135,7 @@ func (p *Plan) Announce(w io.Writer, now time.Time) {
 // Coordinate starts shard 0's side of the rendezvous and returns a
 // function that stops it. Other shards, and runs without a rendezvous,
 // get a nil coordinator.
-func (p *Plan) Coordinate(clock Clock) (*Coordinator, func(), error) {
+func (p *Plan) Coordinate(clk clock.Clock) (*Coordinator, func(), error) {
 	if p.Addr == "" || p.Shard.Index != 0 {
 		return nil, func() {}, nil
 	}
@@ -142,7 +143,7 @@ func (p *Plan) Coordinate(clock Clock) (*Coordinator, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--rendezvous: shard 0 cannot listen: %w", err)
 	}
-	c := NewCoordinator(p.RunID, p.Shard.Count, DefaultLead, clock)
+	c := NewCoordinator(p.RunID, p.Shard.Count, DefaultLead, clk)
 	if p.Consumer {
 		c.WaitForConsumer(p.Follow)
 	}
@@ -152,11 +153,11 @@ func (p *Plan) Coordinate(clock Clock) (*Coordinator, func(), error) {
 // AgreeStart waits until every shard is ready (at most ReadyTimeout),
 // through c on shard 0, and makes the instant they agreed on the plan's
 // start gate.
-func (p *Plan) AgreeStart(ctx context.Context, c *Coordinator, clock Clock) (*engine.StartGate, error) {
+func (p *Plan) AgreeStart(ctx context.Context, c *Coordinator, clk clock.Clock) (*engine.StartGate, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, p.ReadyTimeout, fmt.Errorf("not every shard ready within --ready-timeout %v", p.ReadyTimeout))
 	defer cancel()
 	r := Ready{RunID: p.RunID, Shard: p.Shard.Index, Count: p.Shard.Count}
-	at, err := Agree(ctx, c, "http://"+p.Addr, r, clock)
+	at, err := Agree(ctx, c, "http://"+p.Addr, r, clk)
 	if err != nil {
 		return nil, fmt.Errorf("shard %s: no start: %w", p.Shard, err)
 	}

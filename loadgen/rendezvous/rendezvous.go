@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 // Path is where the coordinator takes ready signals.
@@ -38,16 +40,6 @@ const Path = "/ready"
 // lies: time for the answer to reach every shard and for each to wait on
 // its own clock.
 const DefaultLead = 3 * time.Second
-
-// Clock is the time source: the start instant is read from it, and a
-// shard waits on it between attempts to reach the coordinator. Tests
-// pass a fake one. engine.SystemClock is one.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits for d or until stop is closed; it reports whether the
-	// whole wait elapsed.
-	Sleep(d time.Duration, stop <-chan struct{}) bool
-}
 
 // Ready is a shard's signal that it is ready to start, or the run's
 // consumer's (Consumer: its Shard is not counted, and a Count of 0 is
@@ -73,7 +65,7 @@ type Coordinator struct {
 	runID string
 	count int
 	lead  time.Duration
-	clock Clock
+	clock clock.Clock
 
 	// consumer says the run waits for its consumer, which is handed
 	// follow; consumed that it arrived.
@@ -90,8 +82,8 @@ type Coordinator struct {
 
 // NewCoordinator expects count shards of run runID and starts them lead
 // after the last one is ready.
-func NewCoordinator(runID string, count int, lead time.Duration, clock Clock) *Coordinator {
-	return &Coordinator{runID: runID, count: count, lead: lead, clock: clock,
+func NewCoordinator(runID string, count int, lead time.Duration, clk clock.Clock) *Coordinator {
+	return &Coordinator{runID: runID, count: count, lead: lead, clock: clk,
 		arrived: make(map[int]bool, count), decided: make(chan struct{})}
 }
 
@@ -231,14 +223,14 @@ const Retry = 250 * time.Millisecond
 // the start instant it hands out. It asks again while the coordinator
 // cannot be reached or its answer breaks, until ctx ends; a refusal or a
 // coordinator that gave up ends it at once.
-func Join(ctx context.Context, client *http.Client, url string, r Ready, clock Clock) (time.Time, error) {
-	a, err := JoinAnswer(ctx, client, url, r, clock)
+func Join(ctx context.Context, client *http.Client, url string, r Ready, clk clock.Clock) (time.Time, error) {
+	a, err := JoinAnswer(ctx, client, url, r, clk)
 	return a.Start, err
 }
 
 // JoinAnswer is Join returning the whole answer: a consumer's carries
 // the run's plan.
-func JoinAnswer(ctx context.Context, client *http.Client, url string, r Ready, clock Clock) (Answer, error) {
+func JoinAnswer(ctx context.Context, client *http.Client, url string, r Ready, clk clock.Clock) (Answer, error) {
 	body, err := json.Marshal(r)
 	if err != nil {
 		return Answer{}, err
@@ -250,7 +242,7 @@ func JoinAnswer(ctx context.Context, client *http.Client, url string, r Ready, c
 			return a, err
 		}
 		last = err
-		if ctx.Err() != nil || !clock.Sleep(Retry, ctx.Done()) {
+		if !clock.Sleep(ctx, clk, Retry, nil) {
 			return Answer{}, fmt.Errorf("no start from %s: %w (last: %v)", url, context.Cause(ctx), last)
 		}
 	}

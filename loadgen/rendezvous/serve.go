@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 // ListenAddr is where shard 0 listens for a rendezvous named hostport:
@@ -40,9 +42,9 @@ func Serve(ln net.Listener, c *Coordinator) func() {
 // they agreed on: shard 0 through its coordinator c, any other shard (c
 // nil) by asking shard 0 at url. When ctx ends first, shard 0 tells the
 // shards waiting that the run has no start.
-func Agree(ctx context.Context, c *Coordinator, url string, r Ready, clock Clock) (time.Time, error) {
+func Agree(ctx context.Context, c *Coordinator, url string, r Ready, clk clock.Clock) (time.Time, error) {
 	if c == nil {
-		return Join(ctx, &http.Client{}, url, r, clock)
+		return Join(ctx, &http.Client{}, url, r, clk)
 	}
 	at, err := c.Arrive(ctx, r)
 	if err != nil {

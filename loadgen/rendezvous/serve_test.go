@@ -6,6 +6,9 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 func TestListenAddr(t *testing.T) {
@@ -40,8 +43,7 @@ func TestServeAndAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			clk := &fakeClock{now: t0}
-			c := NewCoordinator("r1", 3, DefaultLead, clk)
+			c := NewCoordinator("r1", 3, DefaultLead, clock.System{})
 			stop := Serve(ln, c)
 			defer stop()
 			ctx, cancel := context.WithCancel(context.Background())
@@ -57,14 +59,12 @@ func TestServeAndAgree(t *testing.T) {
 					coord = nil
 				}
 				go func() {
-					at, err := Agree(ctx, coord, "http://"+ln.Addr().String(), Ready{RunID: "r1", Shard: i, Count: 3}, clk)
-					res <- got{i, err, at.String()}
+					at, err := Agree(ctx, coord, "http://"+ln.Addr().String(), Ready{RunID: "r1", Shard: i, Count: 3}, clock.System{})
+					res <- got{i, err, at.UTC().Format(time.RFC3339Nano)}
 				}()
 			}
 			if tt.wantErr != "" {
-				for len(c.Missing()) != 1 { // wait until 0 and 1 have arrived
-					clk.Sleep(0, nil)
-				}
+				waitMissing(t, c, 1) // until 0 and 1 have arrived
 				cancel()
 			}
 			var first string
@@ -82,5 +82,21 @@ func TestServeAndAgree(t *testing.T) {
 			}
 			cancel()
 		})
+	}
+}
+
+// waitMissing waits until n shards are missing: the shards' goroutines
+// arrive over real connections, so the wait is on them, not on a clock.
+func waitMissing(t *testing.T, c *Coordinator, n int) {
+	t.Helper()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	limit := time.After(10 * time.Second) // a safety net, not the logic's time
+	for len(c.Missing()) != n {
+		select {
+		case <-tick.C:
+		case <-limit:
+			t.Fatalf("missing %v, want %d missing", c.Missing(), n)
+		}
 	}
 }

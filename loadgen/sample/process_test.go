@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // sampleAfter waits d and takes one reading at the current time.
@@ -152,8 +155,15 @@ func TestProcessByName(t *testing.T) {
 		t.Errorf("after one exit: Exited %v, Processes %d; want true, 1", r.Exited, r.Processes)
 	}
 	// A process started later is found by the next scan.
-	startChild(t, name, 0.1, time.Minute, true)
-	time.Sleep(100 * time.Millisecond) // let it exec under its name
+	late := startChild(t, name, 0.1, time.Minute, true)
+	waitfor.Until(t, 10*time.Second, "the new process under its name", func() bool {
+		p, err := process.NewProcess(int32(late.cmd.Process.Pid))
+		if err != nil {
+			return false
+		}
+		n, err := p.Name()
+		return err == nil && n != "" && strings.HasPrefix(name, n)
+	})
 	r, err = s.Sample(context.Background(), time.Now().Add(rescanEvery))
 	if err != nil {
 		t.Fatal(err)

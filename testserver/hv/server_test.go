@@ -16,23 +16,18 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/internal/testcert"
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // waitFor polls the stats until cond holds (the emulator reads on its own
 // goroutines); it fails after two seconds.
 func waitFor(t *testing.T, s *Server, what string, cond func(Stats) bool) Stats {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		st := s.Stats()
-		if cond(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s; stats %+v", what, st)
-		}
-		time.Sleep(2 * time.Millisecond)
+	var st Stats
+	if !waitfor.True(2*time.Second, 2*time.Millisecond, func() bool { st = s.Stats(); return cond(st) }) {
+		t.Fatalf("timed out waiting for %s; stats %+v", what, st)
 	}
+	return st
 }
 
 func start(t *testing.T, o Options) *Server {

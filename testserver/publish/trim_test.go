@@ -7,6 +7,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // TestBoundedBrokerDeletesExpiredRecords: a bounded broker deletes the
@@ -50,13 +52,13 @@ func TestBoundedBrokerDeletesExpiredRecords(t *testing.T) {
 				so.Each(func(o kadm.ListedOffset) { m[o.Topic] += o.Offset })
 				return m
 			}
-			deadline := time.Now().Add(5 * time.Second)
 			got := starts()
-			for c.bounded && (got[topics[0]] < 50 || got[topics[1]] < 50) && time.Now().Before(deadline) {
-				time.Sleep(50 * time.Millisecond)
-				got = starts()
-			}
-			if !c.bounded {
+			if c.bounded {
+				waitfor.True(5*time.Second, 50*time.Millisecond, func() bool {
+					got = starts()
+					return got[topics[0]] >= 50 && got[topics[1]] >= 50
+				})
+			} else {
 				time.Sleep(time.Second) // several retention periods
 				got = starts()
 			}

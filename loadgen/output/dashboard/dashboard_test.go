@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -86,7 +87,12 @@ func TestStuckBrowserIsDroppedAndCounted(t *testing.T) {
 		if d := time.Since(begin); d > 100*time.Millisecond {
 			t.Fatalf("Checkpoint waited %v", d)
 		}
-		time.Sleep(5 * time.Millisecond) // let the renderer keep up, as a second would
+		// The renderer keeps up, as it would in a second.
+		waitfor.Until(t, 10*time.Second, "the update rendered", func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.updates >= int64(sec)
+		})
 	}
 	s.stopFeed()
 	// A late browser starts with the latest update: the whole run so far.
@@ -124,13 +130,9 @@ func TestStuckBrowserIsDroppedAndCounted(t *testing.T) {
 
 func waitClients(t *testing.T, s *Server, n int) {
 	t.Helper()
-	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	waitfor.Until(t, 10*time.Second, fmt.Sprintf("%d browsers connected", n), func() bool {
 		s.mu.Lock()
-		k := len(s.clients)
-		s.mu.Unlock()
-		if k >= n {
-			return
-		}
-	}
-	t.Fatalf("fewer than %d browsers connected", n)
+		defer s.mu.Unlock()
+		return len(s.clients) >= n
+	})
 }

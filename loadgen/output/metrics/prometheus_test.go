@@ -10,6 +10,7 @@ import (
 
 	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/promtest"
+	"github.com/vesload/vesload/internal/waitfor"
 )
 
 // TestNativeHistogramsOnRealPrometheus has a real Prometheus, scraping
@@ -39,9 +40,7 @@ func TestNativeHistogramsOnRealPrometheus(t *testing.T) {
 		`histogram_quantile(0.5, vesload_request_latency_seconds)`: func(v float64) bool { return v > 0.0027 && v <= 0.0031 },
 		`histogram_sum(vesload_request_service_seconds)`:           func(v float64) bool { return v > 0.199 && v < 0.201 },
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for len(queries) > 0 && time.Now().Before(deadline) {
-		time.Sleep(500 * time.Millisecond)
+	waitfor.True(15*time.Second, 500*time.Millisecond, func() bool {
 		for q, ok := range queries {
 			samples, err := prom.Query(q)
 			if err != nil {
@@ -57,7 +56,8 @@ func TestNativeHistogramsOnRealPrometheus(t *testing.T) {
 			}
 			delete(queries, q)
 		}
-	}
+		return len(queries) == 0
+	})
 	for q := range queries {
 		t.Errorf("no data for %s: Prometheus stored no native histogram", q)
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/loadgen/transport/hv/wtp"
 )
@@ -37,8 +38,10 @@ type Config struct {
 	// ProbeWait is how long each new connection is read, silent, before
 	// the run starts (DefaultProbeWait when zero; negative skips it).
 	ProbeWait time.Duration
-	// Clock is the time source (the real clock when nil).
-	Clock Clock
+	// Clock is the run's time source (clock.System when nil): the
+	// producers' connection times and outcomes read it, and EngineConfig
+	// hands it to the engine, so that one clock drives the whole run.
+	Clock clock.Clock
 	// Shard, when it splits the run, runs only the producers
 	// p ≡ Shard.Index (mod Shard.Count), with their run-wide numbers
 	// (EngineConfig gives the engine the matching view of the schedule).
@@ -169,9 +172,7 @@ func (c Config) withDefaults() Config {
 	if c.ProbeWait == 0 {
 		c.ProbeWait = DefaultProbeWait
 	}
-	if c.Clock == nil {
-		c.Clock = realClock{}
-	}
+	c.Clock = clock.Default(c.Clock)
 	if c.TLS != nil && c.TLS.ServerName == "" && !c.TLS.InsecureSkipVerify {
 		c.TLS = c.TLS.Clone()
 		if host, _, err := net.SplitHostPort(c.Addr); err == nil {

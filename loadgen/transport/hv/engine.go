@@ -78,6 +78,6 @@ func EngineConfig(cfg Config) (engine.Config, *Transport, error) {
 	return engine.Config{
 		Load: load, Body: frames{}, Transport: tr,
 		Pool: pool, PoolWait: waitForever, Timeout: cfg.WriteTimeout,
-		Start: cfg.Start,
+		Start: cfg.Start, Clock: cfg.Clock,
 	}, tr, nil
 }

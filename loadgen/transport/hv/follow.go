@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vesload/vesload/internal/clock"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/report/result"
 )
@@ -31,7 +32,7 @@ type CollectorFollower struct {
 	url    string
 	source string
 	client *http.Client
-	clock  Clock
+	clock  clock.Clock
 	mu     sync.Mutex
 	lives  *Lives
 	cancel context.CancelFunc
@@ -42,7 +43,7 @@ type CollectorFollower struct {
 // NewCollectorFollower checks metricsURL and builds its client (TLS with
 // opts' CA file and insecure choice for https); a nil clock is the wall
 // clock. A URL that is not http(s) is ErrMetricsURL.
-func NewCollectorFollower(metricsURL string, opts tlsconf.Options, clock Clock) (*CollectorFollower, error) {
+func NewCollectorFollower(metricsURL string, opts tlsconf.Options, clk clock.Clock) (*CollectorFollower, error) {
 	u, err := url.Parse(metricsURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, ErrMetricsURL
@@ -54,10 +55,7 @@ func NewCollectorFollower(metricsURL string, opts tlsconf.Options, clock Clock) 
 			return nil, err
 		}
 	}
-	if clock == nil {
-		clock = realClock{}
-	}
-	return &CollectorFollower{url: metricsURL, source: "metrics:" + u.String(), clock: clock,
+	return &CollectorFollower{url: metricsURL, source: "metrics:" + u.String(), clock: clock.Default(clk),
 		client: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: tcfg}}}, nil
 }
 
@@ -78,8 +76,7 @@ func (c *CollectorFollower) Start(ctx context.Context) error {
 // follow scrapes the counters once a second until ctx ends; a failed
 // scrape is retried the next second.
 func (c *CollectorFollower) follow(ctx context.Context) {
-	sl := c.clock.NewSleeper()
-	for sl.SleepUntil(ctx, c.clock.Now().Add(followEvery)) == nil {
+	for clock.Sleep(ctx, c.clock, followEvery, nil) {
 		sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		if got, err := c.scrape(sctx); err == nil {
 			c.mu.Lock()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vesload/vesload/internal/testcert"
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/report/result"
 	hvemu "github.com/vesload/vesload/testserver/hv"
@@ -31,14 +32,12 @@ func emulator(t *testing.T, o hvemu.Options) *hvemu.Server {
 // producers return when their last write is in the socket, not read.
 func waitReceived(t *testing.T, s *hvemu.Server, n int64) hvemu.Stats {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		st := s.Stats()
-		if st.Accepted+st.DroppedTotal() >= n || time.Now().After(deadline) {
-			return st
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	var st hvemu.Stats
+	waitfor.True(5*time.Second, 5*time.Millisecond, func() bool {
+		st = s.Stats()
+		return st.Accepted+st.DroppedTotal() >= n
+	})
+	return st
 }
 
 // run runs cfg through the engine with the observers given.

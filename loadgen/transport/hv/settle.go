@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 // settleEvery is how often Settle scrapes the collector.
@@ -17,12 +19,9 @@ const settleEvery = 500 * time.Millisecond
 // being counted would otherwise be reported lost), restarts of the
 // collector, and a failed scrape (which ends the wait).
 func Settle(ctx context.Context, scrape func(context.Context) (CollectorCounters, error), lives *Lives,
-	written int64, bound time.Duration, clock Clock) []string {
-	if clock == nil {
-		clock = realClock{}
-	}
-	sleeper := clock.NewSleeper()
-	deadline := clock.Now().Add(bound)
+	written int64, bound time.Duration, clk clock.Clock) []string {
+	clk = clock.Default(clk)
+	deadline := clk.Now().Add(bound)
 	var warnings []string
 	prev := -1.0
 	for {
@@ -36,13 +35,13 @@ func Settle(ctx context.Context, scrape func(context.Context) (CollectorCounters
 		if got >= float64(written) || got == prev {
 			break
 		}
-		if !clock.Now().Before(deadline) {
+		if !clk.Now().Before(deadline) {
 			warnings = append(warnings, fmt.Sprintf("the collector's received count was still rising when --settle %v ended "+
 				"(%.0f of %d written): messages still being counted show as lost; raise --settle", bound, got, written))
 			break
 		}
 		prev = got
-		if sleeper.SleepUntil(ctx, clock.Now().Add(settleEvery)) != nil {
+		if !clock.Sleep(ctx, clk, settleEvery, nil) {
 			break
 		}
 	}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 // counts is a scrape of a collector that received n messages and
@@ -57,8 +60,17 @@ func TestSettle(t *testing.T) {
 			for _, c := range tt.during {
 				lives.Observe(c)
 			}
-			clock := &stepClock{now: time.Unix(1000, 0)}
-			warnings := Settle(context.Background(), scripted(tt.after...), lives, tt.written, 2*time.Second, clock)
+			var warnings []string
+			var took time.Duration
+			synctest.Test(t, func(t *testing.T) {
+				begin := time.Now()
+				warnings = Settle(context.Background(), scripted(tt.after...), lives, tt.written, 2*time.Second, clock.Runtime{})
+				took = time.Since(begin)
+			})
+			// A scrape every settleEvery, up to the bound.
+			if want := time.Duration(min(len(tt.after), 5)-1) * settleEvery; took != want {
+				t.Errorf("settled in %v, want %v", took, want)
+			}
 			before, after := lives.Span()
 			rc := ReceiverView(before, after, tt.written, "metrics:x")
 			if rc.Received != tt.received || rc.Lost != tt.written-tt.received {
@@ -81,20 +93,8 @@ func TestSettleScrapeFails(t *testing.T) {
 	fail := func(context.Context) (CollectorCounters, error) {
 		return CollectorCounters{}, errors.New("connection refused")
 	}
-	warnings := Settle(context.Background(), fail, lives, 10, time.Second, &stepClock{now: time.Unix(0, 0)})
+	warnings := Settle(context.Background(), fail, lives, 10, time.Second, clock.System{})
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "connection refused") {
 		t.Errorf("warnings %q, want the scrape's failure", warnings)
 	}
-}
-
-// stepClock is a clock whose sleeps move it to the time slept until.
-type stepClock struct{ now time.Time }
-
-func (c *stepClock) Now() time.Time      { return c.now }
-func (c *stepClock) NewSleeper() Sleeper { return c }
-func (c *stepClock) SleepUntil(_ context.Context, t time.Time) error {
-	if t.After(c.now) {
-		c.now = t
-	}
-	return nil
 }

@@ -1,14 +1,14 @@
-package engine
+package clock
 
 import (
 	"context"
 	"time"
 )
 
-// The dispatcher must wake within tens of microseconds of a due time, but
+// A dispatcher must wake within tens of microseconds of a due time, but
 // Go's timers alone wake up to a millisecond late whenever the runtime
 // sleeps in its network poller (epoll_wait takes whole milliseconds). On
-// Linux the sleeper therefore sleeps in the read of a timerfd armed for
+// Linux the System alarm therefore sleeps in the read of a timerfd armed for
 // the due time: the poller's wait ends on time and readies the dispatcher,
 // one thread wake-up per wait (docs/ARCHITECTURE.md, "Model"). Elsewhere
 // it sleeps on a Go timer until shortly before the due time and ends the
@@ -21,16 +21,14 @@ const (
 	dueEnough = 20 * time.Microsecond
 )
 
-// coalesce is the shortest time between two wake-ups of the dispatcher.
-// Above 1/coalesce requests per second the requests due within one
-// window are sent together: the dispatch lag stays under coalesce and the
-// cost per request falls with the rate.
-const coalesce = 500 * time.Microsecond
-
-// sleeper waits for due times on behalf of the dispatcher.
-type sleeper struct {
+// alarm waits for due times on behalf of one goroutine (the
+// dispatcher's).
+type alarm struct {
 	timer *time.Timer
-	kick  poller // nil where the platform has none
+	kick  poller // nil where the platform has none, and for Runtime
+	// precise ends waits without a poller in nanosleep; Runtime's alarm
+	// is not, so that a synctest bubble's time drives all of its waits.
+	precise bool
 }
 
 // poller sleeps until a given instant in the runtime's network poller.
@@ -41,26 +39,26 @@ type poller interface {
 	close()
 }
 
-// newSleeper returns a sleeper that waits in p, or ends its waits in
-// nanosleep when p is nil.
-func newSleeper(p poller) *sleeper {
+// newAlarm returns an alarm that waits in p, or, when p is nil, on a Go
+// timer whose waits end in nanosleep if precise.
+func newAlarm(p poller, precise bool) *alarm {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &sleeper{timer: t, kick: p}
+	return &alarm{timer: t, kick: p, precise: precise}
 }
 
-// until blocks until due. It returns false when ctx is cancelled or abort
+// Until blocks until due. It returns false when ctx is cancelled or abort
 // is closed first.
-func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{}) bool {
+func (s *alarm) Until(ctx context.Context, due time.Time, abort <-chan struct{}) bool {
 	for {
 		w := time.Until(due)
 		switch {
 		case w <= dueEnough:
 			return !stopped(ctx, abort)
-		case s.kick == nil && w <= 2*timerMargin:
+		case s.kick == nil && s.precise && w <= 2*timerMargin:
 			nanosleep(w) // an early return only shortens the wait; the loop re-checks
 			continue
-		case s.kick == nil:
+		case s.kick == nil && s.precise:
 			w -= timerMargin
 		}
 		if !s.wait(ctx, w, abort) {
@@ -70,7 +68,7 @@ func (s *sleeper) until(ctx context.Context, due time.Time, abort <-chan struct{
 }
 
 // wait sleeps d in the poller, or on the Go timer where there is none.
-func (s *sleeper) wait(ctx context.Context, d time.Duration, abort <-chan struct{}) bool {
+func (s *alarm) wait(ctx context.Context, d time.Duration, abort <-chan struct{}) bool {
 	if s.kick != nil {
 		ok, err := s.kick.sleep(ctx, d, abort)
 		if err == nil {
@@ -91,9 +89,21 @@ func (s *sleeper) wait(ctx context.Context, d time.Duration, abort <-chan struct
 	return false
 }
 
-// close releases the poller's resources.
-func (s *sleeper) close() {
+// Close releases the poller's resources.
+func (s *alarm) Close() {
 	if s.kick != nil {
 		s.kick.close()
+	}
+}
+
+// stopped reports, without blocking, whether ctx is done or abort closed.
+func stopped(ctx context.Context, abort <-chan struct{}) bool {
+	select {
+	case <-ctx.Done():
+		return true
+	case <-abort:
+		return true
+	default:
+		return false
 	}
 }

@@ -1,0 +1,9 @@
+package clock
+
+import (
+	"testing"
+
+	"github.com/vesload/vesload/internal/leaktest"
+)
+
+func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
