@@ -17,8 +17,6 @@ type BaselineOptions struct {
 	Undecided Undecided
 }
 
-func answered(s result.Second) bool { return s.OK+s.Errors > 0 }
-
 // secondFigure is the registry's per-second figure of the metric name,
 // nil when the timeline does not carry it: the only metrics a single run
 // can be gated on against a baseline.

@@ -11,7 +11,6 @@ import (
 
 // The results the summary is tested on (package reporttest).
 func sampleResult(t testing.TB) *result.Result { return reporttest.Sample(t) }
-func emptyResult() *result.Result              { return reporttest.Empty() }
 func hvResult(t testing.TB) *result.Result     { return reporttest.HV(t) }
 
 func sampleHistograms(t testing.TB) (lat, svc *hdrhistogram.Histogram) {
