@@ -6,12 +6,6 @@ import (
 	"github.com/vesload/vesload/report/threshold"
 )
 
-// The causes a failing step is laid to (Outcome.LimitedBy).
-const (
-	CauseTarget    = "target"
-	CauseGenerator = "generator"
-)
-
 // LagLimitMs is the dispatch lag p99 past which the generator, not the
 // target, held a step back: the engine's own line of saturation
 // (docs/ARCHITECTURE.md, "Measurements").
@@ -79,13 +73,13 @@ func unitSuffix(u string) string {
 func Cause(rate float64, r StepResult) string {
 	h := r.Generator
 	if h.Saturated || h.DispatchLagP99Ms > LagLimitMs {
-		return CauseGenerator
+		return result.CauseGenerator
 	}
 	if h.PoolExhausted > 0 && h.Pool > 0 && r.Window != nil && r.Window.Service.Count > 0 {
 		busy := rate * r.Window.Service.Avg / 1000 // connections the rate keeps busy
 		if busy < float64(h.Pool)/2 {
-			return CauseGenerator
+			return result.CauseGenerator
 		}
 	}
-	return CauseTarget
+	return result.CauseTarget
 }

@@ -28,7 +28,7 @@ type Options struct {
 	SLOs []threshold.Threshold
 	// Progress, when set, sees each step once judged, with the budget
 	// spent so far.
-	Progress func(Step)
+	Progress func(result.CapacityStep)
 }
 
 // The limits of Options.PrecisionPct.
@@ -65,62 +65,6 @@ const (
 	PhaseConfirm = "confirm"
 )
 
-// Step is one step's figures and verdict.
-type Step struct {
-	N            int     `json:"n"`
-	Phase        string  `json:"phase"`
-	OfferedRPS   float64 `json:"offered_rps"`
-	AchievedRPS  float64 `json:"achieved_rps"`
-	Requests     int64   `json:"requests"`
-	P50Ms        float64 `json:"p50_ms"`
-	P99Ms        float64 `json:"p99_ms"`
-	ErrorRatePct float64 `json:"error_rate_pct"`
-	Pass         bool    `json:"pass"`
-	// Decided is the figure that decided: the first SLO broken, or on a
-	// pass the one nearest its limit.
-	Decided string `json:"decided"`
-	// Cause is who a failing step is laid to: target or generator.
-	Cause        string             `json:"cause,omitempty"`
-	StoppedEarly bool               `json:"stopped_early,omitempty"`
-	Gates        []result.Threshold `json:"gates"`
-	// TargetCPUMaxPct is the target's highest CPU, when sampled.
-	TargetCPUMaxPct *float64 `json:"target_cpu_max_pct,omitempty"`
-	// GeneratorSaturated, DispatchLagP99Ms and PoolExhausted are the
-	// generator's facts the cause was read from.
-	GeneratorSaturated bool    `json:"generator_saturated,omitempty"`
-	DispatchLagP99Ms   float64 `json:"dispatch_lag_p99_ms"`
-	PoolExhausted      int64   `json:"pool_exhausted,omitempty"`
-	TookS              float64 `json:"took_s"`
-	// SpentS is the budget spent once this step ended; BudgetS the whole.
-	SpentS  float64 `json:"spent_s"`
-	BudgetS float64 `json:"budget_s"`
-}
-
-// Outcome is what the search found.
-type Outcome struct {
-	// MaxRPS is the highest rate that held every SLO (0: none did).
-	MaxRPS float64 `json:"max_rps"`
-	// FailRPS is the lowest rate that broke one (0: none did), BrokenBy
-	// the gate that broke it and LimitedBy who it is laid to.
-	FailRPS   float64 `json:"fail_rps,omitempty"`
-	BrokenBy  string  `json:"broken_by,omitempty"`
-	LimitedBy string  `json:"limited_by,omitempty"`
-	// PrecisionPct is the gap between MaxRPS and FailRPS in percent of
-	// MaxRPS; AskedPrecisionPct what was asked.
-	PrecisionPct      float64 `json:"precision_pct,omitempty"`
-	AskedPrecisionPct float64 `json:"asked_precision_pct"`
-	// Confirmed says that the boundary's two rates gave the same verdict
-	// when run again.
-	Confirmed bool `json:"confirmed"`
-	// Undecided says what the search could not decide, and why.
-	Undecided string `json:"undecided,omitempty"`
-	// Advice is the one line for a search laid to the generator.
-	Advice  string  `json:"advice,omitempty"`
-	SpentS  float64 `json:"spent_s"`
-	BudgetS float64 `json:"budget_s"`
-	Steps   []Step  `json:"steps"`
-}
-
 // maxRounds bounds how often the boundary may move on confirmation
 // before the search says it is too noisy to place.
 const maxRounds = 4
@@ -136,7 +80,7 @@ type search struct {
 	lo, hi    float64
 	votes     map[float64]*[2]int // pass, fail
 	spent     time.Duration
-	steps     []Step
+	steps     []result.CapacityStep
 	confirmed bool
 	undecided string
 }
@@ -149,7 +93,7 @@ type search struct {
 // searched again. It never starts a step the budget cannot finish, and
 // says then what it could not decide. An error of the runner or ctx ends
 // it, with the outcome so far.
-func Search(ctx context.Context, run Runner, o Options) (*Outcome, error) {
+func Search(ctx context.Context, run Runner, o Options) (*result.Capacity, error) {
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
@@ -349,12 +293,12 @@ func (s *search) step(ctx context.Context, phase string, rate float64) (bool, er
 }
 
 // record judges a step and keeps its figures.
-func (s *search) record(phase string, rate float64, r StepResult) Step {
+func (s *search) record(phase string, rate float64, r StepResult) result.CapacityStep {
 	w := r.Window
 	if w == nil {
 		w = &result.Result{}
 	}
-	st := Step{N: len(s.steps) + 1, Phase: phase, OfferedRPS: rate, AchievedRPS: w.RPS.Achieved,
+	st := result.CapacityStep{N: len(s.steps) + 1, Phase: phase, OfferedRPS: rate, AchievedRPS: w.RPS.Achieved,
 		Requests: w.Attempted(), P50Ms: w.Latency.P50, P99Ms: w.Latency.P99, StoppedEarly: r.StoppedEarly,
 		TargetCPUMaxPct: r.TargetCPUMaxPct, GeneratorSaturated: r.Generator.Saturated,
 		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, PoolExhausted: r.Generator.PoolExhausted,
@@ -386,11 +330,11 @@ func (s *search) budgetWords() string {
 }
 
 // outcome is the search's result, read off its state.
-func (s *search) outcome() *Outcome {
-	out := &Outcome{MaxRPS: s.lo, FailRPS: s.hi, AskedPrecisionPct: s.o.PrecisionPct, Confirmed: s.confirmed,
+func (s *search) outcome() *result.Capacity {
+	out := &result.Capacity{MaxRPS: s.lo, FailRPS: s.hi, AskedPrecisionPct: s.o.PrecisionPct, Confirmed: s.confirmed,
 		Undecided: s.undecided, SpentS: s.spent.Seconds(), BudgetS: s.o.Budget.Seconds(), Steps: s.steps}
 	if out.Steps == nil {
-		out.Steps = []Step{}
+		out.Steps = []result.CapacityStep{}
 	}
 	if s.lo > 0 && s.hi > 0 {
 		out.PrecisionPct = s.gapPct()
@@ -401,7 +345,7 @@ func (s *search) outcome() *Outcome {
 			break
 		}
 	}
-	if out.LimitedBy == CauseGenerator {
+	if out.LimitedBy == result.CauseGenerator {
 		out.Advice = fmt.Sprintf("the generator, not the target, limits at %s/s on this machine: add shards (vesload kube)", format.Num(s.hi))
 	}
 	return out

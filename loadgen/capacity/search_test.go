@@ -89,25 +89,25 @@ func TestSearch(t *testing.T) {
 		confirmed bool
 		broken    string
 	}{
-		{name: "target of 800/s", m: model{capacity: 800}, lo: 760, hi: 800, limit: CauseTarget, confirmed: true, broken: "error_rate<0.1%"},
+		{name: "target of 800/s", m: model{capacity: 800}, lo: 760, hi: 800, limit: result.CauseTarget, confirmed: true, broken: "error_rate<0.1%"},
 		{name: "target of 800/s to 1 %", m: model{capacity: 800}, opts: func(o *Options) { o.PrecisionPct = 1; o.Budget = time.Hour },
-			lo: 792, hi: 800, limit: CauseTarget, confirmed: true},
+			lo: 792, hi: 800, limit: result.CauseTarget, confirmed: true},
 		{name: "a noisy step in the climb", m: model{capacity: 800, noisy: map[float64][]int{400: {1}}},
-			lo: 760, hi: 800, limit: CauseTarget, confirmed: true},
+			lo: 760, hi: 800, limit: result.CauseTarget, confirmed: true},
 		{name: "a noisy confirmation of the highest pass", m: model{capacity: 800, noisy: map[float64][]int{800: {2}}},
-			lo: 760, hi: 800, limit: CauseTarget, confirmed: true},
+			lo: 760, hi: 800, limit: result.CauseTarget, confirmed: true},
 		{name: "the generator limits before the target", m: model{capacity: 5000, genLimit: 1000},
-			lo: 950, hi: 1000, limit: CauseGenerator, confirmed: true, broken: "p99<500ms"},
-		{name: "the first step fails", m: model{capacity: 30}, lo: 28.5, hi: 30, limit: CauseTarget, confirmed: true},
-		{name: "nothing holds", m: model{capacity: 0.1}, lo: 0, hi: 0, limit: CauseTarget, undecided: "no step held"},
+			lo: 950, hi: 1000, limit: result.CauseGenerator, confirmed: true, broken: "p99<500ms"},
+		{name: "the first step fails", m: model{capacity: 30}, lo: 28.5, hi: 30, limit: result.CauseTarget, confirmed: true},
+		{name: "nothing holds", m: model{capacity: 0.1}, lo: 0, hi: 0, limit: result.CauseTarget, undecided: "no step held"},
 		{name: "holds up to the maximum", m: model{capacity: 10000}, opts: func(o *Options) { o.Max = 400 },
 			lo: 400, hi: 400, undecided: "up to the maximum, 400/s"},
 		{name: "a budget of three steps", m: model{capacity: 800}, opts: func(o *Options) { o.Budget = 3*step + step/2 },
 			lo: 200, hi: 200, undecided: "while climbing"},
 		{name: "a budget that ends the bisection", m: model{capacity: 800}, opts: func(o *Options) { o.Budget = 7 * step },
-			lo: 600, hi: 800, limit: CauseTarget, undecided: "while bisecting"},
+			lo: 600, hi: 800, limit: result.CauseTarget, undecided: "while bisecting"},
 		{name: "failing steps stopped early leave budget for more", m: model{capacity: 800, step: step, early: 3 * time.Second},
-			opts: func(o *Options) { o.Budget = 11 * step }, lo: 760, hi: 800, limit: CauseTarget, confirmed: true},
+			opts: func(o *Options) { o.Budget = 11 * step }, lo: 760, hi: 800, limit: result.CauseTarget, confirmed: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,8 +120,8 @@ func TestSearch(t *testing.T) {
 			if m.step == 0 {
 				m.step = step
 			}
-			var seen []Step
-			o.Progress = func(s Step) { seen = append(seen, s) }
+			var seen []result.CapacityStep
+			o.Progress = func(s result.CapacityStep) { seen = append(seen, s) }
 			out, err := Search(context.Background(), m.run, o)
 			if err != nil {
 				t.Fatal(err)
@@ -144,7 +144,7 @@ func TestSearch(t *testing.T) {
 			if tc.confirmed && (out.PrecisionPct > o.PrecisionPct || out.FailRPS <= out.MaxRPS) {
 				t.Errorf("precision %g%% (%g to %g), want within %g%%", out.PrecisionPct, out.MaxRPS, out.FailRPS, o.PrecisionPct)
 			}
-			if tc.limit == CauseGenerator && !strings.Contains(out.Advice, "add shards") {
+			if tc.limit == result.CauseGenerator && !strings.Contains(out.Advice, "add shards") {
 				t.Errorf("advice %q: no word of shards", out.Advice)
 			}
 			t.Logf("steps %v: max %g, fail %g, spent %gs", m.offered, out.MaxRPS, out.FailRPS, out.SpentS)
@@ -155,7 +155,7 @@ func TestSearch(t *testing.T) {
 
 // checkSteps holds what every search keeps: the budget, the rates' range,
 // one progress call per step, and a boundary confirmed by runs again.
-func checkSteps(t *testing.T, out *Outcome, o Options, seen []Step, offered []float64) {
+func checkSteps(t *testing.T, out *result.Capacity, o Options, seen []result.CapacityStep, offered []float64) {
 	t.Helper()
 	if out.SpentS > o.Budget.Seconds() {
 		t.Errorf("spent %gs of a %v budget", out.SpentS, o.Budget)
@@ -243,12 +243,12 @@ func TestCause(t *testing.T) {
 		r    StepResult
 		want string
 	}{
-		{"a slow target", 1000, StepResult{Window: window(300)}, CauseTarget},
-		{"a saturated generator", 1000, StepResult{Window: window(5), Generator: Health{Saturated: true}}, CauseGenerator},
-		{"dispatch lag broke", 1000, StepResult{Window: window(5), Generator: Health{DispatchLagP99Ms: 12}}, CauseGenerator},
-		{"pool out, target fast", 1000, StepResult{Window: window(5), Generator: Health{Pool: 64, PoolExhausted: 10}}, CauseGenerator},
-		{"pool out, target slow", 1000, StepResult{Window: window(200), Generator: Health{Pool: 64, PoolExhausted: 10}}, CauseTarget},
-		{"pool out, no answer at all", 1000, StepResult{Window: &result.Result{}, Generator: Health{Pool: 64, PoolExhausted: 10}}, CauseTarget},
+		{"a slow target", 1000, StepResult{Window: window(300)}, result.CauseTarget},
+		{"a saturated generator", 1000, StepResult{Window: window(5), Generator: Health{Saturated: true}}, result.CauseGenerator},
+		{"dispatch lag broke", 1000, StepResult{Window: window(5), Generator: Health{DispatchLagP99Ms: 12}}, result.CauseGenerator},
+		{"pool out, target fast", 1000, StepResult{Window: window(5), Generator: Health{Pool: 64, PoolExhausted: 10}}, result.CauseGenerator},
+		{"pool out, target slow", 1000, StepResult{Window: window(200), Generator: Health{Pool: 64, PoolExhausted: 10}}, result.CauseTarget},
+		{"pool out, no answer at all", 1000, StepResult{Window: &result.Result{}, Generator: Health{Pool: 64, PoolExhausted: 10}}, result.CauseTarget},
 	} {
 		if got := Cause(tc.rate, tc.r); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
@@ -282,5 +282,61 @@ func TestClearly(t *testing.T) {
 		if failed != (tc.want != "") || failed && g.Expr != tc.want {
 			t.Errorf("%s: %q %v, want %q", tc.name, g.Expr, failed, tc.want)
 		}
+	}
+}
+
+func TestCheckSLOs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		slo  string
+		want string // "" when a step can be judged by it
+	}{
+		{"p99<500ms", ""},
+		{"error_rate<0.1%", ""},
+		{"errors.http_503<1", ""},
+		{"rps>100", ""},
+		{"service_p99<50ms", ""},
+		{"target_cpu_max<80%", "not measured per step"},
+		{"dispatch_lag_p99<5ms", "not measured per step"},
+		{"generator_cpu_max<90%", "not measured per step"},
+		{"delivery.lost<1", "not measured per step"},
+	} {
+		err := CheckSLOs(slos(t, tc.slo))
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.slo, err, tc.want)
+		}
+	}
+}
+
+// TestWindowLeavesTheWarmUpOut feeds a window seconds of a slow warm-up
+// and fast measured seconds: only the latter are judged, and a step whose
+// measured errors break the SLO beyond doubt is stopped once.
+func TestWindowLeavesTheWarmUpOut(t *testing.T) {
+	t.Parallel()
+	second := func(n int, errs int, lat time.Duration) *result.Tally {
+		tl := result.NewTally()
+		for i := range n {
+			o := result.Outcome{Class: result.OutcomeOK, Latency: lat, Service: lat}
+			if i < errs {
+				o.Class = result.ClassTimeout
+			}
+			tl.Add(o)
+		}
+		return &tl
+	}
+	stops := 0
+	w := NewWindow(2, 300, slos(t, "p99<500ms", "error_rate<1%"), func() { stops++ })
+	w.Timeline(result.Second{T: 0}, second(100, 100, 2*time.Second))
+	w.Timeline(result.Second{T: 1}, second(100, 0, 2*time.Second))
+	w.Timeline(result.Second{T: 2, TargetCPUPct: 40}, second(100, 0, 10*time.Millisecond))
+	r, stopped, cpu := w.Result()
+	if r.Requests.Sent != 100 || r.Latency.P99 > 20 || stopped || stops != 0 || cpu == nil || *cpu != 40 {
+		t.Fatalf("after the warm-up: sent %d, p99 %g, stopped %v (%d), cpu %v; want 100 fast requests, not stopped, cpu 40",
+			r.Requests.Sent, r.Latency.P99, stopped, stops, cpu)
+	}
+	w.Timeline(result.Second{T: 3}, second(100, 10, 10*time.Millisecond))
+	w.Timeline(result.Second{T: 4}, second(100, 10, 10*time.Millisecond))
+	if _, stopped, _ := w.Result(); !stopped || stops != 1 {
+		t.Fatalf("20 errors of 300 planned under error_rate<1%%: stopped %v, %d stops; want stopped once", stopped, stops)
 	}
 }
