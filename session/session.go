@@ -411,6 +411,13 @@ func (s *Session) Interrupt() {
 	}
 }
 
+// Stop ends the schedule as an abort gate does: the requests in flight
+// drain, and the run is not marked interrupted, which only a signal does.
+// A command that judges a run as it goes (`vesload capacity`, a step that
+// has clearly failed) stops it with it. It does not wait and is safe from
+// any goroutine.
+func (s *Session) Stop() { s.stop() }
+
 // HangUp is what a SIGHUP does: the terminal is gone (a jump host's SSH
 // session dropped), but the run is not the terminal's, so it goes on to
 // its end and writes every file as if nothing happened. The command line

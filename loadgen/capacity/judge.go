@@ -54,15 +54,7 @@ func words(g result.Threshold) string {
 	if g.Reason != "" {
 		return g.Expr + ": " + g.Reason
 	}
-	return g.Expr + ": " + format.Gate(g) + unitSuffix(g.Unit)
-}
-
-func unitSuffix(u string) string {
-	switch u {
-	case "", "%":
-		return u
-	}
-	return " " + u
+	return g.Expr + ": " + format.Gate(g)
 }
 
 // Cause lays a failing step to the generator or the target. The

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vesload/vesload/report/result"
+)
+
+// TestCapacityRefusesBadInput holds that bad input is one line naming
+// its flag and exit 2, before anything starts: no emulator, no step.
+func TestCapacityRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--slo", "p99<5xs"}, "--slo"},
+		{[]string{"--slo", "target_cpu_max<80%"}, "not measured per step"},
+		{[]string{"--slo", "error_rate<1"}, "--slo"},
+		{[]string{"--start", "400", "--max", "200"}, "--max 200 is below --start 400"},
+		{[]string{"--start", "0"}, "--start 0"},
+		{[]string{"--budget", "5s"}, "--budget 5s is shorter than one step"},
+		{[]string{"--budget", "11s", "--step-duration", "10s", "--warmup", "2s"}, "shorter than one step"},
+		{[]string{"--precision", "0%"}, "--precision"},
+		{[]string{"--precision", "60%"}, "--precision"},
+		{[]string{"--precision", "five"}, "--precision"},
+		{[]string{"--step-duration", "1500ms"}, "--step-duration 1.5s: want whole seconds"},
+		{[]string{"--warmup", "-1s"}, "--warmup"},
+		{[]string{"--pool", "0"}, "--pool 0"},
+		{[]string{"--url", "http://127.0.0.1:9/eventListener/v7", "--emulator-backend-pool", "8"}, "give no --url"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := dispatch(append([]string{"capacity"}, tc.args...), &stdout, &stderr)
+		line := stderr.String()
+		if code != exitUsage || strings.Count(line, "\n") != 1 || !strings.Contains(line, tc.want) || stdout.Len() != 0 {
+			t.Errorf("capacity %q: exit %d, stderr %q, stdout %q; want exit 2 and one line with %q", tc.args, code, line, stdout.String(), tc.want)
+		}
+	}
+}
+
+// TestCapacityAgainstABoundedEmulator searches the built-in emulator with
+// a service capacity of about 800/s (8 backend connections each held
+// 10 ms): the search must report a capacity in a band below that, laid
+// to the target and confirmed, with short steps and in well under a
+// minute.
+func TestCapacityAgainstABoundedEmulator(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "capacity.json")
+	o := vesload(t, 2*time.Minute, "capacity", "--step-duration", "2s", "--warmup", "1s", "--precision", "10%",
+		"--emulator-backend-pool", "8", "--emulator-publish-time", "10ms", "--slo", "p99<100ms", "--slo", "error_rate<0.1%",
+		"--max", "3200", "--budget", "90s", "-o", out)
+	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
+	if o.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc result.CapacityDocument
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Capacity
+	if doc.Schema != result.CapacitySchema || !doc.Config.Emulator {
+		t.Errorf("schema %q, emulator %v", doc.Schema, doc.Config.Emulator)
+	}
+	if c.MaxRPS < 560 || c.MaxRPS > 800 || c.LimitedBy != result.CauseTarget || !c.Confirmed || c.Undecided != "" {
+		t.Errorf("max %g/s (broke at %g/s by %s), limited by %q, confirmed %v, undecided %q; want 560 to 800/s, the target, confirmed",
+			c.MaxRPS, c.FailRPS, c.BrokenBy, c.LimitedBy, c.Confirmed, c.Undecided)
+	}
+	if c.PrecisionPct > 10 || c.FailRPS <= c.MaxRPS {
+		t.Errorf("boundary %g to %g/s, %g%% apart: want within 10%%", c.MaxRPS, c.FailRPS, c.PrecisionPct)
+	}
+	if c.SpentS > 60 || o.elapsed > 75*time.Second {
+		t.Errorf("the search spent %.0fs and took %v: want well under a minute", c.SpentS, o.elapsed)
+	}
+	for _, s := range c.Steps {
+		if s.Requests == 0 || s.AchievedRPS < 0.9*s.OfferedRPS || len(s.Gates) != 2 || s.TargetCPUMaxPct == nil {
+			t.Errorf("step %+v: want its figures, both gates and the emulator's CPU", s)
+		}
+		// The measured window is the step's seconds after its warm-up.
+		if !s.StoppedEarly && s.Requests != int64(2*s.OfferedRPS) {
+			t.Errorf("step %d at %g/s judged %d requests: want the 2 measured seconds' %g", s.N, s.OfferedRPS, s.Requests, 2*s.OfferedRPS)
+		}
+	}
+	if n := strings.Count(o.stderr, "vesload capacity: step "); n != len(c.Steps) {
+		t.Errorf("%d step lines on stderr for %d steps:\n%s", n, len(c.Steps), o.stderr)
+	}
+	for _, want := range []string{"Capacity: ", "Limited by: the target", "rate /s", "achieved /s", "p99 ms", "error %"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("summary without %q:\n%s", want, o.stdout)
+		}
+	}
+}
