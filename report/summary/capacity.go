@@ -81,10 +81,6 @@ func confirmedWords(ok bool) string {
 	return ", not confirmed"
 }
 
-// CapacityMarkdown is the steps' table as Markdown pipes, for a wiki
-// page beside ONAP's own tables.
-func CapacityMarkdown(c *result.Capacity) []string { return capacityTable(c.Steps).Pipe("") }
-
 func capacityTable(steps []result.CapacityStep) *table.Table {
 	t := &table.Table{Cols: []table.Column{table.Right("#"), table.Left("phase"), table.Right("rate /s"), table.Right("achieved /s"),
 		table.Right("p50 ms"), table.Right("p99 ms"), table.Right("error %"), table.Right("target CPU %"), table.Left("verdict")}}
