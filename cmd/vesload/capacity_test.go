@@ -100,3 +100,36 @@ func TestCapacityAgainstABoundedEmulator(t *testing.T) {
 		}
 	}
 }
+
+// TestCapacityStopsAFailingStepEarly runs a search in this process (the
+// race detector watches the step's window and its stop) against the
+// built-in emulator bounded to about 100/s: the step at 400/s breaks the
+// error SLO within its first measured second and is stopped before its
+// end, and the budget of two steps ends the search undecided (exit 3).
+func TestCapacityStopsAFailingStepEarly(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "capacity.json")
+	var stdout, stderr bytes.Buffer
+	code := dispatch([]string{"capacity", "--start", "400", "--max", "400", "--step-duration", "3s", "--warmup", "1s",
+		"--emulator-backend-pool", "1", "--emulator-publish-time", "10ms", "--slo", "error_rate<0.1%", "--budget", "8s", "-o", out}, &stdout, &stderr)
+	if code != exitThreshold {
+		t.Fatalf("exit %d, want 3 (undecided)\nstderr: %s", code, stderr.String())
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc result.CapacityDocument
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Capacity
+	if len(c.Steps) == 0 || c.Undecided == "" {
+		t.Fatalf("steps %+v, undecided %q: want a step and what the budget left undecided", c.Steps, c.Undecided)
+	}
+	first := c.Steps[0]
+	if first.Pass || !first.StoppedEarly || first.TookS >= 3.5 || first.Cause != result.CauseTarget {
+		t.Errorf("first step: pass %v, stopped early %v, took %.1fs, cause %q; want a failure of the target stopped before its 4 s",
+			first.Pass, first.StoppedEarly, first.TookS, first.Cause)
+	}
+}
