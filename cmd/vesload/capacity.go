@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +21,7 @@ import (
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/capacity"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/report/summary"
@@ -38,6 +40,7 @@ type capacityOptions struct {
 	precision    string
 	budget       time.Duration
 	out          string
+	stepDir      string
 	// emuPool and emuPublish bound the built-in emulator's service
 	// capacity (serve --backend-pool, --publish-time): hidden, for a
 	// target of known capacity.
@@ -67,6 +70,7 @@ func capacityFlags(o *capacityOptions) *pflag.FlagSet {
 	fs.StringVar(&o.precision, "precision", "5%", "stop bisecting when the lowest fail is within this much of the highest pass (0.1% to 50%)")
 	fs.DurationVar(&o.budget, "budget", 10*time.Minute, "time the whole search may take; it says what it could not decide within it")
 	fs.StringVarP(&o.out, "output", "o", "", "write the search's result (JSON, schema vesload/capacity/v1) to FILE ('-': stdout)")
+	fs.StringVar(&o.stepDir, "step-results", "", "write each step's whole run result, as run -o writes it (report, compare and merge read it), into the folder `DIR`")
 	fs.IntVar(&o.emuPool, "emulator-backend-pool", 0, "the built-in emulator's --backend-pool")
 	fs.DurationVar(&o.emuPublish, "emulator-publish-time", 0, "the built-in emulator's --publish-time")
 	_ = fs.MarkHidden("emulator-backend-pool") // declared above: cannot fail
@@ -194,6 +198,9 @@ func (c *capacitySearch) check() error {
 	if err := o.run.checkObservers(); err != nil {
 		return err
 	}
+	if err := files.CheckDir("--step-results", o.stepDir); err != nil {
+		return usage.Wrap(err)
+	}
 	if o.out != "" && o.out != "-" {
 		if err := checkOutputPaths([]files.Path{{Option: "-o", Path: o.out}}); err != nil {
 			return err
@@ -246,7 +253,10 @@ func (c *capacitySearch) step(ctx context.Context, rate float64) (capacity.StepR
 	if c.steps == 1 {
 		c.notes = so.Notes
 	}
-	so.Stderr, so.Delivery = io.Discard, nil // the search prints its own line; no follower per step
+	so.Stderr, so.Delivery, so.Checkpoint = io.Discard, nil, 0 // the search prints its own line; no follower per step
+	if c.o.stepDir != "" {
+		so.Files = files.Set{Result: filepath.Join(c.o.stepDir, fmt.Sprintf("step-%02d-%s.json", c.steps, format.Num(rate)))}
+	}
 	var sess *session.Session
 	planned := int64(math.Round(rate * c.o.step.Seconds()))
 	win := capacity.NewWindow(int(c.o.warmup/time.Second), planned, c.opts.SLOs, func() { sess.Stop() })
@@ -269,8 +279,13 @@ func (c *capacitySearch) step(ctx context.Context, rate float64) (capacity.StepR
 	if res.TargetExited != "" {
 		return capacity.StepResult{}, errors.New("the target's process exited: " + res.TargetExited)
 	}
+	if so.Files.Result != "" {
+		if _, err := sess.Finish(res, io.Discard); err != nil {
+			return capacity.StepResult{}, err
+		}
+	}
 	w, stopped, cpu := win.Result()
-	return capacity.StepResult{Window: w, Took: time.Since(began), StoppedEarly: stopped, TargetCPUMaxPct: cpu,
+	return capacity.StepResult{Window: w, Took: time.Since(began), StoppedEarly: stopped, TargetCPUMaxPct: cpu, File: so.Files.Result,
 		Generator: capacity.Health{Saturated: res.Generator.Saturated, DispatchLagP99Ms: res.Generator.DispatchLagP99Ms,
 			Pool: plan.Config.Pool, PoolExhausted: res.Errors[result.ClassPoolExhausted]}}, nil
 }

@@ -35,6 +35,7 @@ func TestCapacityRefusesBadInput(t *testing.T) {
 		{[]string{"--pool", "0"}, "--pool 0"},
 		{[]string{"--url", "http://127.0.0.1:9/eventListener/v7", "--emulator-backend-pool", "8"}, "give no --url"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--step-results", "/nonexistent/steps"}, "--step-results /nonexistent/steps: want an existing folder"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := dispatch(append([]string{"capacity"}, tc.args...), &stdout, &stderr)
@@ -52,10 +53,10 @@ func TestCapacityRefusesBadInput(t *testing.T) {
 // minute.
 func TestCapacityAgainstABoundedEmulator(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "capacity.json")
+	out, steps := filepath.Join(t.TempDir(), "capacity.json"), t.TempDir()
 	o := vesload(t, 2*time.Minute, "capacity", "--step-duration", "2s", "--warmup", "1s", "--precision", "10%",
 		"--emulator-backend-pool", "8", "--emulator-publish-time", "10ms", "--slo", "p99<100ms", "--slo", "error_rate<0.1%",
-		"--max", "3200", "--budget", "90s", "-o", out)
+		"--max", "3200", "--budget", "90s", "-o", out, "--step-results", steps)
 	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
 	if o.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
@@ -85,6 +86,12 @@ func TestCapacityAgainstABoundedEmulator(t *testing.T) {
 	for _, s := range c.Steps {
 		if s.Requests == 0 || !s.StoppedEarly && s.AchievedRPS < 0.9*s.OfferedRPS || len(s.Gates) != 2 || s.TargetCPUMaxPct == nil {
 			t.Errorf("step %+v: want its figures, both gates and the emulator's CPU", s)
+		}
+		// Each step's whole run is a result as run -o writes it: three
+		// seconds at its rate, unless it was stopped early.
+		run := readResult(t, s.Result)
+		if run.Config.RPS != s.OfferedRPS || !s.StoppedEarly && run.Requests.Scheduled != int64(3*s.OfferedRPS) {
+			t.Errorf("step %d's run result %s: rate %g, %d scheduled; want %g/s for 3 s", s.N, s.Result, run.Config.RPS, run.Requests.Scheduled, s.OfferedRPS)
 		}
 		// The measured window is the step's seconds after its warm-up.
 		if !s.StoppedEarly && s.Requests != int64(2*s.OfferedRPS) {

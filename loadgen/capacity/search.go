@@ -302,7 +302,7 @@ func (s *search) record(phase string, rate float64, r StepResult) result.Capacit
 		Requests: w.Attempted(), P50Ms: w.Latency.P50, P99Ms: w.Latency.P99, StoppedEarly: r.StoppedEarly,
 		TargetCPUMaxPct: r.TargetCPUMaxPct, GeneratorSaturated: r.Generator.Saturated,
 		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, PoolExhausted: r.Generator.PoolExhausted,
-		TookS: r.Took.Seconds(), SpentS: (s.spent).Seconds(), BudgetS: s.o.Budget.Seconds()}
+		TookS: r.Took.Seconds(), SpentS: s.spent.Seconds(), BudgetS: s.o.Budget.Seconds(), Result: r.File}
 	st.ErrorRatePct, _ = w.ErrorRatePct()
 	st.Pass, st.Gates, st.Decided = judge(s.o.SLOs, w)
 	if !st.Pass {

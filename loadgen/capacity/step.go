@@ -29,6 +29,9 @@ type StepResult struct {
 	// TargetCPUMaxPct is the target's highest CPU during the measured
 	// seconds, nil when it was not sampled.
 	TargetCPUMaxPct *float64
+	// File, when set, is where the step's whole run result was written,
+	// for report, compare and merge.
+	File string
 }
 
 // Health is what the generator says of itself during a step.

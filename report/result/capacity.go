@@ -102,4 +102,7 @@ type CapacityStep struct {
 	// SpentS is the budget spent once this step ended; BudgetS the whole.
 	SpentS  float64 `json:"spent_s"`
 	BudgetS float64 `json:"budget_s"`
+	// Result is the file of the step's whole run result, warm-up
+	// included, when the search kept them (--step-results).
+	Result string `json:"result,omitempty"`
 }
