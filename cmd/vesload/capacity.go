@@ -148,7 +148,7 @@ func executeCapacity(ctx context.Context, o *capacityOptions, changed func(strin
 		}
 	}
 	found, err := capacity.Search(ctx, c.step, c.opts)
-	interrupted := ctx.Err() != nil
+	interrupted := err != nil && ctx.Err() != nil // a signal that came after the last step changes nothing
 	if err != nil && !interrupted {
 		return 0, err
 	}
