@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vesload/vesload/internal/waitfor"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -138,5 +140,40 @@ func TestCapacityStopsAFailingStepEarly(t *testing.T) {
 	if first.Pass || !first.StoppedEarly || first.TookS >= 3.5 || first.Cause != result.CauseTarget {
 		t.Errorf("first step: pass %v, stopped early %v, took %.1fs, cause %q; want a failure of the target stopped before its 4 s",
 			first.Pass, first.StoppedEarly, first.TookS, first.Cause)
+	}
+}
+
+// TestCapacityInterrupted stops a search by its context (a signal) once
+// its first step is judged: it exits 130 and still writes its document,
+// which says the search was interrupted and keeps the steps judged.
+func TestCapacityInterrupted(t *testing.T) {
+	t.Parallel()
+	var o capacityOptions
+	fs := capacityFlags(&o)
+	out := filepath.Join(t.TempDir(), "capacity.json")
+	if err := parseFlags(fs, []string{"--start", "50", "--step-duration", "1s", "--warmup", "0s", "-o", out}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	go func() {
+		waitfor.True(time.Minute, 10*time.Millisecond, func() bool { return strings.Contains(stderr.String(), "step 1 ") })
+		cancel() // the test's goroutine checks that a step was judged
+	}()
+	code, err := executeCapacity(ctx, &o, fs.Changed, &stdout, &stderr)
+	if err != nil || code != exitInterrupted {
+		t.Fatalf("exit %d, %v; want 130\nstderr: %s", code, err, stderr.String())
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc result.CapacityDocument
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if c := doc.Capacity; len(c.Steps) == 0 || !strings.Contains(c.Undecided, "interrupted") || c.Confirmed {
+		t.Errorf("steps %d, undecided %q, confirmed %v: want the steps judged and the interruption said", len(c.Steps), c.Undecided, c.Confirmed)
 	}
 }
