@@ -411,6 +411,14 @@ func (s *Session) Interrupt() {
 	}
 }
 
+// Stop ends the schedule as an abort gate does: the requests in flight
+// drain and Run returns the result so far (the engine's, cut short), but
+// the session is not Interrupted, which only a signal makes it: a command
+// that judges a run as it goes (`vesload capacity`, a step that has
+// clearly failed) stops it with it and reads its figures as it would a
+// whole run's. It does not wait and is safe from any goroutine.
+func (s *Session) Stop() { s.stop() }
+
 // HangUp is what a SIGHUP does: the terminal is gone (a jump host's SSH
 // session dropped), but the run is not the terminal's, so it goes on to
 // its end and writes every file as if nothing happened. The command line

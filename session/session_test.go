@@ -328,3 +328,37 @@ func TestAbortIsNotAnInterrupt(t *testing.T) {
 
 // targetOptions samples the Prometheus endpoint at url.
 func targetOptions(url string) sample.TargetOptions { return sample.TargetOptions{MetricsURL: url} }
+
+// TestStopIsNotAnInterrupt stops a minute's run once it is under way: Run
+// returns soon with every request accounted for, and the session is not
+// interrupted (a signal's mark), so that `vesload capacity` can cut a
+// failing step short and still read it.
+func TestStopIsNotAnInterrupt(t *testing.T) {
+	t.Parallel()
+	var stderr lockedBuffer
+	plan := testPlan(t, 50, time.Minute, 10*time.Millisecond)
+	tr := plan.Config.Transport.(*answering)
+	s, err := Start(plan, Options{Stderr: &stderr, Quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	go func() {
+		waitfor.True(time.Minute, 5*time.Millisecond, func() bool { return tr.sent.Load() >= 3 })
+		s.Stop()
+	}()
+	began := time.Now()
+	res, err := s.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took > 30*time.Second {
+		t.Errorf("the run ended %v after its start: Stop did not end its schedule", took)
+	}
+	if r := res.Requests; r.Sent < 3 || r.Scheduled != r.Sent+r.NotSent {
+		t.Errorf("requests %+v: want the ones sent before the stop, every one accounted for", r)
+	}
+	if s.Interrupted() || strings.Contains(stderr.String(), "stopping") {
+		t.Errorf("interrupted %v, stderr %q: a stop is not a signal", s.Interrupted(), stderr.String())
+	}
+}

@@ -59,6 +59,7 @@ func commands() []command {
 	return []command{
 		{"run", "run a load test (the default when no subcommand is given)", runRun},
 		{"serve", "run the built-in VES collector emulator", runServe},
+		{"capacity", "find the highest rate a collector holds within its SLOs", runCapacity},
 		{"hv", "load an HV-VES collector with WTP/protobuf producers over TCP or TLS", runHV},
 		{"profiles", "list the built-in profiles, show one, check profile files", runProfiles},
 		{"import-jmx", "convert a JMeter plan (.jmx) into a profile", runImportJMX},

@@ -78,6 +78,11 @@ type runOptions struct {
 	dash     dashboardOptions
 	baseline baselineOptions
 	dry      dryRunOptions
+
+	// emulator, when set, is a built-in emulator already running (a
+	// capacity search starts one for all its steps): setUp sends to it
+	// instead of starting one, and its starter closes it.
+	emulator *builtin.Emulator
 }
 
 func runFlags(o *runOptions) *pflag.FlagSet {
@@ -251,8 +256,10 @@ func setUp(o *runOptions, changed func(string) bool, stderr io.Writer) (_ *scena
 	}
 	emulated := sc.Target.URL == ""
 	if emulated {
-		if emu, err = builtin.Start(stderr); err != nil {
-			return nil, so, nil, err
+		if emu = o.emulator; emu == nil {
+			if emu, err = builtin.Start(stderr); err != nil {
+				return nil, so, nil, err
+			}
 		}
 		sc.Target.URL = emu.URL() + "/eventListener/v7"
 	}

@@ -56,9 +56,11 @@ type Emulator struct {
 
 // Start starts the built-in emulator as a child process of this binary
 // and waits for its addresses; its error lines go to stderr when it
-// stops.
-func Start(stderr io.Writer) (*Emulator, error) {
-	proc, err := child.Start("the built-in emulator", Args(), stderr)
+// stops. serve are more of `vesload serve`'s flags, laid after Args: a
+// capacity search bounds the emulator's service capacity with them
+// (--backend-pool, --publish-time).
+func Start(stderr io.Writer, serve ...string) (*Emulator, error) {
+	proc, err := child.Start("the built-in emulator", append(Args(), serve...), stderr)
 	if err != nil {
 		return nil, err
 	}

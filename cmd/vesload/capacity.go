@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/internal/redact"
+	"github.com/vesload/vesload/internal/usage"
+	"github.com/vesload/vesload/loadgen/capacity"
+	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/format"
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/resultfile"
+	"github.com/vesload/vesload/report/summary"
+	"github.com/vesload/vesload/report/threshold"
+	"github.com/vesload/vesload/session"
+	"github.com/vesload/vesload/testserver/builtin"
+)
+
+// capacityOptions holds the flags of `vesload capacity`: the search's own
+// and the run flags each step takes as `vesload run` does.
+type capacityOptions struct {
+	run          runOptions
+	slos         []string
+	start, max   float64
+	step, warmup time.Duration
+	precision    string
+	budget       time.Duration
+	out          string
+	stepDir      string
+	// emuPool and emuPublish bound the built-in emulator's service
+	// capacity (serve --backend-pool, --publish-time): hidden, for a
+	// target of known capacity.
+	emuPool    int
+	emuPublish time.Duration
+}
+
+// defaultSLOs suit a VES collector's REST listener: answers within half a
+// second, at most one request in a thousand failed.
+var defaultSLOs = []string{"p99<500ms", "error_rate<0.1%"}
+
+// capacityRunFlags are the flags of `vesload run` a step takes: the
+// target, the pool, the requests, authentication and TLS, the target's
+// samplers. The rate and duration are the search's.
+var capacityRunFlags = []string{"url", "profile", "pool", "pool-wait", "timeout", "keepalive", "header", "user",
+	"password-file", "cacert", "cert", "key", "cert-pass-file", "insecure", "no-preflight", "event", "event-size",
+	"batch", "body-file", "raw-body", "set", "expect-status", "target-pid", "target-process", "target-metrics",
+	"target-metrics-user", "target-metrics-password-file", "prom-url", "prom-query"}
+
+func capacityFlags(o *capacityOptions) *pflag.FlagSet {
+	fs := newFlagSet("capacity")
+	fs.StringArrayVar(&o.slos, "slo", nil, "gate every step must hold, in the --threshold grammar (repeatable; default 'p99<500ms' and 'error_rate<0.1%')")
+	fs.Float64Var(&o.start, "start", 50, "first step's rate, requests per second; the search doubles it until a step fails")
+	fs.Float64Var(&o.max, "max", 20000, "highest rate tried, requests per second")
+	fs.DurationVar(&o.step, "step-duration", 10*time.Second, "measured length of each step, whole seconds, after its warm-up")
+	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "length of each step's warm-up, whole seconds, left out of its judgement")
+	fs.StringVar(&o.precision, "precision", "5%", "stop bisecting when the lowest fail is within this much of the highest pass (0.1% to 50%)")
+	fs.DurationVar(&o.budget, "budget", 10*time.Minute, "time the whole search may take; it says what it could not decide within it")
+	fs.StringVarP(&o.out, "output", "o", "", "write the search's result (JSON, schema vesload/capacity/v1) to FILE ('-': stdout)")
+	fs.StringVar(&o.stepDir, "step-results", "", "write each step's whole run result, as run -o writes it (report, compare and merge read it), into the folder `DIR`")
+	fs.IntVar(&o.emuPool, "emulator-backend-pool", 0, "the built-in emulator's --backend-pool")
+	fs.DurationVar(&o.emuPublish, "emulator-publish-time", 0, "the built-in emulator's --publish-time")
+	_ = fs.MarkHidden("emulator-backend-pool") // declared above: cannot fail
+	_ = fs.MarkHidden("emulator-publish-time")
+	run := runFlags(&o.run)
+	for _, name := range capacityRunFlags {
+		fs.AddFlag(run.Lookup(name))
+	}
+	fs.AddFlag(run.Lookup("quiet")) // no line per step
+	return fs
+}
+
+const capacitySynopsis = "vesload capacity [--url URL] [--slo GATE]... [--start RPS] [--max RPS] [--step-duration D] [--warmup D] [--precision P%] [--budget D] [-o FILE]"
+
+func runCapacity(args []string, stdout, stderr io.Writer) int {
+	var o capacityOptions
+	fs := capacityFlags(&o)
+	if code, done := parseCommand(fs, args, capacitySynopsis, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, "vesload capacity", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code, err := executeCapacity(ctx, &o, fs.Changed, stdout, stderr)
+	if err != nil {
+		return fail(stderr, "vesload capacity", err)
+	}
+	return code
+}
+
+// capacitySearch is one search's command-line side: the options checked,
+// the emulator every step sends to, and the first step's set-up lines.
+type capacitySearch struct {
+	o       *capacityOptions
+	opts    capacity.Options
+	changed func(string) bool
+	emu     *builtin.Emulator
+	stderr  io.Writer
+	steps   int
+	notes   []string
+	url     string
+}
+
+// executeCapacity checks every flag before anything starts, starts the
+// built-in emulator once when no target is named, runs the search and
+// writes its result: exit 0 when a capacity was found and confirmed, 3
+// when the search could not decide it, 130 when a signal stopped it.
+func executeCapacity(ctx context.Context, o *capacityOptions, changed func(string) bool, stdout, stderr io.Writer) (int, error) {
+	c := &capacitySearch{o: o, stderr: stderr, changed: func(name string) bool {
+		return name == "rps" || name == "duration" || changed(name)
+	}}
+	if err := c.check(); err != nil {
+		return 0, err
+	}
+	sc, err := resolveScenario(&c.o.run, c.changed)
+	if err != nil {
+		return 0, err
+	}
+	c.url = redact.URL(sc.Target.URL)
+	if sc.Target.URL == "" {
+		if c.emu, err = builtin.Start(stderr, c.emulatorArgs()...); err != nil {
+			return 0, err
+		}
+		defer c.emu.Close()
+		c.url = c.emu.URL() + "/eventListener/v7"
+	} else if o.emuPool > 0 || o.emuPublish > 0 {
+		return 0, usagef("--emulator-backend-pool and --emulator-publish-time bound the built-in emulator: give no --url")
+	}
+	started := time.Now()
+	if !o.run.quiet {
+		c.opts.Progress = func(s result.CapacityStep) {
+			fmt.Fprintln(stderr, "vesload capacity: "+summary.CapacityStepLine(s))
+		}
+	}
+	found, err := capacity.Search(ctx, c.step, c.opts)
+	interrupted := err != nil && ctx.Err() != nil // a signal that came after the last step changes nothing
+	if err != nil && !interrupted {
+		return 0, err
+	}
+	if interrupted {
+		found.Undecided = "interrupted by a signal before the search ended"
+	}
+	doc := c.document(found, started)
+	return c.finish(doc, interrupted, stdout)
+}
+
+// check refuses bad input, each error naming its flag, before anything
+// starts.
+func (c *capacitySearch) check() error {
+	o := c.o
+	if len(o.slos) == 0 {
+		o.slos = defaultSLOs
+	}
+	gates, err := threshold.ParseAll(o.slos)
+	if err != nil {
+		return usagef("--slo: %v", err)
+	}
+	if err := capacity.CheckSLOs(gates); err != nil {
+		return usagef("--slo: %v", err)
+	}
+	pct, err := parsePrecision(o.precision)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !(o.start > 0) || math.IsInf(o.start, 0):
+		return usagef("--start %g: want a rate above 0", o.start)
+	case !(o.max >= o.start) || math.IsInf(o.max, 0):
+		return usagef("--max %g is below --start %g: want --max at least --start", o.max, o.start)
+	case o.step < time.Second || o.step%time.Second != 0:
+		return usagef("--step-duration %v: want whole seconds, at least 1s (steps are judged on the per-second timeline)", o.step)
+	case o.warmup < 0 || o.warmup%time.Second != 0:
+		return usagef("--warmup %v: want 0 or whole seconds (steps are judged on the per-second timeline)", o.warmup)
+	case o.budget < o.step+o.warmup:
+		return usagef("--budget %v is shorter than one step (--warmup %v + --step-duration %v)", o.budget, o.warmup, o.step)
+	case o.emuPool < 0 || o.emuPublish < 0:
+		return usagef("--emulator-backend-pool and --emulator-publish-time: want 0 or more")
+	}
+	o.run.rps, o.run.duration = o.start, o.warmup+o.step
+	if err := checkNumbers(&o.run); err != nil {
+		return err
+	}
+	if err := o.run.checkObservers(); err != nil {
+		return err
+	}
+	if err := files.CheckDir("--step-results", o.stepDir); err != nil {
+		return usage.Wrap(err)
+	}
+	if o.out != "" && o.out != "-" {
+		if err := checkOutputPaths([]files.Path{{Option: "-o", Path: o.out}}); err != nil {
+			return err
+		}
+	}
+	c.opts = capacity.Options{Start: o.start, Max: o.max, PrecisionPct: pct, Budget: o.budget, Step: o.warmup + o.step, SLOs: gates}
+	return usage.Wrap(c.opts.Check())
+}
+
+// parsePrecision reads --precision: a percentage, its "%" optional.
+func parsePrecision(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+	if err != nil || !(v >= capacity.MinPrecisionPct && v <= capacity.MaxPrecisionPct) {
+		return 0, usagef("--precision %q: want a percentage from %g%% to %g%%, such as 5%%", s,
+			float64(capacity.MinPrecisionPct), float64(capacity.MaxPrecisionPct))
+	}
+	return v, nil
+}
+
+// emulatorArgs are the serve flags that bound the built-in emulator.
+func (c *capacitySearch) emulatorArgs() []string {
+	var args []string
+	if c.o.emuPool > 0 {
+		args = append(args, "--backend-pool", strconv.Itoa(c.o.emuPool))
+	}
+	if c.o.emuPublish > 0 {
+		args = append(args, "--publish-time", c.o.emuPublish.String())
+	}
+	return args
+}
+
+// step is the search's runner: one open-model run at rate through the
+// same set-up and session as `vesload run`, judged on its seconds after
+// the warm-up (capacity.Window), which stops it once it has clearly
+// failed. Only the first step's set-up lines are printed: the others say
+// the same.
+func (c *capacitySearch) step(ctx context.Context, rate float64) (capacity.StepResult, error) {
+	began := time.Now()
+	o := c.o.run
+	o.rps, o.duration, o.quiet, o.emulator = rate, c.o.warmup+c.o.step, true, c.emu
+	setUpOut := io.Discard
+	if c.steps == 0 {
+		setUpOut = c.stderr
+	}
+	c.steps++
+	plan, so, _, err := setUp(&o, c.changed, setUpOut)
+	if err != nil {
+		return capacity.StepResult{}, err
+	}
+	if c.steps == 1 {
+		c.notes = so.Notes
+	}
+	so.Stderr, so.Delivery, so.Checkpoint = io.Discard, nil, 0 // the search prints its own line; no follower per step
+	if c.o.stepDir != "" {
+		so.Files = files.Set{Result: filepath.Join(c.o.stepDir, fmt.Sprintf("step-%02d-%s.json", c.steps, format.Num(rate)))}
+	}
+	var sess *session.Session
+	planned := int64(math.Round(rate * c.o.step.Seconds()))
+	win := capacity.NewWindow(int(c.o.warmup/time.Second), planned, c.opts.SLOs, func() { sess.Stop() })
+	plan.Config.Observers = append(plan.Config.Observers, win)
+	if sess, err = session.Start(plan, so); err != nil {
+		return capacity.StepResult{}, err
+	}
+	defer sess.Close()
+	defer context.AfterFunc(ctx, sess.Interrupt)()
+	var res *result.Result
+	if err = sess.AgreeStart(); err == nil {
+		res, err = sess.Run()
+	}
+	if err != nil {
+		return capacity.StepResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return capacity.StepResult{}, err // a signal cut the step short: no verdict
+	}
+	if res.TargetExited != "" {
+		return capacity.StepResult{}, errors.New("the target's process exited: " + res.TargetExited)
+	}
+	if so.Files.Result != "" {
+		if _, err := sess.Finish(res, io.Discard); err != nil {
+			return capacity.StepResult{}, err
+		}
+	}
+	w, stopped, cpu := win.Result()
+	return capacity.StepResult{Window: w, Took: time.Since(began), StoppedEarly: stopped, TargetCPUMaxPct: cpu, File: so.Files.Result,
+		Generator: capacity.Health{Saturated: res.Generator.Saturated, DispatchLagP99Ms: res.Generator.DispatchLagP99Ms,
+			Pool: plan.Config.Pool, PoolExhausted: res.Errors[result.ClassPoolExhausted]}}, nil
+}
+
+// document is the search's result document.
+func (c *capacitySearch) document(found *result.Capacity, started time.Time) *result.CapacityDocument {
+	o := c.o
+	return &result.CapacityDocument{Schema: result.CapacitySchema, Tool: result.Tool{Name: "vesload", Version: version},
+		Config: result.CapacityConfig{URL: c.url, Emulator: c.emu != nil, StartRPS: o.start, MaxRPS: o.max,
+			StepS: o.step.Seconds(), WarmupS: o.warmup.Seconds(), PrecisionPct: c.opts.PrecisionPct, BudgetS: o.budget.Seconds(),
+			SLOs: o.slos, Pool: o.run.pool, TimeoutS: o.run.timeout.Seconds(), Profile: o.run.profile},
+		Started: started.UTC(), Ended: time.Now().UTC(), Capacity: *found, Warnings: c.notes}
+}
+
+// finish writes the document (-o) and the text summary, and returns the
+// exit code.
+func (c *capacitySearch) finish(doc *result.CapacityDocument, interrupted bool, stdout io.Writer) (int, error) {
+	text := stdout
+	if c.o.out == "-" {
+		text = c.stderr
+	}
+	if c.o.out != "" {
+		render := func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(doc)
+		}
+		var err error
+		if c.o.out == "-" {
+			err = render(stdout)
+		} else {
+			err = resultfile.WriteFile(c.o.out, render)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("write -o %s: %w", c.o.out, err)
+		}
+	}
+	if err := summary.Capacity(text, doc); err != nil {
+		return 0, fmt.Errorf("print summary: %w", err)
+	}
+	switch {
+	case interrupted:
+		return exitInterrupted, nil
+	case doc.Capacity.Undecided != "" || !doc.Capacity.Confirmed:
+		return exitThreshold, nil
+	}
+	return exitOK, nil
+}

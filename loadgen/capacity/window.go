@@ -1,0 +1,76 @@
+package capacity
+
+import (
+	"sync"
+
+	"github.com/vesload/vesload/loadgen/engine"
+	"github.com/vesload/vesload/loadgen/output/observe"
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/threshold"
+)
+
+// Window watches one step's timeline: it leaves the warm-up's seconds out,
+// sums the measured ones into one Tally (so that their percentiles are
+// the window's own, not the worst second's), and stops the step through
+// stop once Clearly says it has failed. A step's runner registers it among
+// the engine's observers and reads Result once the run is over.
+type Window struct {
+	engine.NopObserver
+	warmup  int64 // seconds of the timeline left out
+	planned int64 // requests the measured seconds plan
+	slos    []threshold.Threshold
+	stop    func()
+
+	mu      sync.Mutex
+	sum     result.Tally
+	seconds int
+	cpuMax  float64
+	cpu     bool
+	stopped bool
+}
+
+// NewWindow returns the window of a step whose first warmup seconds are
+// left out and whose measured part plans planned requests; stop, when not
+// nil, is called once, and must not wait (the session's Stop).
+func NewWindow(warmup int, planned int64, slos []threshold.Threshold, stop func()) *Window {
+	return &Window{warmup: int64(warmup), planned: planned, slos: slos, stop: stop, sum: result.NewTally()}
+}
+
+// ReadsTicks implements engine.TickReader: the window reads the final
+// seconds, never the live updates.
+func (w *Window) ReadsTicks() (updates, seconds bool) { return false, true }
+
+// Timeline implements engine.Observer.
+func (w *Window) Timeline(s result.Second, t *result.Tally) {
+	if s.T < w.warmup {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sum.Merge(t)
+	w.seconds++
+	if s.TargetCPUPct > 0 {
+		w.cpu, w.cpuMax = true, max(w.cpuMax, s.TargetCPUPct)
+	}
+	if w.stop == nil || w.stopped {
+		return
+	}
+	if _, failed := Clearly(w.slos, observe.WindowResult(&w.sum, w.seconds), w.planned); failed {
+		w.stopped = true
+		w.stop()
+	}
+}
+
+// Result is the measured seconds as a result the SLO gates read, whether
+// the window stopped the step, and the target's highest CPU in them (nil
+// when it was not sampled).
+func (w *Window) Result() (r *result.Result, stopped bool, cpuMax *float64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r = observe.WindowResult(&w.sum, w.seconds)
+	if w.cpu {
+		v := w.cpuMax
+		cpuMax = &v
+	}
+	return r, w.stopped, cpuMax
+}

@@ -1,0 +1,108 @@
+package result
+
+import "time"
+
+// CapacitySchema identifies version 1 of the document `vesload capacity`
+// writes: a document of its own, so that a reader of run results refuses
+// it by its schema instead of misreading a search as one run.
+const CapacitySchema = "vesload/capacity/v1"
+
+// The causes a failing capacity step is laid to (Capacity.LimitedBy).
+const (
+	CauseTarget    = "target"
+	CauseGenerator = "generator"
+)
+
+// CapacityDocument is the result of a capacity search: what was asked,
+// when, and what the search found. Its field names are a contract, as a
+// run result's are.
+type CapacityDocument struct {
+	Schema   string         `json:"schema"`
+	Tool     Tool           `json:"tool"`
+	Config   CapacityConfig `json:"config"`
+	Started  time.Time      `json:"started"`
+	Ended    time.Time      `json:"ended"`
+	Capacity Capacity       `json:"capacity"`
+	// Warnings are the set-up's notices, one line each.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CapacityConfig is what a capacity search was asked: the target (its
+// password never), the range, the steps, the precision, the budget and
+// the SLOs every step was judged by.
+type CapacityConfig struct {
+	URL          string   `json:"url"`
+	Emulator     bool     `json:"emulator,omitempty"`
+	StartRPS     float64  `json:"start_rps"`
+	MaxRPS       float64  `json:"max_rps"`
+	StepS        float64  `json:"step_s"`
+	WarmupS      float64  `json:"warmup_s"`
+	PrecisionPct float64  `json:"precision_pct"`
+	BudgetS      float64  `json:"budget_s"`
+	SLOs         []string `json:"slos"`
+	Pool         int      `json:"pool"`
+	TimeoutS     float64  `json:"timeout_s"`
+	Profile      string   `json:"profile,omitempty"`
+}
+
+// Capacity is what a search found: the highest rate that held every SLO,
+// the lowest that broke one and why, and every step.
+type Capacity struct {
+	// MaxRPS is the highest rate that held every SLO (0: none did).
+	MaxRPS float64 `json:"max_rps"`
+	// FailRPS is the lowest rate that broke one (0: none did), BrokenBy
+	// the gate that broke it, with its figure, and LimitedBy who it is
+	// laid to (CauseTarget, CauseGenerator).
+	FailRPS   float64 `json:"fail_rps,omitempty"`
+	BrokenBy  string  `json:"broken_by,omitempty"`
+	LimitedBy string  `json:"limited_by,omitempty"`
+	// PrecisionPct is the gap between MaxRPS and FailRPS in percent of
+	// MaxRPS; AskedPrecisionPct what was asked.
+	PrecisionPct      float64 `json:"precision_pct,omitempty"`
+	AskedPrecisionPct float64 `json:"asked_precision_pct"`
+	// Confirmed says that the boundary's two rates kept their verdicts
+	// when run again.
+	Confirmed bool `json:"confirmed"`
+	// Undecided says what the search could not decide, and why.
+	Undecided string `json:"undecided,omitempty"`
+	// Advice is the one line of a search laid to the generator.
+	Advice  string         `json:"advice,omitempty"`
+	SpentS  float64        `json:"spent_s"`
+	BudgetS float64        `json:"budget_s"`
+	Steps   []CapacityStep `json:"steps"`
+}
+
+// CapacityStep is one step's figures over its measured seconds (after
+// the warm-up) and its verdict.
+type CapacityStep struct {
+	N            int     `json:"n"`
+	Phase        string  `json:"phase"`
+	OfferedRPS   float64 `json:"offered_rps"`
+	AchievedRPS  float64 `json:"achieved_rps"`
+	Requests     int64   `json:"requests"`
+	P50Ms        float64 `json:"p50_ms"`
+	P99Ms        float64 `json:"p99_ms"`
+	ErrorRatePct float64 `json:"error_rate_pct"`
+	Pass         bool    `json:"pass"`
+	// Decided is the figure that decided: the first SLO broken, or on a
+	// pass the one nearest its limit.
+	Decided string `json:"decided"`
+	// Cause is who a failing step is laid to: target or generator.
+	Cause        string      `json:"cause,omitempty"`
+	StoppedEarly bool        `json:"stopped_early,omitempty"`
+	Gates        []Threshold `json:"gates"`
+	// TargetCPUMaxPct is the target's highest CPU, when sampled.
+	TargetCPUMaxPct *float64 `json:"target_cpu_max_pct,omitempty"`
+	// GeneratorSaturated, DispatchLagP99Ms and PoolExhausted are the
+	// generator's facts the cause was read from.
+	GeneratorSaturated bool    `json:"generator_saturated,omitempty"`
+	DispatchLagP99Ms   float64 `json:"dispatch_lag_p99_ms"`
+	PoolExhausted      int64   `json:"pool_exhausted,omitempty"`
+	TookS              float64 `json:"took_s"`
+	// SpentS is the budget spent once this step ended; BudgetS the whole.
+	SpentS  float64 `json:"spent_s"`
+	BudgetS float64 `json:"budget_s"`
+	// Result is the file of the step's whole run result, warm-up
+	// included, when the search kept them (--step-results).
+	Result string `json:"result,omitempty"`
+}

@@ -1,0 +1,103 @@
+package summary
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"github.com/vesload/vesload/report/format"
+	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
+)
+
+// CapacityStepLine is the one line a capacity search prints on stderr
+// when a step is judged: its rate, verdict and cause, the figure that
+// decided, the rate achieved and the budget spent, so that a person
+// watching sees where the search is going and how much is left.
+func CapacityStepLine(s result.CapacityStep) string {
+	verdict := "pass"
+	if !s.Pass {
+		verdict = "FAIL (" + s.Cause + ")"
+	}
+	var b strings.Builder
+	b.WriteString("step " + format.Num(float64(s.N)) + " " + s.Phase + " " + format.Num(s.OfferedRPS) + "/s: " + verdict)
+	if s.Decided != "" {
+		b.WriteString(", " + s.Decided)
+	}
+	b.WriteString("; achieved " + format.Num(s.AchievedRPS) + "/s")
+	if s.StoppedEarly {
+		b.WriteString(", stopped early")
+	}
+	b.WriteString("; " + seconds(s.SpentS) + " of " + seconds(s.BudgetS))
+	return table.EscapeControl(b.String())
+}
+
+// seconds writes a count of seconds as a duration a person reads (1m12s).
+func seconds(s float64) string {
+	return (time.Duration(s*float64(time.Second)) / time.Second * time.Second).String()
+}
+
+// Capacity writes the text summary of a capacity search: what it found,
+// what limited it, what it could not decide, and a table of every step a
+// person can paste (rate, achieved, p50, p99, error %, target CPU,
+// verdict).
+func Capacity(w io.Writer, d *result.CapacityDocument) error {
+	p := format.NewPrinter(w)
+	c := &d.Capacity
+	p.Printf("Capacity search: %s\n", d.Config.URL)
+	p.Printf("  SLOs: %s; precision %s %%, budget %s\n", strings.Join(d.Config.SLOs, ", "),
+		format.Num(c.AskedPrecisionPct), seconds(c.BudgetS))
+	p.Println("")
+	switch {
+	case c.MaxRPS > 0 && c.FailRPS > 0:
+		p.Printf("  Capacity: %s/s (broke at %s/s: %s; %s %% apart%s)\n", format.Num(c.MaxRPS), format.Num(c.FailRPS),
+			c.BrokenBy, format.Num(c.PrecisionPct), confirmedWords(c.Confirmed))
+	case c.MaxRPS > 0:
+		p.Printf("  Capacity: at least %s/s\n", format.Num(c.MaxRPS))
+	default:
+		p.Println("  Capacity: no rate held the SLOs")
+	}
+	if c.LimitedBy != "" {
+		p.Printf("  Limited by: the %s\n", c.LimitedBy)
+	}
+	if c.Advice != "" {
+		p.Wrapped("  ", c.Advice)
+	}
+	if c.Undecided != "" {
+		p.Wrapped("  Undecided: ", c.Undecided)
+	}
+	p.Printf("  Steps: %d in %s\n\n", len(c.Steps), seconds(c.SpentS))
+	p.Lines(capacityTable(c.Steps).Plain("  "))
+	for _, warn := range d.Warnings {
+		p.Wrapped("  WARNING: ", warn)
+	}
+	return p.Err()
+}
+
+func confirmedWords(ok bool) string {
+	if ok {
+		return ", both run again"
+	}
+	return ", not confirmed"
+}
+
+func capacityTable(steps []result.CapacityStep) *table.Table {
+	t := &table.Table{Cols: []table.Column{table.Right("#"), table.Left("phase"), table.Right("rate /s"), table.Right("achieved /s"),
+		table.Right("p50 ms"), table.Right("p99 ms"), table.Right("error %"), table.Right("target CPU %"), table.Left("verdict")}}
+	for _, s := range steps {
+		verdict := "pass"
+		if !s.Pass {
+			verdict = "FAIL (" + s.Cause + ")"
+		}
+		if s.StoppedEarly {
+			verdict += ", stopped early"
+		}
+		cpu := format.NA
+		if s.TargetCPUMaxPct != nil {
+			cpu = format.Num(*s.TargetCPUMaxPct)
+		}
+		t.Add(format.Num(float64(s.N)), s.Phase, format.Num(s.OfferedRPS), format.Num(s.AchievedRPS), format.Ms(s.P50Ms),
+			format.Ms(s.P99Ms), format.Pct(s.ErrorRatePct), cpu, verdict)
+	}
+	return t
+}
