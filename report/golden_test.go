@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	goldenfile "github.com/vesload/vesload/internal/golden"
+	"github.com/vesload/vesload/report/internal/reporttest"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/summary"
 )
@@ -64,4 +65,42 @@ func TestGolden(t *testing.T) {
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	goldenfile.Check(t, filepath.Join("testdata", name), got)
+}
+
+// TestCapacityMarkdown: a capacity search as Markdown, found, laid to the
+// generator and undecided, its URL, SLOs and figures escaped.
+func TestCapacityMarkdown(t *testing.T) {
+	t.Parallel()
+	generator := reporttest.Capacity()
+	generator.Capacity.LimitedBy, generator.Capacity.Confirmed = result.CauseGenerator, false
+	generator.Capacity.Advice = "the generator, not the target, limits at 800/s on this machine: add shards (vesload kube)"
+	for i := range generator.Capacity.Steps {
+		if !generator.Capacity.Steps[i].Pass {
+			generator.Capacity.Steps[i].Cause = result.CauseGenerator
+		}
+	}
+	undecided := reporttest.Capacity()
+	undecided.Capacity = result.Capacity{FailRPS: 100, BrokenBy: "p99<100ms: 140.00 ms `x`", LimitedBy: result.CauseTarget,
+		Undecided: "no step held the SLOs, down to 1/s", AskedPrecisionPct: 5,
+		Steps: undecided.Capacity.Steps[:1]}
+	undecided.Capacity.Steps[0].Pass, undecided.Capacity.Steps[0].Cause = false, result.CauseTarget
+	undecided.Capacity.Steps[0].Phase = "climb|*x*"
+	for _, tc := range []struct {
+		name string
+		doc  *result.CapacityDocument
+	}{
+		{"capacity.md.golden", reporttest.Capacity()},
+		{"capacity_generator.md.golden", generator},
+		{"capacity_undecided.md.golden", undecided},
+		{"capacity_empty.md.golden", &result.CapacityDocument{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var b bytes.Buffer
+			if err := CapacityMarkdown(&b, tc.doc); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name, b.Bytes())
+		})
+	}
 }

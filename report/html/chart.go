@@ -22,7 +22,10 @@ type series struct {
 	// history); span draws the line across the x values it has no point
 	// at (a history's segment means, between the runs).
 	points, span bool
-	xy           []point
+	// dots draws a dot at every point of the line (the steps of a
+	// capacity search).
+	dots bool
+	xy   []point
 }
 
 // chart is one figure: lines over a shared x axis, drawn in the browser
@@ -37,6 +40,10 @@ type chart struct {
 	// runs switches the x axis to run indexes named by xNames, with
 	// ticks at xTicks and marks drawn across the plot.
 	runs *runAxis
+	// rate switches the x axis to a rate (a capacity search's curve),
+	// with marks drawn across the plot.
+	rate  bool
+	marks []chartMark
 }
 
 // runAxis is the x axis of a history: run i is at x = i.
@@ -47,7 +54,8 @@ type runAxis struct {
 }
 
 // chartMark is a vertical line across a chart with its label: a change
-// point of a history, between two runs.
+// point of a history, between two runs; a capacity search's highest
+// pass, lowest fail or knee.
 type chartMark struct {
 	X     float64 `json:"x"`
 	Label string  `json:"label"`
@@ -77,7 +85,8 @@ type chartData struct {
 	YLabel string       `json:"yLabel"`
 	Series []seriesLook `json:"series"`
 	Data   [][]jsonNum  `json:"data"`
-	// XNames, XTicks and Marks are set on the "runs" axis only.
+	// XNames and XTicks are set on the "runs" axis only, Marks on the
+	// "runs" and "rate" axes.
 	XNames []string    `json:"xNames,omitempty"`
 	XTicks []float64   `json:"xTicks,omitempty"`
 	Marks  []chartMark `json:"marks,omitempty"`
@@ -91,6 +100,7 @@ type seriesLook struct {
 	Dash   []int   `json:"dash,omitempty"`
 	Points bool    `json:"points,omitempty"`
 	Span   bool    `json:"span,omitempty"`
+	Dots   bool    `json:"dots,omitempty"`
 }
 
 // Axis kinds of chartData.
@@ -98,6 +108,7 @@ const (
 	axisSeconds  = "seconds"
 	axisSpectrum = "spectrum"
 	axisRuns     = "runs"
+	axisRate     = "rate"
 )
 
 // jsonNum is a chart value: rounded to 4 decimals, which keeps the page
@@ -156,6 +167,9 @@ func (c chart) figure(empty string) figure {
 	if c.runs != nil {
 		d.Axis, d.XNames, d.XTicks, d.Marks = axisRuns, c.runs.names, c.runs.ticks, c.runs.marks
 	}
+	if c.rate {
+		d.Axis, d.Marks = axisRate, c.marks
+	}
 	xs := unionX(drawn)
 	d.Data = append(d.Data, make([]jsonNum, len(xs)))
 	for i, x := range xs {
@@ -170,7 +184,7 @@ func (c chart) figure(empty string) figure {
 }
 
 func (s series) look() seriesLook {
-	l := seriesLook{Label: s.name, Stroke: hexColor(s.color), Width: 2, Points: s.points, Span: s.span}
+	l := seriesLook{Label: s.name, Stroke: hexColor(s.color), Width: 2, Points: s.points, Span: s.span, Dots: s.dots}
 	if s.thin {
 		l.Width = 1
 	}

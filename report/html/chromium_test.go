@@ -22,6 +22,7 @@ import (
 
 	"github.com/vesload/vesload/internal/chromiumtest"
 	"github.com/vesload/vesload/report/compare"
+	"github.com/vesload/vesload/report/internal/reporttest"
 )
 
 // chromiumPath is the browser the tests render pages in.
@@ -160,6 +161,7 @@ func TestChromiumRendersPages(t *testing.T) {
 		{"report.html", func(w *bytes.Buffer) error { return Report(w, withDelivery(hvRun(t))) }}, // every chart and section
 		{"comparison.html", func(w *bytes.Buffer) error { return Comparison(w, cmp, a, b) }},
 		{"trend.html", func(w *bytes.Buffer) error { return Trend(w, historyAnalysis(t)) }},
+		{"capacity.html", func(w *bytes.Buffer) error { return Capacity(w, reporttest.Capacity()) }},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {

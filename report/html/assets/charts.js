@@ -83,7 +83,7 @@
   }
 
   function options(c, el) {
-    var spectrum = c.axis === "spectrum", runs = c.axis === "runs";
+    var spectrum = c.axis === "spectrum", runs = c.axis === "runs", rate = c.axis === "rate";
     var x = {label: c.xLabel, values: ticks(el, "x"), grid: {stroke: "#e3e6ea"}};
     if (spectrum) {
       x.splits = function () { return spectrumTicks; };
@@ -109,6 +109,9 @@
         spanGaps: !!s.span, points: {show: false}, value: function (u, v, sidx, idx) {
           return value(idx == null ? last(u.data[sidx]) : v);
         }};
+      if (s.dots) {
+        look.points = {show: true, size: 7, width: 1, fill: s.stroke, stroke: s.stroke};
+      }
       if (s.points) {
         look.paths = function () { return null; };
         look.points = {show: true, size: 8, width: 1, fill: s.stroke, stroke: s.stroke};
@@ -125,7 +128,7 @@
       },
       axes: [x, {label: c.yLabel, values: ticks(el, "y"), size: 64, grid: {stroke: "#e3e6ea"}}],
       series: series,
-      cursor: spectrum || runs ? {drag: {x: true, y: false}} :
+      cursor: spectrum || runs || rate ? {drag: {x: true, y: false}} :
         {drag: {x: true, y: false}, sync: {key: "vesload-seconds", setSeries: true}},
       legend: {live: true}
     };
