@@ -20,8 +20,10 @@ import (
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/loadgen/capacity"
+	"github.com/vesload/vesload/report"
 	"github.com/vesload/vesload/report/files"
 	"github.com/vesload/vesload/report/format"
+	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/report/summary"
@@ -40,6 +42,8 @@ type capacityOptions struct {
 	precision    string
 	budget       time.Duration
 	out          string
+	markdown     string
+	html         string
 	stepDir      string
 	// emuPool and emuPublish bound the built-in emulator's service
 	// capacity (serve --backend-pool, --publish-time): hidden, for a
@@ -70,6 +74,8 @@ func capacityFlags(o *capacityOptions) *pflag.FlagSet {
 	fs.StringVar(&o.precision, "precision", "5%", "stop bisecting when the lowest fail is within this much of the highest pass (0.1% to 50%)")
 	fs.DurationVar(&o.budget, "budget", 10*time.Minute, "time the whole search may take; it says what it could not decide within it")
 	fs.StringVarP(&o.out, "output", "o", "", "write the search's result (JSON, schema vesload/capacity/v1) to FILE ('-': stdout)")
+	fs.StringVar(&o.markdown, "markdown", "", "write the search as Markdown to FILE: the result line and a table of every step, for a wiki")
+	fs.StringVar(&o.html, "html", "", "write the search as an HTML page to FILE: the curve (latency, errors, achieved rate, target CPU against the rate) with the highest pass, the lowest fail and the knee marked")
 	fs.StringVar(&o.stepDir, "step-results", "", "write each step's whole run result, as run -o writes it (report, compare and merge read it), into the folder `DIR`")
 	fs.IntVar(&o.emuPool, "emulator-backend-pool", 0, "the built-in emulator's --backend-pool")
 	fs.DurationVar(&o.emuPublish, "emulator-publish-time", 0, "the built-in emulator's --publish-time")
@@ -83,7 +89,7 @@ func capacityFlags(o *capacityOptions) *pflag.FlagSet {
 	return fs
 }
 
-const capacitySynopsis = "vesload capacity [--url URL] [--slo GATE]... [--start RPS] [--max RPS] [--step-duration D] [--warmup D] [--precision P%] [--budget D] [-o FILE]"
+const capacitySynopsis = "vesload capacity [--url URL] [--slo GATE]... [--start RPS] [--max RPS] [--step-duration D] [--warmup D] [--precision P%] [--budget D] [-o FILE] [--markdown FILE] [--html FILE]"
 
 func runCapacity(args []string, stdout, stderr io.Writer) int {
 	var o capacityOptions
@@ -201,10 +207,9 @@ func (c *capacitySearch) check() error {
 	if err := files.CheckDir("--step-results", o.stepDir); err != nil {
 		return usage.Wrap(err)
 	}
-	if o.out != "" && o.out != "-" {
-		if err := checkOutputPaths([]files.Path{{Option: "-o", Path: o.out}}); err != nil {
-			return err
-		}
+	if err := checkOutputPaths([]files.Path{{Option: "-o", Path: o.out}, {Option: "--markdown", Path: o.markdown},
+		{Option: "--html", Path: o.html}}); err != nil {
+		return err
 	}
 	c.opts = capacity.Options{Start: o.start, Max: o.max, PrecisionPct: pct, Budget: o.budget, Step: o.warmup + o.step, SLOs: gates}
 	return usage.Wrap(c.opts.Check())
@@ -300,13 +305,15 @@ func (c *capacitySearch) document(found *result.Capacity, started time.Time) *re
 		Started: started.UTC(), Ended: time.Now().UTC(), Capacity: *found, Warnings: c.notes}
 }
 
-// finish writes the document (-o) and the text summary, and returns the
-// exit code.
+// finish writes the document (-o), its renderings (--markdown, --html)
+// and the text summary, and returns the exit code. A file that cannot be
+// written does not keep the others from being written.
 func (c *capacitySearch) finish(doc *result.CapacityDocument, interrupted bool, stdout io.Writer) (int, error) {
 	text := stdout
 	if c.o.out == "-" {
 		text = c.stderr
 	}
+	var errs []error
 	if c.o.out != "" {
 		render := func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -320,8 +327,25 @@ func (c *capacitySearch) finish(doc *result.CapacityDocument, interrupted bool, 
 			err = resultfile.WriteFile(c.o.out, render)
 		}
 		if err != nil {
-			return 0, fmt.Errorf("write -o %s: %w", c.o.out, err)
+			errs = append(errs, fmt.Errorf("write -o %s: %w", c.o.out, err))
 		}
+	}
+	for _, r := range []struct {
+		option, path string
+		render       func(io.Writer, *result.CapacityDocument) error
+	}{
+		{"--markdown", c.o.markdown, report.CapacityMarkdown},
+		{"--html", c.o.html, html.Capacity},
+	} {
+		if r.path == "" {
+			continue
+		}
+		if err := resultfile.WriteFile(r.path, func(w io.Writer) error { return r.render(w, doc) }); err != nil {
+			errs = append(errs, fmt.Errorf("write %s %s: %w", r.option, r.path, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
 	}
 	if err := summary.Capacity(text, doc); err != nil {
 		return 0, fmt.Errorf("print summary: %w", err)

@@ -38,6 +38,8 @@ func TestCapacityRefusesBadInput(t *testing.T) {
 		{[]string{"--url", "http://127.0.0.1:9/eventListener/v7", "--emulator-backend-pool", "8"}, "give no --url"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--step-results", "/nonexistent/steps"}, "--step-results /nonexistent/steps: want an existing folder"},
+		{[]string{"--markdown", "/nonexistent/capacity.md"}, "--markdown /nonexistent/capacity.md"},
+		{[]string{"--html", "/"}, "--html /: is a folder"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := dispatch(append([]string{"capacity"}, tc.args...), &stdout, &stderr)
@@ -117,10 +119,12 @@ func TestCapacityAgainstABoundedEmulator(t *testing.T) {
 // end, and the budget of two steps ends the search undecided (exit 3).
 func TestCapacityStopsAFailingStepEarly(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "capacity.json")
+	dir := t.TempDir()
+	out, md, page := filepath.Join(dir, "capacity.json"), filepath.Join(dir, "capacity.md"), filepath.Join(dir, "capacity.html")
 	var stdout, stderr bytes.Buffer
 	code := dispatch([]string{"capacity", "--start", "400", "--max", "400", "--step-duration", "3s", "--warmup", "1s",
-		"--emulator-backend-pool", "1", "--emulator-publish-time", "10ms", "--slo", "error_rate<0.1%", "--budget", "8s", "-o", out}, &stdout, &stderr)
+		"--emulator-backend-pool", "1", "--emulator-publish-time", "10ms", "--slo", "error_rate<0.1%", "--budget", "8s", "-o", out,
+		"--markdown", md, "--html", page}, &stdout, &stderr)
 	if code != exitThreshold {
 		t.Fatalf("exit %d, want 3 (undecided)\nstderr: %s", code, stderr.String())
 	}
@@ -140,6 +144,20 @@ func TestCapacityStopsAFailingStepEarly(t *testing.T) {
 	if first.Pass || !first.StoppedEarly || first.TookS >= 3.5 || first.Cause != result.CauseTarget {
 		t.Errorf("first step: pass %v, stopped early %v, took %.1fs, cause %q; want a failure of the target stopped before its 4 s",
 			first.Pass, first.StoppedEarly, first.TookS, first.Cause)
+	}
+	// --markdown and --html render the same document.
+	for _, f := range []struct{ path, want string }{
+		{md, "| FAIL (stopped early) | target |"},
+		{page, `<section id="curve">`},
+		{page, "<h1>Capacity: no rate held the SLOs</h1>"},
+	} {
+		raw, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(raw), f.want) {
+			t.Errorf("%s lacks %q:\n%s", f.path, f.want, raw)
+		}
 	}
 }
 
