@@ -82,3 +82,9 @@ screenshot-live: build
 .PHONY: screenshot-trend
 screenshot-trend: build
 	bash scripts/screenshot.sh trend
+
+# Renders docs/capacity.png, the page of `vesload capacity` against the
+# emulator bounded to about 800/s, with headless Chromium.
+.PHONY: screenshot-capacity
+screenshot-capacity: build
+	bash scripts/screenshot.sh capacity

@@ -13,7 +13,12 @@
 #                         a history of six builds, three 3 s runs each,
 #                         whose emulator answers build 1.10.0 (and 1.10.1)
 #                         in 100 ms instead of 5 ms, fixed in 1.11.0
-#                         (`make screenshot-trend`).
+#                         (`make screenshot-trend`);
+#   screenshot.sh capacity docs/capacity.png, the page of `vesload capacity`
+#                         against the emulator bounded to about 800/s
+#                         (a downstream pool of 8, 10 ms publish time),
+#                         its process sampled, 2 s steps after a 1 s
+#                         warm-up to 10 % (`make screenshot-capacity`).
 # Headless Chromium draws the page.
 set -euo pipefail
 mode=${1:-report}
@@ -21,7 +26,8 @@ case "$mode" in
 report) out=${OUT:-docs/report.png} ramp=20s height=${HEIGHT:-2900} ;;
 live) out=${OUT:-docs/dashboard.png} ramp=30s height=${HEIGHT:-2200} ;;
 trend) out=${OUT:-docs/trend.png} height=${HEIGHT:-2300} ;;
-*) echo "usage: screenshot.sh report|live|trend" >&2; exit 2 ;;
+capacity) out=${OUT:-docs/capacity.png} height=${HEIGHT:-3400} ;;
+*) echo "usage: screenshot.sh report|live|trend|capacity" >&2; exit 2 ;;
 esac
 bin=${VESLOAD:-bin/vesload}
 chromium=${CHROMIUM:-chromium}
@@ -70,6 +76,18 @@ if [ "$mode" = trend ]; then
 	"$bin" trend "$work/runs" --by build --metric avg --metric p50 --metric p99 --metric rps --gate 'p50<+10%' --gate 'p99<+10%' \
 		--html "$work/trend.html" >/dev/null
 	shoot "file://$work/trend.html" --virtual-time-budget=5000
+	echo "screenshot: $out"
+	exit 0
+fi
+
+if [ "$mode" = capacity ]; then
+	"$bin" serve --listen 127.0.0.1:0 --backend-pool 8 --publish-time 10ms 2>"$work/serve.log" &
+	serve=$!
+	url=$(wait_for "$work/serve.log" 'http://127\.0\.0\.1:[0-9]*')
+	"$bin" capacity --url "$url/eventListener/v7" --target-pid "$serve" --step-duration 2s --warmup 1s --precision 10% \
+		--slo 'p99<100ms' --slo 'error_rate<0.1%' --max 3200 --budget 90s -o "$work/capacity.json" --html "$work/capacity.html" \
+		-q >/dev/null || [ $? -eq 3 ]
+	shoot "file://$work/capacity.html" --virtual-time-budget=5000
 	echo "screenshot: $out"
 	exit 0
 fi

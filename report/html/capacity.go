@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vesload/vesload/internal/redact"
@@ -12,9 +13,9 @@ import (
 )
 
 // KneeFactor is the knee's rule: the knee of a capacity curve is the
-// lowest offered rate whose p99 is more than KneeFactor times the p99 of
-// the lowest rate tried, where latency has clearly left its unloaded
-// level.
+// lowest offered rate from which on p99 stays above KneeFactor times the
+// p99 of the lowest rate tried, where latency has left its unloaded level
+// for good (a single slow step below it is noise, not the knee).
 const KneeFactor = 2
 
 // Capacity writes a capacity search as one self-contained HTML page: what
@@ -84,7 +85,7 @@ func capacityResult(c *result.Capacity, knee float64, kneeOK bool) section {
 	}
 	kneeText := fmt.Sprintf("none: p99 stayed within %d× its value at the lowest rate", KneeFactor)
 	if kneeOK {
-		kneeText = fmt.Sprintf("%s/s: the lowest rate whose p99 is more than %d× its value at the lowest rate", format.Num(knee), KneeFactor)
+		kneeText = fmt.Sprintf("%s/s: the lowest rate from which on p99 stays above %d× its value at the lowest rate", format.Num(knee), KneeFactor)
 	}
 	t := table{Rows: [][]cell{
 		{key("highest rate that held the SLOs"), {Text: rate(c.MaxRPS), Class: "num pass"}},
@@ -112,7 +113,8 @@ func orNA(s string) string {
 
 // capacityKnee finds the knee of the curve by KneeFactor's rule, each
 // rate at its last run; steps without requests or without a p99 do not
-// count. It reports false when p99 never left its unloaded level.
+// count. It reports false when p99 is back at its unloaded level at the
+// highest rate tried.
 func capacityKnee(steps []result.CapacityStep) (float64, bool) {
 	last := map[float64]float64{}
 	var rates []float64
@@ -128,17 +130,21 @@ func capacityKnee(steps []result.CapacityStep) (float64, bool) {
 	if len(rates) < 2 {
 		return 0, false
 	}
-	lowest := rates[0]
-	for _, r := range rates {
-		lowest = min(lowest, r)
-	}
+	lowest := slices.Min(rates)
+	slices.Sort(rates)
 	knee, found := 0.0, false
 	for _, r := range rates {
-		if last[r] > KneeFactor*last[lowest] && (!found || r < knee) {
+		switch {
+		case last[r] <= KneeFactor*last[lowest]:
+			found = false // back at its unloaded level: what came before was noise
+		case !found:
 			knee, found = r, true
 		}
 	}
-	return knee, found
+	if !found {
+		return 0, false
+	}
+	return knee, true
 }
 
 // capacityMarks are the marks across a chart of the curve: the highest
@@ -229,24 +235,30 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 	return s
 }
 
-// capacitySteps is the table of every step in the order it ran.
+// capacitySteps is the table of every step in the order it ran, a
+// failing step's cause beside its verdict.
 func capacitySteps(c *result.Capacity) section {
-	t := table{Head: head(2, "#", "phase", "offered /s", "achieved /s", "p50 ms", "p99 ms", "error %", "target CPU %", "verdict", "cause", "decided by")}
-	t.Head[0].Class, t.Head[8].Class, t.Head[9].Class, t.Head[10].Class = "num", "", "", ""
+	t := table{Caption: "Every step in the order it ran; CPU is the target's highest, when sampled; a failing step's cause in brackets.",
+		Head: head(2, "#", "phase", "offered /s", "achieved /s", "p50 ms", "p99 ms", "error %", "CPU %", "verdict", "decided by")}
+	t.Head[0].Class, t.Head[8].Class, t.Head[9].Class = "num", "", ""
 	for _, s := range c.Steps {
-		verdict, cause := cell{Text: "pass", Class: "pass"}, ""
+		verdict := cell{Text: "pass", Class: "pass"}
 		if !s.Pass {
-			verdict, cause = cell{Text: "FAIL", Class: "fail"}, s.Cause
+			verdict = cell{Text: "FAIL", Class: "fail nowrap"}
+			if s.Cause != "" {
+				verdict.Text += " (" + s.Cause + ")"
+			}
 		}
+		decided := s.Decided
 		if s.StoppedEarly {
-			verdict.Text += " (stopped early)"
+			decided += "; stopped early"
 		}
 		cpu := format.NA
 		if s.TargetCPUMaxPct != nil {
 			cpu = format.CPU(*s.TargetCPUMaxPct)
 		}
-		t.Rows = append(t.Rows, []cell{num(format.Num(float64(s.N))), txt(s.Phase), num(format.Num(s.OfferedRPS)), num(format.Num(s.AchievedRPS)),
-			num(format.Ms(s.P50Ms)), num(format.Ms(s.P99Ms)), num(format.Pct(s.ErrorRatePct)), num(cpu), verdict, txt(cause), txt(s.Decided)})
+		t.Rows = append(t.Rows, []cell{num(format.Num(float64(s.N))), {Text: s.Phase, Class: "nowrap"}, num(format.Num(s.OfferedRPS)), num(format.Num(s.AchievedRPS)),
+			num(format.Ms(s.P50Ms)), num(format.Ms(s.P99Ms)), num(format.Pct(s.ErrorRatePct)), num(cpu), verdict, txt(decided)})
 	}
 	s := section{ID: "steps", Title: "Steps", Tables: []table{t}}
 	if len(t.Rows) == 0 {

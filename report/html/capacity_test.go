@@ -67,8 +67,9 @@ func TestCapacityPage(t *testing.T) {
 	for _, want := range []string{
 		"<h1>Capacity: 750/s</h1>", `<span class="badge pass">FOUND</span>`,
 		`<td class="num pass">750/s</td>`, `<td class="num fail">800/s</td>`, "<td>error_rate&lt;0.1%: 6.50%</td>",
-		"600/s: the lowest rate whose p99 is more than 2× its value at the lowest rate",
-		`<td class="fail">FAIL (stopped early)</td>`, `<td class="num">n/a</td>`, "<td>confirm</td>",
+		"600/s: the lowest rate from which on p99 stays above 2× its value at the lowest rate",
+		`<td class="fail nowrap">FAIL (target)</td><td>error_rate&lt;0.1%: 6.50%; stopped early</td>`, `<td class="num">n/a</td>`,
+		`<td class="nowrap">confirm</td>`,
 		"?a=&lt;b&gt;&amp;c=|d|", "a &lt;script&gt;alert(1)&lt;/script&gt; note", "add shards &lt;img src=x onerror=&#34;alert(1)&#34;&gt;",
 	} {
 		if !strings.Contains(page, want) {
@@ -122,9 +123,9 @@ func TestCapacityPageUndecided(t *testing.T) {
 	}
 }
 
-// TestCapacityKnee: the lowest rate whose p99 is more than twice the
-// lowest rate's, each rate at its last run, steps without figures left
-// out.
+// TestCapacityKnee: the lowest rate from which on p99 stays above twice
+// the lowest rate's, each rate at its last run, steps without figures
+// left out.
 func TestCapacityKnee(t *testing.T) {
 	t.Parallel()
 	st := func(rate, p99 float64) result.CapacityStep {
@@ -141,6 +142,8 @@ func TestCapacityKnee(t *testing.T) {
 		{"one step", []result.CapacityStep{st(100, 5)}, 0, false},
 		{"exactly twice is no knee", []result.CapacityStep{st(100, 5), st(200, 10), st(400, 10.5)}, 400, true},
 		{"bisection below the climb's failure", []result.CapacityStep{st(100, 5), st(800, 90), st(400, 6), st(600, 11)}, 600, true},
+		{"a slow step below the knee is noise", []result.CapacityStep{st(100, 5), st(200, 12), st(400, 6), st(800, 20)}, 800, true},
+		{"back at its level at the top", []result.CapacityStep{st(100, 5), st(200, 12), st(400, 6)}, 0, false},
 		{"a rate's last run counts", []result.CapacityStep{st(100, 5), st(600, 30), st(600, 8)}, 0, false},
 		{"no requests, no p99", []result.CapacityStep{{OfferedRPS: 50}, st(100, 5), st(200, 11), {OfferedRPS: 400, Requests: 10}}, 200, true},
 	} {
