@@ -64,6 +64,17 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(stderr, "vesload: compare", usagef("%v: usage: %s", err, compareSynopsis))
 	}
+	capacity, err := capacityArgs(append(slices.Clone(filesA), filesB...))
+	if err != nil {
+		return fail(stderr, "vesload: compare", err)
+	}
+	if capacity {
+		code, err := executeCapacityCompare(&o, filesA, filesB, stdout, stderr)
+		if err != nil {
+			return fail(stderr, "vesload: compare", err)
+		}
+		return code
+	}
 	cmp, err := executeCompare(&o, filesA, filesB, stdout)
 	if err != nil {
 		return fail(stderr, "vesload: compare", err)
