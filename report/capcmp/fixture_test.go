@@ -11,7 +11,7 @@ import (
 // started at minute n of a fixed day.
 func search(maxRPS, failRPS float64, limitedBy, build string, n int) *result.CapacityDocument {
 	d := &result.CapacityDocument{Schema: result.CapacitySchema, Tool: result.Tool{Name: "vesload", Version: "test"},
-		Started: time.Date(2026, 12, 1, 10, n, 0, 0, time.UTC),
+		Started:  time.Date(2026, 12, 1, 10, n, 0, 0, time.UTC),
 		Capacity: result.Capacity{MaxRPS: maxRPS, FailRPS: failRPS, LimitedBy: limitedBy, Confirmed: true, AskedPrecisionPct: 5}}
 	if failRPS > 0 && maxRPS > 0 {
 		d.Capacity.PrecisionPct = (failRPS - maxRPS) / maxRPS * 100
