@@ -17,13 +17,13 @@ import (
 
 // capacityFormats are the renderings of a comparison of capacity
 // documents.
-var capacityFormats = map[string]func(io.Writer, *capcmp.Comparison) error{
-	"text": capcmp.Text, "markdown": capcmp.Markdown, "json": capcmp.JSON,
+func capacityFormats() map[string]func(io.Writer, *capcmp.Comparison) error {
+	return map[string]func(io.Writer, *capcmp.Comparison) error{"text": capcmp.Text, "markdown": capcmp.Markdown, "json": capcmp.JSON}
 }
 
 // capacityTrendFormats are the renderings of a capacity history.
-var capacityTrendFormats = map[string]func(io.Writer, *capcmp.History) error{
-	"text": capcmp.TrendText, "markdown": capcmp.TrendMarkdown, "json": capcmp.TrendJSON,
+func capacityTrendFormats() map[string]func(io.Writer, *capcmp.History) error {
+	return map[string]func(io.Writer, *capcmp.History) error{"text": capcmp.TrendText, "markdown": capcmp.TrendMarkdown, "json": capcmp.TrendJSON}
 }
 
 // capacityArgs tells whether the arguments name capacity documents; a
@@ -43,7 +43,7 @@ func capacityArgs(args []string) (bool, error) {
 // executeCapacityCompare compares two sides' capacity documents and
 // writes the renderings; it returns exit 3 when a gate failed.
 func executeCapacityCompare(o *compareOptions, argsA, argsB []string, stdout, stderr io.Writer) (int, error) {
-	render, ok := capacityFormats[o.Format]
+	render, ok := capacityFormats()[o.Format]
 	switch {
 	case !ok:
 		return 0, usagef("--format: capacity comparisons are rendered as text, markdown or json, not %q", o.Format)
@@ -126,7 +126,7 @@ func capacitySideName(given string, docs []*result.CapacityDocument) string {
 
 // executeCapacityTrend follows the capacity of a history of searches.
 func executeCapacityTrend(o *trendOptions, paths []string, stdout io.Writer) error {
-	render, ok := capacityTrendFormats[o.Format]
+	render, ok := capacityTrendFormats()[o.Format]
 	switch {
 	case !ok:
 		return usagef("--format: a capacity history is rendered as text, markdown or json, not %q", o.Format)

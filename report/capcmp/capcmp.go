@@ -122,8 +122,7 @@ func orName(name, def string) string {
 // verdict is the comparison's line: each side's capacity and whether
 // they differ beyond the precision.
 func (c *Comparison) verdict() string {
-	line := fmt.Sprintf("%s holds %s/s (±%s %%), %s %s/s (±%s %%)", c.A.Name, Rate(c.A.Mean), pct(c.A.PrecisionPct),
-		c.B.Name, Rate(c.B.Mean), pct(c.B.PrecisionPct))
+	line := fmt.Sprintf("%s holds %s, %s %s", c.A.Name, c.A.holds(), c.B.Name, c.B.holds())
 	switch {
 	case c.Real && c.ChangePct < 0:
 		line += fmt.Sprintf(": %s holds less (%+.1f %%), beyond the precision", c.B.Name, c.ChangePct)
@@ -136,6 +135,15 @@ func (c *Comparison) verdict() string {
 		line += "; " + generatorNote(c.A, c.B)
 	}
 	return line
+}
+
+// holds is a side's capacity with its precision, or "at least" when a
+// search of it never failed.
+func (s Side) holds() string {
+	if s.High == nil {
+		return "at least " + Rate(s.Mean) + "/s (a search never failed)"
+	}
+	return fmt.Sprintf("%s/s (±%s %%)", Rate(s.Mean), pct(s.PrecisionPct))
 }
 
 // generatorNote names the sides limited by the generator.

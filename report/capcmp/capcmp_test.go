@@ -179,6 +179,9 @@ func TestJSON(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
 	c := mustCompare(t, []*result.CapacityDocument{search(2300, 0, "", "", 0)}, []*result.CapacityDocument{target(1850)}, []string{"capacity>-10%"}, compare.UndecidedFail)
+	if want := "dmaap holds at least 2,300/s (a search never failed), cambria 1,850/s (±5 %)"; !strings.HasPrefix(c.Verdict, want) {
+		t.Errorf("verdict %q, want it to start %q", c.Verdict, want)
+	}
 	if err := JSON(&b, c); err != nil {
 		t.Fatal(err)
 	}
