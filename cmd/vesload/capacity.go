@@ -62,7 +62,7 @@ var defaultSLOs = []string{"p99<500ms", "error_rate<0.1%"}
 var capacityRunFlags = []string{"url", "profile", "pool", "pool-wait", "timeout", "keepalive", "header", "user",
 	"password-file", "cacert", "cert", "key", "cert-pass-file", "insecure", "no-preflight", "event", "event-size",
 	"batch", "body-file", "raw-body", "set", "expect-status", "target-pid", "target-process", "target-metrics",
-	"target-metrics-user", "target-metrics-password-file", "prom-url", "prom-query"}
+	"target-metrics-user", "target-metrics-password-file", "prom-url", "prom-query", "label"}
 
 func capacityFlags(o *capacityOptions) *pflag.FlagSet {
 	fs := newFlagSet("capacity")
@@ -120,6 +120,8 @@ type capacitySearch struct {
 	steps   int
 	notes   []string
 	url     string
+	// labels are --label's and the profile's, kept in the document.
+	labels map[string]string
 }
 
 // executeCapacity checks every flag before anything starts, starts the
@@ -137,6 +139,7 @@ func executeCapacity(ctx context.Context, o *capacityOptions, changed func(strin
 	if err != nil {
 		return 0, err
 	}
+	c.labels = sc.Labels // the profile's, --label's over them
 	c.url = redact.URL(sc.Target.URL)
 	if sc.Target.URL == "" {
 		if c.emu, err = builtin.Start(stderr, c.emulatorArgs()...); err != nil {
@@ -302,7 +305,7 @@ func (c *capacitySearch) document(found *result.Capacity, started time.Time) *re
 		Config: result.CapacityConfig{URL: c.url, Emulator: c.emu != nil, StartRPS: o.start, MaxRPS: o.max,
 			StepS: o.step.Seconds(), WarmupS: o.warmup.Seconds(), PrecisionPct: c.opts.PrecisionPct, BudgetS: o.budget.Seconds(),
 			SLOs: o.slos, Pool: o.run.pool, TimeoutS: o.run.timeout.Seconds(), Profile: o.run.profile},
-		Started: started.UTC(), Ended: time.Now().UTC(), Capacity: *found, Warnings: c.notes}
+		Started: started.UTC(), Ended: time.Now().UTC(), Capacity: *found, Labels: c.labels, Warnings: c.notes}
 }
 
 // finish writes the document (-o), its renderings (--markdown, --html)

@@ -124,7 +124,7 @@ func TestCapacityStopsAFailingStepEarly(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := dispatch([]string{"capacity", "--start", "400", "--max", "400", "--step-duration", "3s", "--warmup", "1s",
 		"--emulator-backend-pool", "1", "--emulator-publish-time", "10ms", "--slo", "error_rate<0.1%", "--budget", "8s", "-o", out,
-		"--markdown", md, "--html", page}, &stdout, &stderr)
+		"--markdown", md, "--html", page, "--label", "build=1.9.1"}, &stdout, &stderr)
 	if code != exitThreshold {
 		t.Fatalf("exit %d, want 3 (undecided)\nstderr: %s", code, stderr.String())
 	}
@@ -135,6 +135,9 @@ func TestCapacityStopsAFailingStepEarly(t *testing.T) {
 	var doc result.CapacityDocument
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
+	}
+	if doc.Labels["build"] != "1.9.1" {
+		t.Errorf("labels %v, want build=1.9.1 (--label), by which trend orders searches", doc.Labels)
 	}
 	c := doc.Capacity
 	if len(c.Steps) == 0 || c.Undecided == "" {

@@ -35,7 +35,7 @@ func compareFlags(o *compareOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.force, "force", false, "compare runs whose rate, duration, body or target path differ")
 	fs.StringVarP(&o.Output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.HTML, "html", "", "also write the comparison as a self-contained HTML page with overlaid per-run charts to FILE")
-	fs.StringArrayVar(&o.Exprs, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%' (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
+	fs.StringArrayVar(&o.Exprs, "gate", nil, "regression gate: how much worse than the baseline (the files before --vs) a metric may get, e.g. 'p99<+10%', 'error_rate<+0.5pp', 'mean<+2ms', 'rps>-5%', or 'capacity>-10%' on capacity documents (repeatable; exit 3 when one fails: worse beyond the tolerance and significant at --alpha)")
 	fs.Float64Var(&o.Alpha, "alpha", compare.DefaultAlpha, "significance level of the verdicts and gates")
 	fs.StringVar(&o.Undecided, "gate-undecided", string(compare.UndecidedFail), "what a gate too few runs cannot decide means: fail or pass")
 	fs.StringVar(&o.JUnit, "junit", "", "also write the gate verdicts as JUnit XML to FILE, one test case per gate")
@@ -63,6 +63,17 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "vesload: compare", usagef("%v: put the baseline files before it and the others after it", err))
 	default:
 		return fail(stderr, "vesload: compare", usagef("%v: usage: %s", err, compareSynopsis))
+	}
+	capacity, err := capacityArgs(append(slices.Clone(filesA), filesB...))
+	if err != nil {
+		return fail(stderr, "vesload: compare", err)
+	}
+	if capacity {
+		code, err := executeCapacityCompare(&o, filesA, filesB, stdout, stderr)
+		if err != nil {
+			return fail(stderr, "vesload: compare", err)
+		}
+		return code
 	}
 	cmp, err := executeCompare(&o, filesA, filesB, stdout)
 	if err != nil {

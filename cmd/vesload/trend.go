@@ -62,7 +62,7 @@ func runTrend(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "vesload: trend", err)
 	}
-	if a.Gates == nil {
+	if a == nil || a.Gates == nil { // a capacity history has no gates
 		return exitOK
 	}
 	if !o.TextOnStdout() {
@@ -94,6 +94,13 @@ func executeTrend(o *trendOptions, args []string, stdout io.Writer) (*trend.Anal
 	}
 	if err := files.CheckInputs(paths, []files.Path{{Option: "-o", Path: o.Output}, {Option: "--html", Path: o.HTML}, {Option: "--junit", Path: o.JUnit}}); err != nil {
 		return nil, usage.Wrap(err)
+	}
+	capacity, err := capacityArgs(paths)
+	if err != nil {
+		return nil, err
+	}
+	if capacity {
+		return nil, executeCapacityTrend(o, paths, stdout)
 	}
 	rs, err := files.ReadResults(paths)
 	if err != nil {

@@ -23,6 +23,9 @@ type CapacityDocument struct {
 	Started  time.Time      `json:"started"`
 	Ended    time.Time      `json:"ended"`
 	Capacity Capacity       `json:"capacity"`
+	// Labels name what was tested (--label build=1.9.1), as a run
+	// result's do: `vesload trend --by` orders searches by them.
+	Labels map[string]string `json:"labels,omitempty"`
 	// Warnings are the set-up's notices, one line each.
 	Warnings []string `json:"warnings,omitempty"`
 }
