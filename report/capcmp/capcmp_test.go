@@ -83,6 +83,7 @@ func TestGate(t *testing.T) {
 		{"below, within precision, fail policy", []*result.CapacityDocument{search(1000, 1300, "target", "", 0)}, []*result.CapacityDocument{search(850, 1050, "target", "", 0)}, "capacity>-10%", compare.UndecidedFail, compare.GateUndecided, false, ""},
 		{"generator on A", []*result.CapacityDocument{gen}, []*result.CapacityDocument{target(500)}, "capacity>-10%", compare.UndecidedFail, compare.GateUndecided, false, "decided on a generator's limit"},
 		{"generator on B", []*result.CapacityDocument{target(500)}, []*result.CapacityDocument{gen}, "capacity>-10%", compare.UndecidedPass, compare.GateUndecided, true, "cambria: limited by the generator"},
+		{"a baseline that held nothing", []*result.CapacityDocument{search(0, 50, "target", "", 0)}, []*result.CapacityDocument{search(0, 50, "target", "", 0)}, "capacity>-10%", compare.UndecidedFail, compare.GateUndecided, false, "held no rate"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,13 +79,19 @@ type GateResult struct {
 
 // judge decides one gate: it fails when B's capacity is below the floor
 // and the difference is beyond the precision; below the floor but within
-// the precision, or limited by the generator on either side, it is
-// undecided and --gate-undecided applies.
+// the precision, limited by the generator on either side, or against a
+// baseline that held no rate, it is undecided and --gate-undecided
+// applies.
 func (c *Comparison) judge(g Gate, undecided compare.Undecided) GateResult {
 	floor := c.A.Mean * (1 - g.TolPct/100)
 	r := GateResult{Expr: g.Expr, Floor: floor, Generator: c.A.Generator() || c.B.Generator()}
 	below := c.B.Mean < floor || (g.Op == ">" && c.B.Mean == floor)
 	switch {
+	case c.A.Mean <= 0:
+		// Nothing to hold B to: a baseline that held no rate would let
+		// any B, none too, pass a relative gate.
+		r.Outcome = compare.GateUndecided
+		r.Reason = fmt.Sprintf("%s held no rate: a share of it decides nothing", c.A.Name)
 	case r.Generator:
 		r.Outcome = compare.GateUndecided
 		r.Reason = fmt.Sprintf("decided on a generator's limit: %s", generatorNote(c.A, c.B))
