@@ -23,8 +23,11 @@ func TestGeneratorMemory(t *testing.T) {
 	defer srv.Close()
 	res := run(t, testConfig(t, srv.URL+"/eventListener/v7", 100, 1500*time.Millisecond))
 	g := res.Generator
-	if g.RSSMaxBytes < 1<<20 || g.RSSAnonMaxBytes <= 0 || g.RSSAnonMaxBytes > g.RSSMaxBytes ||
-		g.GoHeapMaxBytes <= 0 || g.GoHeapMaxBytes > g.RSSMaxBytes {
+	// The Go heap is read by the runtime and the RSS by the kernel, each
+	// at its own moment of a process that other tests share: the two
+	// maxima are not ordered, where the anonymous part of one reading of
+	// the RSS is.
+	if g.RSSMaxBytes < 1<<20 || g.RSSAnonMaxBytes <= 0 || g.RSSAnonMaxBytes > g.RSSMaxBytes || g.GoHeapMaxBytes <= 0 {
 		t.Errorf("generator RSS %d, anonymous %d, Go heap %d; want 0 < heap, anonymous ≤ RSS",
 			g.RSSMaxBytes, g.RSSAnonMaxBytes, g.GoHeapMaxBytes)
 	}

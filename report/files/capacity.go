@@ -3,23 +3,55 @@ package files
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/report/result"
 )
 
 // isCapacity reports whether the file at path is a capacity document
-// (schema vesload/capacity/v1). A file that cannot be read or decoded is
-// not one: the run results' reader names what is wrong with it.
+// (schema vesload/capacity/v1), from the top-level "schema" of at most its
+// first peekLimit bytes: telling the kinds apart reads neither a whole
+// result nor an endless device (/dev/zero). A file that cannot be read or
+// decoded is not one: the run results' reader names what is wrong with it.
 func isCapacity(path string) bool {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
-	var top struct {
-		Schema string `json:"schema"`
+	defer f.Close()
+	schema, ok := topLevelString(json.NewDecoder(io.LimitReader(f, peekLimit)), "schema")
+	return ok && schema == result.CapacitySchema
+}
+
+// peekLimit bounds what isCapacity reads of a file: both documents write
+// their schema first.
+const peekLimit = 1 << 20
+
+// topLevelString is the string value of key in the JSON object dec
+// starts with, skipping the values before it; false when dec holds no
+// object, the key is missing or its value is not a string.
+func topLevelString(dec *json.Decoder, key string) (string, bool) {
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
 	}
-	return json.Unmarshal(data, &top) == nil && top.Schema == result.CapacitySchema
+	for {
+		k, err := dec.Token()
+		name, isKey := k.(string)
+		if err != nil || !isKey {
+			return "", false
+		}
+		if name == key {
+			v, err := dec.Token()
+			s, ok := v.(string)
+			return s, err == nil && ok
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
 }
 
 // CapacityInputs tells whether the files at paths are capacity
@@ -47,9 +79,9 @@ func CapacityInputs(paths []string) (bool, error) {
 func ReadCapacity(paths []string) ([]*result.CapacityDocument, error) {
 	out := make([]*result.CapacityDocument, len(paths))
 	for i, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := inputfile.ReadFile(p, "capacity document", inputfile.Result)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
+			return nil, err
 		}
 		var d result.CapacityDocument
 		if err := json.Unmarshal(data, &d); err != nil {
