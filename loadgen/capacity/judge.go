@@ -1,15 +1,11 @@
 package capacity
 
 import (
+	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/threshold"
 )
-
-// LagLimitMs is the dispatch lag p99 past which the generator, not the
-// target, held a step back: the engine's own line of saturation
-// (docs/ARCHITECTURE.md, "Measurements").
-const LagLimitMs = 5
 
 // judge evaluates every SLO on a step's measured window: the step passes
 // when all hold. decided is the figure that decided, in words: the first
@@ -64,7 +60,7 @@ func words(g result.Threshold) string {
 // pool); otherwise the target did.
 func Cause(rate float64, r StepResult) string {
 	h := r.Generator
-	if h.Saturated || h.DispatchLagP99Ms > LagLimitMs {
+	if h.Saturated || engine.LagSaturated(h.DispatchLagP99Ms) {
 		return result.CauseGenerator
 	}
 	if h.PoolExhausted > 0 && h.Pool > 0 && r.Window != nil && r.Window.Service.Count > 0 {

@@ -176,8 +176,14 @@ func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generat
 // (dispatch lag p99 beyond saturatedLag), or it used nearly all the CPU it
 // may run on, so that its own delays are in the figures.
 func Saturated(g result.Generator) bool {
-	return g.DispatchLagP99Ms > float64(saturatedLag)/float64(time.Millisecond) ||
-		g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
+	return LagSaturated(g.DispatchLagP99Ms) || g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
+}
+
+// LagSaturated reports whether a dispatch-lag p99 (ms) is beyond the
+// generator's line of saturation: the lag half of Saturated, for a caller
+// that judges a part of a run (a capacity step) by its own lag.
+func LagSaturated(p99Ms float64) bool {
+	return p99Ms > float64(saturatedLag)/float64(time.Millisecond)
 }
 
 // saturationWarning says the generator was late, and whether its own work
