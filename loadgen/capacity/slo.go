@@ -1,31 +1,26 @@
 package capacity
 
 import (
-	"strings"
-
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/result/metric"
 	"github.com/vesload/vesload/report/threshold"
 )
 
-// notPerStep are the metric families a step's window does not measure:
-// the target's and the generator's resources and the dispatch lag come
-// from samplers of the whole run, delivery and HV-VES from sections a
-// step does not have. A gate on them would fail, or pass, unjudged.
-var notPerStep = []string{"target_", "generator_", "dispatch_lag", "delivery.", "e2e_", "hv."}
-
 // CheckSLOs refuses the gates a step cannot be judged by, naming the
-// first, before any load is sent.
+// first, before any load is sent: a figure the run's samplers read (the
+// registry's Sampled: resources, dispatch lag) is the whole run's, and one
+// read from a section a step's window has not (delivery, HV-VES) says so
+// when judged on a sample window. A gate on either would fail, or pass,
+// unjudged.
 func CheckSLOs(slos []threshold.Threshold) error {
 	probe := sampleWindow()
 	for _, t := range slos {
-		for _, p := range notPerStep {
-			if strings.HasPrefix(t.Metric, p) {
-				return usage.Errorf("SLO %s: %s is not measured per step; judge a step by latency, errors or rate", threshold.QuoteClipped(t.Expr), t.Metric)
-			}
+		if m, ok := metric.Lookup(t.Metric); ok && m.Sampled {
+			return usage.Errorf("SLO %s: %s is not measured per step; judge a step by latency, errors or rate", threshold.QuoteClipped(t.Expr), t.Metric)
 		}
 		if g := t.Eval(probe); g.Reason != "" {
-			return usage.Errorf("SLO %s: cannot be judged on a step: %s", threshold.QuoteClipped(t.Expr), g.Reason)
+			return usage.Errorf("SLO %s: %s is not measured per step: %s", threshold.QuoteClipped(t.Expr), t.Metric, g.Reason)
 		}
 	}
 	return nil

@@ -121,6 +121,11 @@ type Metric struct {
 	Read func(r *result.Result) (value float64, missing string)
 	// Doc says in one line what the figure is.
 	Doc string
+	// Sampled marks a figure the run's samplers and ticker read (the
+	// target's and vesload's resources, the dispatch lag), not its
+	// requests: a part of a run judged on its requests alone (a capacity
+	// step's window) has none of it.
+	Sampled bool
 
 	// CompareOnly marks a figure of the table of differences that no
 	// gate may name (it has no name in the grammar).

@@ -116,7 +116,7 @@ func added(ps PerSecond) PerSecond {
 // to a connection.
 func dispatchLag() []Metric {
 	lag := func(name string, aliases []string, doc string, of func(g result.Generator) float64) Metric {
-		m := Metric{Name: dispatchLagPrefix + name, Family: dispatchLagPrefix, Kind: Latency, Unit: "ms", Merge: Max, Worse: WorseUp,
+		m := Metric{Name: dispatchLagPrefix + name, Family: dispatchLagPrefix, Kind: Latency, Unit: "ms", Merge: Max, Worse: WorseUp, Sampled: true,
 			Doc:  doc + " of the dispatcher's lateness behind the due time",
 			Read: func(r *result.Result) (float64, string) { return of(r.Generator), "" }}
 		for _, a := range aliases {
@@ -244,7 +244,7 @@ func counts() []Metric {
 // resources declares the target's and the generator's CPU and memory.
 func resources() []Metric {
 	target := func(name, doc string, kind Kind, merge Merge, of func(t *result.Target) (float64, string), opts ...option) Metric {
-		return declare(Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: merge, Worse: WorseUp, Doc: doc,
+		return declare(Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: merge, Worse: WorseUp, Doc: doc, Sampled: true,
 			Read: func(r *result.Result) (float64, string) {
 				if r.Target == nil {
 					return 0, noTarget
@@ -253,7 +253,7 @@ func resources() []Metric {
 			}}, opts...)
 	}
 	gen := func(name, doc string, kind Kind, of func(g result.Generator) float64, opts ...option) Metric {
-		return declare(Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: Max, Worse: WorseUp, Doc: doc,
+		return declare(Metric{Name: name, Kind: kind, Unit: unitOf(kind), Merge: Max, Worse: WorseUp, Doc: doc, Sampled: true,
 			Read: func(r *result.Result) (float64, string) { return of(r.Generator), "" }}, opts...)
 	}
 	targetCPU := everySecond("per-second target CPU", func(s result.Second) float64 { return s.TargetCPUPct })
