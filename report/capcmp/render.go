@@ -1,11 +1,11 @@
 package capcmp
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/junit"
 	"github.com/vesload/vesload/report/table"
 )
@@ -65,10 +65,7 @@ func Markdown(w io.Writer, c *Comparison) error {
 func JSON(w io.Writer, c *Comparison) error { return encode(w, c) }
 
 func encode(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := format.WriteJSON(w, v); err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
 	return nil

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/vesload/vesload/report/internal/reporttest"
@@ -31,19 +30,8 @@ func TestRenderingsEscapeHostileText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, render := range map[string]func(*bytes.Buffer) error{
+	reporttest.CheckRenderingsEscaped(t, map[string]func(*bytes.Buffer) error{
 		"text":     func(w *bytes.Buffer) error { return Text(w, c) },
 		"markdown": func(w *bytes.Buffer) error { return Markdown(w, c) },
-	} {
-		var w bytes.Buffer
-		if err := render(&w); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if r, ok := reporttest.TerminalSafe(w.String()); !ok {
-			t.Errorf("%s rendering writes %U raw:\n%s", name, r, w.String())
-		}
-		if !strings.Contains(w.String(), `\x1b`) || !strings.Contains(w.String(), `\u202e`) {
-			t.Errorf("%s rendering does not show the escaped names:\n%s", name, w.String())
-		}
-	}
+	})
 }

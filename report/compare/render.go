@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -207,14 +205,7 @@ func JSON(w io.Writer, c *Comparison) error {
 	if c.Gates != nil {
 		doc.Gates = jsonGateSet(c)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("comparison json: %w", err)
-	}
-	if _, err := w.Write(table.EscapeJSON(buf.Bytes())); err != nil {
+	if err := format.WriteJSON(w, doc); err != nil {
 		return fmt.Errorf("comparison json: %w", err)
 	}
 	return nil

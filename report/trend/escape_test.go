@@ -2,7 +2,6 @@ package trend
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/vesload/vesload/report/internal/reporttest"
@@ -23,19 +22,8 @@ func TestRenderingsEscapeHostileText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, render := range map[string]func(*bytes.Buffer) error{
+	reporttest.CheckRenderingsEscaped(t, map[string]func(*bytes.Buffer) error{
 		"text":     func(w *bytes.Buffer) error { return Text(w, a) },
 		"markdown": func(w *bytes.Buffer) error { return Markdown(w, a) },
-	} {
-		var w bytes.Buffer
-		if err := render(&w); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if r, ok := reporttest.TerminalSafe(w.String()); !ok {
-			t.Errorf("%s rendering writes %U raw:\n%s", name, r, w.String())
-		}
-		if !strings.Contains(w.String(), `\x1b`) || !strings.Contains(w.String(), `\u202e`) {
-			t.Errorf("%s rendering does not show the escaped labels:\n%s", name, w.String())
-		}
-	}
+	})
 }

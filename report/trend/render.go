@@ -1,7 +1,6 @@
 package trend
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -251,14 +250,7 @@ func JSON(w io.Writer, a *Analysis) error {
 		}
 		doc.Gates = jg
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("trend json: %w", err)
-	}
-	if _, err := w.Write(table.EscapeJSON(buf.Bytes())); err != nil {
+	if err := format.WriteJSON(w, doc); err != nil {
 		return fmt.Errorf("trend json: %w", err)
 	}
 	return nil

@@ -5,6 +5,8 @@
 package reporttest
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -218,4 +220,23 @@ func TerminalSafe(out string) (rune, bool) {
 		}
 	}
 	return 0, true
+}
+
+// CheckRenderingsEscaped runs each rendering of hostile input and fails t
+// when one writes a rune a terminal would obey (TerminalSafe) or does not
+// show the escapes of ESC and U+202E, which the hostile text carries.
+func CheckRenderingsEscaped(t testing.TB, renders map[string]func(*bytes.Buffer) error) {
+	t.Helper()
+	for name, render := range renders {
+		var w bytes.Buffer
+		if err := render(&w); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r, ok := TerminalSafe(w.String()); !ok {
+			t.Errorf("%s rendering writes %U raw:\n%s", name, r, w.String())
+		}
+		if !strings.Contains(w.String(), `\x1b`) || !strings.Contains(w.String(), `\u202e`) {
+			t.Errorf("%s rendering does not show the escaped text:\n%s", name, w.String())
+		}
+	}
 }
