@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // The limits, in bytes, one per kind of input. Each says why it is what
@@ -106,6 +107,22 @@ func ReadFile(path, what string, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Name: path, What: what, Limit: limit}
 	}
 	return ReadAll(f, path, what, limit)
+}
+
+// SecretLine reads a password or token file, bounded as a secret: its
+// first line, line end and trailing blanks dropped. An empty one is an
+// error. Errors name what the file is for and its path, never its
+// content.
+func SecretLine(path, what string) (string, error) {
+	b, err := ReadFile(path, what, Secret)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	if line = strings.TrimRight(line, "\r \t"); line == "" {
+		return "", fmt.Errorf("%s %s: empty", what, path)
+	}
+	return line, nil
 }
 
 // ReadAll reads r to its end, name and what naming it in errors, and

@@ -102,3 +102,31 @@ func (c *chunked) Read(p []byte) (int, error) {
 	c.data = c.data[n:]
 	return n, nil
 }
+
+// TestSecretLine: a secret is its file's first line without its line end
+// or trailing blanks; an empty one is refused, and so is a device that
+// never ends, at the secret's bound, without its content in the error.
+func TestSecretLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, content, want, err string
+	}{
+		{"plain", "s3cret\n", "s3cret", ""},
+		{"crlf and blanks", "s3cret \t\r\nsecond line\n", "s3cret", ""},
+		{"no newline", "tok", "tok", ""},
+		{"empty", "\n", "", "empty"},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := SecretLine(path, "password file")
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %q, %v; want %q, %q", tc.name, got, err, tc.want, tc.err)
+		}
+	}
+	if _, err := SecretLine("/dev/zero", "password file"); !errors.As(err, new(*TooLargeError)) {
+		t.Errorf("/dev/zero: %v, want a TooLargeError", err)
+	}
+}

@@ -105,12 +105,7 @@ func ReadPassword(path string) (string, error) {
 	if path == "" {
 		return "", errors.New("a Kafka user needs a password file")
 	}
-	b, err := inputfile.ReadFile(path, "Kafka password file", inputfile.Secret)
-	if err != nil {
-		return "", err
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	return strings.TrimRight(line, "\r \t"), nil
+	return inputfile.SecretLine(path, "Kafka password file")
 }
 
 // Endpoint is a parsed kafka://HOST:PORT[,HOST:PORT…][/TOPIC] URL.

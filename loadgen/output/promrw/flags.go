@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/internal/inputfile"
 	"github.com/vesload/vesload/internal/tlsconf"
 	"github.com/vesload/vesload/loadgen/output"
 )
@@ -102,13 +102,13 @@ func (f *Flags) config() (Config, error) {
 	case f.bearerFile != "" && (f.user != "" || f.passFile != ""):
 		return c, errors.New("--remote-write-bearer-file and basic auth (--remote-write-user): give one")
 	case f.bearerFile != "":
-		tok, err := secret(f.bearerFile)
+		tok, err := inputfile.SecretLine(f.bearerFile, "bearer token file")
 		if err != nil {
 			return c, fmt.Errorf("--remote-write-bearer-file: %w", err)
 		}
 		c.Bearer = tok
 	case f.passFile != "":
-		pass, err := secret(f.passFile)
+		pass, err := inputfile.SecretLine(f.passFile, "password file")
 		if err != nil {
 			return c, fmt.Errorf("--remote-write-password-file: %w", err)
 		}
@@ -120,20 +120,6 @@ func (f *Flags) config() (Config, error) {
 		return c, errors.New("--remote-write-password-file: give --remote-write-user too")
 	}
 	return c, nil
-}
-
-// secret is the first line of a file, its newline dropped.
-func secret(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	first, _, _ := strings.Cut(string(b), "\n")
-	first = strings.TrimSuffix(first, "\r")
-	if first == "" {
-		return "", fmt.Errorf("%s: empty", path)
-	}
-	return first, nil
 }
 
 // KubeArgs implements output.Flags: the URL, job and timeout reach the
