@@ -89,23 +89,14 @@ type Writer struct {
 	closed int64
 	// rows holds the lines of the seconds closed since the last batch;
 	// the next live second adds the internal row and queues them.
-	rows   line
-	points int
-	buf    line
-	queue  chan []byte
-	stats  Stats
-	done   chan struct{}
-	shut   bool
-	begun  bool // Start was called
-	// abandoned: Close stopped waiting; what is still queued is dropped.
-	abandoned bool
-	// queued counts the batches put in the queue; at abandonment those
-	// neither written nor failed are dropped (in the queue or in a write).
-	queued   int64
+	rows     line
+	points   int
+	buf      line
+	queue    *output.Queue[[]byte]
+	url      string // the write URL with any password hidden, for Stats
+	shut     bool
+	begun    bool // Start was called
 	pctNames []string
-	// stop ends the write in progress when Close stops waiting for it.
-	stop   context.Context
-	cancel context.CancelFunc
 }
 
 // FinalWait is how long the end of a run waits for InfluxDB to take what
@@ -145,16 +136,13 @@ func New(cfg Config) (*Writer, error) {
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
-	w := &Writer{
-		cfg: cfg, endpoint: endpoint, user: user, pass: pass,
-		queue: make(chan []byte, cfg.Queue), done: make(chan struct{}),
-	}
-	w.stop, w.cancel = context.WithCancel(context.Background())
+	w := &Writer{cfg: cfg, endpoint: endpoint, user: user, pass: pass, url: redacted(cfg.URL)}
 	for _, p := range cfg.Percentiles {
 		w.pctNames = append(w.pctNames, pctField(p))
 	}
-	w.stats.URL = redacted(cfg.URL)
-	go w.run()
+	w.queue = output.NewQueue(output.QueueConfig[[]byte]{Size: cfg.Queue, Write: w.post,
+		Items: func(batch []byte) int64 { return int64(bytes.Count(batch, []byte{'\n'})) },
+		Full:  "the write queue was full: InfluxDB is slower than one batch a second"})
 	return w, nil
 }
 
@@ -264,14 +252,7 @@ func (w *Writer) enqueue(points int) {
 	if points == 0 {
 		return
 	}
-	batch := bytes.Clone(w.buf.b)
-	select {
-	case w.queue <- batch:
-		w.queued++
-	default:
-		w.stats.Dropped++
-		w.stats.LastError = "the write queue was full: InfluxDB is slower than one batch a second"
-	}
+	w.queue.Put(bytes.Clone(w.buf.b))
 }
 
 // distribution is what a row reads of a latency histogram (µs).
@@ -459,10 +440,9 @@ func (w *Writer) annotateLocked(what string) {
 }
 
 // Close writes the seconds not yet sent, with the internal row of
-// inFlight requests, and the end annotation, waits up to
-// wait for the queue to drain, and returns what was written. Points
-// still queued after that are counted as dropped. Closing again only
-// returns the figures.
+// inFlight requests, and the end annotation, waits up to wait for the
+// queue to drain (output.Queue), and returns what was written. Closing
+// again only returns the figures.
 func (w *Writer) Close(inFlight int64, wait time.Duration) Stats {
 	w.mu.Lock()
 	if !w.shut {
@@ -471,54 +451,15 @@ func (w *Writer) Close(inFlight int64, wait time.Duration) Stats {
 			w.annotateLocked("ended")
 		}
 		w.shut = true
-		close(w.queue)
 	}
 	w.mu.Unlock()
-	select {
-	case <-w.done:
-		w.cancel()
-	case <-time.After(wait):
-		w.mu.Lock()
-		if !w.abandoned {
-			w.abandoned = true
-			w.stats.Dropped += w.queued - w.stats.Batches - w.stats.Failed
-		}
-		w.mu.Unlock()
-		w.cancel()
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.stats
-}
-
-// run is the writer goroutine: one POST per batch, in order.
-func (w *Writer) run() {
-	defer close(w.done)
-	for batch := range w.queue {
-		w.mu.Lock()
-		abandoned := w.abandoned
-		w.mu.Unlock()
-		if abandoned {
-			continue // counted as dropped by Close
-		}
-		err := w.post(batch)
-		w.mu.Lock()
-		switch {
-		case w.abandoned: // counted as dropped by Close
-		case err != nil:
-			w.stats.Failed++
-			w.stats.LastError = err.Error()
-		default:
-			w.stats.Batches++
-			w.stats.Points += int64(bytes.Count(batch, []byte{'\n'}))
-		}
-		w.mu.Unlock()
-	}
+	q := w.queue.Close(wait)
+	return Stats{URL: w.url, Batches: q.Batches, Points: q.Items, Failed: q.Failed, Dropped: q.Dropped, LastError: q.LastError}
 }
 
 // post writes one batch; InfluxDB answers 204 when it took it.
-func (w *Writer) post(batch []byte) error {
-	ctx, cancel := context.WithTimeout(w.stop, w.cfg.Timeout)
+func (w *Writer) post(ctx context.Context, batch []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.endpoint, bytes.NewReader(batch))
 	if err != nil {

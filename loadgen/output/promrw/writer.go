@@ -17,6 +17,7 @@ import (
 
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/internal/tlsconf"
+	"github.com/vesload/vesload/loadgen/output"
 	"github.com/vesload/vesload/report/result"
 )
 
@@ -86,19 +87,9 @@ type Writer struct {
 	// Second; index finds a series in it by name and label.
 	batch []series
 	index map[string]int
-	queue chan []series
-	// queued counts the batches the queue took, resolved those the
-	// writer counted since (written or failed): Close counts the rest as
-	// dropped when it stops waiting.
-	queued, resolved int64
-	stats            Stats
-	done             chan struct{}
-	shut             bool
-	// abandoned: Close stopped waiting; what is still queued is dropped
-	// and the write under way is cancelled.
-	abandoned bool
-	ctx       context.Context
-	cancel    context.CancelFunc
+	queue *output.Queue[[]series]
+	url   string // the write URL with credentials hidden, for Stats
+	shut  bool
 }
 
 // New checks cfg and starts the writer goroutine. Bad configuration is
@@ -132,9 +123,9 @@ func New(cfg Config) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", redact.URL(cfg.URL), err)
 	}
-	w := &Writer{cfg: cfg, api: api, tr: tr, totals: map[string]int64{}, index: map[string]int{},
-		queue: make(chan []series, cfg.Queue), done: make(chan struct{})}
-	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w := &Writer{cfg: cfg, api: api, tr: tr, totals: map[string]int64{}, index: map[string]int{}, url: redact.URL(cfg.URL)}
+	w.queue = output.NewQueue(output.QueueConfig[[]series]{Size: cfg.Queue, Write: w.write, Items: samples,
+		Full: "the write queue was full: the endpoint is slower than one batch a second", Done: tr.CloseIdleConnections})
 	w.base = []label{{"job", cfg.Job}}
 	if cfg.RunID != "" {
 		w.base = append(w.base, label{"run_id", cfg.RunID})
@@ -142,8 +133,6 @@ func New(cfg Config) (*Writer, error) {
 	if cfg.Shard != "" {
 		w.base = append(w.base, label{"shard", cfg.Shard})
 	}
-	w.stats.URL = redact.URL(cfg.URL)
-	go w.run()
 	return w, nil
 }
 
@@ -254,22 +243,23 @@ func (w *Writer) Second(inFlight int64) {
 func (w *Writer) flush(inFlight int64) {
 	w.lastLive = max(w.cfg.Now().UnixMilli(), w.lastLive+1)
 	w.add("vesload_run_in_flight", label{}, float64(inFlight), w.lastLive)
-	batch := w.batch
+	w.queue.Put(w.batch)
 	w.batch, w.index = nil, map[string]int{}
-	select {
-	case w.queue <- batch:
-		w.queued++
-	default:
-		w.stats.Dropped++
-		w.stats.LastError = "the write queue was full: the endpoint is slower than one batch a second"
+}
+
+// samples counts the samples of a batch, for Stats.
+func samples(batch []series) int64 {
+	n := 0
+	for _, s := range batch {
+		n += len(s.samples)
 	}
+	return int64(n)
 }
 
 // Close queues the seconds not yet sent, waits up to wait for the queue
-// to drain, and returns what was written. Batches not written by then
-// are counted as dropped (the one being written too, whatever becomes of
-// it) and the write under way is cancelled.
-// Closing again only returns the figures.
+// to drain (output.Queue: what is not written by then is dropped and the
+// write under way cancelled; its goroutine closes the writer's idle
+// connections after its last write), and returns what was written. Closing again only returns the figures.
 func (w *Writer) Close(wait time.Duration) Stats {
 	w.mu.Lock()
 	if !w.shut {
@@ -277,64 +267,16 @@ func (w *Writer) Close(wait time.Duration) Stats {
 			w.flush(0)
 		}
 		w.shut = true
-		close(w.queue)
 	}
 	w.mu.Unlock()
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-w.done:
-	case <-timer.C:
-		w.mu.Lock()
-		if !w.abandoned {
-			w.abandoned = true
-			w.stats.Dropped += w.queued - w.resolved
-			w.cancel()
-		}
-		w.mu.Unlock()
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.stats
-}
-
-// run is the writer goroutine: one write per batch, in order.
-func (w *Writer) run() {
-	defer close(w.done)
-	defer w.tr.CloseIdleConnections()
-	defer w.cancel()
-	for batch := range w.queue {
-		w.mu.Lock()
-		abandoned := w.abandoned
-		w.mu.Unlock()
-		if abandoned {
-			continue // counted as dropped by Close
-		}
-		err := w.write(batch)
-		w.mu.Lock()
-		if w.abandoned { // counted as dropped by Close, even if it arrived
-			w.mu.Unlock()
-			continue
-		}
-		w.resolved++
-		switch {
-		case err != nil:
-			w.stats.Failed++
-			w.stats.LastError = err.Error()
-		default:
-			w.stats.Batches++
-			for _, s := range batch {
-				w.stats.Samples += int64(len(s.samples))
-			}
-		}
-		w.mu.Unlock()
-	}
+	q := w.queue.Close(wait)
+	return Stats{URL: w.url, Batches: q.Batches, Samples: q.Items, Failed: q.Failed, Dropped: q.Dropped, LastError: q.LastError}
 }
 
 // write pushes one batch, with the remote API's retries, within the
 // timeout.
-func (w *Writer) write(batch []series) error {
-	ctx, cancel := context.WithTimeout(w.ctx, w.cfg.Timeout)
+func (w *Writer) write(ctx context.Context, batch []series) error {
+	ctx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
 	defer cancel()
 	_, err := w.api.Write(ctx, remote.WriteV1MessageType, &writeRequest{series: batch})
 	if err != nil {
@@ -348,4 +290,4 @@ func (w *Writer) write(batch []series) error {
 }
 
 // String is the writer's endpoint, credentials hidden, for notes.
-func (w *Writer) String() string { return w.stats.URL + " (job " + strconv.Quote(w.cfg.Job) + ")" }
+func (w *Writer) String() string { return w.url + " (job " + strconv.Quote(w.cfg.Job) + ")" }
