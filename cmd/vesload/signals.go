@@ -37,29 +37,41 @@ type signals struct {
 // outputs are written still ends with the summary, the result and exit
 // 130, not the signal's default action.
 //
-// A SIGHUP that came during the set-up, before the session existed
-// (early), is the first: the session hears of it at once.
+// It takes over early's channel, on which SIGHUP has been caught since
+// the set-up began (nil: from now on): one channel, so that no signal is
+// delivered twice, to the set-up's catch and to the run's. A SIGHUP of the
+// set-up is the first: the session hears of it at once; any other signal
+// early caught is handled now.
 func catchSignals(s signalTarget, early *earlyHangUp) *signals {
-	c := &signals{sigs: make(chan os.Signal, 4), done: make(chan struct{})}
-	signal.Notify(c.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	dropped := early.stop() // after Notify: no SIGHUP falls between the two
+	if early == nil {
+		early = catchEarlyHangUp()
+	}
+	signal.Notify(early.sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT) // before the take: none is lost
+	dropped, pending := early.take()
+	c := &signals{sigs: early.sigs, done: make(chan struct{})}
 	hungUp := dropped != nil
 	if hungUp {
 		s.HangUp(dropped)
 	}
+	handle := func(sig os.Signal) {
+		switch {
+		case sig == syscall.SIGHUP && !hungUp:
+			hungUp = true
+			s.HangUp(dropTerminal())
+		case sig == syscall.SIGQUIT && c.dump == nil:
+			c.dump = stacks()
+			s.Interrupt()
+		default:
+			s.Interrupt()
+		}
+	}
 	go func() {
 		defer close(c.done)
+		for _, sig := range pending {
+			handle(sig)
+		}
 		for sig := range c.sigs {
-			switch {
-			case sig == syscall.SIGHUP && !hungUp:
-				hungUp = true
-				s.HangUp(dropTerminal())
-			case sig == syscall.SIGQUIT && c.dump == nil:
-				c.dump = stacks()
-				s.Interrupt()
-			default:
-				s.Interrupt()
-			}
+			handle(sig)
 		}
 	}()
 	return c
@@ -68,44 +80,60 @@ func catchSignals(s signalTarget, early *earlyHangUp) *signals {
 // earlyHangUp catches a SIGHUP from a run's set-up on (the built-in
 // emulator starting, the preflight, the shards' agreement), before its
 // session exists to be told: the terminal is dropped as the session
-// would drop it, and the session hears of it when it starts catching
-// signals itself.
+// would drop it, and catchSignals takes its channel over.
 type earlyHangUp struct {
-	sigs    chan os.Signal
-	done    chan struct{}
-	dropped func() int64 // set by the goroutine before done is closed
+	sigs     chan os.Signal
+	handover chan struct{}
+	done     chan struct{}
+	taken    bool
+	// Set by the goroutine before done is closed: the terminal's dropped
+	// lines after a SIGHUP, and the signals it caught but does not
+	// handle (a second SIGHUP; those catchSignals added before the take).
+	dropped func() int64
+	pending []os.Signal
 }
 
 // catchEarlyHangUp starts catching SIGHUP for a set-up.
 func catchEarlyHangUp() *earlyHangUp {
-	e := &earlyHangUp{sigs: make(chan os.Signal, 1), done: make(chan struct{})}
+	e := &earlyHangUp{sigs: make(chan os.Signal, 4), handover: make(chan struct{}), done: make(chan struct{})}
 	signal.Notify(e.sigs, syscall.SIGHUP)
 	go func() {
 		defer close(e.done)
-		for range e.sigs {
-			if e.dropped == nil {
-				e.dropped = dropTerminal()
+		for {
+			select {
+			case sig := <-e.sigs:
+				if sig == syscall.SIGHUP && e.dropped == nil {
+					e.dropped = dropTerminal()
+				} else {
+					e.pending = append(e.pending, sig)
+				}
+			case <-e.handover:
+				return
 			}
 		}
 	}()
 	return e
 }
 
-// stop ends the early catch and returns the terminal's dropped lines when
-// a SIGHUP came, nil otherwise. It may be called more than once; a nil e
-// caught nothing.
-func (e *earlyHangUp) stop() (dropped func() int64) {
-	if e == nil {
-		return nil
+// take ends the early catch, leaving its channel to the caller, and
+// returns what it caught.
+func (e *earlyHangUp) take() (dropped func() int64, pending []os.Signal) {
+	e.taken = true
+	close(e.handover)
+	<-e.done
+	return e.dropped, e.pending
+}
+
+// stop ends an early catch nobody took (the set-up failed); a taken one
+// is the run's to stop (signals.release). A nil e caught nothing.
+func (e *earlyHangUp) stop() {
+	if e == nil || e.taken {
+		return
 	}
-	select {
-	case <-e.done:
-	default:
-		signal.Stop(e.sigs) // no signal is sent on sigs once Stop returns
-		close(e.sigs)
-		<-e.done
-	}
-	return e.dropped
+	e.taken = true
+	signal.Stop(e.sigs)
+	close(e.handover)
+	<-e.done
 }
 
 // release stops catching signals and, after a SIGQUIT, prints the
