@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/summary"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -38,11 +40,19 @@ func CapacityMarkdown(w io.Writer, d *result.CapacityDocument) error {
 	asked := fmt.Sprintf("Target %s; SLOs %s; steps of %s s after a %s s warm-up, from %s/s up to %s/s; %s in %s s of a %s s budget.",
 		markdownCode(d.Config.URL), markdownCode(strings.Join(d.Config.SLOs, ", ")), format.Num(d.Config.StepS), format.Num(d.Config.WarmupS),
 		format.Num(d.Config.StartRPS), format.Num(d.Config.MaxRPS), steps(len(c.Steps)), format.Num(c.SpentS), format.Num(c.BudgetS))
+	if hv := summary.HVShape(d.Config); hv != "" {
+		asked += " " + hv + "."
+	}
 	p.Println(asked)
 	p.Println("")
-	t := table.Table{Cols: []table.Column{table.Right("Step"), table.Left("Phase"), table.Right("Offered /s"), table.Right("Achieved /s"),
-		table.Right("p50 ms"), table.Right("p99 ms"), table.Right("Error %"), table.Right("Target CPU %"), table.Left("Verdict"),
-		table.Left("Cause"), table.Left("Decided by")}}
+	followed := slices.ContainsFunc(c.Steps, func(s result.CapacityStep) bool { return s.E2EP99Ms != nil })
+	cols := []table.Column{table.Right("Step"), table.Left("Phase"), table.Right("Offered /s"), table.Right("Achieved /s"),
+		table.Right("p50 ms"), table.Right("p99 ms")}
+	if followed {
+		cols = append(cols, table.Right("e2e p99 ms"))
+	}
+	t := table.Table{Cols: append(cols, table.Right("Error %"), table.Right("Target CPU %"), table.Left("Verdict"),
+		table.Left("Cause"), table.Left("Decided by"))}
 	for _, s := range c.Steps {
 		verdict := "pass"
 		if !s.Pass {
@@ -59,9 +69,13 @@ func CapacityMarkdown(w io.Writer, d *result.CapacityDocument) error {
 		if !s.Pass {
 			cause = s.Cause
 		}
-		t.Add(format.Num(float64(s.N)), table.EscapeCell(markdownText(s.Phase)), format.Num(s.OfferedRPS), format.Num(s.AchievedRPS),
-			format.Ms(s.P50Ms), format.Ms(s.P99Ms), format.Pct(s.ErrorRatePct), cpu, verdict,
-			table.EscapeCell(markdownText(cause)), table.EscapeCell(markdownText(s.Decided)))
+		row := []string{format.Num(float64(s.N)), table.EscapeCell(markdownText(s.Phase)), format.Num(s.OfferedRPS), format.Num(s.AchievedRPS),
+			format.Ms(s.P50Ms), format.Ms(s.P99Ms)}
+		if followed {
+			row = append(row, summary.E2EMs(s))
+		}
+		t.Add(append(row, format.Pct(s.ErrorRatePct), cpu, verdict,
+			table.EscapeCell(markdownText(cause)), table.EscapeCell(markdownText(s.Decided)))...)
 	}
 	p.Lines(t.Pipe(""))
 	if err := p.Err(); err != nil {

@@ -85,6 +85,12 @@ func TestCapacityMarkdown(t *testing.T) {
 		Steps: undecided.Capacity.Steps[:1]}
 	undecided.Capacity.Steps[0].Pass, undecided.Capacity.Steps[0].Cause = false, result.CauseTarget
 	undecided.Capacity.Steps[0].Phase = "climb|*x*"
+	hv := reporttest.Capacity()
+	hv.Config.URL, hv.Config.Protocol, hv.Config.Producers, hv.Config.SizeBytes = "tcp://127.0.0.1:6061", result.ProtocolHV, 2, 8192
+	for i := range hv.Capacity.Steps[1:] { // the first step's events were not followed
+		e2e := 1.5 + 100*float64(i)
+		hv.Capacity.Steps[i+1].E2EP99Ms = &e2e
+	}
 	for _, tc := range []struct {
 		name string
 		doc  *result.CapacityDocument
@@ -93,6 +99,7 @@ func TestCapacityMarkdown(t *testing.T) {
 		{"capacity_generator.md.golden", generator},
 		{"capacity_undecided.md.golden", undecided},
 		{"capacity_empty.md.golden", &result.CapacityDocument{}},
+		{"capacity_hv.md.golden", hv},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -40,6 +40,16 @@ func TestCapacityRefusesBadInput(t *testing.T) {
 		{[]string{"--step-results", "/nonexistent/steps"}, "--step-results /nonexistent/steps: want an existing folder"},
 		{[]string{"--markdown", "/nonexistent/capacity.md"}, "--markdown /nonexistent/capacity.md"},
 		{[]string{"--html", "/"}, "--html /: is a folder"},
+		{[]string{"hv", "--addr", "127.0.0.1:9", "--emulator-process-rate", "100"}, "give no --addr"},
+		{[]string{"hv", "--addr", "127.0.0.1:9", "--slo", "e2e_p99<1s"}, "e2e_p99 is not measured per step: delivery was not followed"},
+		{[]string{"hv", "--addr", "127.0.0.1:9", "--slo", "hv.lost==0"}, "hv.lost is not measured per step"},
+		{[]string{"hv", "--producers", "0"}, "producers"},
+		{[]string{"hv", "--size", "-1"}, "size"},
+		{[]string{"hv", "--cacert", "ca.pem"}, "need --addr"},
+		{[]string{"hv", "--start", "500", "--max", "100"}, "--max 100 is below --start 500"},
+		{[]string{"hv", "--emulator-process-rate", "-5"}, "--emulator-process-rate -5"},
+		{[]string{"hv", "--messages", "10"}, "unknown flag: --messages"},
+		{[]string{"hv", "extra"}, "unexpected argument"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := dispatch(append([]string{"capacity"}, tc.args...), &stdout, &stderr)
@@ -108,6 +118,50 @@ func TestCapacityAgainstABoundedEmulator(t *testing.T) {
 	for _, want := range []string{"Capacity: ", "Limited by: the target", "rate /s", "achieved /s", "p99 ms", "error %"} {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("summary without %q:\n%s", want, o.stdout)
+		}
+	}
+}
+
+// TestCapacityHVAgainstABoundedEmulator searches the built-in HV-VES
+// emulator that handles at most 1,000 messages a second: what comes
+// faster waits in its connections, so each message reaches Kafka later
+// than the one before. The search, whose steps follow every message into
+// the emulator's Kafka, must find the limit within 10 %, laid to the
+// target, and its steps must carry the whole step's delivery.
+func TestCapacityHVAgainstABoundedEmulator(t *testing.T) {
+	t.Parallel()
+	out, steps := filepath.Join(t.TempDir(), "capacity.json"), t.TempDir()
+	o := vesload(t, 3*time.Minute, "capacity", "hv", "--step-duration", "2s", "--warmup", "1s", "--precision", "10%",
+		"--emulator-process-rate", "1000", "--start", "250", "--max", "4000", "--budget", "2m", "-o", out, "--step-results", steps)
+	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
+	if o.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc result.CapacityDocument
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Capacity
+	if doc.Config.Protocol != result.ProtocolHV || !doc.Config.Emulator || doc.Config.Producers != 2 || !strings.HasPrefix(doc.Config.URL, "tcp://127.0.0.1:") {
+		t.Errorf("config %+v: want an HV-VES search of the built-in emulator's 2 producers", doc.Config)
+	}
+	if c.MaxRPS < 900 || c.MaxRPS > 1100 || c.LimitedBy != result.CauseTarget || !c.Confirmed || c.Undecided != "" {
+		t.Errorf("max %g/s (broke at %g/s by %s), limited by %q, confirmed %v, undecided %q; want 900 to 1,100/s, the target, confirmed",
+			c.MaxRPS, c.FailRPS, c.BrokenBy, c.LimitedBy, c.Confirmed, c.Undecided)
+	}
+	for _, s := range c.Steps {
+		run := readResult(t, s.Result)
+		if run.HV == nil || run.Delivery == nil || run.Delivery.Delivered != run.HV.Sent.Written || len(s.Gates) != 3 {
+			t.Errorf("step %d at %g/s: HV %v, delivery %+v, gates %v; want every written message followed into Kafka and 3 gates judged",
+				s.N, s.OfferedRPS, run.HV != nil, run.Delivery, s.Gates)
+			continue
+		}
+		if s.E2EP99Ms == nil || *s.E2EP99Ms != run.Delivery.E2E.P99 {
+			t.Errorf("step %d: e2e p99 %v, want the step's delivery's %g ms", s.N, s.E2EP99Ms, run.Delivery.E2E.P99)
 		}
 	}
 }

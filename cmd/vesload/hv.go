@@ -41,6 +41,10 @@ type hvOptions struct {
 	settle time.Duration
 	shard  shardOptions
 	run    runOptions
+	// emulator, when set, is a built-in emulator already running (a
+	// capacity search's, shared by its steps): the run sends to it and
+	// leaves it running.
+	emulator *builtin.Emulator
 }
 
 func hvFlags(o *hvOptions) *pflag.FlagSet {
@@ -220,7 +224,9 @@ func hvSetUp(o *hvOptions, changed func(string) bool, stderr io.Writer) (_ *scen
 		return nil, so, release, err
 	}
 	if emu != nil {
-		closers = append(closers, emu.Close)
+		if emu != o.emulator {
+			closers = append(closers, emu.Close)
+		}
 		sampleEmulator(&so.Target, emu)
 		so.Emulator = emu
 	}
@@ -292,22 +298,35 @@ func unroutedDomain(domain string) string {
 		domain)
 }
 
-// hvTarget starts the built-in emulator when no --addr is given and
-// points cfg at it; nil with an address.
+// refuseForEmulator refuses the flags that make no sense against the
+// built-in emulator, which is observed directly and speaks plain TCP.
+func refuseForEmulator(o *hvOptions) error {
+	w := &o.run.watch
+	if w.targetMetrics != "" || len(w.targetPIDs) > 0 || len(w.targetProcs) > 0 {
+		return usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
+	}
+	if o.tls.Enabled() {
+		return usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
+	}
+	return nil
+}
+
+// hvTarget starts the built-in emulator when no --addr is given (or
+// takes the one already running, o.emulator) and points cfg at it; nil
+// with an address.
 func hvTarget(o *hvOptions, cfg *hv.Config, stderr io.Writer) (*builtin.Emulator, error) {
 	if cfg.Addr != "" {
 		return nil, nil
 	}
-	w := &o.run.watch
-	if w.targetMetrics != "" || len(w.targetPIDs) > 0 || len(w.targetProcs) > 0 {
-		return nil, usagef("--target-metrics, --target-pid and --target-process need --addr (the built-in emulator is observed directly)")
-	}
-	if o.tls.Enabled() {
-		return nil, usagef("--cert, --key, --cacert and --insecure need --addr (the built-in emulator speaks plain TCP)")
-	}
-	emu, err := builtin.Start(stderr)
-	if err != nil {
+	if err := refuseForEmulator(o); err != nil {
 		return nil, err
+	}
+	emu := o.emulator
+	if emu == nil {
+		var err error
+		if emu, err = builtin.Start(stderr); err != nil {
+			return nil, err
+		}
 	}
 	cfg.Addr = emu.HVAddr()
 	fmt.Fprintf(stderr, "vesload hv: no --addr given: sending to the built-in HV-VES emulator at %s\nvesload hv: %s\n", cfg.Addr, emu.Describe())

@@ -77,6 +77,7 @@ func (f *serveFlags) declare(fs *pflag.FlagSet) {
 	fs.StringVar(&h.ClientCAFile, "hv-client-ca", "", "require HV-VES client certificates signed by this PEM CA `FILE`")
 	fs.DurationVar(&h.IdleTimeout, "hv-idle-timeout", hvemu.DefaultIdleTimeout, "close HV-VES connections idle this long")
 	fs.Int64Var(&h.ReadRate, "hv-read-rate", 0, "read each HV-VES connection at most this many `BYTES` a second (0: no limit), to create back-pressure")
+	fs.Float64Var(&h.ProcessRate, "hv-process-rate", 0, "handle at most this many HV-VES `MESSAGES` a second over all connections (0: no limit), as a collector of known capacity: the rest waits in the connections' buffers, its travel time growing")
 	fs.IntVar(&h.MaxPayload, "hv-max-payload", hvemu.MaxPayload, "disconnect HV-VES clients announcing a larger payload (bytes)")
 	fs.BoolVar(&o.RecordArrivals, "record-arrivals", false, "keep the gaps between event requests' arrivals (in /stats), to check that shards interleave")
 	cliflag.AddrVar(fs, &f.st.Sink, "sink", "", "also listen on `HOST:PORT` for vesload probe's bulk throughput test (POST /sink)")

@@ -40,6 +40,7 @@ func Clearly(slos []threshold.Threshold, sofar *result.Result, planned int64) (r
 	return result.Threshold{}, false
 }
 
+// holds reports whether v keeps an upper bound (< or <=) at limit.
 func holds(op threshold.Op, v, limit float64) bool {
 	if op == threshold.LE {
 		return v <= limit

@@ -53,21 +53,60 @@ func words(g result.Threshold) string {
 	return g.Expr + ": " + format.Gate(g)
 }
 
-// Cause lays a failing step to the generator or the target. The
-// generator limited it when it saturated, its dispatch lag broke, or its
-// pool ran out although the target answered fast enough for the pool to
-// carry the rate (Little's law: rate × mean service time well under the
-// pool); otherwise the target did.
-func Cause(rate float64, r StepResult) string {
+// Cause lays a failing step, whose gates were judged by slos, to the
+// generator or the target. The generator limited it when it used nearly
+// all its CPU; otherwise, when the target kept the pool's connections
+// busy (held), a late dispatcher and an exhausted pool are the target's
+// doing (HV-VES producers whose writes the collector blocks, REST answers
+// too slow for the pool); when it did not, a pool that ran out is the
+// generator's, and so is a dispatch lag that broke (or a generator the
+// engine called saturated) when it explains the failure: every gate that
+// failed is a bound on a latency that would have held without the lag.
+// The rest is the target's: a travel time into Kafka hundreds of
+// milliseconds over its bound is not a few milliseconds of late dispatch.
+func Cause(rate float64, r StepResult, slos []threshold.Threshold, gates []result.Threshold) string {
 	h := r.Generator
-	if h.Saturated || engine.LagSaturated(h.DispatchLagP99Ms) {
+	switch {
+	case h.CPUSaturated:
+		return result.CauseGenerator
+	case held(rate, r):
+		return result.CauseTarget
+	case h.PoolExhausted > 0:
+		return result.CauseGenerator
+	case (h.Saturated || engine.LagSaturated(h.DispatchLagP99Ms)) && lagExplains(slos, gates, h.DispatchLagP99Ms):
 		return result.CauseGenerator
 	}
-	if h.PoolExhausted > 0 && h.Pool > 0 && r.Window != nil && r.Window.Service.Count > 0 {
-		busy := rate * r.Window.Service.Avg / 1000 // connections the rate keeps busy
-		if busy < float64(h.Pool)/2 {
-			return result.CauseGenerator
+	return result.CauseTarget
+}
+
+// lagExplains reports whether every failed gate is an upper bound in
+// milliseconds that its figure less the dispatch lag would have held.
+func lagExplains(slos []threshold.Threshold, gates []result.Threshold, lagMs float64) bool {
+	failed := false
+	for i, g := range gates {
+		if g.Pass {
+			continue
+		}
+		failed = true
+		if i >= len(slos) || g.Reason != "" || g.Unit != "ms" || slos[i].Op != threshold.LT && slos[i].Op != threshold.LE ||
+			!holds(slos[i].Op, g.Value-lagMs, slos[i].Value) {
+			return false
 		}
 	}
-	return result.CauseTarget
+	return failed
+}
+
+// held reports whether the target kept the step's pool busy: by Little's
+// law the rate times the mean service time is the connections in use, and
+// half the pool or more is the target's hold on it; a target that
+// answered nothing at all holds every connection it was given.
+func held(rate float64, r StepResult) bool {
+	h := r.Generator
+	if h.Pool <= 0 || r.Window == nil {
+		return false
+	}
+	if r.Window.Service.Count == 0 {
+		return h.PoolExhausted > 0 || engine.LagSaturated(h.DispatchLagP99Ms)
+	}
+	return rate*r.Window.Service.Avg/1000 >= float64(h.Pool)/2
 }

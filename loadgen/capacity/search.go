@@ -10,6 +10,7 @@ import (
 	"github.com/vesload/vesload/internal/usage"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/result/metric"
 	"github.com/vesload/vesload/report/threshold"
 )
 
@@ -304,12 +305,25 @@ func (s *search) record(phase string, rate float64, r StepResult) result.Capacit
 		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, PoolExhausted: r.Generator.PoolExhausted,
 		TookS: r.Took.Seconds(), SpentS: s.spent.Seconds(), BudgetS: s.o.Budget.Seconds(), Result: r.File}
 	st.ErrorRatePct, _ = w.ErrorRatePct()
+	if v, why := e2eP99(w); why == "" {
+		st.E2EP99Ms = &v
+	}
 	st.Pass, st.Gates, st.Decided = judge(s.o.SLOs, w)
 	if !st.Pass {
-		st.Cause = Cause(rate, r)
+		st.Cause = Cause(rate, r, s.o.SLOs, st.Gates)
 	}
 	s.steps = append(s.steps, st)
 	return st
+}
+
+// e2eP99 reads a step's travel time into Kafka through the registry, and
+// why it has none.
+func e2eP99(w *result.Result) (float64, string) {
+	m, ok := metric.Lookup(metric.E2EP99)
+	if !ok {
+		return 0, "no metric " + metric.E2EP99
+	}
+	return m.Read(w)
 }
 
 // budgetWords says what a search the budget stopped could not decide.

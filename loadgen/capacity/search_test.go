@@ -36,7 +36,7 @@ func (m *model) run(_ context.Context, rate float64) (StepResult, error) {
 	health := Health{Pool: 64}
 	if m.genLimit > 0 && rate > m.genLimit {
 		sent = m.genLimit
-		health.Saturated, health.DispatchLagP99Ms = true, 40
+		health.Saturated, health.DispatchLagP99Ms = true, 880 // the late requests below
 	}
 	n := int64(sent * secs)
 	w := &result.Result{Requests: result.Requests{Scheduled: n, Sent: n, OK: n},
@@ -237,20 +237,32 @@ func TestCause(t *testing.T) {
 	window := func(serviceMs float64) *result.Result {
 		return &result.Result{Service: result.Summary{Count: 100, Avg: serviceMs}}
 	}
+	p99, errs, e2e := slos(t, "p99<100ms"), slos(t, "error_rate<0.1%"), slos(t, "e2e_p99<250ms")
+	failed := func(value float64, unit string) []result.Threshold {
+		return []result.Threshold{{Value: value, Unit: unit}}
+	}
 	for _, tc := range []struct {
-		name string
-		rate float64
-		r    StepResult
-		want string
+		name  string
+		rate  float64
+		r     StepResult
+		slos  []threshold.Threshold
+		gates []result.Threshold
+		want  string
 	}{
-		{"a slow target", 1000, StepResult{Window: window(300)}, result.CauseTarget},
-		{"a saturated generator", 1000, StepResult{Window: window(5), Generator: Health{Saturated: true}}, result.CauseGenerator},
-		{"dispatch lag broke", 1000, StepResult{Window: window(5), Generator: Health{DispatchLagP99Ms: 12}}, result.CauseGenerator},
-		{"pool out, target fast", 1000, StepResult{Window: window(5), Generator: Health{Pool: 64, PoolExhausted: 10}}, result.CauseGenerator},
-		{"pool out, target slow", 1000, StepResult{Window: window(200), Generator: Health{Pool: 64, PoolExhausted: 10}}, result.CauseTarget},
-		{"pool out, no answer at all", 1000, StepResult{Window: &result.Result{}, Generator: Health{Pool: 64, PoolExhausted: 10}}, result.CauseTarget},
+		{"a slow target", 1000, StepResult{Window: window(300)}, p99, failed(400, "ms"), result.CauseTarget},
+		{"a saturated generator", 1000, StepResult{Window: window(5), Generator: Health{Saturated: true, DispatchLagP99Ms: 300}}, p99, failed(310, "ms"), result.CauseGenerator},
+		{"dispatch lag broke", 1000, StepResult{Window: window(5), Generator: Health{DispatchLagP99Ms: 120}}, p99, failed(125, "ms"), result.CauseGenerator},
+		{"dispatch lag too small to explain", 1000, StepResult{Window: window(5), Generator: Health{DispatchLagP99Ms: 12}}, p99, failed(400, "ms"), result.CauseTarget},
+		{"dispatch lag, errors failed", 1000, StepResult{Window: window(5), Generator: Health{DispatchLagP99Ms: 12}}, errs, failed(2, "%"), result.CauseTarget},
+		{"travel time far over a few ms of lag", 1125, StepResult{Window: window(0.1), Generator: Health{Saturated: true, DispatchLagP99Ms: 13, Pool: 8}}, e2e, failed(370, "ms"), result.CauseTarget},
+		{"pool out, target fast", 1000, StepResult{Window: window(5), Generator: Health{Pool: 64, PoolExhausted: 10}}, errs, failed(1, "%"), result.CauseGenerator},
+		{"pool out, target slow", 1000, StepResult{Window: window(200), Generator: Health{Pool: 64, PoolExhausted: 10}}, errs, failed(1, "%"), result.CauseTarget},
+		{"pool out, no answer at all", 1000, StepResult{Window: &result.Result{}, Generator: Health{Pool: 64, PoolExhausted: 10}}, errs, failed(100, "%"), result.CauseTarget},
+		{"writes the collector blocks", 2000, StepResult{Window: window(800), Generator: Health{Saturated: true, DispatchLagP99Ms: 900, Pool: 8}}, p99, failed(1500, "ms"), result.CauseTarget},
+		{"dispatch lag, pool idle", 2000, StepResult{Window: window(0.1), Generator: Health{Saturated: true, DispatchLagP99Ms: 400, Pool: 8}}, p99, failed(405, "ms"), result.CauseGenerator},
+		{"no CPU left, answers slow", 40000, StepResult{Window: window(50), Generator: Health{Saturated: true, CPUSaturated: true, Pool: 100, PoolExhausted: 9}}, errs, failed(3, "%"), result.CauseGenerator},
 	} {
-		if got := Cause(tc.rate, tc.r); got != tc.want {
+		if got := Cause(tc.rate, tc.r, tc.slos, tc.gates); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
@@ -287,23 +299,32 @@ func TestClearly(t *testing.T) {
 
 func TestCheckSLOs(t *testing.T) {
 	t.Parallel()
+	hv, followed := Whole{HV: true}, Whole{HV: true, Receiver: true, Delivery: true}
 	for _, tc := range []struct {
-		slo  string
-		want string // "" when a step can be judged by it
+		slo   string
+		whole Whole
+		want  string // "" when a step can be judged by it
 	}{
-		{"p99<500ms", ""},
-		{"error_rate<0.1%", ""},
-		{"errors.http_503<1", ""},
-		{"rps>100", ""},
-		{"service_p99<50ms", ""},
-		{"target_cpu_max<80%", "not measured per step"},
-		{"dispatch_lag_p99<5ms", "not measured per step"},
-		{"generator_cpu_max<90%", "not measured per step"},
-		{"delivery.lost<1", "not measured per step"},
+		{"p99<500ms", Whole{}, ""},
+		{"error_rate<0.1%", Whole{}, ""},
+		{"errors.http_503<1", Whole{}, ""},
+		{"rps>100", Whole{}, ""},
+		{"service_p99<50ms", Whole{}, ""},
+		{"target_cpu_max<80%", Whole{}, "not measured per step"},
+		{"dispatch_lag_p99<5ms", Whole{}, "not measured per step"},
+		{"generator_cpu_max<90%", followed, "not measured per step"},
+		{"delivery.lost<1", Whole{}, "not measured per step"},
+		{"e2e_p99<1s", hv, "not measured per step"},
+		{"hv.lost==0", hv, "not measured per step"},
+		{"hv.written>0", Whole{}, "not measured per step"},
+		{"hv.written>0", hv, ""},
+		{"hv.lost==0", followed, ""},
+		{"delivery.lost<1", followed, ""},
+		{"e2e_p99<1s", followed, ""},
 	} {
-		err := CheckSLOs(slos(t, tc.slo))
+		err := CheckSLOs(slos(t, tc.slo), tc.whole)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%s: %v, want %q", tc.slo, err, tc.want)
+			t.Errorf("%s with %+v: %v, want %q", tc.slo, tc.whole, err, tc.want)
 		}
 	}
 }

@@ -37,8 +37,9 @@ type StepResult struct {
 // Health is what the generator says of itself during a step.
 type Health struct {
 	// Saturated is the engine's verdict (engine.Saturated): dispatch lag
-	// p99 over 5 ms or its CPU at 90 % of its cores.
-	Saturated bool
+	// p99 over 5 ms or its CPU at 90 % of its cores; CPUSaturated its CPU
+	// half (engine.CPUSaturated), which no target causes.
+	Saturated, CPUSaturated bool
 	// DispatchLagP99Ms is how late the dispatcher reached its requests.
 	DispatchLagP99Ms float64
 	// Pool is the step's connection pool, PoolExhausted the requests due

@@ -176,7 +176,14 @@ func (e *Engine) health(cpu cpuStats, maxFlight int64, done bool) result.Generat
 // (dispatch lag p99 beyond saturatedLag), or it used nearly all the CPU it
 // may run on, so that its own delays are in the figures.
 func Saturated(g result.Generator) bool {
-	return LagSaturated(g.DispatchLagP99Ms) || g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
+	return LagSaturated(g.DispatchLagP99Ms) || CPUSaturated(g)
+}
+
+// CPUSaturated reports whether the generator used nearly all the CPU it
+// may run on: the CPU half of Saturated, which no target can cause (a
+// late dispatcher can be a pool the target keeps busy).
+func CPUSaturated(g result.Generator) bool {
+	return g.CPUAvgPct >= saturatedCPU*float64(runtime.GOMAXPROCS(0))
 }
 
 // LagSaturated reports whether a dispatch-lag p99 (ms) is beyond the

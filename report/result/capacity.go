@@ -34,7 +34,13 @@ type CapacityDocument struct {
 // password never), the range, the steps, the precision, the budget and
 // the SLOs every step was judged by.
 type CapacityConfig struct {
-	URL          string   `json:"url"`
+	URL string `json:"url"`
+	// Protocol is ProtocolHV for a search of HV-VES message rates
+	// (capacity hv), with its Producers and their messages' SizeBytes;
+	// empty for REST.
+	Protocol     string   `json:"protocol,omitempty"`
+	Producers    int      `json:"producers,omitempty"`
+	SizeBytes    int      `json:"size_bytes,omitempty"`
 	Emulator     bool     `json:"emulator,omitempty"`
 	StartRPS     float64  `json:"start_rps"`
 	MaxRPS       float64  `json:"max_rps"`
@@ -43,7 +49,7 @@ type CapacityConfig struct {
 	PrecisionPct float64  `json:"precision_pct"`
 	BudgetS      float64  `json:"budget_s"`
 	SLOs         []string `json:"slos"`
-	Pool         int      `json:"pool"`
+	Pool         int      `json:"pool,omitempty"`
 	TimeoutS     float64  `json:"timeout_s"`
 	Profile      string   `json:"profile,omitempty"`
 }
@@ -86,7 +92,11 @@ type CapacityStep struct {
 	P50Ms        float64 `json:"p50_ms"`
 	P99Ms        float64 `json:"p99_ms"`
 	ErrorRatePct float64 `json:"error_rate_pct"`
-	Pass         bool    `json:"pass"`
+	// E2EP99Ms is the 99th percentile of the whole step's travel time
+	// into Kafka, warm-up included, when its events were followed (an
+	// HV-VES step's): the figure that shows a receiver falling behind.
+	E2EP99Ms *float64 `json:"e2e_p99_ms,omitempty"`
+	Pass     bool     `json:"pass"`
 	// Decided is the figure that decided: the first SLO broken, or on a
 	// pass the one nearest its limit.
 	Decided string `json:"decided"`

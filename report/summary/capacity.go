@@ -2,6 +2,7 @@ package summary
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,9 @@ func Capacity(w io.Writer, d *result.CapacityDocument) error {
 	p := format.NewPrinter(w)
 	c := &d.Capacity
 	p.Printf("Capacity search: %s\n", d.Config.URL)
+	if hv := HVShape(d.Config); hv != "" {
+		p.Printf("  %s\n", hv)
+	}
 	p.Printf("  SLOs: %s; precision %s %%, budget %s\n", strings.Join(d.Config.SLOs, ", "),
 		format.Num(c.AskedPrecisionPct), seconds(c.BudgetS))
 	p.Println("")
@@ -81,9 +85,16 @@ func confirmedWords(ok bool) string {
 	return ", not confirmed"
 }
 
+// capacityTable is the steps as a table; steps whose events were
+// followed into Kafka (HV-VES) add the travel time's p99.
 func capacityTable(steps []result.CapacityStep) *table.Table {
-	t := &table.Table{Cols: []table.Column{table.Right("#"), table.Left("phase"), table.Right("rate /s"), table.Right("achieved /s"),
-		table.Right("p50 ms"), table.Right("p99 ms"), table.Right("error %"), table.Right("target CPU %"), table.Left("verdict")}}
+	followed := slices.ContainsFunc(steps, func(s result.CapacityStep) bool { return s.E2EP99Ms != nil })
+	cols := []table.Column{table.Right("#"), table.Left("phase"), table.Right("rate /s"), table.Right("achieved /s"),
+		table.Right("p50 ms"), table.Right("p99 ms")}
+	if followed {
+		cols = append(cols, table.Right("e2e p99 ms"))
+	}
+	t := &table.Table{Cols: append(cols, table.Right("error %"), table.Right("target CPU %"), table.Left("verdict"))}
 	for _, s := range steps {
 		verdict := "pass"
 		if !s.Pass {
@@ -96,8 +107,32 @@ func capacityTable(steps []result.CapacityStep) *table.Table {
 		if s.TargetCPUMaxPct != nil {
 			cpu = format.Num(*s.TargetCPUMaxPct)
 		}
-		t.Add(format.Num(float64(s.N)), s.Phase, format.Num(s.OfferedRPS), format.Num(s.AchievedRPS), format.Ms(s.P50Ms),
-			format.Ms(s.P99Ms), format.Pct(s.ErrorRatePct), cpu, verdict)
+		row := []string{format.Num(float64(s.N)), s.Phase, format.Num(s.OfferedRPS), format.Num(s.AchievedRPS), format.Ms(s.P50Ms),
+			format.Ms(s.P99Ms)}
+		if followed {
+			row = append(row, E2EMs(s))
+		}
+		t.Add(append(row, format.Pct(s.ErrorRatePct), cpu, verdict)...)
 	}
 	return t
+}
+
+// HVShape says, for a search of HV-VES message rates, what its rates
+// count: "HV-VES: 2 producers, messages of 8192 bytes; rates are
+// messages a second". Empty for REST.
+func HVShape(c result.CapacityConfig) string {
+	if c.Protocol != result.ProtocolHV {
+		return ""
+	}
+	return "HV-VES: " + format.Num(float64(c.Producers)) + " producers, messages of " + format.Num(float64(c.SizeBytes)) +
+		" bytes; rates are messages a second"
+}
+
+// E2EMs is a step's travel time p99 as a table cell, n/a when its events
+// were not followed.
+func E2EMs(s result.CapacityStep) string {
+	if s.E2EP99Ms == nil {
+		return format.NA
+	}
+	return format.Ms(*s.E2EP99Ms)
 }

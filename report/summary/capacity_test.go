@@ -23,6 +23,9 @@ func TestCapacity(t *testing.T) {
 		PrecisionPct: 6.67, AskedPrecisionPct: 10, Confirmed: true, SpentS: 9, BudgetS: 600,
 		Steps: []result.CapacityStep{step(1, 750, true), step(2, 800, false), step(3, 750, true)}}
 	found.Steps[0].TargetCPUMaxPct = &cpu
+	followed, e2e := found, 371.45
+	followed.Steps = []result.CapacityStep{step(1, 1125, false), step(2, 1063, true)}
+	followed.Steps[0].E2EP99Ms = &e2e // the second's was not followed
 	for _, tc := range []struct {
 		name string
 		doc  result.CapacityDocument
@@ -32,6 +35,9 @@ func TestCapacity(t *testing.T) {
 			SLOs: []string{"p99<100ms", "error_rate<0.1%"}}, Capacity: found},
 			[]string{"Capacity: 750/s (broke at 800/s: error_rate<0.1%: 6.50%; 6.67 % apart, both run again)", "Limited by: the target",
 				"rate /s", "41.5", "FAIL (target), stopped early", `\x1b[2J`}},
+		{"HV-VES, followed into Kafka", result.CapacityDocument{Config: result.CapacityConfig{URL: "tcp://127.0.0.1:6061",
+			Protocol: result.ProtocolHV, Producers: 2, SizeBytes: 8192}, Capacity: followed},
+			[]string{"HV-VES: 2 producers, messages of 8192 bytes; rates are messages a second", "e2e p99 ms", "371.45", "n/a"}},
 		{"nothing held", result.CapacityDocument{Capacity: result.Capacity{Undecided: "no step held the SLOs, down to 1/s"}},
 			[]string{"no rate held the SLOs", "Undecided: no step held"}},
 		{"the generator", result.CapacityDocument{Capacity: result.Capacity{MaxRPS: 900, FailRPS: 950, LimitedBy: result.CauseGenerator,

@@ -122,6 +122,9 @@ func (k *conn) frames() string {
 // non-empty result is the cause to disconnect for.
 func (k *conn) handle(f frame) string {
 	st := k.s.st
+	if l := k.s.limit; l != nil {
+		time.Sleep(l.Reserve().Delay()) // the frames behind it wait in the socket
+	}
 	st.received(len(f.payload))
 	if !f.usable() {
 		st.dropped(DropInvalid)

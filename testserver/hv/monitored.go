@@ -3,6 +3,7 @@ package hv
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 )
 
@@ -22,6 +23,8 @@ func (o Options) Check() error {
 		return fmt.Errorf("--hv-idle-timeout: want a positive duration, got %v", o.IdleTimeout)
 	case o.ReadRate < 0:
 		return fmt.Errorf("--hv-read-rate: must not be negative, got %d", o.ReadRate)
+	case !(o.ProcessRate >= 0) || math.IsInf(o.ProcessRate, 0):
+		return fmt.Errorf("--hv-process-rate: want 0 or more messages a second, got %g", o.ProcessRate)
 	case o.MaxPayload < 1 || o.MaxPayload > MaxPayload:
 		return fmt.Errorf("--hv-max-payload: want 1 to %d, got %d", MaxPayload, o.MaxPayload)
 	}

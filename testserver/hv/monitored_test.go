@@ -25,6 +25,7 @@ func TestCheck(t *testing.T) {
 		{"CA without TLS", func(o *Options) { o.ClientCAFile = "ca" }, "--hv-client-ca needs --hv-tls-cert and --hv-tls-key"},
 		{"no idle timeout", func(o *Options) { o.IdleTimeout = 0 }, "--hv-idle-timeout: want a positive duration, got 0s"},
 		{"negative read rate", func(o *Options) { o.ReadRate = -1 }, "--hv-read-rate: must not be negative, got -1"},
+		{"negative process rate", func(o *Options) { o.ProcessRate = -1 }, "--hv-process-rate: want 0 or more messages a second, got -1"},
 		{"payload 0", func(o *Options) { o.MaxPayload = 0 }, fmt.Sprintf("--hv-max-payload: want 1 to %d, got 0", MaxPayload)},
 		{"payload too large", func(o *Options) { o.MaxPayload = MaxPayload + 1 }, "--hv-max-payload"},
 	}

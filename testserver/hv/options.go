@@ -3,6 +3,7 @@ package hv
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -39,6 +40,11 @@ type Options struct {
 	// ReadRate limits how many bytes a second are read from each
 	// connection (0: no limit), to make clients feel back-pressure.
 	ReadRate int64
+	// ProcessRate bounds the messages a second handled over all
+	// connections (0: no limit), as a collector of known capacity: what
+	// comes faster waits in the connections' buffers, so that its travel
+	// time grows and, once the buffers are full, the producers block.
+	ProcessRate float64
 	// MaxPayload is the largest payload accepted (MaxPayload when 0).
 	MaxPayload int
 	// Routes maps a domain (for domain stndDefined: the
@@ -73,6 +79,9 @@ func (o Options) normalise() (Options, error) {
 	}
 	if o.ReadRate < 0 {
 		return o, fmt.Errorf("read rate %d: must not be negative", o.ReadRate)
+	}
+	if !(o.ProcessRate >= 0) || math.IsInf(o.ProcessRate, 0) {
+		return o, fmt.Errorf("process rate %g: want 0 or more messages a second", o.ProcessRate)
 	}
 	if (o.TLSCertFile == "") != (o.TLSKeyFile == "") {
 		return o, errors.New("TLS certificate and key: give both")

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/vesload/vesload/internal/inputfile"
 )
 
@@ -32,6 +34,8 @@ type Server struct {
 	started time.Time
 	st      *state
 	wg      sync.WaitGroup
+	// limit paces the messages handled (Options.ProcessRate); nil: none.
+	limit *rate.Limiter
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -57,6 +61,11 @@ func Start(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: o, ln: ln, tls: tlsConfig != nil, started: o.Now(),
 		st: newState(o.MaxTrackedIDs), conns: map[net.Conn]struct{}{}}
+	if o.ProcessRate > 0 {
+		// A burst of 10 ms of work: producers' own timer jitter is not
+		// taken for overload, a rate above the limit is within a second.
+		s.limit = rate.NewLimiter(rate.Limit(o.ProcessRate), max(1, int(o.ProcessRate/100)))
+	}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil

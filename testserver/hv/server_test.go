@@ -193,6 +193,34 @@ func TestReadRateSlowsTheClient(t *testing.T) {
 	}
 }
 
+// TestProcessRatePacesMessages holds that a process rate bounds the
+// messages handled over all connections: 300 messages written at once
+// to two connections take at least the time the rate allows (a loaded
+// machine only takes longer), and none is lost while waiting.
+func TestProcessRatePacesMessages(t *testing.T) {
+	s := start(t, Options{ProcessRate: 1000})
+	var conns [2]net.Conn
+	for i := range conns {
+		c, err := net.Dial("tcp", s.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[i] = c
+	}
+	begin := time.Now()
+	for i := range 300 {
+		if _, err := conns[i%2].Write(message(uint64(i), "p", 100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, s, "the messages", func(st Stats) bool { return st.Accepted == 300 })
+	// 300 at 1,000/s after a burst of 10: at least 0.29 s.
+	if d := time.Since(begin); d < 280*time.Millisecond {
+		t.Errorf("300 messages handled in %v at 1,000/s", d)
+	}
+}
+
 func TestMonitoringEndpoints(t *testing.T) {
 	s := start(t, Options{})
 	srv, addr, err := s.ServeHTTP("127.0.0.1:0")
@@ -251,6 +279,7 @@ func TestBadOptions(t *testing.T) {
 		{TLSCertFile: "x.pem"},
 		{ClientCAFile: "ca.pem"},
 		{ReadRate: -1},
+		{ProcessRate: -1},
 		{MaxPayload: MaxPayload + 1},
 		{Addr: "256.0.0.1:1"},
 	} {

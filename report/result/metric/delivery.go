@@ -6,6 +6,10 @@ import "github.com/vesload/vesload/report/result"
 // output topic: the verdict holds a followed run to at least one.
 const DeliveryDelivered = deliveryPrefix + "delivered"
 
+// E2EP99 is the 99th percentile of the travel time into Kafka, which a
+// capacity search keeps for each step that followed its events.
+const E2EP99 = e2ePrefix + "p99"
+
 const (
 	deliveryPrefix = "delivery."
 	e2ePrefix      = "e2e_"

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/session"
+	"github.com/vesload/vesload/testserver/builtin"
+)
+
+const capacityHVSynopsis = "vesload capacity hv [--addr HOST:PORT] [--producers N] [--size B] [--slo GATE]... [--start RATE] [--max RATE] [--step-duration D] [--warmup D] [--precision P%] [--budget D] [-o FILE] [--markdown FILE] [--html FILE]"
+
+// capacityHVRunFlags are the flags of `vesload hv` an HV-VES step takes:
+// the collector, the producers and their messages, TLS, the receiver's
+// and the target's observers, the delivery follower. The rate and the
+// duration are the search's; the run id is each step's own.
+var capacityHVRunFlags = []string{"profile", "addr", "producers", "size", "domain", "cacert", "cert", "key", "cert-pass-file",
+	"insecure", "dial-timeout", "write-timeout", "settle", "label", "target-pid", "target-process", "target-metrics",
+	"target-metrics-user", "target-metrics-password-file", "prom-url", "prom-query", "consume", "consume-grace",
+	"consume-group", "kafka-user", "kafka-password-file", "kafka-mechanism", "kafka-cacert", "kafka-cert", "kafka-key",
+	"kafka-insecure"}
+
+// capacityHVFlags are the flags of `vesload capacity hv`: the search's
+// own over messages a second, then the producers' flags a step takes.
+func capacityHVFlags(o *capacityOptions) *pflag.FlagSet {
+	fs := newFlagSet("capacity hv")
+	searchFlags(fs, o, "messages", "'"+strings.Join(hvSLOs(false), "', '")+"' and, when the messages are followed into Kafka (the built-in emulator, --consume), '"+hvSLOs(true)[2]+"'", 100, 100000)
+	fs.Float64Var(&o.emuProcess, "emulator-process-rate", 0, "the built-in emulator's --hv-process-rate")
+	_ = fs.MarkHidden("emulator-process-rate") // declared above: cannot fail
+	run := hvFlags(&o.hv)
+	for _, name := range capacityHVRunFlags {
+		fs.AddFlag(run.Lookup(name))
+	}
+	fs.BoolVarP(&o.run.quiet, "quiet", "q", false, "no line per step on stderr")
+	return fs
+}
+
+// hvSLOs are the default SLOs of an HV-VES step: every message written
+// within half a second of its due time (a collector that stops reading
+// blocks the producers once the sockets' buffers are full), at most one
+// in a thousand failed, and, when the messages are followed into Kafka,
+// each there within 250 ms of its due time. The last is what finds a
+// collector that reads on but handles less than it is sent: its queue,
+// and so the travel time, grows by the excess over the step (5 % over a
+// 10 s step is half a second behind), long before the buffers fill.
+func hvSLOs(followed bool) []string {
+	slos := []string{"p99<500ms", "error_rate<0.1%"}
+	if followed {
+		slos = append(slos, "e2e_p99<250ms")
+	}
+	return slos
+}
+
+// defaultHVSLOs are hvSLOs for the steps this search runs.
+func (c *capacitySearch) defaultHVSLOs() []string { return hvSLOs(c.whole().Delivery) }
+
+// checkHV checks the producers' flags as `vesload hv` would at the first
+// step's rate, before an emulator is started, and keeps the labels.
+func (c *capacitySearch) checkHV() error {
+	o := c.o.hv // a copy: the check resolves a profile and a run id the steps redo
+	o.rate, o.duration = c.o.start, c.o.warmup+c.o.step
+	cfg, _, _, err := hvConfig(&o, c.hvChanged)
+	if err != nil {
+		return err
+	}
+	if err := o.run.checkObservers(); err != nil {
+		return err
+	}
+	if cfg.Addr == "" {
+		if err := refuseForEmulator(&o); err != nil {
+			return err
+		}
+		cfg.Addr = "127.0.0.1:1" // checked before an emulator is started for it
+	} else if c.o.emuProcess > 0 {
+		return usagef("--emulator-process-rate bounds the built-in emulator: give no --addr")
+	}
+	if err := cfg.Check(); err != nil {
+		return usagef("%v", err)
+	}
+	c.hvShape = cfg
+	c.labels, err = parseLabels(o.run.profileLabels, o.run.labels)
+	return err
+}
+
+// hvChanged says which producer flags were given: the rate and the
+// duration always are, being the search's.
+func (c *capacitySearch) hvChanged(name string) bool {
+	return name == "rate" || name == "duration" || c.changed(name)
+}
+
+// prepareHV starts the built-in HV-VES emulator once when no --addr is
+// given; each step is a `vesload hv` at the step's rate for the step's
+// length, its messages followed into the emulator's Kafka (or --consume)
+// so that a collector that queues is seen falling behind.
+func (c *capacitySearch) prepareHV() error {
+	h := &c.o.hv
+	addr := h.addr
+	if addr == "" {
+		emu, err := builtin.Start(c.stderr, c.emulatorArgs()...)
+		if err != nil {
+			return err
+		}
+		c.emu, h.emulator, addr = emu, emu, emu.HVAddr()
+	}
+	c.url = "tcp://" + addr // as an HV-VES run's result names its target
+	if h.tls.Enabled() {
+		c.url = "tls://" + addr
+	}
+	c.setUp = func(rate float64, out io.Writer) (*scenario.Plan, session.Options, func(), error) {
+		o := *h
+		o.rate, o.duration, o.run.quiet = rate, c.o.warmup+c.o.step, true
+		return hvSetUp(&o, c.hvChanged, out)
+	}
+	return nil
+}
