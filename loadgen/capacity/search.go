@@ -76,11 +76,14 @@ var errBudget = errors.New("budget spent")
 // search is one search's state: the highest pass and the lowest fail so
 // far (0: none yet), and every rate's verdicts.
 type search struct {
-	o         Options
-	run       Runner
-	lo, hi    float64
-	votes     map[float64]*[2]int // pass, fail
-	spent     time.Duration
+	o      Options
+	run    Runner
+	lo, hi float64
+	votes  map[float64]*[2]int // pass, fail
+	spent  time.Duration
+	// longest is the longest step so far, set-up and settling included:
+	// the next step is not started unless the budget holds that much.
+	longest   time.Duration
 	steps     []result.CapacityStep
 	confirmed bool
 	undecided string
@@ -92,7 +95,9 @@ type search struct {
 // rates run again, a third time when the two runs of one disagree, so
 // that one unlucky step does not decide. A boundary that moves is
 // searched again. It never starts a step the budget cannot finish, and
-// says then what it could not decide. An error of the runner or ctx ends
+// says then what it could not decide; a step is taken to last as long as
+// the longest so far, set-up and settling included, so that the budget
+// is kept, not overrun by one step's set-up. An error of the runner or ctx ends
 // it, with the outcome so far.
 func Search(ctx context.Context, run Runner, o Options) (*result.Capacity, error) {
 	if err := o.Check(); err != nil {
@@ -265,7 +270,7 @@ func (s *search) gapPct() float64 {
 // step runs, judges and records one step, unless the budget cannot
 // finish it.
 func (s *search) step(ctx context.Context, phase string, rate float64) (bool, error) {
-	if s.spent+s.o.Step > s.o.Budget {
+	if s.spent+max(s.o.Step, s.longest) > s.o.Budget {
 		return false, errBudget
 	}
 	if err := ctx.Err(); err != nil {
@@ -276,6 +281,7 @@ func (s *search) step(ctx context.Context, phase string, rate float64) (bool, er
 		return false, fmt.Errorf("step at %s/s: %w", format.Num(rate), err)
 	}
 	s.spent += r.Took
+	s.longest = max(s.longest, r.Took)
 	st := s.record(phase, rate, r)
 	v := s.votes[rate]
 	if v == nil {

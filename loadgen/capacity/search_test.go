@@ -106,6 +106,8 @@ func TestSearch(t *testing.T) {
 			lo: 200, hi: 200, undecided: "while climbing"},
 		{name: "a budget that ends the bisection", m: model{capacity: 800}, opts: func(o *Options) { o.Budget = 7 * step },
 			lo: 600, hi: 800, limit: result.CauseTarget, undecided: "while bisecting"},
+		{name: "steps longer than planned keep the budget", m: model{capacity: 800, step: 15 * time.Second},
+			opts: func(o *Options) { o.Budget = 42 * time.Second }, lo: 100, hi: 100, undecided: "while climbing"},
 		{name: "failing steps stopped early leave budget for more", m: model{capacity: 800, step: step, early: 3 * time.Second},
 			opts: func(o *Options) { o.Budget = 11 * step }, lo: 760, hi: 800, limit: result.CauseTarget, confirmed: true},
 	}
