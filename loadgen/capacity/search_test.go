@@ -358,8 +358,13 @@ func TestWindowLeavesTheWarmUpOut(t *testing.T) {
 			r.Requests.Sent, r.Latency.P99, stopped, stops, cpu)
 	}
 	w.Timeline(result.Second{T: 3}, second(100, 10, 10*time.Millisecond))
-	w.Timeline(result.Second{T: 4}, second(100, 10, 10*time.Millisecond))
+	w.Timeline(result.Second{T: 4}, second(30, 3, 10*time.Millisecond))
 	if _, stopped, _ := w.Result(); !stopped || stops != 1 {
-		t.Fatalf("20 errors of 300 planned under error_rate<1%%: stopped %v, %d stops; want stopped once", stopped, stops)
+		t.Fatalf("10 errors of 300 planned under error_rate<1%%: stopped %v, %d stops; want stopped once", stopped, stops)
+	}
+	// The second after the stop was cut short by it: left out.
+	if r, _, _ := w.Result(); r.Requests.Sent != 200 || r.RPS.Achieved != 100 || stops != 1 {
+		t.Fatalf("after the stop: sent %d, achieved %g/s, %d stops; want the 2 whole seconds' 200 at 100/s, one stop",
+			r.Requests.Sent, r.RPS.Achieved, stops)
 	}
 }

@@ -12,7 +12,9 @@ import (
 // Window watches one step's timeline: it leaves the warm-up's seconds out,
 // sums the measured ones into one Tally (so that their percentiles are
 // the window's own, not the worst second's), and stops the step through
-// stop once Clearly says it has failed. A step's runner registers it among
+// stop once Clearly says it has failed; the seconds after that, cut short
+// by the stop, are left out too (the step is judged, and its achieved
+// rate is over whole seconds). A step's runner registers it among
 // the engine's observers and reads Result once the run is over.
 type Window struct {
 	engine.NopObserver
@@ -47,6 +49,9 @@ func (w *Window) Timeline(s result.Second, t *result.Tally) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.stopped {
+		return // a second cut short by the stop: its rate would understate the step's
+	}
 	w.sum.Merge(t)
 	w.seconds++
 	if s.TargetCPUPct > 0 {
