@@ -91,13 +91,13 @@ func capacityLine(c *result.Capacity) string {
 	var b strings.Builder
 	switch {
 	case c.MaxRPS > 0 && c.FailRPS > 0:
-		b.WriteString("**Capacity: " + format.Num(c.MaxRPS) + "/s**; lowest failing rate " + format.Num(c.FailRPS) + "/s, broken by " +
-			markdownCode(c.BrokenBy))
+		b.WriteString("**Capacity: " + summary.CapacityRate(c.MaxRPS, c.MaxProducers) + "**; lowest failing rate " +
+			summary.CapacityRate(c.FailRPS, c.FailProducers) + ", broken by " + markdownCode(c.BrokenBy))
 	case c.MaxRPS > 0:
-		b.WriteString("**Capacity: at least " + format.Num(c.MaxRPS) + "/s**; no rate tried broke the SLOs")
+		b.WriteString("**Capacity: at least " + summary.CapacityRate(c.MaxRPS, c.MaxProducers) + "**; no rate tried broke the SLOs")
 	case c.FailRPS > 0:
-		b.WriteString("**Capacity: no rate held the SLOs**; lowest failing rate " + format.Num(c.FailRPS) + "/s, broken by " +
-			markdownCode(c.BrokenBy))
+		b.WriteString("**Capacity: no rate held the SLOs**; lowest failing rate " + summary.CapacityRate(c.FailRPS, c.FailProducers) +
+			", broken by " + markdownCode(c.BrokenBy))
 	default:
 		b.WriteString("**Capacity: no rate held the SLOs**")
 	}

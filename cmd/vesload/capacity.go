@@ -41,8 +41,10 @@ type capacityOptions struct {
 	run runOptions
 	// hv, with hvMode, are the HV-VES steps' flags (capacity hv): the
 	// rate is then messages a second over all producers.
-	hv           hvOptions
-	hvMode       bool
+	hv     hvOptions
+	hvMode bool
+	// vary is what an HV-VES search changes: varyRate or varyProducers.
+	vary         string
 	slos         []string
 	start, max   float64
 	step, warmup time.Duration
@@ -271,7 +273,8 @@ func (c *capacitySearch) check() error {
 		{Option: "--html", Path: o.html}}); err != nil {
 		return err
 	}
-	c.opts = capacity.Options{Start: o.start, Max: o.max, PrecisionPct: pct, Budget: o.budget, Step: o.warmup + o.step, SLOs: gates}
+	c.opts = capacity.Options{Start: o.start, Max: o.max, PrecisionPct: pct, Budget: o.budget, Step: o.warmup + o.step, SLOs: gates,
+		Quantum: c.perProducer()}
 	return usage.Wrap(c.opts.Check())
 }
 
@@ -393,6 +396,10 @@ func (c *capacitySearch) document(found *result.Capacity, started time.Time) *re
 	if o.hvMode {
 		cfg.Protocol, cfg.Producers, cfg.SizeBytes = result.ProtocolHV, c.hvShape.Producers, c.hvShape.Size
 		cfg.Pool, cfg.TimeoutS, cfg.Profile = 0, c.hvShape.RunConfig().TimeoutS, o.hv.profile
+		if per := c.perProducer(); per > 0 {
+			cfg.Vary, cfg.Producers, cfg.IntervalS = varyProducers, 0, o.hv.interval.Seconds()
+			found.MaxProducers, found.FailProducers = int(math.Round(found.MaxRPS/per)), int(math.Round(found.FailRPS/per))
+		}
 	}
 	return &result.CapacityDocument{Schema: result.CapacitySchema, Tool: result.Tool{Name: "vesload", Version: version},
 		Config: cfg, Started: started.UTC(), Ended: time.Now().UTC(), Capacity: *found, Labels: c.labels, Warnings: c.notes}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"io"
+	"math"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/profiles/scenario"
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
@@ -27,11 +29,12 @@ var capacityHVRunFlags = []string{"profile", "addr", "producers", "size", "domai
 // own over messages a second, then the producers' flags a step takes.
 func capacityHVFlags(o *capacityOptions) *pflag.FlagSet {
 	fs := newFlagSet("capacity hv")
-	searchFlags(fs, o, "messages", "'"+strings.Join(hvSLOs(false), "', '")+"' and, when the messages are followed into Kafka (the built-in emulator, --consume), '"+hvSLOs(true)[2]+"'", 100, 100000)
+	searchFlags(fs, o, "messages (with --vary producers: producers)", "'"+strings.Join(hvSLOs(false), "', '")+"' and, when the messages are followed into Kafka (the built-in emulator, --consume), '"+hvSLOs(true)[2]+"'", 100, 100000)
+	fs.StringVar(&o.vary, "vary", varyRate, "what the search changes: 'rate', the messages a second over --producers, or 'producers', each sending one message every --interval (the collector's own performance tests add producers)")
 	fs.Float64Var(&o.emuProcess, "emulator-process-rate", 0, "the built-in emulator's --hv-process-rate")
 	_ = fs.MarkHidden("emulator-process-rate") // declared above: cannot fail
 	run := hvFlags(&o.hv)
-	for _, name := range capacityHVRunFlags {
+	for _, name := range append(capacityHVRunFlags, "interval") {
 		fs.AddFlag(run.Lookup(name))
 	}
 	fs.BoolVarP(&o.run.quiet, "quiet", "q", false, "no line per step on stderr")
@@ -60,6 +63,9 @@ func (c *capacitySearch) defaultHVSLOs() []string { return hvSLOs(c.whole().Deli
 // checkHV checks the producers' flags as `vesload hv` would at the first
 // step's rate, before an emulator is started, and keeps the labels.
 func (c *capacitySearch) checkHV() error {
+	if err := c.checkVary(); err != nil {
+		return err
+	}
 	o := c.o.hv // a copy: the check resolves a profile and a run id the steps redo
 	o.rate, o.duration = c.o.start, c.o.warmup+c.o.step
 	cfg, _, _, err := hvConfig(&o, c.hvChanged)
@@ -85,10 +91,64 @@ func (c *capacitySearch) checkHV() error {
 	return err
 }
 
-// hvChanged says which producer flags were given: the rate and the
-// duration always are, being the search's.
+// The quantities an HV-VES search varies (--vary).
+const (
+	varyRate      = "rate"
+	varyProducers = "producers"
+)
+
+// hvChanged says which producer flags were given: the duration always
+// is, with the rate or the producers and their interval, being the
+// search's.
 func (c *capacitySearch) hvChanged(name string) bool {
+	if c.o.vary == varyProducers {
+		return name == "producers" || name == "interval" || name == "duration" || c.changed(name)
+	}
 	return name == "rate" || name == "duration" || c.changed(name)
+}
+
+// checkVary reads --vary: with producers, --start and --max count
+// producers (2 and 1,000 by default) and each step's rate is a whole
+// number of them (capacity.Options.Quantum).
+func (c *capacitySearch) checkVary() error {
+	o := c.o
+	switch o.vary {
+	case varyRate:
+		if c.changed("interval") {
+			return usagef("--interval: the rate sets it; give --vary producers to add producers of one message every --interval")
+		}
+		return nil
+	case varyProducers:
+	default:
+		return usagef("--vary %q: want rate or producers", o.vary)
+	}
+	if c.changed("producers") {
+		return usagef("--producers: --vary producers searches them; give --start and --max in producers")
+	}
+	if o.hv.interval <= 0 {
+		return usagef("--interval %v: want a positive duration", o.hv.interval)
+	}
+	if !c.changed("start") {
+		o.start = 2
+	}
+	if !c.changed("max") {
+		o.max = 1000
+	}
+	if o.start != math.Trunc(o.start) || o.max != math.Trunc(o.max) || o.start < 1 || o.max > hv.MaxProducers {
+		return usagef("--start %g and --max %g with --vary producers: want whole producers from 1 to %d", o.start, o.max, hv.MaxProducers)
+	}
+	per := 1 / o.hv.interval.Seconds()
+	o.start, o.max, o.hv.producers = o.start*per, o.max*per, int(o.start)
+	return nil
+}
+
+// perProducer is the messages a second of one producer when the search
+// adds producers; 0 when it varies the rate.
+func (c *capacitySearch) perProducer() float64 {
+	if c.o.vary != varyProducers {
+		return 0
+	}
+	return 1 / c.o.hv.interval.Seconds()
 }
 
 // prepareHV starts the built-in HV-VES emulator once when no --addr is
@@ -112,6 +172,9 @@ func (c *capacitySearch) prepareHV() error {
 	c.setUp = func(rate float64, out io.Writer) (*scenario.Plan, session.Options, func(), error) {
 		o := *h
 		o.rate, o.duration, o.run.quiet = rate, c.o.warmup+c.o.step, true
+		if per := c.perProducer(); per > 0 {
+			o.producers = int(math.Round(rate / per))
+		}
 		return hvSetUp(&o, c.hvChanged, out)
 	}
 	return nil

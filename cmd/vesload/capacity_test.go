@@ -50,6 +50,11 @@ func TestCapacityRefusesBadInput(t *testing.T) {
 		{[]string{"hv", "--emulator-process-rate", "-5"}, "--emulator-process-rate -5"},
 		{[]string{"hv", "--messages", "10"}, "unknown flag: --messages"},
 		{[]string{"hv", "extra"}, "unexpected argument"},
+		{[]string{"hv", "--vary", "sideways"}, `--vary "sideways": want rate or producers`},
+		{[]string{"hv", "--vary", "producers", "--producers", "4"}, "--producers: --vary producers searches them"},
+		{[]string{"hv", "--interval", "5ms"}, "--interval: the rate sets it"},
+		{[]string{"hv", "--vary", "producers", "--start", "2.5"}, "want whole producers"},
+		{[]string{"hv", "--vary", "producers", "--interval", "0s"}, "--interval 0s"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := dispatch(append([]string{"capacity"}, tc.args...), &stdout, &stderr)
@@ -163,6 +168,45 @@ func TestCapacityHVAgainstABoundedEmulator(t *testing.T) {
 		if s.E2EP99Ms == nil || *s.E2EP99Ms != run.Delivery.E2E.P99 {
 			t.Errorf("step %d: e2e p99 %v, want the step's delivery's %g ms", s.N, s.E2EP99Ms, run.Delivery.E2E.P99)
 		}
+	}
+}
+
+// TestCapacityHVAddsProducers searches the same bounded emulator by
+// producers of 100 messages a second each, as the collector's own
+// performance tests add them: every step a whole number of producers, the
+// capacity 9 to 11 of them, laid to the target.
+func TestCapacityHVAddsProducers(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "capacity.json")
+	o := vesload(t, 3*time.Minute, "capacity", "hv", "--vary", "producers", "--interval", "10ms", "--start", "4", "--max", "32",
+		"--step-duration", "2s", "--warmup", "1s", "--precision", "20%", "--emulator-process-rate", "1000", "--budget", "2m", "-o", out)
+	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
+	if o.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc result.CapacityDocument
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Capacity
+	if doc.Config.Vary != "producers" || doc.Config.IntervalS != 0.01 || doc.Config.StartRPS != 400 {
+		t.Errorf("config %+v: want producers of one message every 10ms, from 4 of them (400/s)", doc.Config)
+	}
+	if c.MaxProducers < 9 || c.MaxProducers > 11 || c.MaxRPS != float64(100*c.MaxProducers) || c.LimitedBy != result.CauseTarget || !c.Confirmed {
+		t.Errorf("max %d producers (%g/s), limited by %q, confirmed %v; want 9 to 11 producers at 100/s each, the target, confirmed",
+			c.MaxProducers, c.MaxRPS, c.LimitedBy, c.Confirmed)
+	}
+	for _, s := range c.Steps {
+		if s.OfferedRPS != 100*float64(int(s.OfferedRPS/100)) {
+			t.Errorf("step %d at %g/s: not a whole number of producers", s.N, s.OfferedRPS)
+		}
+	}
+	if !strings.Contains(o.stdout, " producers) (broke at ") {
+		t.Errorf("summary does not count producers:\n%s", o.stdout)
 	}
 }
 

@@ -30,6 +30,11 @@ type Options struct {
 	// Progress, when set, sees each step once judged, with the budget
 	// spent so far.
 	Progress func(result.CapacityStep)
+	// Quantum, when set, is the rate of one unit the load is counted in
+	// (an HV-VES producer's messages a second, when the search adds
+	// producers): every rate tried is a whole number of them, Start and
+	// Max rounded to one, and the bisection ends at one unit apart.
+	Quantum float64
 }
 
 // The limits of Options.PrecisionPct.
@@ -42,6 +47,8 @@ const (
 // command line names its flag).
 func (o Options) Check() error {
 	switch {
+	case !(o.Quantum >= 0) || math.IsInf(o.Quantum, 0):
+		return usage.Errorf("quantum %g: want 0 or a rate above 0", o.Quantum)
 	case !(o.Start > 0) || math.IsInf(o.Start, 0):
 		return usage.Errorf("start %g: want a rate above 0", o.Start)
 	case !(o.Max >= o.Start) || math.IsInf(o.Max, 0):
@@ -103,6 +110,10 @@ func Search(ctx context.Context, run Runner, o Options) (*result.Capacity, error
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
+	if o.Quantum > 0 {
+		o.Start, o.Max = max(o.Quantum, math.Round(o.Start/o.Quantum)*o.Quantum), max(o.Quantum, math.Floor(o.Max/o.Quantum)*o.Quantum)
+		o.Max = max(o.Max, o.Start)
+	}
 	s := &search{o: o, run: run, votes: map[float64]*[2]int{}}
 	err := s.search(ctx)
 	if errors.Is(err, errBudget) {
@@ -153,7 +164,7 @@ func (s *search) bracket(ctx context.Context) error {
 		}
 	}
 	for s.lo == 0 {
-		rate := roundRate(s.hi / 2)
+		rate := s.round(s.hi / 2)
 		if rate < s.minRate() || rate >= s.hi {
 			s.undecided = fmt.Sprintf("no step held the SLOs, down to %s/s", format.Num(s.hi))
 			return nil
@@ -172,13 +183,22 @@ func (s *search) bracket(ctx context.Context) error {
 }
 
 // minRate is the lowest rate a descent tries.
-func (s *search) minRate() float64 { return max(s.o.Start/64, 1) }
+func (s *search) minRate() float64 { return max(s.o.Start/64, 1, s.o.Quantum) }
+
+// round is a rate as the search tries it: a whole number of quanta, or
+// as a person writes it (roundRate).
+func (s *search) round(r float64) float64 {
+	if q := s.o.Quantum; q > 0 {
+		return max(q, math.Round(r/q)*q)
+	}
+	return roundRate(r)
+}
 
 // bisect halves the gap between the highest pass and the lowest fail
 // until it is within the precision.
 func (s *search) bisect(ctx context.Context) error {
 	for s.gapPct() > s.o.PrecisionPct {
-		mid := roundRate((s.lo + s.hi) / 2)
+		mid := s.round((s.lo + s.hi) / 2)
 		if mid <= s.lo || mid >= s.hi {
 			return nil // as close as rates are written
 		}

@@ -3,6 +3,7 @@ package capacity
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -152,6 +153,28 @@ func TestSearch(t *testing.T) {
 			t.Logf("steps %v: max %g, fail %g, spent %gs", m.offered, out.MaxRPS, out.FailRPS, out.SpentS)
 			checkSteps(t, out, o, seen, m.offered)
 		})
+	}
+}
+
+// TestSearchInQuanta searches producers of 100 messages a second each
+// against a target that holds 750/s: every rate tried is a whole number of
+// producers, and the boundary ends one producer apart, confirmed.
+func TestSearchInQuanta(t *testing.T) {
+	t.Parallel()
+	m := &model{capacity: 750, step: 12 * time.Second}
+	out, err := Search(context.Background(), m.run, Options{Start: 230, Max: 5050, PrecisionPct: 5, Budget: time.Hour,
+		Step: 12 * time.Second, SLOs: slos(t, "error_rate<0.1%"), Quantum: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range m.offered {
+		if r != math.Round(r/100)*100 || r < 100 || r > 5000 {
+			t.Errorf("rate %g tried: want whole producers of 100/s within [100, 5000]", r)
+		}
+	}
+	if out.MaxRPS != 700 || out.FailRPS != 800 || !out.Confirmed || out.Undecided != "" || m.offered[0] != 200 {
+		t.Errorf("steps %v: max %g, fail %g, confirmed %v, undecided %q; want 700 and 800 from 200, confirmed",
+			m.offered, out.MaxRPS, out.FailRPS, out.Confirmed, out.Undecided)
 	}
 }
 

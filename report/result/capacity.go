@@ -38,9 +38,14 @@ type CapacityConfig struct {
 	// Protocol is ProtocolHV for a search of HV-VES message rates
 	// (capacity hv), with its Producers and their messages' SizeBytes;
 	// empty for REST.
-	Protocol     string   `json:"protocol,omitempty"`
-	Producers    int      `json:"producers,omitempty"`
-	SizeBytes    int      `json:"size_bytes,omitempty"`
+	Protocol  string `json:"protocol,omitempty"`
+	Producers int    `json:"producers,omitempty"`
+	SizeBytes int    `json:"size_bytes,omitempty"`
+	// Vary is "producers" when the search added producers, each sending
+	// one message every IntervalS (Producers is then each step's own),
+	// rather than the rate over a fixed number of them.
+	Vary         string   `json:"vary,omitempty"`
+	IntervalS    float64  `json:"interval_s,omitempty"`
 	Emulator     bool     `json:"emulator,omitempty"`
 	StartRPS     float64  `json:"start_rps"`
 	MaxRPS       float64  `json:"max_rps"`
@@ -62,9 +67,13 @@ type Capacity struct {
 	// FailRPS is the lowest rate that broke one (0: none did), BrokenBy
 	// the gate that broke it, with its figure, and LimitedBy who it is
 	// laid to (CauseTarget, CauseGenerator).
-	FailRPS   float64 `json:"fail_rps,omitempty"`
-	BrokenBy  string  `json:"broken_by,omitempty"`
-	LimitedBy string  `json:"limited_by,omitempty"`
+	FailRPS float64 `json:"fail_rps,omitempty"`
+	// MaxProducers and FailProducers are MaxRPS and FailRPS in producers,
+	// when the search added producers (CapacityConfig.Vary).
+	MaxProducers  int    `json:"max_producers,omitempty"`
+	FailProducers int    `json:"fail_producers,omitempty"`
+	BrokenBy      string `json:"broken_by,omitempty"`
+	LimitedBy     string `json:"limited_by,omitempty"`
 	// PrecisionPct is the gap between MaxRPS and FailRPS in percent of
 	// MaxRPS; AskedPrecisionPct what was asked.
 	PrecisionPct      float64 `json:"precision_pct,omitempty"`

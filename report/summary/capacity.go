@@ -54,10 +54,10 @@ func Capacity(w io.Writer, d *result.CapacityDocument) error {
 	p.Println("")
 	switch {
 	case c.MaxRPS > 0 && c.FailRPS > 0:
-		p.Printf("  Capacity: %s/s (broke at %s/s: %s; %s %% apart%s)\n", format.Num(c.MaxRPS), format.Num(c.FailRPS),
-			c.BrokenBy, format.Num(c.PrecisionPct), confirmedWords(c.Confirmed))
+		p.Printf("  Capacity: %s (broke at %s: %s; %s %% apart%s)\n", CapacityRate(c.MaxRPS, c.MaxProducers),
+			CapacityRate(c.FailRPS, c.FailProducers), c.BrokenBy, format.Num(c.PrecisionPct), confirmedWords(c.Confirmed))
 	case c.MaxRPS > 0:
-		p.Printf("  Capacity: at least %s/s\n", format.Num(c.MaxRPS))
+		p.Printf("  Capacity: at least %s\n", CapacityRate(c.MaxRPS, c.MaxProducers))
 	default:
 		p.Println("  Capacity: no rate held the SLOs")
 	}
@@ -119,13 +119,29 @@ func capacityTable(steps []result.CapacityStep) *table.Table {
 
 // HVShape says, for a search of HV-VES message rates, what its rates
 // count: "HV-VES: 2 producers, messages of 8192 bytes; rates are
-// messages a second". Empty for REST.
+// messages a second", or when it added producers, how many messages a
+// second each sends. Empty for REST.
 func HVShape(c result.CapacityConfig) string {
-	if c.Protocol != result.ProtocolHV {
+	switch {
+	case c.Protocol != result.ProtocolHV:
 		return ""
+	case c.Vary == "producers" && c.IntervalS > 0:
+		return "HV-VES: producers added one by one, each sending a message every " +
+			(time.Duration(c.IntervalS * float64(time.Second))).String() + " (" + format.Num(1/c.IntervalS) +
+			"/s), messages of " + format.Num(float64(c.SizeBytes)) + " bytes; rates are all producers' messages a second"
 	}
 	return "HV-VES: " + format.Num(float64(c.Producers)) + " producers, messages of " + format.Num(float64(c.SizeBytes)) +
 		" bytes; rates are messages a second"
+}
+
+// CapacityRate is a search's rate as a person reads it, "700/s", with the
+// producers it takes when the search added producers: "700/s (7
+// producers)".
+func CapacityRate(rps float64, producers int) string {
+	if producers > 0 {
+		return format.Num(rps) + "/s (" + format.Num(float64(producers)) + " producers)"
+	}
+	return format.Num(rps) + "/s"
 }
 
 // E2EMs is a step's travel time p99 as a table cell, n/a when its events
