@@ -8,6 +8,7 @@ import (
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/seed"
+	"github.com/vesload/vesload/report/summary"
 	"github.com/vesload/vesload/report/table"
 )
 
@@ -30,6 +31,10 @@ func Markdown(w io.Writer, r *result.Result) error {
 	}
 	p := format.NewPrinter(w)
 	p.Lines(t.Pipe(""))
+	if l := summary.BrokenLine(r.HV); l != "" { // the written count holds them: say so beside it
+		p.Println("")
+		p.Println("Note: " + markdownText(l) + ".")
+	}
 	if l := r.Config.LabelText(); l != "" { // what a wiki page's earlier rows are told apart by
 		p.Println("")
 		p.Println("Labels: " + table.EscapeText(l))

@@ -115,6 +115,25 @@ func TestTextStates(t *testing.T) {
 	}
 }
 
+// TestMarkdownSaysBrokenConnections: an HV-VES run's Markdown says how
+// many written messages went into connections that then broke, beside the
+// table whose written count holds them; a run with none says nothing.
+func TestMarkdownSaysBrokenConnections(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int64{0, 37} {
+		r := reporttest.HV(t)
+		r.HV.WrittenIntoBroken = n
+		var b bytes.Buffer
+		if err := Markdown(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		said := strings.Contains(b.String(), "37 of the written messages went into connections that then broke")
+		if said != (n > 0) || (n == 0) == strings.Contains(b.String(), "Note:") {
+			t.Errorf("%d written into broken connections: said %v in\n%s", n, said, b.String())
+		}
+	}
+}
+
 func TestMarkdownTableNameCount(t *testing.T) {
 	t.Parallel()
 	err := MarkdownTable(&bytes.Buffer{}, []*result.Result{sampleResult(t), sampleResult(t)}, []string{"one"})

@@ -8,6 +8,7 @@ import (
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/seed"
+	"github.com/vesload/vesload/report/summary"
 )
 
 // hvSection shows an HV-VES run as ONAP's HV-VES pages tabulate it, then
@@ -65,6 +66,9 @@ func hvSection(r *result.Result) (section, bool) {
 	sec := section{ID: "hv-ves", Title: "HV-VES",
 		Paras:  []string{"MB = 10^6 bytes, frames included; difference = written − received. Write blocked is how long a producer's write waited for the connection: the collector's back-pressure."},
 		Tables: []table{onap, msgs, dist, conns}}
+	if l := summary.BrokenLine(hv); l != "" {
+		sec.Paras = append(sec.Paras, l+".")
+	}
 	if rc := hv.Receiver; rc != nil {
 		dup := "n/a" // the receiver could not tell
 		if rc.Duplicates != nil {

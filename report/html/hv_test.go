@@ -62,6 +62,12 @@ func TestHVSection(t *testing.T) {
 	if rate := charts[i].Data[1]; len(rate) != 60 || rate[0] != 1.6 || rate[1] != 1.61 {
 		t.Errorf("data rate %v..., want 1.6, 1.61 MB/s", rate[:2])
 	}
+	// Messages written into connections that then broke are said beside
+	// the written count, as the text summary says them.
+	r.HV.WrittenIntoBroken = 37
+	if page := render1(t, r); !strings.Contains(page, "37 of the written messages went into connections that then broke") {
+		t.Error("no word of the messages written into broken connections")
+	}
 	// Without latencies (no message written) the latency chart says why.
 	for i := range r.Timeline {
 		r.Timeline[i].P50Ms, r.Timeline[i].P99Ms, r.Timeline[i].MaxMs = 0, 0, 0

@@ -50,7 +50,7 @@ func textHV(t *textWriter, r *result.Result) {
 	if len(hv.DialErrors) > 0 {
 		t.Printf("  failed reconnects by cause: %s\n", counts(hv.DialErrors))
 	}
-	if line := brokenLine(hv); line != "" {
+	if line := BrokenLine(hv); line != "" {
 		t.Printf("  %s\n", line)
 	}
 	textHVReceiver(t, hv.Receiver)
@@ -120,11 +120,12 @@ func counts(m map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// brokenLine says how many messages were written into connections that
+// BrokenLine says how many messages were written into connections that
 // then broke, which the written count holds although they may not have
 // arrived; empty when none were. Without a receiver's view nothing tells
-// how many did.
-func brokenLine(hv *result.HV) string {
+// how many did. The text summary, the Markdown and the HTML report say it
+// alike.
+func BrokenLine(hv *result.HV) string {
 	if hv == nil || hv.WrittenIntoBroken == 0 {
 		return ""
 	}
