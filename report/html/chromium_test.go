@@ -162,6 +162,11 @@ func TestChromiumRendersPages(t *testing.T) {
 		{"comparison.html", func(w *bytes.Buffer) error { return Comparison(w, cmp, a, b) }},
 		{"trend.html", func(w *bytes.Buffer) error { return Trend(w, historyAnalysis(t)) }},
 		{"capacity.html", func(w *bytes.Buffer) error { return Capacity(w, reporttest.Capacity()) }},
+		{"capacity_comparison.html", func(w *bytes.Buffer) error {
+			c, a, b := capacityAB(t, "dmaap", "cambria", []string{"b1.json", "b2.json"})
+			return CapacityComparison(w, c, a, b)
+		}},
+		{"capacity_trend.html", func(w *bytes.Buffer) error { return CapacityTrend(w, capacityHistory(t)) }},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
