@@ -297,7 +297,9 @@ func capacityChanges(h *capcmp.History) section {
 		}
 		before, after := h.Runs[k-1], h.Runs[k]
 		change := num(changeText(before, after))
-		change.Class += " " + capacityClass(after-before)
+		if cls := capacityClass(after - before); cls != "" {
+			change.Class += " " + cls
+		}
 		t.Rows = append(t.Rows, []cell{key(h.Builds[buildOf(h, k)].Name), num(fmt.Sprint(k + 1)),
 			num(capcmp.Rate(before) + "/s"), num(capcmp.Rate(after) + "/s"), change})
 	}
