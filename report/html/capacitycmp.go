@@ -87,10 +87,25 @@ func capacityComparisonMeta(sides []capacitySide) []string {
 	return meta
 }
 
-// capacityWarnings are what each search could not decide and its
-// set-up's notices, each named by its side and file.
+// capacityWarnings are SLOs that differ between the searches, what each
+// search could not decide and its set-up's notices, each named by its
+// side and file.
 func capacityWarnings(sides []capacitySide) []string {
-	var out []string
+	var out, slos []string
+	for _, s := range sides {
+		for _, d := range s.docs {
+			set := strings.Join(d.Config.SLOs, ", ")
+			if set == "" {
+				set = "none"
+			}
+			if !slices.Contains(slos, set) {
+				slos = append(slos, set)
+			}
+		}
+	}
+	if len(slos) > 1 {
+		out = append(out, "the searches were judged by different SLOs ("+strings.Join(slos, "; ")+"): their capacities answer different questions")
+	}
 	for _, s := range sides {
 		for i, d := range s.docs {
 			name := s.searchName(i)

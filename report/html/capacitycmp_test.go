@@ -126,6 +126,9 @@ func TestCapacityComparisonPage(t *testing.T) {
 	if n := strings.Count(page[strings.Index(page, `<section id="searches"`):], "<tr>"); n != 4 {
 		t.Errorf("the searches' table has %d rows, want the header and 3 searches", n)
 	}
+	if strings.Contains(page, "different SLOs") {
+		t.Error("searches judged by the same SLOs are said to differ")
+	}
 	if page != renderCapacityComparison(t, c, a, b) {
 		t.Error("the page is not deterministic")
 	}
@@ -141,12 +144,14 @@ func TestCapacityComparisonPageBare(t *testing.T) {
 		return []*result.CapacityDocument{{Schema: result.CapacitySchema, Capacity: result.Capacity{MaxRPS: max, FailRPS: max * 1.1, PrecisionPct: 10}}}
 	}
 	a, b := bare(1000), bare(1020)
+	b[0].Config.SLOs = []string{"p99<1s"}
 	c, err := capcmp.Compare("", "", nil, nil, a, b, nil, compare.UndecidedFail)
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := renderCapacityComparison(t, c, a, b)
-	for _, want := range []string{"No search of either side has steps.", `<span class="badge ">WITHIN THE PRECISION</span>`, "<td class=\"nowrap\">search 1</td>"} {
+	for _, want := range []string{"No search of either side has steps.", `<span class="badge ">WITHIN THE PRECISION</span>`, "<td class=\"nowrap\">search 1</td>",
+		"<li>the searches were judged by different SLOs (none; p99&lt;1s): their capacities answer different questions</li>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
