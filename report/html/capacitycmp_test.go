@@ -116,7 +116,7 @@ func TestCapacityComparisonPage(t *testing.T) {
 		`<td class="num">750/s to below 800/s</td>`, `<td class="num">570/s to below 640/s</td>`,
 		`<span class="badge fail">FAIL (1 of 2)</span>`, `<td class="fail nowrap">FAIL</td><td class="num">675/s</td>`,
 		`<td class="pass nowrap">PASS</td><td class="num">525/s</td>`,
-		`<td class="key">cambria</td><td class="nowrap">b2.json</td>`, "dmaap: http://127.0.0.1:8080/eventListener/v7?a=&lt;b&gt;&amp;c=|d|; SLOs p99&lt;100ms, error_rate&lt;0.1%",
+		`<td class="key">cambria</td><td>b2.json</td><td class="num">570/s</td><td class="num">608/s</td><td>error_rate&lt;0.1%: 6.50%</td>`, "dmaap: http://127.0.0.1:8080/eventListener/v7?a=&lt;b&gt;&amp;c=|d|; SLOs p99&lt;100ms, error_rate&lt;0.1%",
 		"cambria b1.json: a &lt;script&gt;alert(1)&lt;/script&gt; note",
 	} {
 		if !strings.Contains(page, want) {
@@ -150,7 +150,7 @@ func TestCapacityComparisonPageBare(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := renderCapacityComparison(t, c, a, b)
-	for _, want := range []string{"No search of either side has steps.", `<span class="badge ">WITHIN THE PRECISION</span>`, "<td class=\"nowrap\">search 1</td>",
+	for _, want := range []string{"No search of either side has steps.", `<span class="badge ">WITHIN THE PRECISION</span>`, "<td>search 1</td>",
 		"<li>the searches were judged by different SLOs (none; p99&lt;1s): their capacities answer different questions</li>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
