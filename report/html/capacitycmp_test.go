@@ -239,18 +239,25 @@ func TestCapacityTrendPage(t *testing.T) {
 	goldenPage(t, "capacity_trend.html.golden", page)
 }
 
-// TestCapacityTrendPageOpen: a build whose search never failed has no
-// lowest fail to draw, a history too short for change points says so,
-// and no history is an error.
-func TestCapacityTrendPageOpen(t *testing.T) {
-	t.Parallel()
+// openHistory is two searches by start time, the second of which never
+// failed: it has no lowest fail.
+func openHistory(t *testing.T) *capcmp.History {
+	t.Helper()
 	open := scaledCapacity(2, "1.1", 1)
 	open.Capacity.FailRPS = 0
 	h, err := capcmp.Trend([]*result.CapacityDocument{scaledCapacity(1, "1.0", 0), open}, []string{"a.json", "b.json"}, capcmp.TrendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := renderCapacityTrend(t, h)
+	return h
+}
+
+// TestCapacityTrendPageOpen: a build whose search never failed has no
+// lowest fail to draw, a history too short for change points says so,
+// and no history is an error.
+func TestCapacityTrendPageOpen(t *testing.T) {
+	t.Parallel()
+	page := renderCapacityTrend(t, openHistory(t))
 	ch := pageCharts(t, page)[0]
 	if got := labels(ch); !slices.Equal(got, []string{"max rps", "lowest fail"}) || !strings.Contains(page, "[0,1],[750,1500],[800,null]") || ch.XLabel != "search" {
 		t.Errorf("series %q, lowest fails %v, x label %q: want one lowest fail, by search", got, ch.Data[2], ch.XLabel)
