@@ -88,3 +88,10 @@ screenshot-trend: build
 .PHONY: screenshot-capacity
 screenshot-capacity: build
 	bash scripts/screenshot.sh capacity
+
+# Renders docs/capacity-compare.png, the page of `vesload compare` over
+# two capacity searches, against the emulator bounded to about 800/s and
+# to about 600/s, with headless Chromium.
+.PHONY: screenshot-capacity-compare
+screenshot-capacity-compare: build
+	bash scripts/screenshot.sh capacity-compare

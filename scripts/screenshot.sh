@@ -18,7 +18,12 @@
 #                         against the emulator bounded to about 800/s
 #                         (a downstream pool of 8, 10 ms publish time),
 #                         its process sampled, 2 s steps after a 1 s
-#                         warm-up to 10 % (`make screenshot-capacity`).
+#                         warm-up to 10 % (`make screenshot-capacity`);
+#   screenshot.sh capacity-compare docs/capacity-compare.png, the page of
+#                         `vesload compare` over two such searches, build
+#                         1.0 against the emulator's downstream pool of 8
+#                         and 1.1 against one of 6, gated at -10 %
+#                         (`make screenshot-capacity-compare`).
 # Headless Chromium draws the page.
 set -euo pipefail
 mode=${1:-report}
@@ -27,7 +32,8 @@ report) out=${OUT:-docs/report.png} ramp=20s height=${HEIGHT:-2900} ;;
 live) out=${OUT:-docs/dashboard.png} ramp=30s height=${HEIGHT:-2200} ;;
 trend) out=${OUT:-docs/trend.png} height=${HEIGHT:-2300} ;;
 capacity) out=${OUT:-docs/capacity.png} height=${HEIGHT:-3400} ;;
-*) echo "usage: screenshot.sh report|live|trend|capacity" >&2; exit 2 ;;
+capacity-compare) out=${OUT:-docs/capacity-compare.png} height=${HEIGHT:-1800} ;;
+*) echo "usage: screenshot.sh report|live|trend|capacity|capacity-compare" >&2; exit 2 ;;
 esac
 bin=${VESLOAD:-bin/vesload}
 chromium=${CHROMIUM:-chromium}
@@ -88,6 +94,26 @@ if [ "$mode" = capacity ]; then
 		--slo 'p99<100ms' --slo 'error_rate<0.1%' --max 3200 --budget 90s -o "$work/capacity.json" --html "$work/capacity.html" \
 		-q >/dev/null || [ $? -eq 3 ]
 	shoot "file://$work/capacity.html" --virtual-time-budget=5000
+	echo "screenshot: $out"
+	exit 0
+fi
+
+if [ "$mode" = capacity-compare ]; then
+	# build:downstream pool of the emulator; one search of each.
+	for b in 1.0:8 1.1:6; do
+		"$bin" serve --listen 127.0.0.1:0 --backend-pool "${b#*:}" --publish-time 10ms 2>"$work/serve.log" &
+		serve=$!
+		url=$(wait_for "$work/serve.log" 'http://127\.0\.0\.1:[0-9]*')
+		"$bin" capacity --url "$url/eventListener/v7" --step-duration 2s --warmup 1s --precision 10% \
+			--slo 'p99<100ms' --slo 'error_rate<0.1%' --max 3200 --budget 90s --label "build=${b%%:*}" \
+			-o "$work/runs/${b%%:*}.json" -q >/dev/null || [ $? -eq 3 ]
+		kill "$serve"; wait "$serve" 2>/dev/null || true; serve=
+	done
+	# From the work folder, so that the page names the files as runs/….
+	abs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+	(cd "$work" && "$abs" compare runs/1.0.json --vs runs/1.1.json --gate 'capacity>-10%' --html compare.html >/dev/null) ||
+		[ $? -eq 3 ]
+	shoot "file://$work/compare.html" --virtual-time-budget=5000
 	echo "screenshot: $out"
 	exit 0
 fi

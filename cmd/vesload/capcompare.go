@@ -10,20 +10,32 @@ import (
 	"github.com/vesload/vesload/report/capcmp"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/files"
+	"github.com/vesload/vesload/report/html"
 	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/resultfile"
 	"github.com/vesload/vesload/report/table"
 )
 
+// capacityRenderer renders a comparison of capacity documents; the HTML
+// page also draws the curves of each side's searches, a and b.
+type capacityRenderer func(w io.Writer, c *capcmp.Comparison, a, b []*result.CapacityDocument) error
+
 // capacityFormats are the renderings of a comparison of capacity
-// documents.
-func capacityFormats() map[string]func(io.Writer, *capcmp.Comparison) error {
-	return map[string]func(io.Writer, *capcmp.Comparison) error{"text": capcmp.Text, "markdown": capcmp.Markdown, "json": capcmp.JSON}
+// documents: the formats of a comparison of runs, so that --format
+// means the same whichever documents compare reads.
+func capacityFormats() map[string]capacityRenderer {
+	only := func(r func(io.Writer, *capcmp.Comparison) error) capacityRenderer {
+		return func(w io.Writer, c *capcmp.Comparison, _, _ []*result.CapacityDocument) error { return r(w, c) }
+	}
+	return map[string]capacityRenderer{"text": only(capcmp.Text), "markdown": only(capcmp.Markdown), "json": only(capcmp.JSON),
+		"html": html.CapacityComparison}
 }
 
-// capacityTrendFormats are the renderings of a capacity history.
+// capacityTrendFormats are the renderings of a capacity history: the
+// formats of a history of runs.
 func capacityTrendFormats() map[string]func(io.Writer, *capcmp.History) error {
-	return map[string]func(io.Writer, *capcmp.History) error{"text": capcmp.TrendText, "markdown": capcmp.TrendMarkdown, "json": capcmp.TrendJSON}
+	return map[string]func(io.Writer, *capcmp.History) error{"text": capcmp.TrendText, "markdown": capcmp.TrendMarkdown, "json": capcmp.TrendJSON,
+		"html": html.CapacityTrend}
 }
 
 // capacityArgs tells whether the arguments name capacity documents; a
@@ -46,9 +58,7 @@ func executeCapacityCompare(o *compareOptions, argsA, argsB []string, stdout, st
 	render, ok := capacityFormats()[o.Format]
 	switch {
 	case !ok:
-		return 0, usagef("--format: capacity comparisons are rendered as text, markdown or json, not %q", o.Format)
-	case o.HTML != "":
-		return 0, usagef("--html: a comparison of capacity documents has no HTML page; use --format text, markdown or json")
+		return 0, usagef("--format: capacity comparisons are rendered as %s, not %q", files.FormatNames(capacityFormats()), o.Format)
 	case o.JUnit != "" && len(o.Exprs) == 0:
 		return 0, usagef("--junit reports gates: give at least one --gate")
 	}
@@ -68,7 +78,7 @@ func executeCapacityCompare(o *compareOptions, argsA, argsB []string, stdout, st
 	if err != nil {
 		return 0, usage.Wrap(err)
 	}
-	outs := []files.Path{{Option: "-o", Path: o.Output}, {Option: "--junit", Path: o.JUnit}}
+	outs := []files.Path{{Option: "-o", Path: o.Output}, {Option: "--html", Path: o.HTML}, {Option: "--junit", Path: o.JUnit}}
 	if err := files.CheckInputs(append(slices.Clone(filesA), filesB...), outs); err != nil {
 		return 0, usage.Wrap(err)
 	}
@@ -87,8 +97,13 @@ func executeCapacityCompare(o *compareOptions, argsA, argsB []string, stdout, st
 	if err != nil {
 		return 0, err
 	}
-	if err := files.WriteOutput(o.Output, stdout, func(w io.Writer) error { return render(w, c) }); err != nil {
+	if err := files.WriteOutput(o.Output, stdout, func(w io.Writer) error { return render(w, c, a, b) }); err != nil {
 		return 0, err
+	}
+	if o.HTML != "" {
+		if err := resultfile.WriteFile(o.HTML, func(w io.Writer) error { return html.CapacityComparison(w, c, a, b) }); err != nil {
+			return 0, fmt.Errorf("write HTML %s: %w", o.HTML, err)
+		}
 	}
 	if o.JUnit != "" {
 		if err := resultfile.WriteFile(o.JUnit, func(w io.Writer) error { return capcmp.JUnit(w, c) }); err != nil {
@@ -129,9 +144,7 @@ func executeCapacityTrend(o *trendOptions, paths []string, stdout io.Writer) err
 	render, ok := capacityTrendFormats()[o.Format]
 	switch {
 	case !ok:
-		return usagef("--format: a capacity history is rendered as text, markdown or json, not %q", o.Format)
-	case o.HTML != "":
-		return usagef("--html: a capacity history has no HTML page; use --format text, markdown or json")
+		return usagef("--format: a capacity history is rendered as %s, not %q", files.FormatNames(capacityTrendFormats()), o.Format)
 	case len(o.Exprs) > 0:
 		return usagef("--gate: a capacity history has no gates; gate a build's capacity with vesload compare --gate 'capacity>-10%%'")
 	case len(o.metrics) > 0:
@@ -149,5 +162,13 @@ func executeCapacityTrend(o *trendOptions, paths []string, stdout io.Writer) err
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	return files.WriteOutput(o.Output, stdout, func(w io.Writer) error { return render(w, h) })
+	if err := files.WriteOutput(o.Output, stdout, func(w io.Writer) error { return render(w, h) }); err != nil {
+		return err
+	}
+	if o.HTML != "" {
+		if err := resultfile.WriteFile(o.HTML, func(w io.Writer) error { return html.CapacityTrend(w, h) }); err != nil {
+			return fmt.Errorf("write HTML %s: %w", o.HTML, err)
+		}
+	}
+	return nil
 }

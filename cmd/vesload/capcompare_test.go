@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 )
 
 // writeCapacity writes a capacity document into dir as a search of
@@ -112,7 +113,8 @@ func TestCompareCapacityBadInput(t *testing.T) {
 		{"mixed on one side", []string{run, a, "--vs", b}, "is a capacity document and"},
 		{"run gate", []string{a, "--vs", b, "--gate", "p99<+10%"}, "--gate: gate \"p99<+10%\": capacity documents are gated by capacity only"},
 		{"wrong direction", []string{a, "--vs", b, "--gate", "capacity<+10%"}, "worse downwards"},
-		{"html", []string{a, "--vs", b, "--format", "html"}, "--format: capacity comparisons are rendered as text, markdown or json"},
+		{"unknown format", []string{a, "--vs", b, "--format", "csv"}, `--format: capacity comparisons are rendered as html, json, markdown, text, not "csv"`},
+		{"page over an input", []string{a, "--vs", b, "--html", b}, "--html"},
 		{"junit without gate", []string{a, "--vs", b, "--junit", filepath.Join(dir, "j.xml")}, "--junit reports gates"},
 	}
 	for _, tc := range tests {
@@ -158,7 +160,7 @@ func TestTrendCapacityCLI(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "| 1.9.2 | 1 | 2,350/s |") {
 		t.Errorf("markdown: exit %d\n%s", code, out)
 	}
-	for _, bad := range [][]string{{dir, "--gate", "p99<+10%"}, {dir, "--metric", "p99"}, {dir, "--by", "commit"}, {dir, "-f", "html"}} {
+	for _, bad := range [][]string{{dir, "--gate", "p99<+10%"}, {dir, "--metric", "p99"}, {dir, "--by", "commit"}, {dir, "-f", "csv"}, {dir, "--html", filepath.Join(dir, "c1.json")}} {
 		code, out, errs := cliRun(runTrend, bad...)
 		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d stdout %q stderr %q, want exit 2 and one line", bad, code, out, errs)
@@ -167,6 +169,96 @@ func TestTrendCapacityCLI(t *testing.T) {
 	writeCLIResult(t, dir, "run.json", cliResult(t, 10, 1, cliStart))
 	if code, _, errs := cliRun(runTrend, dir); code != exitUsage || !strings.Contains(errs, "is a capacity document and") {
 		t.Errorf("mixed history: exit %d %q", code, errs)
+	}
+}
+
+// TestCapacityPagesCLI: compare and trend of capacity documents write
+// their HTML pages, with --html beside the text or as --format html,
+// and exit as the text form does: 3 on a failed gate, 0 otherwise.
+func TestCapacityPagesCLI(t *testing.T) {
+	t.Parallel()
+	dir := capacitySides(t, result.CauseTarget)
+	a, b := filepath.Join(dir, "a*.json"), filepath.Join(dir, "b*.json")
+	out := t.TempDir()
+	page := func(name string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatalf("no page: %v", err)
+		}
+		return string(data)
+	}
+	textCode, text, _ := cliRun(runCompare, a, "--vs", b, "--gate", "capacity>-10%")
+	code, stdout, errs := cliRun(runCompare, a, "--vs", b, "--gate", "capacity>-10%", "--html", filepath.Join(out, "cmp.html"))
+	if code != exitThreshold || textCode != code || stdout != text || errs != "" {
+		t.Errorf("compare --html: exit %d (text %d), stderr %q; stdout the text's: %v", code, textCode, errs, stdout == text)
+	}
+	cmp := page("cmp.html")
+	for _, want := range []string{"<h1>Capacity: dmaap vs cambria</h1>", `<span class="badge fail">FAIL (1 of 1)</span>`,
+		"dmaap holds 2,300/s (±5 %), cambria 1,850/s (±5 %): cambria holds less (-19.6 %), beyond the precision", "2,200/s to below 2,520/s"} {
+		if !strings.Contains(cmp, want) {
+			t.Errorf("compare --html: the page lacks %q", want)
+		}
+	}
+	code, stdout, errs = cliRun(runCompare, a, "--vs", b, "--gate", "capacity>-25%", "--format", "html", "-o", filepath.Join(out, "cmp2.html"))
+	if code != exitOK || stdout != "" || !strings.Contains(errs, "vesload: compare: gate capacity>-25%: PASS") ||
+		!strings.Contains(page("cmp2.html"), `<span class="badge pass">PASS</span>`) {
+		t.Errorf("compare --format html -o: exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	code, stdout, _ = cliRun(runCompare, a, "--vs", b, "-f", "html")
+	if code != exitOK || !strings.HasPrefix(stdout, "<!DOCTYPE html>") || !strings.HasSuffix(stdout, "</html>\n") {
+		t.Errorf("compare -f html: exit %d, stdout %.100q", code, stdout)
+	}
+
+	hist := t.TempDir()
+	for i, s := range []struct {
+		build string
+		max   float64
+	}{{"1.10.0", 1850}, {"1.9.1", 2300}, {"1.9.2", 2350}} {
+		writeCapacity(t, hist, "c"+string(rune('1'+i))+".json", s.max, s.max*1.05, result.CauseTarget, s.build, i)
+	}
+	textCode, text, _ = cliRun(runTrend, hist, "--by", "build")
+	code, stdout, errs = cliRun(runTrend, hist, "--by", "build", "--html", filepath.Join(out, "trend.html"))
+	if code != exitOK || textCode != code || stdout != text || errs != "" {
+		t.Errorf("trend --html: exit %d (text %d), stderr %q", code, textCode, errs)
+	}
+	tr := page("trend.html")
+	for _, want := range []string{"<h1>Capacity over builds: 1.9.1 … 1.10.0</h1>", "1.10.0 holds 1,850/s, -21.3 % against 1.9.2&#39;s 2,350/s: beyond the precision",
+		"no change points: 3 searches"} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("trend --html: the page lacks %q", want)
+		}
+	}
+	code, stdout, errs = cliRun(runTrend, hist, "--by", "build", "--format", "html", "-o", filepath.Join(out, "trend2.html"))
+	if code != exitOK || stdout != "" || errs != "" || !strings.Contains(page("trend2.html"), `"xNames":["1.9.1","1.9.2","1.10.0"]`) {
+		t.Errorf("trend --format html -o: exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+}
+
+// TestCapacityPagesHostileLabels: builds and side names read from
+// capacity documents reach an HTML page on stdout escaped for the
+// terminal it lands on, and for the browser.
+func TestCapacityPagesHostileLabels(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	evil := "\x1b[31m\x1b[2J\u202e\a\x9b<img src=x>"
+	writeCapacity(t, dir, "a.json", 2300, 2415, result.CauseTarget, "1.0"+evil, 0)
+	writeCapacity(t, dir, "b.json", 1850, 1940, result.CauseTarget, "1.1"+evil, 1)
+	for name, args := range map[string][]string{
+		"compare": {filepath.Join(dir, "a.json"), "--vs", filepath.Join(dir, "b.json"), "-f", "html"},
+		"trend":   {dir, "--by", "build", "-f", "html"},
+	} {
+		run := runCompare
+		if name == "trend" {
+			run = runTrend
+		}
+		code, out, errs := cliRun(run, args...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", name, code, errs)
+		}
+		if table.EscapeControlLines(out) != out || !strings.Contains(out, `1.0\x1b[31m\x1b[2J\u202e\x07`) || !strings.Contains(out, "&lt;img src=x&gt;") || strings.Contains(out, "<img") {
+			t.Errorf("%s: the labels are not escaped:\n%.3000s", name, out)
+		}
 	}
 }
 
@@ -182,5 +274,15 @@ func TestCapacityCompareBinary(t *testing.T) {
 	o = vesload(t, 30*time.Second, "trend", dir, "--by", "build")
 	if o.code != exitOK || !strings.Contains(o.stdout, "capacity over builds") {
 		t.Errorf("trend: exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	pages := t.TempDir()
+	o = vesload(t, 30*time.Second, "compare", filepath.Join(dir, "a*.json"), "--vs", filepath.Join(dir, "b*.json"), "--gate", "capacity>-10%",
+		"--html", filepath.Join(pages, "compare.html"))
+	if data, err := os.ReadFile(filepath.Join(pages, "compare.html")); o.code != exitThreshold || err != nil || !strings.Contains(string(data), "cambria holds less") {
+		t.Errorf("compare --html: exit %d, page %v\n%s", o.code, err, o.stderr)
+	}
+	o = vesload(t, 30*time.Second, "trend", dir, "--by", "build", "--html", filepath.Join(pages, "trend.html"))
+	if data, err := os.ReadFile(filepath.Join(pages, "trend.html")); o.code != exitOK || err != nil || !strings.Contains(string(data), "Capacity over builds") {
+		t.Errorf("trend --html: exit %d, page %v\n%s", o.code, err, o.stderr)
 	}
 }

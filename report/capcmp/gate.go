@@ -124,14 +124,21 @@ func (c *Comparison) Passed() bool {
 func (c *Comparison) GateLines() []string {
 	var out []string
 	for _, g := range c.Gates {
-		word := "PASS"
-		if !g.Passed {
-			word = "FAIL"
-		}
-		if g.Outcome == compare.GateUndecided {
-			word += " (undecided)"
-		}
-		out = append(out, fmt.Sprintf("gate %s: %s: %s", g.Expr, word, g.Reason))
+		out = append(out, fmt.Sprintf("gate %s: %s: %s", g.Expr, g.Status(), g.Reason))
 	}
 	return out
+}
+
+// Status is the gate's word: PASS or FAIL once --gate-undecided is
+// applied, "(undecided)" after it when the figures did not decide, so
+// that every rendering of a gate says it alike.
+func (g GateResult) Status() string {
+	word := "PASS"
+	if !g.Passed {
+		word = "FAIL"
+	}
+	if g.Outcome == compare.GateUndecided {
+		word += " (undecided)"
+	}
+	return word
 }

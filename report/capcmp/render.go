@@ -3,6 +3,7 @@ package capcmp
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
@@ -29,6 +30,14 @@ func sideRow(s Side) []string {
 }
 
 var compareHeader = []string{"side", "runs", "max rps (mean)", "min–max", "lowest fail", "precision", "limited by", "confirmed"}
+
+// Header is the columns of the sides' table, so that the HTML page shows
+// the table the text and Markdown renderings do.
+func (c *Comparison) Header() []string { return slices.Clone(compareHeader) }
+
+// Cells are the rows of that table, A's then B's, unescaped: each
+// rendering escapes them its own way.
+func (c *Comparison) Cells() [][]string { return [][]string{sideRow(c.A), sideRow(c.B)} }
 
 // Text writes the comparison as text: the verdict, a table of the two
 // sides and the gates.

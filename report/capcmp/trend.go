@@ -119,6 +119,14 @@ func docsOf[T any](items []T, doc func(T) *result.CapacityDocument) []*result.Ca
 
 var trendHeader = []string{"build", "runs", "max rps (mean)", "min–max", "lowest fail", "precision", "limited by", "confirmed", "change"}
 
+// Header is the columns of the builds' table, so that the HTML page
+// shows the table the text and Markdown renderings do.
+func (h *History) Header() []string { return slices.Clone(trendHeader) }
+
+// Cells are the rows of that table, one per build, oldest first,
+// unescaped: each rendering escapes them its own way.
+func (h *History) Cells() [][]string { return h.trendRows() }
+
 // trendRows are the builds as the tables show them.
 func (h *History) trendRows() [][]string {
 	var rows [][]string

@@ -44,6 +44,22 @@ type chart struct {
 	// with marks drawn across the plot.
 	rate  bool
 	marks []chartMark
+	// band fills the area between two of the series: the interval a
+	// capacity lies in, between the highest pass and the lowest fail.
+	band *chartBand
+}
+
+// chartBand names the series a band lies between, and its fill.
+type chartBand struct {
+	upper, lower string
+	fill         string
+}
+
+// bandLook is a band as uPlot takes it: the indexes of its upper and
+// lower series (1 is the first after x) and its fill.
+type bandLook struct {
+	Series [2]int `json:"series"`
+	Fill   string `json:"fill"`
 }
 
 // runAxis is the x axis of a history: run i is at x = i.
@@ -90,6 +106,7 @@ type chartData struct {
 	XNames []string    `json:"xNames,omitempty"`
 	XTicks []float64   `json:"xTicks,omitempty"`
 	Marks  []chartMark `json:"marks,omitempty"`
+	Bands  []bandLook  `json:"bands,omitempty"`
 }
 
 // seriesLook is how one series is drawn and named in the legend.
@@ -178,6 +195,13 @@ func (c chart) figure(empty string) figure {
 	for _, s := range drawn {
 		d.Series = append(d.Series, s.look())
 		d.Data = append(d.Data, aligned(s.xy, xs))
+	}
+	if b := c.band; b != nil {
+		name := func(n string) func(series) bool { return func(s series) bool { return s.name == n } }
+		up, lo := slices.IndexFunc(drawn, name(b.upper)), slices.IndexFunc(drawn, name(b.lower))
+		if up >= 0 && lo >= 0 {
+			d.Bands = []bandLook{{Series: [2]int{up + 1, lo + 1}, Fill: b.fill}}
+		}
 	}
 	f.data = d
 	return f

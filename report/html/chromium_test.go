@@ -162,6 +162,12 @@ func TestChromiumRendersPages(t *testing.T) {
 		{"comparison.html", func(w *bytes.Buffer) error { return Comparison(w, cmp, a, b) }},
 		{"trend.html", func(w *bytes.Buffer) error { return Trend(w, historyAnalysis(t)) }},
 		{"capacity.html", func(w *bytes.Buffer) error { return Capacity(w, reporttest.Capacity()) }},
+		{"capacity_comparison.html", func(w *bytes.Buffer) error {
+			c, a, b := capacityAB(t, "dmaap", "cambria", []string{"b1.json", "b2.json"})
+			return CapacityComparison(w, c, a, b)
+		}},
+		{"capacity_trend.html", func(w *bytes.Buffer) error { return CapacityTrend(w, capacityHistory(t)) }},
+		{"capacity_trend_open.html", func(w *bytes.Buffer) error { return CapacityTrend(w, openHistory(t)) }}, // a band with a gap
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) {
@@ -197,7 +203,8 @@ func TestChromiumRendersPages(t *testing.T) {
 }
 
 // checkChartsDrawn fails unless every chart's container holds a canvas
-// uPlot drew, with rounded labels on both axes.
+// uPlot drew, with rounded labels on both axes (a history's builds on
+// its x axis).
 func checkChartsDrawn(t *testing.T, dom string, charts []chartData) {
 	t.Helper()
 	for i, c := range charts {
@@ -224,6 +231,12 @@ func checkChartsDrawn(t *testing.T, dom string, charts []chartData) {
 				continue
 			}
 			for _, l := range strings.Fields(stdhtml.UnescapeString(m[1])) {
+				if c.Axis == axisRuns && axis == "x" { // a history's axis names its builds
+					if !slices.Contains(c.XNames, l) {
+						t.Errorf("chart %q: x tick label %q names no build of %q", c.Title, l, c.XNames)
+					}
+					continue
+				}
 				if !tickLabel.MatchString(l) {
 					t.Errorf("chart %q: %s tick label %q is not rounded", c.Title, axis, l)
 				}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	texttable "github.com/vesload/vesload/report/table"
 )
 
 // page is what the templates render: a heading, metadata lines and
@@ -157,3 +159,55 @@ footer { margin-top: 2.5rem; color: #6a737d; font-size: .85rem; }
   .banner { background: none; }
 }
 `
+
+// escapeControl escapes the runes a terminal would obey
+// (table.EscapeControlLines) in every text of the page and its charts'
+// names: a page of names and labels read from others' files may be
+// written to stdout (--format html), where none of them may recolour,
+// clear or reorder the terminal. A browser shows the escapes as text.
+func (p *page) escapeControl() {
+	e := texttable.EscapeControlLines
+	all := func(ss []string) {
+		for i := range ss {
+			ss[i] = e(ss[i])
+		}
+	}
+	p.Title, p.Heading, p.Banner, p.Footer = e(p.Title), e(p.Heading), e(p.Banner), e(p.Footer)
+	all(p.Meta)
+	all(p.Warnings)
+	for i := range p.Sections {
+		s := &p.Sections[i]
+		s.Title = e(s.Title)
+		if s.Badge != nil {
+			s.Badge.Text = e(s.Badge.Text)
+		}
+		all(s.Paras)
+		all(s.Notes)
+		for j := range s.Tables {
+			t := &s.Tables[j]
+			t.Caption = e(t.Caption)
+			for k := range t.Head {
+				t.Head[k].Text = e(t.Head[k].Text)
+			}
+			for _, row := range t.Rows {
+				for k := range row {
+					row[k].Text = e(row[k].Text)
+				}
+			}
+		}
+		for j := range s.Figures {
+			f := &s.Figures[j]
+			f.Title, f.Caption, f.Empty = e(f.Title), e(f.Caption), e(f.Empty)
+			if d := f.data; d != nil {
+				d.Title = e(d.Title)
+				all(d.XNames)
+				for k := range d.Series {
+					d.Series[k].Label = e(d.Series[k].Label)
+				}
+				for k := range d.Marks {
+					d.Marks[k].Label = e(d.Marks[k].Label)
+				}
+			}
+		}
+	}
+}

@@ -96,18 +96,11 @@ func historyChart(a *trend.Analysis, s trend.Series) chart {
 			ticks = append(ticks, float64(i))
 		}
 	}
-	if stride := (len(ticks) + 19) / 20; stride > 1 { // at most 20 names on the axis
-		thin := ticks[:0:0]
-		for i := 0; i < len(ticks); i += stride {
-			thin = append(thin, ticks[i])
-		}
-		ticks = thin
-	}
 	c := chart{
 		title:   s.Label,
 		caption: caption(s),
 		xLabel:  "build", yLabel: s.Unit,
-		runs: &runAxis{names: names, ticks: ticks},
+		runs: &runAxis{names: names, ticks: thinTicks(ticks)},
 	}
 	if a.By == "" {
 		c.xLabel = "run"
@@ -132,6 +125,20 @@ func historyChart(a *trend.Analysis, s trend.Series) chart {
 		c.runs.marks = append(c.runs.marks, chartMark{X: float64(ch.Index) - 0.5, Label: ch.Build + " " + ch.Short(), Color: hexColor(col)})
 	}
 	return c
+}
+
+// thinTicks keeps at most 20 of a history's ticks, evenly spaced, so
+// that the builds' names on its axis stay apart.
+func thinTicks(ticks []float64) []float64 {
+	stride := (len(ticks) + 19) / 20
+	if stride <= 1 {
+		return ticks
+	}
+	thin := ticks[:0:0]
+	for i := 0; i < len(ticks); i += stride {
+		thin = append(thin, ticks[i])
+	}
+	return thin
 }
 
 // caption says what changed in one metric, or that nothing did.

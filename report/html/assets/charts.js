@@ -121,6 +121,7 @@
     return {
       width: Math.max(320, el.clientWidth), height: 260,
       plugins: c.marks ? [marksPlugin(c.marks)] : [],
+      bands: (c.bands || []).map(function (b) { return {series: b.series, fill: b.fill}; }),
       scales: {
         x: spectrum ? {time: false, distr: 3, log: 10, range: [1, 10000]} :
           runs ? {time: false, range: [-0.6, c.xNames.length - 0.4]} : {time: false},
