@@ -10,6 +10,7 @@ import (
 	"github.com/vesload/vesload/internal/redact"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/summary"
 )
 
 // KneeFactor is the knee's rule: the knee of a capacity curve is the
@@ -43,6 +44,9 @@ func Capacity(w io.Writer, d *result.CapacityDocument) error {
 		Banner: c.Undecided,
 		Footer: fmt.Sprintf("Written by vesload %s from a capacity search of %d steps.", d.Tool.Version, len(c.Steps)),
 	}
+	if hv := summary.HVShape(d.Config); hv != "" {
+		p.Meta = append(p.Meta, hv+".")
+	}
 	if !d.Started.IsZero() {
 		p.Meta = append(p.Meta, "Started "+fmtTime(d.Started)+", ended "+fmtTime(d.Ended)+".")
 	}
@@ -58,9 +62,9 @@ func Capacity(w io.Writer, d *result.CapacityDocument) error {
 func capacityHeadline(c *result.Capacity) string {
 	switch {
 	case c.MaxRPS > 0 && c.FailRPS > 0:
-		return format.Num(c.MaxRPS) + "/s"
+		return summary.CapacityRate(c.MaxRPS, c.MaxProducers)
 	case c.MaxRPS > 0:
-		return "at least " + format.Num(c.MaxRPS) + "/s"
+		return "at least " + summary.CapacityRate(c.MaxRPS, c.MaxProducers)
 	}
 	return "no rate held the SLOs"
 }
@@ -73,11 +77,11 @@ func capacityResult(c *result.Capacity, knee float64, kneeOK bool) section {
 	if c.Undecided != "" || !c.Confirmed {
 		s.Badge = &badge{Text: "UNDECIDED", Class: "fail"}
 	}
-	rate := func(v float64) string {
+	rate := func(v float64, producers int) string {
 		if v <= 0 {
 			return format.NA
 		}
-		return format.Num(v) + "/s"
+		return summary.CapacityRate(v, producers)
 	}
 	confirmed := "no"
 	if c.Confirmed {
@@ -88,8 +92,8 @@ func capacityResult(c *result.Capacity, knee float64, kneeOK bool) section {
 		kneeText = fmt.Sprintf("%s/s: the lowest rate from which on p99 stays above %d× its value at the lowest rate", format.Num(knee), KneeFactor)
 	}
 	t := table{Rows: [][]cell{
-		{key("highest rate that held the SLOs"), {Text: rate(c.MaxRPS), Class: "num pass"}},
-		{key("lowest rate that broke one"), {Text: rate(c.FailRPS), Class: "num fail"}},
+		{key("highest rate that held the SLOs"), {Text: rate(c.MaxRPS, c.MaxProducers), Class: "num pass"}},
+		{key("lowest rate that broke one"), {Text: rate(c.FailRPS, c.FailProducers), Class: "num fail"}},
 		{key("broken by"), txt(orNA(c.BrokenBy))},
 		{key("limited by"), txt(orNA(c.LimitedBy))},
 		{key("precision"), txt(format.Num(c.PrecisionPct) + " % apart (asked " + format.Num(c.AskedPrecisionPct) + " %)")},
@@ -182,10 +186,10 @@ func capacityMarks(c *result.Capacity, knee float64, kneeOK bool, x func(result.
 func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 	offered := func(s result.CapacityStep) float64 { return s.OfferedRPS }
 	achieved := func(s result.CapacityStep) float64 { return s.AchievedRPS }
-	line := func(name string, col series, x, y func(result.CapacityStep) float64, cpu bool) series {
+	line := func(name string, col series, x, y func(result.CapacityStep) float64, has func(result.CapacityStep) bool) series {
 		col.name, col.dots = name, true
 		for _, s := range c.Steps {
-			if cpu && s.TargetCPUMaxPct == nil {
+			if has != nil && !has(s) {
 				continue
 			}
 			col.xy = append(col.xy, point{x(s), y(s)})
@@ -194,6 +198,21 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 	}
 	p50 := func(s result.CapacityStep) float64 { return s.P50Ms }
 	p99 := func(s result.CapacityStep) float64 { return s.P99Ms }
+	// The travel time into Kafka of the steps that followed their events
+	// (HV-VES): a receiver that queues is seen there first.
+	followed := func(s result.CapacityStep) bool { return s.E2EP99Ms != nil }
+	e2e := func(s result.CapacityStep) float64 { return *s.E2EP99Ms }
+	latency := func(x func(result.CapacityStep) float64) []series {
+		ss := []series{line("p50", series{color: colBlue}, x, p50, nil), line("p99", series{color: colOrange}, x, p99, nil)}
+		if slices.ContainsFunc(c.Steps, followed) {
+			ss = append(ss, line("e2e p99", series{color: colPurple, dashed: true}, x, e2e, followed))
+		}
+		return ss
+	}
+	latencyCaption := "p50 and p99 of each step's measured seconds."
+	if slices.ContainsFunc(c.Steps, followed) {
+		latencyCaption = "p50 and p99 of each step's measured seconds, from each message's due time to its write; e2e p99 of the whole step's travel time into Kafka."
+	}
 	curve := func(title, caption, xLabel, yLabel string, x func(result.CapacityStep) float64, ss ...series) chart {
 		return chart{title: title, caption: caption, xLabel: xLabel, yLabel: yLabel, rate: true,
 			marks: capacityMarks(c, knee, kneeOK, x), series: ss}
@@ -206,18 +225,17 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 		c     chart
 		empty string
 	}{
-		{curve("Latency against the offered rate", "p50 and p99 of each step's measured seconds.", "offered /s", "ms", offered,
-			line("p50", series{color: colBlue}, offered, p50, false), line("p99", series{color: colOrange}, offered, p99, false)),
+		{curve("Latency against the offered rate", latencyCaption, "offered /s", "ms", offered, latency(offered)...),
 			"No step was measured."},
 		{curve("Latency against the achieved rate", "The same steps placed at the rate the target answered.", "achieved /s", "ms", achieved,
-			line("p50", series{color: colBlue}, achieved, p50, false), line("p99", series{color: colOrange}, achieved, p99, false)),
+			latency(achieved)...),
 			"No step was measured."},
 		{curve("Error rate against the offered rate", "Failed requests in percent of those sent.", "offered /s", "%", offered,
-			line("error rate", series{color: colVermilion}, offered, func(s result.CapacityStep) float64 { return s.ErrorRatePct }, false)),
+			line("error rate", series{color: colVermilion}, offered, func(s result.CapacityStep) float64 { return s.ErrorRatePct }, nil)),
 			"No step was measured."},
 		{curve("Achieved against the offered rate", "Where the achieved rate leaves the offered one, the target or the generator fell behind.",
 			"offered /s", "requests/s", offered,
-			line("achieved", series{color: colGreen}, offered, achieved, false), diagonal),
+			line("achieved", series{color: colGreen}, offered, achieved, nil), diagonal),
 			"No step was measured."},
 		{curve("Target CPU against the offered rate", "The target's highest CPU during each step.", "offered /s", "% of one core", offered,
 			line("target CPU", series{color: colPurple}, offered, func(s result.CapacityStep) float64 {
@@ -225,7 +243,7 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 					return 0
 				}
 				return *s.TargetCPUMaxPct
-			}, true)),
+			}, func(s result.CapacityStep) bool { return s.TargetCPUMaxPct != nil })),
 			"The target's CPU was not sampled (--target-pid, --target-process or --target-metrics)."},
 	}
 	s := section{ID: "curve", Title: "Curve"}
@@ -238,9 +256,15 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 // capacitySteps is the table of every step in the order it ran, a
 // failing step's cause beside its verdict.
 func capacitySteps(c *result.Capacity) section {
+	followed := slices.ContainsFunc(c.Steps, func(s result.CapacityStep) bool { return s.E2EP99Ms != nil })
+	cols := []string{"#", "phase", "offered /s", "achieved /s", "p50 ms", "p99 ms"}
+	if followed {
+		cols = append(cols, "e2e p99 ms")
+	}
 	t := table{Caption: "Every step in the order it ran; CPU is the target's highest, when sampled; a failing step's cause in brackets.",
-		Head: head(2, "#", "phase", "offered /s", "achieved /s", "p50 ms", "p99 ms", "error %", "CPU %", "verdict", "decided by")}
-	t.Head[0].Class, t.Head[8].Class, t.Head[9].Class = "num", "", ""
+		Head: head(2, append(cols, "error %", "CPU %", "verdict", "decided by")...)}
+	n := len(t.Head)
+	t.Head[0].Class, t.Head[n-2].Class, t.Head[n-1].Class = "num", "", ""
 	for _, s := range c.Steps {
 		verdict := cell{Text: "pass", Class: "pass"}
 		if !s.Pass {
@@ -257,8 +281,12 @@ func capacitySteps(c *result.Capacity) section {
 		if s.TargetCPUMaxPct != nil {
 			cpu = format.CPU(*s.TargetCPUMaxPct)
 		}
-		t.Rows = append(t.Rows, []cell{num(format.Num(float64(s.N))), {Text: s.Phase, Class: "nowrap"}, num(format.Num(s.OfferedRPS)), num(format.Num(s.AchievedRPS)),
-			num(format.Ms(s.P50Ms)), num(format.Ms(s.P99Ms)), num(format.Pct(s.ErrorRatePct)), num(cpu), verdict, txt(decided)})
+		row := []cell{num(format.Num(float64(s.N))), {Text: s.Phase, Class: "nowrap"}, num(format.Num(s.OfferedRPS)), num(format.Num(s.AchievedRPS)),
+			num(format.Ms(s.P50Ms)), num(format.Ms(s.P99Ms))}
+		if followed {
+			row = append(row, num(summary.E2EMs(s)))
+		}
+		t.Rows = append(t.Rows, append(row, num(format.Pct(s.ErrorRatePct)), num(cpu), verdict, txt(decided)))
 	}
 	s := section{ID: "steps", Title: "Steps", Tables: []table{t}}
 	if len(t.Rows) == 0 {

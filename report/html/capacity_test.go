@@ -93,6 +93,42 @@ func countValues(col []jsonNum) int {
 	return n
 }
 
+// TestCapacityPageHV: an HV-VES search by producers says what its rates
+// count and how many producers held, and its steps' travel time into
+// Kafka is a third latency series (drawn only where a step followed its
+// events) and a column of the table.
+func TestCapacityPageHV(t *testing.T) {
+	t.Parallel()
+	d := reporttest.Capacity()
+	d.Config.URL, d.Config.Protocol, d.Config.SizeBytes = "tcp://127.0.0.1:6061", result.ProtocolHV, 8192
+	d.Config.Vary, d.Config.IntervalS = "producers", 0.01
+	d.Capacity.MaxProducers, d.Capacity.FailProducers = 7, 8 // 750/s and 800/s in the fixture: not whole, but rendered as given
+	for i := range d.Capacity.Steps[1:] {
+		e2e := 2 + 100*float64(i)
+		d.Capacity.Steps[i+1].E2EP99Ms = &e2e
+	}
+	var b bytes.Buffer
+	if err := Capacity(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, w := range []string{"<h1>Capacity: 750/s (7 producers)</h1>", "800/s (8 producers)",
+		"producers added one by one, each sending a message every 10ms (100/s)", ">e2e p99 ms<", ">n/a<", ">102.00<"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	lat := pageCharts(t, page)[0]
+	if len(lat.Series) != 3 || lat.Series[2].Label != "e2e p99" {
+		t.Fatalf("latency chart's series %+v: want p50, p99 and e2e p99 over the rate", lat.Series)
+	}
+	// 100/s, the first step's rate, did not follow its events: no point
+	// (null, which the decoding above reads as 0).
+	if e2e := lat.Data[3]; e2e[1] != 2 || !strings.Contains(page, "[null,2,102,302,402,602,702]") {
+		t.Errorf("e2e p99 by rate %v: want none at 100/s and 2 ms at 200/s", e2e)
+	}
+}
+
 // TestCapacityPageUndecided: a search that decided nothing says so in a
 // banner and its badge, and a document without steps draws no chart.
 func TestCapacityPageUndecided(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"github.com/vesload/vesload/internal/chromiumtest"
 	"github.com/vesload/vesload/report/compare"
 	"github.com/vesload/vesload/report/internal/reporttest"
+	"github.com/vesload/vesload/report/result"
 )
 
 // chromiumPath is the browser the tests render pages in.
@@ -162,6 +163,15 @@ func TestChromiumRendersPages(t *testing.T) {
 		{"comparison.html", func(w *bytes.Buffer) error { return Comparison(w, cmp, a, b) }},
 		{"trend.html", func(w *bytes.Buffer) error { return Trend(w, historyAnalysis(t)) }},
 		{"capacity.html", func(w *bytes.Buffer) error { return Capacity(w, reporttest.Capacity()) }},
+		{"capacity_hv.html", func(w *bytes.Buffer) error { // a travel time series with a gap
+			d := reporttest.Capacity()
+			d.Config.Protocol, d.Config.Producers, d.Config.SizeBytes = result.ProtocolHV, 2, 8192
+			for i := range d.Capacity.Steps[1:] {
+				e2e := 2 + 100*float64(i)
+				d.Capacity.Steps[i+1].E2EP99Ms = &e2e
+			}
+			return Capacity(w, d)
+		}},
 		{"capacity_comparison.html", func(w *bytes.Buffer) error {
 			c, a, b := capacityAB(t, "dmaap", "cambria", []string{"b1.json", "b2.json"})
 			return CapacityComparison(w, c, a, b)
