@@ -331,6 +331,9 @@ func (s *search) record(phase string, rate float64, r StepResult) result.Capacit
 		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, PoolExhausted: r.Generator.PoolExhausted,
 		TookS: r.Took.Seconds(), SpentS: s.spent.Seconds(), BudgetS: s.o.Budget.Seconds(), Result: r.File}
 	st.ErrorRatePct, _ = w.ErrorRatePct()
+	if q := s.o.Quantum; q > 0 {
+		st.Producers = int(math.Round(rate / q))
+	}
 	if v, why := e2eP99(w); why == "" {
 		st.E2EP99Ms = &v
 	}

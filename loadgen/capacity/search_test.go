@@ -172,6 +172,11 @@ func TestSearchInQuanta(t *testing.T) {
 			t.Errorf("rate %g tried: want whole producers of 100/s within [100, 5000]", r)
 		}
 	}
+	for _, st := range out.Steps {
+		if st.Producers != int(st.OfferedRPS/100) {
+			t.Errorf("step %d at %g/s: %d producers", st.N, st.OfferedRPS, st.Producers)
+		}
+	}
 	if out.MaxRPS != 700 || out.FailRPS != 800 || !out.Confirmed || out.Undecided != "" || m.offered[0] != 200 {
 		t.Errorf("steps %v: max %g, fail %g, confirmed %v, undecided %q; want 700 and 800 from 200, confirmed",
 			m.offered, out.MaxRPS, out.FailRPS, out.Confirmed, out.Undecided)

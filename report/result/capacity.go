@@ -93,9 +93,12 @@ type Capacity struct {
 // CapacityStep is one step's figures over its measured seconds (after
 // the warm-up) and its verdict.
 type CapacityStep struct {
-	N            int     `json:"n"`
-	Phase        string  `json:"phase"`
-	OfferedRPS   float64 `json:"offered_rps"`
+	N          int     `json:"n"`
+	Phase      string  `json:"phase"`
+	OfferedRPS float64 `json:"offered_rps"`
+	// Producers is the step's producers when the search added producers
+	// (CapacityConfig.Vary): OfferedRPS is theirs together.
+	Producers    int     `json:"producers,omitempty"`
 	AchievedRPS  float64 `json:"achieved_rps"`
 	Requests     int64   `json:"requests"`
 	P50Ms        float64 `json:"p50_ms"`

@@ -21,7 +21,7 @@ func CapacityStepLine(s result.CapacityStep) string {
 		verdict = "FAIL (" + s.Cause + ")"
 	}
 	var b strings.Builder
-	b.WriteString("step " + format.Num(float64(s.N)) + " " + s.Phase + " " + format.Num(s.OfferedRPS) + "/s: " + verdict)
+	b.WriteString("step " + format.Num(float64(s.N)) + " " + s.Phase + " " + CapacityRate(s.OfferedRPS, s.Producers) + ": " + verdict)
 	if s.Decided != "" {
 		b.WriteString(", " + s.Decided)
 	}

@@ -62,6 +62,11 @@ func TestCapacity(t *testing.T) {
 			t.Errorf("%s: a control character reached the terminal:\n%q", tc.name, b.String())
 		}
 	}
+	added := found.Steps[1]
+	added.Producers = 8
+	if line := CapacityStepLine(added); !strings.HasPrefix(line, "step 2 climb 800/s (8 producers): FAIL") {
+		t.Errorf("step line %q: want its producers counted", line)
+	}
 	line := CapacityStepLine(found.Steps[1])
 	for _, w := range []string{"step 2 climb 800/s: FAIL (target), error_rate<0.1%: 6.50%", "stopped early", "6s of 10m0s"} {
 		if !strings.Contains(line, w) {
