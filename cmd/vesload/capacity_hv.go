@@ -13,7 +13,7 @@ import (
 	"github.com/vesload/vesload/testserver/builtin"
 )
 
-const capacityHVSynopsis = "vesload capacity hv [--addr HOST:PORT] [--producers N] [--size B] [--slo GATE]... [--start RATE] [--max RATE] [--step-duration D] [--warmup D] [--precision P%] [--budget D] [-o FILE] [--markdown FILE] [--html FILE]"
+const capacityHVSynopsis = "vesload capacity hv [--addr HOST:PORT] [--producers N | --vary producers --interval D] [--size B] [--slo GATE]... [--start RATE] [--max RATE] [--step-duration D] [--warmup D] [--precision P%] [--budget D] [-o FILE] [--markdown FILE] [--html FILE]"
 
 // capacityHVRunFlags are the flags of `vesload hv` an HV-VES step takes:
 // the collector, the producers and their messages, TLS, the receiver's
