@@ -139,7 +139,11 @@ func (n jsonNum) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return []byte("null"), nil
 	}
-	return strconv.AppendFloat(nil, math.Round(f*1e4)/1e4, 'f', -1, 64), nil
+	r := math.Round(f*1e4) / 1e4
+	if math.IsInf(r, 0) { // too large to scale: it has no decimals to round
+		r = f
+	}
+	return strconv.AppendFloat(nil, r, 'f', -1, 64), nil
 }
 
 // Okabe-Ito colours: distinguishable with the common colour-vision
