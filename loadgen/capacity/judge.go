@@ -1,6 +1,8 @@
 package capacity
 
 import (
+	"strings"
+
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
@@ -53,12 +55,20 @@ func words(g result.Threshold) string {
 	return g.Expr + ": " + format.Gate(g)
 }
 
-// Cause lays a failing step to the generator or the target. The
-// generator limited it when it saturated, its dispatch lag broke, or its
-// pool ran out although the target answered fast enough for the pool to
-// carry the rate (Little's law: rate × mean service time well under the
-// pool); otherwise the target did.
+// Cause lays a failing step to the generator or the target. The target
+// limited it when it refused requests itself, an error status to at least
+// minRefused of them, whatever the generator's health: a late generator
+// delays requests, it does not make the target answer 503 (a rate limit
+// refused a fixed share of every step above its rate while the machine,
+// busy with other work, ran the generator late). Otherwise the generator
+// limited it when it saturated, its dispatch lag broke, or its pool ran
+// out although the target answered fast enough for the pool to carry the
+// rate (Little's law: rate × mean service time well under the pool); and
+// the target did when none of these held.
 func Cause(rate float64, r StepResult) string {
+	if refused(r.Window) >= minRefused {
+		return result.CauseTarget
+	}
 	h := r.Generator
 	if h.Saturated || engine.LagSaturated(h.DispatchLagP99Ms) {
 		return result.CauseGenerator
@@ -70,4 +80,26 @@ func Cause(rate float64, r StepResult) string {
 		}
 	}
 	return result.CauseTarget
+}
+
+// minRefused is the share of a step's requests the target must refuse for
+// the step to be laid to it on that alone: one in a thousand, the error
+// rate a VES collector is held to by default, below which a stray error
+// does not outweigh a generator that could not keep its schedule.
+const minRefused = 0.001
+
+// refused is the share of a window's requests the target answered with an
+// error status (the http_ classes); errors the generator met on its own
+// side (pool_exhausted, timeouts, connections) are not the target's word.
+func refused(w *result.Result) float64 {
+	if w == nil || w.Attempted() == 0 {
+		return 0
+	}
+	var n int64
+	for class, count := range w.Errors {
+		if strings.HasPrefix(class, result.HTTPClassPrefix) {
+			n += count
+		}
+	}
+	return float64(n) / float64(w.Attempted())
 }
