@@ -39,12 +39,12 @@ type Config struct {
 	CPUs []int
 }
 
-// config is nginx's configuration: %[1]s the folder, %[2]d the port,
-// %[3]s the worker's CPU affinity, %[4]s the /eventListener/ location.
+// config is nginx's configuration: %[1]s the folder, %[2]s the worker's
+// CPU affinity, %[3]s the servers (accept or limited).
 const config = `daemon off;
 master_process on;
 worker_processes 1;
-%[3]s
+%[2]s
 pid %[1]s/nginx.pid;
 error_log %[1]s/error.log warn;
 events { worker_connections 4096; }
@@ -56,7 +56,7 @@ http {
     uwsgi_temp_path %[1]s/uwsgi;
     scgi_temp_path %[1]s/scgi;
     keepalive_requests 1000000;
-%[4]s
+%[3]s
 }
 `
 
@@ -74,7 +74,9 @@ const accept = `    server {
 // nginx on a Unix socket (no loopback port to find, no TIME_WAIT), over
 // kept-alive connections as an ingress in front of a collector keeps them.
 // One key ($server_port) for every client: the generator's connections
-// share one budget, as the rate a collector can take is shared.
+// share one budget, as the rate a collector can take is shared. Bodies up
+// to 1 MiB are kept in memory: the worker, nobody when nginx is started as
+// root, may not write to the test's private folder.
 const limited = `    limit_req_zone $server_port zone=ves:1m rate=%[2]dr/s;
     upstream collector {
         server unix:%[3]s;
@@ -89,6 +91,7 @@ const limited = `    limit_req_zone $server_port zone=ves:1m rate=%[2]dr/s;
         location /eventListener/ {
             limit_req zone=ves burst=%[4]d nodelay;
             limit_req_status 503;
+            client_body_buffer_size 1m;
             proxy_pass http://collector;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
@@ -127,7 +130,7 @@ func StartConfig(tb testing.TB, c Config) string {
 		server = fmt.Sprintf(limited, port, c.Rate, socket(tb), c.Burst)
 	}
 	conf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(conf, fmt.Appendf(nil, config, dir, port, affinity(c.CPUs), server), 0o644); err != nil {
+	if err := os.WriteFile(conf, fmt.Appendf(nil, config, dir, affinity(c.CPUs), server), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
