@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,18 +31,18 @@ import (
 // them out. An open-model load below the rate is refused only when the
 // generator's timer bunches more than limitBurst requests together: a
 // stall of limitBurst/rate, 100 ms at 1,000/s, far beyond the few
-// milliseconds a busy machine delays a timer. Without a burst, two
-// requests a millisecond apart at 900/s would be refused.
+// milliseconds a busy machine delays a timer. Without a burst, of any two
+// requests within one millisecond nginx would refuse the second, and a
+// steady 900/s has many such pairs.
 //
 // The burst also lets a step above the rate through for a while, which
 // bounds the capacity the search may report from above: over the W
 // measured seconds of a step at r/s, nginx accepts at most limitRate·W
-// plus the burst still free when they begin (limitBurst at most, the
-// bucket drained between steps), so it refuses at least (r − limitRate)·W
-// − limitBurst of the r·W requests, and error_rate<0.1% holds only when
-// that is under r·W/1000: r < (limitRate + limitBurst/W) / 0.999, that is
-// 1,051.1/s with W = 2 s. The search may report that much above the rate,
-// and no more.
+// plus the burst still free when they begin (limitBurst at most), so it
+// refuses at least (r − limitRate)·W − limitBurst of the r·W requests,
+// and error_rate<0.1% holds only when that is under r·W/1000:
+// r < (limitRate + limitBurst/W) / 0.999, that is 1,051/s with W = 2 s.
+// The search may report that much above the rate, and no more.
 const (
 	limitRate  = 1000
 	limitBurst = limitRate / 10
@@ -58,9 +59,12 @@ func TestCapacityAgainstRateLimitingNginx(t *testing.T) {
 	t.Parallel()
 	base := nginxtest.StartConfig(t, nginxtest.Config{Rate: limitRate, Burst: limitBurst})
 	out, steps := filepath.Join(t.TempDir(), "capacity.json"), t.TempDir()
+	// From 250/s the climb passes the rate in three steps of 1 + 2 s; a
+	// pool of 256 holds the requests a late timer bunches together, so
+	// that what fails is nginx's refusal, not the pool.
 	o := vesload(t, 90*time.Second, "capacity", "--url", base+"/eventListener/v7", "--slo", "error_rate<0.1%",
-		"--start", "250", "--max", "4000", "--pool", "256", "--step-duration", "2s", "--warmup", "1s", "--precision", "10%",
-		"--budget", "50s", "-o", out, "--step-results", steps)
+		"--start", "250", "--max", "4000", "--pool", "256", "--step-duration", strconv.Itoa(limitStepS)+"s", "--warmup", "1s",
+		"--precision", "10%", "--budget", "50s", "-o", out, "--step-results", steps)
 	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
 	if o.code != exitOK {
 		t.Fatalf("exit %d, want 0 (a capacity found and confirmed)\nstderr: %s", o.code, o.stderr)
