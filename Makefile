@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 15s
 
-.PHONY: build run test vet race bench bench-peers soak fuzz clean uplot screenshot image
+.PHONY: build run test vet race bench bench-peers bench-capacity soak fuzz clean uplot screenshot image
 
 # A static binary (no C library to load): it runs on any Linux and in a
 # distroless image, and starts with less resident memory.
@@ -43,6 +43,13 @@ bench:
 # (installs what it needs; about 5 minutes; REPEAT=3 for medians of 3).
 bench-peers:
 	bash bench/peers.sh
+
+# vesload capacity's acceptance as a user runs it, 5 s steps and 5 % precision:
+# the emulator bounded to about 800/s twice, a local nginx's rate limit, and the
+# generator held to one core against nginx on the other; each search checked
+# against its band and its 4 minutes (about 10 minutes; needs nginx, jq, taskset).
+bench-capacity:
+	bash bench/capacity.sh
 
 # vesload's own RSS over a long run at 100 RPS (DURATION=10m by default).
 soak:

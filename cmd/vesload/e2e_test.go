@@ -73,9 +73,18 @@ func vesload(t *testing.T, limit time.Duration, args ...string) outcome {
 // process's environment; an entry "NAME" alone removes NAME.
 func vesloadEnv(t *testing.T, limit time.Duration, env []string, args ...string) outcome {
 	t.Helper()
+	return vesloadUnder(t, limit, env, nil, args...)
+}
+
+// vesloadUnder is vesloadEnv with the binary started by a wrapper that
+// execs it (wrap, the wrapper and its arguments: "taskset", "-c", "0"),
+// so that the outcome is still the binary's own.
+func vesloadUnder(t *testing.T, limit time.Duration, env, wrap []string, args ...string) outcome {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	argv := append(append(slices.Clone(wrap), binary), args...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = overlayEnv(os.Environ(), env)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

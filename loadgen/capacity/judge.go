@@ -1,6 +1,8 @@
 package capacity
 
 import (
+	"strings"
+
 	"github.com/vesload/vesload/loadgen/engine"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
@@ -54,17 +56,23 @@ func words(g result.Threshold) string {
 }
 
 // Cause lays a failing step, whose gates were judged by slos, to the
-// generator or the target. The generator limited it when it used nearly
-// all its CPU; otherwise, when the target kept the pool's connections
-// busy (held), a late dispatcher and an exhausted pool are the target's
-// doing (HV-VES producers whose writes the collector blocks, REST answers
-// too slow for the pool); when it did not, a pool that ran out is the
+// generator or the target. The target limited it when it refused requests
+// itself, an error status to at least minRefused of them, whatever the
+// generator's health: a late generator delays requests, it does not make
+// the target answer 503. Otherwise the generator limited it when it used
+// nearly all its CPU; when the target kept the pool's connections busy
+// (held), a late dispatcher and an exhausted pool are the target's doing
+// (HV-VES producers whose writes the collector blocks, REST answers too
+// slow for the pool); when it did not, a pool that ran out is the
 // generator's, and so is a dispatch lag that broke (or a generator the
 // engine called saturated) when it explains the failure: every gate that
 // failed is a bound on a latency that would have held without the lag.
 // The rest is the target's: a travel time into Kafka hundreds of
 // milliseconds over its bound is not a few milliseconds of late dispatch.
 func Cause(rate float64, r StepResult, slos []threshold.Threshold, gates []result.Threshold) string {
+	if refused(r.Window) >= minRefused {
+		return result.CauseTarget
+	}
 	h := r.Generator
 	switch {
 	case h.CPUSaturated:
@@ -109,4 +117,26 @@ func held(rate float64, r StepResult) bool {
 		return h.PoolExhausted > 0 || engine.LagSaturated(h.DispatchLagP99Ms)
 	}
 	return rate*r.Window.Service.Avg/1000 >= float64(h.Pool)/2
+}
+
+// minRefused is the share of a step's requests the target must refuse for
+// the step to be laid to it on that alone: one in a thousand, the error
+// rate a VES collector is held to by default, below which a stray error
+// does not outweigh a generator that could not keep its schedule.
+const minRefused = 0.001
+
+// refused is the share of a window's requests the target answered with an
+// error status (the http_ classes); errors the generator met on its own
+// side (pool_exhausted, timeouts, connections) are not the target's word.
+func refused(w *result.Result) float64 {
+	if w == nil || w.Attempted() == 0 {
+		return 0
+	}
+	var n int64
+	for class, count := range w.Errors {
+		if strings.HasPrefix(class, result.HTTPClassPrefix) {
+			n += count
+		}
+	}
+	return float64(n) / float64(w.Attempted())
 }

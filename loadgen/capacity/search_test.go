@@ -271,6 +271,14 @@ func TestCause(t *testing.T) {
 	failed := func(value float64, unit string) []result.Threshold {
 		return []result.Threshold{{Value: value, Unit: unit}}
 	}
+	// refusing is a fast target's window of n requests, of which it
+	// answered refused with 503 and the pool had no connection for out.
+	refusing := func(n, refused, out int64) *result.Result {
+		w := window(0.2)
+		w.Requests = result.Requests{Scheduled: n, Sent: n - out, OK: n - refused - out, Errors: refused + out}
+		w.Errors = map[string]int64{"http_503": refused, result.ClassPoolExhausted: out}
+		return w
+	}
 	for _, tc := range []struct {
 		name  string
 		rate  float64
@@ -291,6 +299,13 @@ func TestCause(t *testing.T) {
 		{"writes the collector blocks", 2000, StepResult{Window: window(800), Generator: Health{Saturated: true, DispatchLagP99Ms: 900, Pool: 8}}, p99, failed(1500, "ms"), result.CauseTarget},
 		{"dispatch lag, pool idle", 2000, StepResult{Window: window(0.1), Generator: Health{Saturated: true, DispatchLagP99Ms: 400, Pool: 8}}, p99, failed(405, "ms"), result.CauseGenerator},
 		{"no CPU left, answers slow", 40000, StepResult{Window: window(50), Generator: Health{Saturated: true, CPUSaturated: true, Pool: 100, PoolExhausted: 9}}, errs, failed(3, "%"), result.CauseGenerator},
+		// A rate limit's 503s while the machine ran the generator late
+		// (vesload capacity against nginx's limit_req of 1,000/s: a step
+		// at 1,063/s, 5.9 % refused, lag p99 9.5 ms at 9 % CPU).
+		{"the target refuses, the generator late", 1063, StepResult{Window: refusing(2126, 83, 23), Generator: Health{Saturated: true, DispatchLagP99Ms: 9.5, Pool: 64, PoolExhausted: 23}}, errs, failed(5.9, "%"), result.CauseTarget},
+		{"the target refuses, the pool out", 1000, StepResult{Window: refusing(2000, 40, 10), Generator: Health{Pool: 64, PoolExhausted: 10}}, errs, failed(2.5, "%"), result.CauseTarget},
+		{"a stray refusal, the generator late", 1000, StepResult{Window: refusing(2000, 1, 0), Generator: Health{DispatchLagP99Ms: 12}}, p99, failed(105, "ms"), result.CauseGenerator},
+		{"the generator's own errors only", 1000, StepResult{Window: refusing(2000, 0, 50), Generator: Health{Saturated: true, Pool: 64, PoolExhausted: 50}}, errs, failed(2.5, "%"), result.CauseGenerator},
 	} {
 		if got := Cause(tc.rate, tc.r, tc.slos, tc.gates); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
