@@ -9,6 +9,10 @@
 #                           burst lets a step pass, laid to the target, confirmed
 #   generator               vesload held to GEN_CPU against nginx (return 202) on
 #                           SERVER_CPU: laid to the generator, with the advice to shard
+#   hv-rate, hv-producers   capacity hv against the built-in HV-VES emulator that
+#                           handles at most HV_LIMIT messages a second, by the
+#                           message rate of 2 producers and by producers of 100/s
+#                           each: within 10 % of HV_LIMIT, laid to the target, confirmed
 # and every search over in under 4 minutes. Prints a markdown table (capacity,
 # lowest fail, limited_by, confirmed, steps, wall time, the machine's load, band)
 # and exits 1 when a search is outside its band. The bands hold on a quiet
@@ -22,7 +26,8 @@
 #   RATE [1000]  BURST [100]                 nginx's limit_req rate (r/s) and burst (nodelay)
 #   GEN_START [2000]  GEN_MAX [100000]  GEN_POOL [1024]   the generator's search
 #   SERVER_CPU [1]  GEN_CPU [0]
-#   SEARCHES [emulator-1 emulator-2 nginx-limit generator]
+#   HV_LIMIT [1000]                           the HV-VES emulator's --hv-process-rate
+#   SEARCHES [emulator-1 emulator-2 nginx-limit generator hv-rate hv-producers]
 #   VESLOAD                                  use this vesload binary instead of building one
 set -euo pipefail
 
@@ -43,7 +48,8 @@ GEN_MAX=${GEN_MAX:-100000}
 GEN_POOL=${GEN_POOL:-1024}
 SERVER_CPU=${SERVER_CPU:-1}
 GEN_CPU=${GEN_CPU:-0}
-SEARCHES=${SEARCHES:-"emulator-1 emulator-2 nginx-limit generator"}
+HV_LIMIT=${HV_LIMIT:-1000}
+SEARCHES=${SEARCHES:-"emulator-1 emulator-2 nginx-limit generator hv-rate hv-producers"}
 # A search must end within this many seconds (the issue's 4 minutes); the
 # script stops one at twice that.
 LIMIT_S=240
@@ -57,12 +63,12 @@ log() { echo "== $*" >&2; }
 [[ $STEP =~ ^[1-9][0-9]*s$ ]] || die "STEP must be whole seconds such as 5s, got '$STEP'"
 [[ $WARMUP =~ ^[0-9]+s$ ]] || die "WARMUP must be whole seconds such as 2s, got '$WARMUP'"
 [[ $PRECISION =~ ^[0-9.]+%$ ]] || die "PRECISION must be a percentage such as 5%, got '$PRECISION'"
-for v in RATE BURST GEN_START GEN_MAX GEN_POOL SERVER_CPU GEN_CPU; do
+for v in RATE BURST GEN_START GEN_MAX GEN_POOL SERVER_CPU GEN_CPU HV_LIMIT; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a whole number, got '${!v}'"
 done
 ((RATE > 0)) || die "RATE must be above 0"
 for s in $SEARCHES; do
-	case $s in emulator-1 | emulator-2 | nginx-limit | generator) ;; *) die "unknown search '$s' in SEARCHES" ;; esac
+	case $s in emulator-1 | emulator-2 | nginx-limit | generator | hv-rate | hv-producers) ;; *) die "unknown search '$s' in SEARCHES" ;; esac
 done
 for cmd in jq nginx taskset; do
 	command -v "$cmd" >/dev/null || die "$cmd is not installed (apt-get install jq nginx-light util-linux)"
@@ -240,6 +246,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 step_s=${STEP%s}
 limit_hi=$(awk -v r="$RATE" -v b="$BURST" -v w="$step_s" 'BEGIN{printf "%.1f", (r + b / w) / 0.999}')
 limit_lo=$(awk -v r="$RATE" 'BEGIN{printf "%.1f", 0.9 * r}')
+hv_lo=$(awk -v r="$HV_LIMIT" 'BEGIN{printf "%.1f", 0.9 * r}')
+hv_hi=$(awk -v r="$HV_LIMIT" 'BEGIN{printf "%.1f", 1.1 * r}')
 target='.max_rps >= $lo and .max_rps <= $hi and .limited_by == "target" and .confirmed and (.undecided // "") == ""'
 
 for s in $SEARCHES; do
@@ -252,6 +260,14 @@ for s in $SEARCHES; do
 		nginx_limited
 		search "$s" "$target" "$limit_lo" "$limit_hi" "$vesload" capacity --url "$url" --slo 'error_rate<0.1%' "${common[@]}"
 		stop_nginx
+		;;
+	hv-rate)
+		search "$s" "$target" "$hv_lo" "$hv_hi" "$vesload" capacity hv --emulator-process-rate "$HV_LIMIT" \
+			--start "$((HV_LIMIT / 4))" "${common[@]}"
+		;;
+	hv-producers)
+		search "$s" "$target" "$hv_lo" "$hv_hi" "$vesload" capacity hv --emulator-process-rate "$HV_LIMIT" \
+			--vary producers --interval 10ms "${common[@]}"
 		;;
 	generator)
 		nginx_plain
@@ -267,7 +283,7 @@ model=$(lscpu 2>/dev/null | awk -F: '/^Model name/{gsub(/^[ \t]+/, "", $2); prin
 echo "vesload $("$vesload" version 2>/dev/null | awk '{print $2}'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs (${model:-unknown CPU})," \
 	"nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "--step-duration $STEP --warmup $WARMUP --precision $PRECISION; limit_req rate=${RATE}r/s burst=$BURST nodelay" \
-	"(band $limit_lo to $limit_hi/s); generator on CPU $GEN_CPU, nginx on CPU $SERVER_CPU"
+	"(band $limit_lo to $limit_hi/s); generator on CPU $GEN_CPU, nginx on CPU $SERVER_CPU; HV-VES emulator handling ${HV_LIMIT}/s (band $hv_lo to $hv_hi/s)"
 echo
 echo "| search | capacity | lowest fail | limited_by | confirmed | steps | spent (steps) | wall time | load (1 min) at its end | exit | band |"
 echo "|---|---:|---:|---|---|---:|---:|---:|---:|---|---|"
