@@ -137,7 +137,7 @@ func TestCapacityHVAgainstABoundedEmulator(t *testing.T) {
 	t.Parallel()
 	out, steps := filepath.Join(t.TempDir(), "capacity.json"), t.TempDir()
 	o := vesload(t, 3*time.Minute, "capacity", "hv", "--step-duration", "2s", "--warmup", "1s", "--precision", "10%",
-		"--emulator-process-rate", "1000", "--start", "250", "--max", "4000", "--budget", "2m", "-o", out, "--step-results", steps)
+		"--emulator-process-rate", "1000", "--start", "500", "--max", "4000", "--budget", "2m", "-o", out, "--step-results", steps)
 	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
 	if o.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
