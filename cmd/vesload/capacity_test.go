@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,14 +79,7 @@ func TestCapacityAgainstABoundedEmulator(t *testing.T) {
 	if o.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
 	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc result.CapacityDocument
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readCapacity(t, out)
 	c := doc.Capacity
 	if doc.Schema != result.CapacitySchema || !doc.Config.Emulator {
 		t.Errorf("schema %q, emulator %v", doc.Schema, doc.Config.Emulator)
@@ -142,14 +134,7 @@ func TestCapacityHVAgainstABoundedEmulator(t *testing.T) {
 	if o.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
 	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc result.CapacityDocument
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readCapacity(t, out)
 	c := doc.Capacity
 	if doc.Config.Protocol != result.ProtocolHV || !doc.Config.Emulator || doc.Config.Producers != 2 || !strings.HasPrefix(doc.Config.URL, "tcp://127.0.0.1:") {
 		t.Errorf("config %+v: want an HV-VES search of the built-in emulator's 2 producers", doc.Config)
@@ -184,14 +169,7 @@ func TestCapacityHVAddsProducers(t *testing.T) {
 	if o.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s", o.code, o.stderr)
 	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc result.CapacityDocument
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readCapacity(t, out)
 	c := doc.Capacity
 	if doc.Config.Vary != "producers" || doc.Config.IntervalS != 0.01 || doc.Config.StartRPS != 400 {
 		t.Errorf("config %+v: want producers of one message every 10ms, from 4 of them (400/s)", doc.Config)
@@ -226,14 +204,7 @@ func TestCapacityStopsAFailingStepEarly(t *testing.T) {
 	if code != exitThreshold {
 		t.Fatalf("exit %d, want 3 (undecided)\nstderr: %s", code, stderr.String())
 	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc result.CapacityDocument
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readCapacity(t, out)
 	if doc.Labels["build"] != "1.9.1" {
 		t.Errorf("labels %v, want build=1.9.1 (--label), by which trend orders searches", doc.Labels)
 	}
@@ -284,14 +255,7 @@ func TestCapacityInterrupted(t *testing.T) {
 	if err != nil || code != exitInterrupted {
 		t.Fatalf("exit %d, %v; want 130\nstderr: %s", code, err, stderr.String())
 	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc result.CapacityDocument
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readCapacity(t, out)
 	if c := doc.Capacity; len(c.Steps) == 0 || !strings.Contains(c.Undecided, "interrupted") || c.Confirmed {
 		t.Errorf("steps %d, undecided %q, confirmed %v: want the steps judged and the interruption said", len(c.Steps), c.Undecided, c.Confirmed)
 	}
