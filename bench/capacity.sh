@@ -76,86 +76,27 @@ done
 
 # ------------------------------------------------------------ processes we own
 
-tmp=
-nginx_pid=
-cur_pid=
-stop_pid() { # stop_pid PID: TERM, then KILL after 5 s
-	local pid=$1 i
-	kill -TERM "$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
-stop_nginx() {
-	[[ -n $nginx_pid ]] && stop_pid "$nginx_pid"
-	nginx_pid=
-}
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	[[ -n $cur_pid ]] && stop_pid "$cur_pid"
-	stop_nginx
-	[[ -n $tmp ]] && rm -rf "$tmp"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# bench/lib.sh: stop_pid, port_free, free_port, start_nginx, stop_nginx and the
+# traps that stop nginx and the running search and remove $tmp on exit.
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+nginx_cpu=$SERVER_CPU
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# start_nginx NAME SERVER: nginx with one worker on SERVER_CPU, the http
-# block's servers given, listening on $port; sets nginx_pid and url.
-start_nginx() {
-	local name=$1 server=$2 dir=$tmp/$1 i
-	mkdir -p "$dir/tmp"
-	cat >"$dir/nginx.conf" <<EOF
-worker_processes 1;
-worker_cpu_affinity $(cpu_mask "$SERVER_CPU");
-daemon off;
-pid nginx.pid;
-error_log error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  client_body_temp_path tmp;
-  proxy_temp_path tmp;
-  fastcgi_temp_path tmp;
-  uwsgi_temp_path tmp;
-  scgi_temp_path tmp;
-$server
-}
-EOF
-	nginx -p "$dir/" -c nginx.conf >"$out/$name-nginx.log" 2>&1 &
-	nginx_pid=$!
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$nginx_pid" 2>/dev/null || die "nginx did not start: $(cat "$out/$name-nginx.log" "$dir/error.log" 2>/dev/null)"
-		port_free "$port" || break
-		sleep 0.1
-	done
-	((i < 50)) || die "nginx does not listen on 127.0.0.1:$port after 5 s"
+# serve_nginx NAME SERVERS: nginx with one worker on SERVER_CPU, the http
+# block's SERVERS given, listening on $port (free_port, before SERVERS is
+# written); sets nginx_pid and url.
+serve_nginx() {
+	start_nginx "$1" "$out/$1-nginx.log" "$2"
 	url=http://127.0.0.1:$port$path
 }
 
-# cpu_mask CPU: worker_cpu_affinity's mask of one CPU (CPU 0 the rightmost bit).
-cpu_mask() {
-	local m=1 i
-	for ((i = 0; i < $1; i++)); do m="${m}0"; done
-	echo "$m"
-}
-
-free_port() {
-	for ((port = 18480; port < 18580; port++)); do port_free "$port" && return 0; done
-	die "no free port in 18480..18579 on 127.0.0.1"
-}
+# Ports of its own, apart from peers.sh's and dashboard-pairs.sh's.
+capacity_port() { free_port 18480 18579; }
 
 # nginx_plain: answers every POST with 202 at once (return runs in the rewrite phase).
 nginx_plain() {
-	free_port
-	start_nginx generator "  server { listen 127.0.0.1:$port; location $path { return 202 \"Accepted\"; } location / { return 404; } }"
+	capacity_port
+	serve_nginx generator "  server { listen 127.0.0.1:$port; location $path { return 202 \"Accepted\"; } location / { return 404; } }"
 }
 
 # nginx_limited: 202 behind limit_req. A location's return runs before
@@ -166,10 +107,10 @@ nginx_plain() {
 # 100 ms at the defaults, would be); the folder is 0711 for nginx's worker,
 # which runs as nobody when the script runs as root.
 nginx_limited() {
-	free_port
+	capacity_port
 	chmod 711 "$tmp"
 	local sock=$tmp/collector.sock
-	start_nginx nginx-limit "  limit_req_zone \$server_port zone=ves:1m rate=${RATE}r/s;
+	serve_nginx nginx-limit "  limit_req_zone \$server_port zone=ves:1m rate=${RATE}r/s;
   upstream collector { server unix:$sock; keepalive 16; }
   server { listen unix:$sock; location / { return 202 \"Accepted\"; } }
   server {

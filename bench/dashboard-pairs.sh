@@ -10,33 +10,17 @@ cd "$(dirname "$0")/.."
 RATE=${RATE:-20000} DURATION=${DURATION:-10s} PAIRS=${PAIRS:-5} POOL=${POOL:-64}
 command -v nginx >/dev/null || { echo "dashboard-pairs: nginx is not installed (apt-get install nginx-light)" >&2; exit 2; }
 command -v jq >/dev/null || { echo "dashboard-pairs: jq is not installed (apt-get install jq)" >&2; exit 2; }
+die() { echo "dashboard-pairs: $*" >&2; exit 1; }
+# bench/lib.sh: free_port, start_nginx and the traps that stop nginx and remove
+# $tmp on exit, also on Ctrl-C.
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 make -s build
 tmp=$(mktemp -d)
-nginx_pid=
-cleanup() {
-	[[ -n $nginx_pid ]] && kill -TERM "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for ((port = 18280; port < 18380; port++)); do port_free "$port" && break; done
-mkdir -p "$tmp/nginx/tmp"
-cat >"$tmp/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid nginx.pid;
-error_log error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  client_body_temp_path tmp;
-  server { listen 127.0.0.1:$port; location / { return 202; } }
-}
-CONF
-nginx -p "$tmp/nginx/" -c nginx.conf &
-nginx_pid=$!
-for ((i = 0; i < 50; i++)); do port_free "$port" || break; sleep 0.1; done
+# Ports of its own (and 100 above for the dashboards), apart from peers.sh's
+# and capacity.sh's.
+free_port 18280 18379
+start_nginx nginx "$tmp/nginx.log" "  server { listen 127.0.0.1:$port; location / { return 202; } }"
 url=http://127.0.0.1:$port/eventListener/v7
 run() { # run NAME EXTRA...: one run, its two figures
 	local name=$1

@@ -203,66 +203,25 @@ wrk2_setup() {
 
 # ------------------------------------------------------------ processes we own
 
-tmp=
-nginx_pid=
-cur_pid=
-stop_pid() { # stop_pid PID: TERM, then KILL after 5 s
-	local pid=$1 i
-	kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-}
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	[[ -n $cur_pid ]] && stop_pid "$cur_pid"
-	[[ -n $nginx_pid ]] && stop_pid "$nginx_pid"
-	[[ -n $tmp ]] && rm -rf "$tmp"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# bench/lib.sh: stop_pid, port_free, free_port, start_nginx, stop_nginx and the
+# traps that stop nginx and the running tool and remove $tmp on exit. A tool
+# runs as timeout -> cputime -> the tool, and timeout leads a process group of
+# its own: stop_pid signals the group, so that the tool, which cputime forked,
+# and whatever it forked in turn stop with it.
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+nginx_cpu=$SERVER_CPU
+stop_group=1
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-start_nginx() {
-	local port
-	for ((port = 18080; port < 18180; port++)); do port_free "$port" && break; done
-	((port < 18180)) || die "no free port in 18080..18179 on 127.0.0.1"
-	mkdir -p "$tmp/nginx/tmp"
-	cat >"$tmp/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid nginx.pid;
-error_log error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  keepalive_timeout 75s;
-  client_body_temp_path tmp;
-  proxy_temp_path tmp;
-  fastcgi_temp_path tmp;
-  uwsgi_temp_path tmp;
-  scgi_temp_path tmp;
-  server {
+# serve_nginx: nginx answering 202 on a free port of 18080..18179 (its own,
+# apart from capacity.sh's and dashboard-pairs.sh's), pinned to SERVER_CPU;
+# sets url and checks that a POST of the body gets its 202.
+serve_nginx() {
+	free_port 18080 18179
+	start_nginx peers "$out/nginx.log" "  server {
     listen 127.0.0.1:$port;
     location / { return 202; }
-  }
-}
-EOF
-	taskset -c "$SERVER_CPU" nginx -p "$tmp/nginx/" -c nginx.conf >"$out/nginx.log" 2>&1 &
-	nginx_pid=$!
-	local i
-	for ((i = 0; i < 50; i++)); do
-		kill -0 "$nginx_pid" 2>/dev/null || die "nginx did not start: $(cat "$out/nginx.log" "$tmp/nginx/error.log" 2>/dev/null)"
-		port_free "$port" || break
-		sleep 0.1
-	done
-	((i < 50)) || die "nginx does not listen on 127.0.0.1:$port after 5 s"
+  }"
 	url=http://127.0.0.1:$port$path
 	local code
 	code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
@@ -861,7 +820,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vesload-peers.XXXXXX")
 records=$out/records.tsv
 : >"$records"
-start_nginx
+serve_nginx
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 log "nginx on $url (CPU $SERVER_CPU), generators on CPU $GEN_CPU, load average $load_before"
 
