@@ -59,7 +59,7 @@ func TestCompareCapacityCLI(t *testing.T) {
 		stderr string
 	}{
 		{"text", []string{a, "--vs", b}, exitOK, []string{"dmaap holds 2,300/s (±5 %), cambria 1,850/s (±5 %): cambria holds less (-19.6 %), beyond the precision", "2,200–2,400/s"}, ""},
-		{"markdown", []string{a, "--vs", b, "--format", "markdown"}, exitOK, []string{"| dmaap | 2 | 2,300/s |"}, ""},
+		{"markdown", []string{a, "--vs", b, "--format", "markdown"}, exitOK, []string{"| dmaap   |    2 |        2,300/s |"}, ""},
 		{"json", []string{a, "--vs", b, "-f", "json"}, exitOK, []string{`"mean_rps": 2300`, `"beyond_precision": true`}, ""},
 		{"gate holds", []string{a, "--vs", b, "--gate", "capacity>-25%"}, exitOK, []string{"gate capacity>-25%: PASS"}, ""},
 		{"gate fails", []string{a, "--vs", b, "--gate", "capacity>-10%", "--junit", junit}, exitThreshold, []string{"gate capacity>-10%: FAIL: cambria holds 1,850/s, below 2,070/s"}, ""},
@@ -157,7 +157,7 @@ func TestTrendCapacityCLI(t *testing.T) {
 		t.Errorf("json: exit %d %+v", code, h)
 	}
 	code, out, _ = cliRun(runTrend, dir, "--by", "build", "-f", "markdown")
-	if code != exitOK || !strings.Contains(out, "| 1.9.2 | 1 | 2,350/s |") {
+	if code != exitOK || !strings.Contains(out, "| 1.9.2  |    1 |        2,350/s |") {
 		t.Errorf("markdown: exit %d\n%s", code, out)
 	}
 	for _, bad := range [][]string{{dir, "--gate", "p99<+10%"}, {dir, "--metric", "p99"}, {dir, "--by", "commit"}, {dir, "-f", "csv"}, {dir, "--html", filepath.Join(dir, "c1.json")}} {

@@ -3,7 +3,6 @@ package capcmp
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
@@ -29,11 +28,13 @@ func sideRow(s Side) []string {
 		high, "±" + pct(s.PrecisionPct) + " %", limited, confirmed}
 }
 
-var compareHeader = []string{"side", "runs", "max rps (mean)", "min–max", "lowest fail", "precision", "limited by", "confirmed"}
+// compareColumns are the columns of the sides' table.
+var compareColumns = []table.Column{table.Left("side"), table.Right("runs"), table.Right("max rps (mean)"), table.Right("min–max"),
+	table.Right("lowest fail"), table.Right("precision"), table.Left("limited by"), table.Left("confirmed")}
 
 // Header is the columns of the sides' table, so that the HTML page shows
 // the table the text and Markdown renderings do.
-func (c *Comparison) Header() []string { return slices.Clone(compareHeader) }
+func (c *Comparison) Header() []string { return titles(compareColumns) }
 
 // Cells are the rows of that table, A's then B's, unescaped: each
 // rendering escapes them its own way.
@@ -44,7 +45,7 @@ func (c *Comparison) Cells() [][]string { return [][]string{sideRow(c.A), sideRo
 func Text(w io.Writer, c *Comparison) error {
 	var b strings.Builder
 	b.WriteString(table.EscapeControlLines(c.Verdict) + "\n\n")
-	writeAligned(&b, compareHeader, [][]string{sideRow(c.A), sideRow(c.B)})
+	writeLines(&b, (&table.Table{Cols: compareColumns, Rows: c.Cells()}).Plain(""))
 	if len(c.Gates) > 0 {
 		b.WriteString("\n")
 		for _, l := range c.GateLines() {
@@ -59,7 +60,7 @@ func Text(w io.Writer, c *Comparison) error {
 func Markdown(w io.Writer, c *Comparison) error {
 	var b strings.Builder
 	b.WriteString(table.EscapeControlLines(c.Verdict) + "\n\n")
-	writeMarkdown(&b, compareHeader, [][]string{sideRow(c.A), sideRow(c.B)})
+	writeLines(&b, markdownTable(compareColumns, c.Cells()))
 	if len(c.Gates) > 0 {
 		b.WriteString("\n")
 		for _, l := range c.GateLines() {
@@ -94,43 +95,32 @@ func JUnit(w io.Writer, c *Comparison) error {
 	return junit.Write(w, "vesload compare", s)
 }
 
-// writeAligned writes rows under header in columns two spaces apart.
-func writeAligned(b *strings.Builder, header []string, rows [][]string) {
-	widths := make([]int, len(header))
-	for _, r := range append([][]string{header}, rows...) {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
-		}
+// titles are the columns' titles.
+func titles(cols []table.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Title
 	}
-	for _, r := range append([][]string{header}, rows...) {
-		var line strings.Builder
-		for i, c := range r {
-			cell := table.EscapeControlLines(c)
-			line.WriteString(cell)
-			if i < len(r)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-			}
-		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
-	}
+	return out
 }
 
-// writeMarkdown writes a Markdown table, its cells' pipes escaped.
-func writeMarkdown(b *strings.Builder, header []string, rows [][]string) {
-	row := func(r []string) {
+// markdownTable is rows under cols as a Markdown table, each cell kept on
+// one line with its pipes literal.
+func markdownTable(cols []table.Column, rows [][]string) []string {
+	t := &table.Table{Cols: cols}
+	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = strings.ReplaceAll(table.EscapeControlLines(c), "|", `\|`)
+			cells[i] = table.EscapeCell(c)
 		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		t.Add(cells...)
 	}
-	row(header)
-	sep := make([]string, len(header))
-	for i := range sep {
-		sep[i] = "---"
-	}
-	row(sep)
-	for _, r := range rows {
-		row(r)
+	return t.Pipe("")
+}
+
+// writeLines writes lines, each ended.
+func writeLines(b *strings.Builder, lines []string) {
+	for _, l := range lines {
+		b.WriteString(l + "\n")
 	}
 }

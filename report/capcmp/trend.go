@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vesload/vesload/report/result"
+	"github.com/vesload/vesload/report/table"
 	"github.com/vesload/vesload/report/trend"
 )
 
@@ -117,11 +118,13 @@ func docsOf[T any](items []T, doc func(T) *result.CapacityDocument) []*result.Ca
 	return out
 }
 
-var trendHeader = []string{"build", "runs", "max rps (mean)", "min–max", "lowest fail", "precision", "limited by", "confirmed", "change"}
+// trendColumns are the columns of the builds' table: the sides' table's,
+// a build for a side, and the change against the build before.
+var trendColumns = append([]table.Column{table.Left("build")}, append(slices.Clone(compareColumns[1:]), table.Left("change"))...)
 
 // Header is the columns of the builds' table, so that the HTML page
 // shows the table the text and Markdown renderings do.
-func (h *History) Header() []string { return slices.Clone(trendHeader) }
+func (h *History) Header() []string { return titles(trendColumns) }
 
 // Cells are the rows of that table, one per build, oldest first,
 // unescaped: each rendering escapes them its own way.
@@ -159,7 +162,7 @@ func (h *History) changeLines() []string {
 func TrendText(w io.Writer, h *History) error {
 	var b strings.Builder
 	b.WriteString("capacity over builds\n\n")
-	writeAligned(&b, trendHeader, h.trendRows())
+	writeLines(&b, (&table.Table{Cols: trendColumns, Rows: h.trendRows()}).Plain(""))
 	b.WriteString("\n")
 	for _, l := range h.changeLines() {
 		b.WriteString(l + "\n")
@@ -173,7 +176,7 @@ func TrendText(w io.Writer, h *History) error {
 func TrendMarkdown(w io.Writer, h *History) error {
 	var b strings.Builder
 	b.WriteString("### Capacity over builds\n\n")
-	writeMarkdown(&b, trendHeader, h.trendRows())
+	writeLines(&b, markdownTable(trendColumns, h.trendRows()))
 	b.WriteString("\n")
 	for _, l := range h.changeLines() {
 		b.WriteString("- " + l + "\n")
