@@ -396,9 +396,8 @@ func (c *capacitySearch) document(found *result.Capacity, started time.Time) *re
 	if o.hvMode {
 		cfg.Protocol, cfg.Producers, cfg.SizeBytes = result.ProtocolHV, c.hvShape.Producers, c.hvShape.Size
 		cfg.Pool, cfg.TimeoutS, cfg.Profile = 0, c.hvShape.RunConfig().TimeoutS, o.hv.profile
-		if per := c.perProducer(); per > 0 {
+		if c.perProducer() > 0 {
 			cfg.Vary, cfg.Producers, cfg.IntervalS = varyProducers, 0, o.hv.interval.Seconds()
-			found.MaxProducers, found.FailProducers = int(math.Round(found.MaxRPS/per)), int(math.Round(found.FailRPS/per))
 		}
 	}
 	return &result.CapacityDocument{Schema: result.CapacitySchema, Tool: result.Tool{Name: "vesload", Version: version},

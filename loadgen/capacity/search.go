@@ -331,9 +331,7 @@ func (s *search) record(phase string, rate float64, r StepResult) result.Capacit
 		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, PoolExhausted: r.Generator.PoolExhausted,
 		TookS: r.Took.Seconds(), SpentS: s.spent.Seconds(), BudgetS: s.o.Budget.Seconds(), Result: r.File}
 	st.ErrorRatePct, _ = w.ErrorRatePct()
-	if q := s.o.Quantum; q > 0 {
-		st.Producers = int(math.Round(rate / q))
-	}
+	st.Producers = s.units(rate)
 	if v, why := e2eP99(w); why == "" {
 		st.E2EP99Ms = &v
 	}
@@ -382,6 +380,7 @@ func (s *search) outcome() *result.Capacity {
 	if s.lo > 0 && s.hi > 0 {
 		out.PrecisionPct = s.gapPct()
 	}
+	out.MaxProducers, out.FailProducers = s.units(s.lo), s.units(s.hi)
 	for i := len(s.steps) - 1; i >= 0 && s.hi > 0; i-- {
 		if st := s.steps[i]; st.OfferedRPS == s.hi && !st.Pass {
 			out.BrokenBy, out.LimitedBy = st.Decided, st.Cause
@@ -392,6 +391,14 @@ func (s *search) outcome() *result.Capacity {
 		out.Advice = fmt.Sprintf("the generator, not the target, limits at %s/s on this machine: add shards (vesload kube)", format.Num(s.hi))
 	}
 	return out
+}
+
+// units is rate in whole quanta (producers), 0 without a quantum.
+func (s *search) units(rate float64) int {
+	if q := s.o.Quantum; q > 0 {
+		return int(math.Round(rate / q))
+	}
+	return 0
 }
 
 // roundRate writes a rate as a person would: whole requests a second

@@ -172,6 +172,9 @@ func TestSearchInQuanta(t *testing.T) {
 			t.Errorf("rate %g tried: want whole producers of 100/s within [100, 5000]", r)
 		}
 	}
+	if out.MaxProducers != 7 || out.FailProducers != 8 {
+		t.Errorf("%d and %d producers, want 7 and 8", out.MaxProducers, out.FailProducers)
+	}
 	for _, st := range out.Steps {
 		if st.Producers != int(st.OfferedRPS/100) {
 			t.Errorf("step %d at %g/s: %d producers", st.N, st.OfferedRPS, st.Producers)
