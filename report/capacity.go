@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
@@ -45,7 +44,7 @@ func CapacityMarkdown(w io.Writer, d *result.CapacityDocument) error {
 	}
 	p.Println(asked)
 	p.Println("")
-	followed := slices.ContainsFunc(c.Steps, func(s result.CapacityStep) bool { return s.E2EP99Ms != nil })
+	followed := result.AnyFollowed(c.Steps)
 	cols := []table.Column{table.Right("Step"), table.Left("Phase"), table.Right("Offered /s"), table.Right("Achieved /s"),
 		table.Right("p50 ms"), table.Right("p99 ms")}
 	if followed {

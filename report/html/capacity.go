@@ -200,17 +200,17 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 	p99 := func(s result.CapacityStep) float64 { return s.P99Ms }
 	// The travel time into Kafka of the steps that followed their events
 	// (HV-VES): a receiver that queues is seen there first.
-	followed := func(s result.CapacityStep) bool { return s.E2EP99Ms != nil }
+	followed := result.CapacityStep.Followed
 	e2e := func(s result.CapacityStep) float64 { return *s.E2EP99Ms }
 	latency := func(x func(result.CapacityStep) float64) []series {
 		ss := []series{line("p50", series{color: colBlue}, x, p50, nil), line("p99", series{color: colOrange}, x, p99, nil)}
-		if slices.ContainsFunc(c.Steps, followed) {
+		if result.AnyFollowed(c.Steps) {
 			ss = append(ss, line("e2e p99", series{color: colPurple, dashed: true}, x, e2e, followed))
 		}
 		return ss
 	}
 	latencyCaption := "p50 and p99 of each step's measured seconds."
-	if slices.ContainsFunc(c.Steps, followed) {
+	if result.AnyFollowed(c.Steps) {
 		latencyCaption = "p50 and p99 of each step's measured seconds, from each message's due time to its write; e2e p99 of the whole step's travel time into Kafka."
 	}
 	curve := func(title, caption, xLabel, yLabel string, x func(result.CapacityStep) float64, ss ...series) chart {
@@ -256,7 +256,7 @@ func capacityCurve(c *result.Capacity, knee float64, kneeOK bool) section {
 // capacitySteps is the table of every step in the order it ran, a
 // failing step's cause beside its verdict.
 func capacitySteps(c *result.Capacity) section {
-	followed := slices.ContainsFunc(c.Steps, func(s result.CapacityStep) bool { return s.E2EP99Ms != nil })
+	followed := result.AnyFollowed(c.Steps)
 	cols := []string{"#", "phase", "offered /s", "achieved /s", "p50 ms", "p99 ms"}
 	if followed {
 		cols = append(cols, "e2e p99 ms")

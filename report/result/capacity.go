@@ -1,6 +1,9 @@
 package result
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // CapacitySchema identifies version 1 of the document `vesload capacity`
 // writes: a document of its own, so that a reader of run results refuses
@@ -131,3 +134,11 @@ type CapacityStep struct {
 	// included, when the search kept them (--step-results).
 	Result string `json:"result,omitempty"`
 }
+
+// Followed reports whether the step followed its events into Kafka (an
+// HV-VES step's travel time, E2EP99Ms).
+func (s CapacityStep) Followed() bool { return s.E2EP99Ms != nil }
+
+// AnyFollowed reports whether some step followed its events: the
+// renderings then add the travel time's column.
+func AnyFollowed(steps []CapacityStep) bool { return slices.ContainsFunc(steps, CapacityStep.Followed) }

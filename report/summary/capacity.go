@@ -2,7 +2,6 @@ package summary
 
 import (
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +87,7 @@ func confirmedWords(ok bool) string {
 // capacityTable is the steps as a table; steps whose events were
 // followed into Kafka (HV-VES) add the travel time's p99.
 func capacityTable(steps []result.CapacityStep) *table.Table {
-	followed := slices.ContainsFunc(steps, func(s result.CapacityStep) bool { return s.E2EP99Ms != nil })
+	followed := result.AnyFollowed(steps)
 	cols := []table.Column{table.Right("#"), table.Left("phase"), table.Right("rate /s"), table.Right("achieved /s"),
 		table.Right("p50 ms"), table.Right("p99 ms")}
 	if followed {
