@@ -9,6 +9,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/report/result/metric"
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
 )
@@ -29,7 +30,7 @@ var capacityHVRunFlags = []string{"profile", "addr", "producers", "size", "domai
 // own over messages a second, then the producers' flags a step takes.
 func capacityHVFlags(o *capacityOptions) *pflag.FlagSet {
 	fs := newFlagSet("capacity hv")
-	searchFlags(fs, o, "messages (with --vary producers: producers)", "'"+strings.Join(hvSLOs(false), "', '")+"' and, when the messages are followed into Kafka (the built-in emulator, --consume), '"+hvSLOs(true)[2]+"'", 100, 100000)
+	searchFlags(fs, o, "messages (with --vary producers: producers)", "'"+strings.Join(hvSLOs(false), "', '")+"' and, when the messages are followed into Kafka (the built-in emulator, --consume), '"+hvTravelSLO+"'", 100, 100000)
 	fs.StringVar(&o.vary, "vary", varyRate, "what the search changes: 'rate', the messages a second over --producers, or 'producers', each sending one message every --interval (the collector's own performance tests add producers)")
 	fs.Float64Var(&o.emuProcess, "emulator-process-rate", 0, "the built-in emulator's --hv-process-rate")
 	_ = fs.MarkHidden("emulator-process-rate") // declared above: cannot fail
@@ -52,10 +53,13 @@ func capacityHVFlags(o *capacityOptions) *pflag.FlagSet {
 func hvSLOs(followed bool) []string {
 	slos := []string{"p99<500ms", "error_rate<0.1%"}
 	if followed {
-		slos = append(slos, "e2e_p99<250ms")
+		slos = append(slos, hvTravelSLO)
 	}
 	return slos
 }
+
+// hvTravelSLO is the default bound on the travel time into Kafka.
+const hvTravelSLO = metric.E2EP99 + "<250ms"
 
 // defaultHVSLOs are hvSLOs for the steps this search runs.
 func (c *capacitySearch) defaultHVSLOs() []string { return hvSLOs(c.whole().Delivery) }
