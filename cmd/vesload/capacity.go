@@ -384,7 +384,7 @@ func (c *capacitySearch) step(ctx context.Context, rate float64) (capacity.StepR
 	}
 	return capacity.StepResult{Window: w, Took: time.Since(began), StoppedEarly: stopped, TargetCPUMaxPct: cpu, File: so.Files.Result,
 		Generator: capacity.Health{Saturated: res.Generator.Saturated, CPUSaturated: engine.CPUSaturated(res.Generator), DispatchLagP99Ms: res.Generator.DispatchLagP99Ms,
-			Pool: plan.Config.Pool, PoolExhausted: res.Errors[result.ClassPoolExhausted]}}, nil
+			SchedP99Ms: win.SchedP99Ms(), Pool: plan.Config.Pool, PoolExhausted: res.Errors[result.ClassPoolExhausted]}}, nil
 }
 
 // document is the search's result document.

@@ -57,7 +57,7 @@ const (
 // under a minute.
 func TestCapacityAgainstRateLimitingNginx(t *testing.T) {
 	t.Parallel()
-	base := nginxtest.StartConfig(t, nginxtest.Config{Rate: limitRate, Burst: limitBurst})
+	base := nginxtest.StartConfig(t, nginxtest.Config{Rate: limitRate, Burst: limitBurst}).URL
 	out, steps := filepath.Join(t.TempDir(), "capacity.json"), t.TempDir()
 	// From 250/s the climb passes the rate in three steps of 1 + 2 s; a
 	// pool of 256 holds the requests a late timer bunches together, so
@@ -115,17 +115,28 @@ func TestCapacityAgainstRateLimitingNginx(t *testing.T) {
 // A busy machine slows the generator further, which still says
 // generator.
 //
-// It does not run in parallel with the package's other tests: its steps
-// hold a core busy for their length, which would slow the tests that
-// measure latency beside it, and their work on its cores would slow
-// nginx as much as vesload and blur which of the two broke.
+// It runs alone, with VESLOAD_ALONE=1, which make test sets for a run of
+// its own after every other test: its steps hold a core busy for their
+// length, which would slow the tests that measure latency beside it, and
+// other tests' work on its cores (another package's, run at the same time
+// by go test) would slow nginx as much as vesload and blur which of the
+// two broke.
 func TestCapacityLimitedByTheGenerator(t *testing.T) {
+	if os.Getenv("VESLOAD_ALONE") != "1" {
+		t.Skip("runs alone (VESLOAD_ALONE=1): make test runs it after every other test, so that nginx and vesload have a core each to themselves")
+	}
 	taskset := pinnable(t)
-	base := nginxtest.StartConfig(t, nginxtest.Config{CPUs: []int{1}})
+	nginx := nginxtest.StartConfig(t, nginxtest.Config{CPUs: []int{1}})
 	out, steps := filepath.Join(t.TempDir(), "capacity.json"), t.TempDir()
-	o := vesloadUnder(t, 90*time.Second, nil, []string{taskset, "-c", "0"}, "capacity", "--url", base+"/eventListener/v7",
+	args := []string{"capacity", "--url", nginx.URL + "/eventListener/v7",
 		"--start", "12500", "--max", "100000", "--pool", "1024", "--step-duration", "2s", "--warmup", "1s", "--precision", "50%",
-		"--budget", "30s", "-o", out, "--step-results", steps)
+		"--budget", "30s", "-o", out, "--step-results", steps}
+	if nginx.Worker > 0 {
+		// nginx's CPU beside each step: the figure that shows, should a
+		// machine make nginx the slower of the two, that it was.
+		args = append(args, "--target-pid", strconv.Itoa(nginx.Worker))
+	}
+	o := vesloadUnder(t, 90*time.Second, nil, []string{taskset, "-c", "0"}, args...)
 	t.Logf("capacity search took %v\nstdout:\n%s", o.elapsed, o.stdout)
 	doc := readCapacity(t, out)
 	c := doc.Capacity
@@ -149,6 +160,15 @@ func TestCapacityLimitedByTheGenerator(t *testing.T) {
 	}
 	for _, s := range c.Steps {
 		run := readResult(t, s.Result)
+		g := run.Generator
+		// What the cause was read from, second by second, for the log
+		// of a run that fails.
+		t.Logf("step %d at %g/s, %s: generator CPU avg %.0f %%, dispatch lag p99 %g ms, wait to run p99 %g ms (window); service avg %.2f ms; errors %v",
+			s.N, s.OfferedRPS, s.Cause, g.CPUAvgPct, g.DispatchLagP99Ms, s.GeneratorSchedP99Ms, run.Service.Avg, run.Errors)
+		for _, sec := range run.Timeline {
+			t.Logf("  second %d: generator CPU %.0f %%, wait to run p99 %.2f ms; nginx CPU %.0f %%; sent %d, p50 %.2f ms, in flight %d",
+				sec.T, sec.GenCPUPct, sec.GenSchedP99Ms, sec.TargetCPUPct, sec.Sent, sec.P50Ms, sec.InFlight)
+		}
 		for class := range run.Errors {
 			if class != result.ClassPoolExhausted {
 				t.Errorf("step %d at %g/s: errors %v; want none but the generator's pool_exhausted: nginx refused or failed nothing", s.N, s.OfferedRPS, run.Errors)
@@ -156,9 +176,9 @@ func TestCapacityLimitedByTheGenerator(t *testing.T) {
 		}
 		// The boundary's failing step broke on the generator's own
 		// figures, not on a pool too small for a fast target.
-		if s.OfferedRPS == c.FailRPS && !s.Pass && !s.GeneratorSaturated && s.DispatchLagP99Ms <= 5 {
-			t.Errorf("boundary step %d at %g/s: saturated %v, dispatch lag p99 %g ms, pool_exhausted %d; want the generator saturated",
-				s.N, s.OfferedRPS, s.GeneratorSaturated, s.DispatchLagP99Ms, s.PoolExhausted)
+		if s.OfferedRPS == c.FailRPS && !s.Pass && !s.GeneratorSaturated && s.DispatchLagP99Ms <= 5 && s.GeneratorSchedP99Ms < 2 {
+			t.Errorf("boundary step %d at %g/s: saturated %v, dispatch lag p99 %g ms, wait to run p99 %g ms, pool_exhausted %d; want the generator saturated or late to run",
+				s.N, s.OfferedRPS, s.GeneratorSaturated, s.DispatchLagP99Ms, s.GeneratorSchedP99Ms, s.PoolExhausted)
 		}
 	}
 }

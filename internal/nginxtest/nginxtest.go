@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,11 +108,21 @@ const maxSocketPath = 107
 // (http://127.0.0.1:PORT). It is stopped when the test ends.
 func Start(tb testing.TB) string {
 	tb.Helper()
-	return StartConfig(tb, Config{})
+	return StartConfig(tb, Config{}).URL
+}
+
+// Server is a running nginx.
+type Server struct {
+	// URL is its base URL, http://127.0.0.1:PORT.
+	URL string
+	// Worker is its one worker process's pid, so that a test can sample
+	// the process that answers (vesload --target-pid): the master only
+	// starts it. 0 when the kernel does not list a process's children.
+	Worker int
 }
 
 // StartConfig is Start with a rate limit or a CPU for nginx's worker.
-func StartConfig(tb testing.TB, c Config) string {
+func StartConfig(tb testing.TB, c Config) Server {
 	tb.Helper()
 	bin := proctest.Need(tb, "nginx", "VESLOAD_REQUIRE_NGINX", "apt-get install nginx-light",
 		"/usr/sbin/nginx", "/usr/local/sbin/nginx")
@@ -149,7 +160,32 @@ func StartConfig(tb testing.TB, c Config) string {
 		log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
 		tb.Fatalf("nginx did not listen on %s: %v\n%s", addr, err, log)
 	}
-	return "http://" + addr
+	return Server{URL: "http://" + addr, Worker: worker(tb, cmd.Process.Pid)}
+}
+
+// worker is the pid of the master's one child, its worker process, which
+// is started by the time nginx listens; 0 when it cannot be read.
+func worker(tb testing.TB, master int) int {
+	tb.Helper()
+	path := fmt.Sprintf("/proc/%d/task/%d/children", master, master)
+	var pid int
+	found := waitfor.True(5*time.Second, 20*time.Millisecond, func() bool {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return false
+		}
+		fields := strings.Fields(string(raw))
+		if len(fields) != 1 {
+			return false
+		}
+		pid, err = strconv.Atoi(fields[0])
+		return err == nil
+	})
+	if !found {
+		tb.Logf("nginx (pid %d): no one worker in %s; its worker is not sampled", master, path)
+		return 0
+	}
+	return pid
 }
 
 // socket returns the path of the limited server's Unix socket, in a

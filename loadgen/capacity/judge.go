@@ -60,7 +60,10 @@ func words(g result.Threshold) string {
 // itself, an error status to at least minRefused of them, whatever the
 // generator's health: a late generator delays requests, it does not make
 // the target answer 503. Otherwise the generator limited it when it used
-// nearly all its CPU; when the target kept the pool's connections busy
+// nearly all its CPU, or when its goroutines waited to run for a good part
+// of the service time it measured (lateToRun): either way its own delay is
+// in the service times that say whether the target held the pool, so they
+// cannot say it; when the target kept the pool's connections busy
 // (held), a late dispatcher and an exhausted pool are the target's doing
 // (HV-VES producers whose writes the collector blocks, REST answers too
 // slow for the pool); when it did not, a pool that ran out is the
@@ -75,7 +78,7 @@ func Cause(rate float64, r StepResult, slos []threshold.Threshold, gates []resul
 	}
 	h := r.Generator
 	switch {
-	case h.CPUSaturated:
+	case h.CPUSaturated || lateToRun(r):
 		return result.CauseGenerator
 	case held(rate, r):
 		return result.CauseTarget
@@ -118,6 +121,30 @@ func held(rate float64, r StepResult) bool {
 	}
 	return rate*r.Window.Service.Avg/1000 >= float64(h.Pool)/2
 }
+
+// lateToRun reports whether the generator's goroutines waited to run long
+// enough to be in the service times it measured: lateToRunMs or more (p99),
+// and a quarter or more of the mean service time. A generator that could
+// not keep up on one core waited 4 to 10 ms with answers read 12 to 22 ms
+// after they were sent, by a target that answered at once; a busy machine
+// delaying a generator by a few milliseconds does not make a target that
+// held each request 100 ms the generator's doing. A window with no answer
+// has no service time to be in: held reads it.
+func lateToRun(r StepResult) bool {
+	wait := r.Generator.SchedP99Ms
+	if wait < lateToRunMs || r.Window == nil || r.Window.Service.Count == 0 {
+		return false
+	}
+	return wait >= r.Window.Service.Avg/4
+}
+
+// lateToRunMs is the wait to run (p99, ms) from which the generator's
+// goroutines were late: a generator with CPU to spare runs them within
+// tens to hundreds of microseconds (0.1 to 0.3 ms at 12,500 to 50,000
+// requests a second on one core, up to 1.3 ms at 75,000/s where it kept
+// up), one short of it within milliseconds (4 to 10 ms at 75,000 to
+// 100,000/s on the same core, where it could not).
+const lateToRunMs = 2
 
 // minRefused is the share of a step's requests the target must refuse for
 // the step to be laid to it on that alone: one in a thousand, the error

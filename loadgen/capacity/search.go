@@ -328,7 +328,7 @@ func (s *search) record(phase string, rate float64, r StepResult) result.Capacit
 	st := result.CapacityStep{N: len(s.steps) + 1, Phase: phase, OfferedRPS: rate, AchievedRPS: w.RPS.Achieved,
 		Requests: w.Attempted(), P50Ms: w.Latency.P50, P99Ms: w.Latency.P99, StoppedEarly: r.StoppedEarly,
 		TargetCPUMaxPct: r.TargetCPUMaxPct, GeneratorSaturated: r.Generator.Saturated,
-		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, PoolExhausted: r.Generator.PoolExhausted,
+		DispatchLagP99Ms: r.Generator.DispatchLagP99Ms, GeneratorSchedP99Ms: math.Round(r.Generator.SchedP99Ms*100) / 100, PoolExhausted: r.Generator.PoolExhausted,
 		TookS: r.Took.Seconds(), SpentS: s.spent.Seconds(), BudgetS: s.o.Budget.Seconds(), Result: r.File}
 	st.ErrorRatePct, _ = w.ErrorRatePct()
 	st.Producers = s.units(rate)

@@ -309,6 +309,17 @@ func TestCause(t *testing.T) {
 		{"the target refuses, the pool out", 1000, StepResult{Window: refusing(2000, 40, 10), Generator: Health{Pool: 64, PoolExhausted: 10}}, errs, failed(2.5, "%"), result.CauseTarget},
 		{"a stray refusal, the generator late", 1000, StepResult{Window: refusing(2000, 1, 0), Generator: Health{DispatchLagP99Ms: 12}}, p99, failed(105, "ms"), result.CauseGenerator},
 		{"the generator's own errors only", 1000, StepResult{Window: refusing(2000, 0, 50), Generator: Health{Saturated: true, Pool: 64, PoolExhausted: 50}}, errs, failed(2.5, "%"), result.CauseGenerator},
+		// vesload on one core against nginx on the other (capacity's
+		// TestCapacityLimitedByTheGenerator): at 75,000/s its answers read
+		// 12 ms late, which by Little's law looks like a target holding
+		// 900 of 1,024 connections, while its CPU read 87 % (a whole step
+		// with its warm-up) and its goroutines waited 8 ms to run.
+		{"the generator late to run, its CPU read low", 75000, StepResult{Window: window(12), Generator: Health{Saturated: true, DispatchLagP99Ms: 9.5, SchedP99Ms: 8, Pool: 1024, PoolExhausted: 16000}}, errs, failed(20, "%"), result.CauseGenerator},
+		{"the target holds the pool, the generator runs on time", 75000, StepResult{Window: window(12), Generator: Health{Saturated: true, DispatchLagP99Ms: 9.5, SchedP99Ms: 0.2, Pool: 1024, PoolExhausted: 16000}}, errs, failed(20, "%"), result.CauseTarget},
+		// A busy machine runs the generator a few milliseconds late while
+		// the target holds each request 150 ms: the target's.
+		{"a slow target, the generator a little late to run", 1000, StepResult{Window: window(150), Generator: Health{SchedP99Ms: 3, Pool: 64, PoolExhausted: 40}}, p99, failed(400, "ms"), result.CauseTarget},
+		{"no answer, the generator late to run", 1000, StepResult{Window: &result.Result{}, Generator: Health{SchedP99Ms: 8, Pool: 64, PoolExhausted: 10}}, errs, failed(100, "%"), result.CauseTarget},
 	} {
 		if got := Cause(tc.rate, tc.r, tc.slos, tc.gates); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
@@ -395,15 +406,18 @@ func TestWindowLeavesTheWarmUpOut(t *testing.T) {
 	}
 	stops := 0
 	w := NewWindow(2, 300, slos(t, "p99<500ms", "error_rate<1%"), func() { stops++ })
-	w.Timeline(result.Second{T: 0}, second(100, 100, 2*time.Second))
-	w.Timeline(result.Second{T: 1}, second(100, 0, 2*time.Second))
-	w.Timeline(result.Second{T: 2, TargetCPUPct: 40}, second(100, 0, 10*time.Millisecond))
+	w.Timeline(result.Second{T: 0, GenSchedP99Ms: 30}, second(100, 100, 2*time.Second))
+	w.Timeline(result.Second{T: 1, GenSchedP99Ms: 30}, second(100, 0, 2*time.Second))
+	w.Timeline(result.Second{T: 2, TargetCPUPct: 40, GenSchedP99Ms: 0.25}, second(100, 0, 10*time.Millisecond))
 	r, stopped, cpu := w.Result()
-	if r.Requests.Sent != 100 || r.Latency.P99 > 20 || stopped || stops != 0 || cpu == nil || *cpu != 40 {
-		t.Fatalf("after the warm-up: sent %d, p99 %g, stopped %v (%d), cpu %v; want 100 fast requests, not stopped, cpu 40",
-			r.Requests.Sent, r.Latency.P99, stopped, stops, cpu)
+	if r.Requests.Sent != 100 || r.Latency.P99 > 20 || stopped || stops != 0 || cpu == nil || *cpu != 40 || w.SchedP99Ms() != 0.25 {
+		t.Fatalf("after the warm-up: sent %d, p99 %g, stopped %v (%d), cpu %v, wait to run %g ms; want 100 fast requests, not stopped, cpu 40, 0.25 ms",
+			r.Requests.Sent, r.Latency.P99, stopped, stops, cpu, w.SchedP99Ms())
 	}
-	w.Timeline(result.Second{T: 3}, second(100, 10, 10*time.Millisecond))
+	w.Timeline(result.Second{T: 3, GenSchedP99Ms: 0.75}, second(100, 10, 10*time.Millisecond))
+	if got := w.SchedP99Ms(); got != 0.5 {
+		t.Fatalf("wait to run %g ms over the measured seconds 0.25 and 0.75: want their mean, 0.5", got)
+	}
 	w.Timeline(result.Second{T: 4}, second(30, 3, 10*time.Millisecond))
 	if _, stopped, _ := w.Result(); !stopped || stops != 1 {
 		t.Fatalf("10 errors of 300 planned under error_rate<1%%: stopped %v, %d stops; want stopped once", stopped, stops)

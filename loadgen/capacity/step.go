@@ -42,6 +42,13 @@ type Health struct {
 	Saturated, CPUSaturated bool
 	// DispatchLagP99Ms is how late the dispatcher reached its requests.
 	DispatchLagP99Ms float64
+	// SchedP99Ms is how long the generator's goroutines waited, runnable,
+	// before they ran: the p99 of each measured second, averaged (see
+	// Window.SchedP99Ms). A generator short of CPU times that wait into
+	// every answer, so a target that answered at once looks slow, and
+	// looks as if it held the pool, while its CPU reading can be low (the
+	// core was another process's, or the hypervisor's).
+	SchedP99Ms float64
 	// Pool is the step's connection pool, PoolExhausted the requests due
 	// that found no connection free.
 	Pool          int

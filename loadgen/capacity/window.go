@@ -29,6 +29,9 @@ type Window struct {
 	cpuMax  float64
 	cpu     bool
 	stopped bool
+	// sched sums the generator's wait to run (p99, ms) of the measured
+	// seconds.
+	sched float64
 }
 
 // NewWindow returns the window of a step whose first warmup seconds are
@@ -54,6 +57,7 @@ func (w *Window) Timeline(s result.Second, t *result.Tally) {
 	}
 	w.sum.Merge(t)
 	w.seconds++
+	w.sched += s.GenSchedP99Ms
 	if s.TargetCPUPct > 0 {
 		w.cpu, w.cpuMax = true, max(w.cpuMax, s.TargetCPUPct)
 	}
@@ -78,4 +82,15 @@ func (w *Window) Result() (r *result.Result, stopped bool, cpuMax *float64) {
 		cpuMax = &v
 	}
 	return r, w.stopped, cpuMax
+}
+
+// SchedP99Ms is the generator's wait to run over the measured seconds: the
+// mean of their p99s (ms), 0 before the first.
+func (w *Window) SchedP99Ms() float64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seconds == 0 {
+		return 0
+	}
+	return w.sched / float64(w.seconds)
 }

@@ -140,9 +140,9 @@ func (t *ticker) tick(now time.Time) {
 	if t.target != nil {
 		tgt = t.target.latest()
 	}
-	var genRSS int64
+	var use usageReading
 	if gen != nil {
-		genRSS = gen.RSSBytes
+		use.rssBytes, use.schedP99Ms = gen.RSSBytes, gen.SchedP99Ms
 	}
 	t.e.tl.reading(t.sec, cpu, tgt)
 	h := t.hold(t.ckpt != nil && (t.sec+1)%t.every == 0)
@@ -150,7 +150,8 @@ func (t *ticker) tick(now time.Time) {
 	// sent, or what is in flight now when nothing was answered (a frozen
 	// target). A sample at the tick alone falls between a request's end
 	// and the next one's start, where a full pool looks half empty.
-	t.e.tl.used(t.sec, genRSS, max(h.flight, t.e.c.inFlight.Load()))
+	use.inFlight = max(h.flight, t.e.c.inFlight.Load())
+	t.e.tl.used(t.sec, use)
 	t.e.tl.settle(h.seconds)
 	r := t.e.rec
 	run := h.run

@@ -59,11 +59,13 @@ type timeline struct {
 	stats result.MeanMaxReader
 }
 
-// usageReading is the generator's RSS at the end of one wall second and
-// the most requests it had in flight at once during it.
+// usageReading is the generator's RSS at the end of one wall second, the
+// most requests it had in flight at once during it, and how long its
+// goroutines waited to run (p99, ms; see sample.Reading.SchedP99Ms).
 type usageReading struct {
-	rssBytes int64
-	inFlight int64
+	rssBytes   int64
+	inFlight   int64
+	schedP99Ms float64
 }
 
 // targetReading is what the target sampler said about one second.
@@ -133,16 +135,16 @@ func (t *timeline) reading(s int64, cpu float64, tgt *Reading) {
 	}
 }
 
-// used stores the generator's RSS (0: not sampled) and the most requests
-// in flight at once during wall second s.
-func (t *timeline) used(s, rssBytes, inFlight int64) {
+// used stores the generator's usage of wall second s (RSS 0: not
+// sampled).
+func (t *timeline) used(s int64, u usageReading) {
 	if s < 0 || s >= maxTimeline {
 		return
 	}
 	for int64(len(t.usage)) <= s {
 		t.usage = append(t.usage, usageReading{})
 	}
-	t.usage[s] = usageReading{rssBytes: rssBytes, inFlight: inFlight}
+	t.usage[s] = u
 }
 
 // closeReady closes, in order, every second that is final, and all open
@@ -234,7 +236,8 @@ func (t *timeline) entry(s int64, tl *result.Tally) result.Second {
 		}
 	}
 	if s < int64(len(t.usage)) {
-		e.GenRSSBytes, e.InFlight = t.usage[s].rssBytes, t.usage[s].inFlight
+		u := t.usage[s]
+		e.GenRSSBytes, e.InFlight, e.GenSchedP99Ms = u.rssBytes, u.inFlight, round2(u.schedP99Ms)
 	}
 	return e
 }

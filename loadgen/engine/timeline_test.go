@@ -130,15 +130,16 @@ func TestTimelineReadings(t *testing.T) {
 func TestTimelineUsage(t *testing.T) {
 	t.Parallel()
 	tl := newTimeline(nil, nil)
-	tl.used(0, 40<<20, 16)
-	tl.used(maxTimeline, 1, 1) // past the bound: ignored
+	tl.used(0, usageReading{rssBytes: 40 << 20, inFlight: 16, schedP99Ms: 2.5})
+	tl.used(maxTimeline, usageReading{rssBytes: 1, inFlight: 1}) // past the bound: ignored
 	tl.due(0)
 	tl.add(0, okIn(time.Millisecond))
 	tl.due(1)
 	tl.add(1, okIn(time.Millisecond))
 	got := closeAll(tl, true)
-	if len(got) != 2 || got[0].GenRSSBytes != 40<<20 || got[0].InFlight != 16 || got[1].GenRSSBytes != 0 || got[1].InFlight != 0 {
-		t.Fatalf("seconds %+v, want the generator's RSS and in-flight count of second 0 only", got)
+	if len(got) != 2 || got[0].GenRSSBytes != 40<<20 || got[0].InFlight != 16 || got[0].GenSchedP99Ms != 2.5 ||
+		got[1].GenRSSBytes != 0 || got[1].InFlight != 0 || got[1].GenSchedP99Ms != 0 {
+		t.Fatalf("seconds %+v, want the generator's RSS, in-flight count and wait to run of second 0 only", got)
 	}
 }
 

@@ -28,6 +28,12 @@ type Reading struct {
 	// GoHeapBytes is the Go heap in use (spans holding objects), for
 	// vesload's own process only; 0 elsewhere.
 	GoHeapBytes int64
+	// SchedP99Ms is, for vesload's own process only, the 99th percentile
+	// of how long its goroutines waited, runnable, before they ran, since
+	// the previous reading: a generator that could not run on time times
+	// its own delay into every request, which its CPU reading alone does
+	// not show when something else held the core.
+	SchedP99Ms float64
 	// MinorFaultsPerSec and MajorFaultsPerSec are page faults per second.
 	MinorFaultsPerSec, MajorFaultsPerSec float64
 	// Threads counts the threads of all sampled processes.

@@ -320,6 +320,7 @@ func addSecond(d *result.Second, s result.Second) {
 	d.TargetCPUPct = math.Max(d.TargetCPUPct, s.TargetCPUPct)
 	d.TargetRSSBytes = max(d.TargetRSSBytes, s.TargetRSSBytes)
 	d.GenCPUPct = math.Max(d.GenCPUPct, s.GenCPUPct)
+	d.GenSchedP99Ms = math.Max(d.GenSchedP99Ms, s.GenSchedP99Ms)
 }
 
 // mergeWarnings keeps every input's warnings, labelled with the input

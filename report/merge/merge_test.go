@@ -22,6 +22,7 @@ func TestMerge(t *testing.T) {
 	// means, weighted by what each sent, are the mean of all its requests.
 	a.Timeline[2].AvgMs, a.Timeline[2].P95Ms = 4, 6
 	b.Timeline[0].AvgMs, b.Timeline[0].P95Ms, b.Timeline[0].Sent = 10, 9, 300
+	a.Timeline[2].GenSchedP99Ms, b.Timeline[0].GenSchedP99Ms = 0.25, 7.5
 	m, err := Results([]*result.Result{a, b}, []string{"g1.json", "g2.json"})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func TestMerge(t *testing.T) {
 		t.Fatalf("timeline has %d seconds, want 5 (0–2 and b's 2–4)", len(m.Timeline))
 	}
 	s2 := m.Timeline[2]
-	if s2.T != 2 || s2.Sent != a.Timeline[2].Sent+b.Timeline[0].Sent || s2.ErrorsByClass["http_500"] != 1 {
+	if s2.T != 2 || s2.Sent != a.Timeline[2].Sent+b.Timeline[0].Sent || s2.ErrorsByClass["http_500"] != 1 || s2.GenSchedP99Ms != 7.5 {
 		t.Errorf("second 2 = %+v", s2)
 	}
 	if m.Timeline[3].P99Ms != 500 || m.Timeline[1].Sent != a.Timeline[1].Sent {

@@ -121,12 +121,14 @@ type CapacityStep struct {
 	Gates        []Threshold `json:"gates"`
 	// TargetCPUMaxPct is the target's highest CPU, when sampled.
 	TargetCPUMaxPct *float64 `json:"target_cpu_max_pct,omitempty"`
-	// GeneratorSaturated, DispatchLagP99Ms and PoolExhausted are the
-	// generator's facts the cause was read from.
-	GeneratorSaturated bool    `json:"generator_saturated,omitempty"`
-	DispatchLagP99Ms   float64 `json:"dispatch_lag_p99_ms"`
-	PoolExhausted      int64   `json:"pool_exhausted,omitempty"`
-	TookS              float64 `json:"took_s"`
+	// GeneratorSaturated, DispatchLagP99Ms, GeneratorSchedP99Ms (how long
+	// its goroutines waited to run, p99 of the measured seconds) and
+	// PoolExhausted are the generator's facts the cause was read from.
+	GeneratorSaturated  bool    `json:"generator_saturated,omitempty"`
+	DispatchLagP99Ms    float64 `json:"dispatch_lag_p99_ms"`
+	GeneratorSchedP99Ms float64 `json:"generator_sched_p99_ms,omitempty"`
+	PoolExhausted       int64   `json:"pool_exhausted,omitempty"`
+	TookS               float64 `json:"took_s"`
 	// SpentS is the budget spent once this step ended; BudgetS the whole.
 	SpentS  float64 `json:"spent_s"`
 	BudgetS float64 `json:"budget_s"`

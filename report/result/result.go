@@ -401,6 +401,11 @@ type Second struct {
 	// GenRSSBytes is vesload's own resident memory at the end of the
 	// second, when it samples itself.
 	GenRSSBytes int64 `json:"generator_rss_bytes,omitempty"`
+	// GenSchedP99Ms is how long vesload's goroutines waited, runnable,
+	// before they ran (p99 over the second, ms): a generator short of CPU
+	// adds that wait to the latency it measures, even where its own CPU
+	// reading is low (the core was another process's, or the hypervisor's).
+	GenSchedP99Ms float64 `json:"generator_sched_p99_ms,omitempty"`
 	// InFlight is the most requests on a connection at once during the
 	// second: against the pool size it shows how close the run came to
 	// pool exhaustion.
