@@ -54,7 +54,7 @@ func (s *alarm) Until(ctx context.Context, due time.Time, abort <-chan struct{})
 		w := time.Until(due)
 		switch {
 		case w <= dueEnough:
-			return !stopped(ctx, abort)
+			return !Stopped(ctx, abort)
 		case s.kick == nil && s.precise && w <= 2*timerMargin:
 			nanosleep(w) // an early return only shortens the wait; the loop re-checks
 			continue
@@ -76,7 +76,7 @@ func (s *alarm) wait(ctx context.Context, d time.Duration, abort <-chan struct{}
 		}
 		s.kick.close()
 		s.kick = nil // the waits end in nanosleep from now on
-		return !stopped(ctx, abort)
+		return !Stopped(ctx, abort)
 	}
 	s.timer.Reset(d)
 	select {
@@ -96,8 +96,10 @@ func (s *alarm) Close() {
 	}
 }
 
-// stopped reports, without blocking, whether ctx is done or abort closed.
-func stopped(ctx context.Context, abort <-chan struct{}) bool {
+// Stopped reports, without blocking, whether ctx is done or abort closed:
+// how a waiter on an alarm, and the engine's dispatcher between its
+// requests, tell a cancelled or aborted run.
+func Stopped(ctx context.Context, abort <-chan struct{}) bool {
 	select {
 	case <-ctx.Done():
 		return true

@@ -247,19 +247,6 @@ func (d *dispatcher) discardWaiting(j job) {
 	}
 }
 
-// stopped reports, without blocking, whether the run was cancelled or
-// aborted.
-func stopped(ctx context.Context, abort <-chan struct{}) bool {
-	select {
-	case <-ctx.Done():
-		return true
-	case <-abort:
-		return true
-	default:
-		return false
-	}
-}
-
 // lagMeter measures the dispatch lag: how late the dispatcher reached each
 // due request. Time spent waiting for a connection is not lag (that is the
 // pool's limit, not the generator's), so neither is a frozen target.

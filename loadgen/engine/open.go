@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/vesload/vesload/internal/clock"
 )
 
 // validate accepts any pool: NewSchedule checked the rest.
@@ -74,7 +76,7 @@ func (s *Schedule) dispatch(ctx context.Context, d *dispatcher) (interrupted boo
 			}
 			woke = wake
 			now = d.now()
-		} else if stopped(ctx, d.abort) {
+		} else if clock.Stopped(ctx, d.abort) {
 			return true // behind schedule, but a stop still stops at once
 		}
 		seq := s.Seq(n)

@@ -104,7 +104,7 @@ func capacityTable(steps []result.CapacityStep) *table.Table {
 		}
 		cpu := format.NA
 		if s.TargetCPUMaxPct != nil {
-			cpu = format.Num(*s.TargetCPUMaxPct)
+			cpu = format.CPU(*s.TargetCPUMaxPct)
 		}
 		row := []string{format.Num(float64(s.N)), s.Phase, format.Num(s.OfferedRPS), format.Num(s.AchievedRPS), format.Ms(s.P50Ms),
 			format.Ms(s.P99Ms)}
