@@ -1,5 +1,5 @@
-# bench/lib.sh: what bench/peers.sh, bench/capacity.sh and bench/dashboard-pairs.sh
-# share, sourced by each (`. "$here/lib.sh"`): a private nginx on a free port of
+# bench/lib.sh: what bench/peers.sh, bench/capacity.sh, bench/dashboard-pairs.sh
+# and bench/soak.sh share, sourced by each (`. "$here/lib.sh"`): a private nginx on a free port of
 # 127.0.0.1, its configuration and files in the script's temporary folder, and
 # the stopping of what the script started, by the pids it started, when it ends
 # or is interrupted. It never stops a process by name.
@@ -21,7 +21,7 @@
 #                        sets nginx_pid. Runs under taskset -c $nginx_cpu when
 #                        nginx_cpu is set, so its worker keeps to that CPU.
 #   stop_nginx           stops it (if it runs) and clears nginx_pid
-# and traps: on EXIT, cleanup stops cur_pid and nginx_pid, removes $tmp and
+# and traps: on EXIT, cleanup stops cur_pid, server_pid and nginx_pid, removes $tmp and
 # exits with the script's status; INT and TERM exit 130 through it, so that
 # Ctrl-C cleans up too.
 #
@@ -31,12 +31,14 @@
 #   tmp                  its temporary folder (mktemp -d), removed on exit
 # It may set, after sourcing it (which empties them):
 #   cur_pid              the pid of what it runs in the background, while it runs
+#   server_pid           the pid of a server of its own it started (vesload serve)
 #   nginx_cpu            the CPU nginx runs on (empty: any)
 #   stop_group           1: stop_pid signals process groups first (see above)
 
 tmp=
 nginx_pid=
 cur_pid=
+server_pid=
 nginx_cpu=
 stop_group=0
 
@@ -68,6 +70,7 @@ cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
 	[[ -z $cur_pid ]] || stop_pid "$cur_pid"
+	[[ -z $server_pid ]] || stop_pid "$server_pid"
 	stop_nginx
 	[[ -z $tmp ]] || rm -rf "$tmp"
 	exit "$rc"

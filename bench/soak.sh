@@ -34,26 +34,7 @@ esac
 [[ $RATE =~ ^[0-9]{1,6}$ ]] && ((RATE > 0)) || die "RATE must be a positive whole number, got '$RATE'"
 [[ $INTERVAL =~ ^[0-9]{1,4}$ ]] && ((INTERVAL > 0)) || die "INTERVAL must be a positive whole number, got '$INTERVAL'"
 
-serve_pid=
-run_pid=
-stop_pid() {
-	local pid=$1 i
-	kill -TERM "$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null || true
-}
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	[[ -n $run_pid ]] && stop_pid "$run_pid"
-	[[ -n $serve_pid ]] && stop_pid "$serve_pid"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$here/lib.sh"
 
 mkdir -p "$out"
 find "$out" -maxdepth 1 -type f -delete
@@ -72,17 +53,14 @@ else
 fi
 [[ -x $vesload ]] || die "no vesload binary at $vesload"
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
 target_note=$URL
 if [[ -z $URL ]]; then
 	if "$vesload" serve --help >/dev/null 2>&1; then
-		for ((port = 18280; port < 18380; port++)); do port_free "$port" && break; done
-		((port < 18380)) || die "no free port in 18280..18379 on 127.0.0.1"
+		free_port 18280 18379
 		"$vesload" serve --listen "127.0.0.1:$port" --quiet >"$out/serve.log" 2>&1 &
-		serve_pid=$!
+		server_pid=$!
 		for ((i = 0; i < 100; i++)); do
-			kill -0 "$serve_pid" 2>/dev/null || die "vesload serve exited: $(cat "$out/serve.log")"
+			kill -0 "$server_pid" 2>/dev/null || die "vesload serve exited: $(cat "$out/serve.log")"
 			port_free "$port" || break
 			sleep 0.1
 		done
@@ -98,7 +76,7 @@ args=(-rps "$RATE" -duration "${dur_s}s" -o "$out/result.json" -q)
 [[ -n $URL ]] && args=(-url "$URL" "${args[@]}")
 log "vesload at $RATE/s for ${dur_s}s against $target_note; RSS every ${INTERVAL}s"
 "$vesload" "${args[@]}" >"$out/run.out" 2>"$out/run.err" &
-run_pid=$!
+cur_pid=$!
 
 rss_kb() { awk '/^VmRSS:/{print $2}' "/proc/$1/status" 2>/dev/null || true; }
 
@@ -109,15 +87,15 @@ deadline=$((start + dur_s + 60))
 rss_1m='' rss_last='' rss_max=0 t_last=0
 printf '%8s %10s\n' t_s rss_kib >"$out/samples.txt"
 next=$start
-while kill -0 "$run_pid" 2>/dev/null; do
+while kill -0 "$cur_pid" 2>/dev/null; do
 	now=$(date +%s)
 	if ((now >= deadline)); then
 		log "vesload still running $((now - start))s after start: stopping it"
-		stop_pid "$run_pid"
+		stop_pid "$cur_pid"
 		break
 	fi
 	if ((now >= next)); then
-		r=$(rss_kb "$run_pid")
+		r=$(rss_kb "$cur_pid")
 		if [[ -n $r ]]; then
 			t=$((now - start))
 			printf '%8d %10d\n' "$t" "$r" >>"$out/samples.txt"
@@ -135,8 +113,8 @@ while kill -0 "$run_pid" 2>/dev/null; do
 	sleep 1
 done
 rc=0
-wait "$run_pid" || rc=$?
-run_pid=
+wait "$cur_pid" || rc=$?
+cur_pid=
 
 cat "$out/samples.txt"
 [[ -n $rss_1m && -n $rss_last ]] || die "too few RSS samples (vesload exit $rc): see $out/run.err"
