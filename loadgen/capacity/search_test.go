@@ -309,7 +309,7 @@ func TestCause(t *testing.T) {
 		{"the target refuses, the pool out", 1000, StepResult{Window: refusing(2000, 40, 10), Generator: Health{Pool: 64, PoolExhausted: 10}}, errs, failed(2.5, "%"), result.CauseTarget},
 		{"a stray refusal, the generator late", 1000, StepResult{Window: refusing(2000, 1, 0), Generator: Health{DispatchLagP99Ms: 12}}, p99, failed(105, "ms"), result.CauseGenerator},
 		{"the generator's own errors only", 1000, StepResult{Window: refusing(2000, 0, 50), Generator: Health{Saturated: true, Pool: 64, PoolExhausted: 50}}, errs, failed(2.5, "%"), result.CauseGenerator},
-		// vesload on one core against nginx on the other (capacity's
+		// vesload on one core against nginx on the other (cmd/vesload's
 		// TestCapacityLimitedByTheGenerator): at 75,000/s its answers read
 		// 12 ms late, which by Little's law looks like a target holding
 		// 900 of 1,024 connections, while its CPU read 87 % (a whole step

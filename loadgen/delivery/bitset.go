@@ -24,11 +24,6 @@ func (b *bitset) set(i uint64) (was bool) {
 	return b.words[i/64].Or(mask)&mask != 0
 }
 
-// has reports whether i is in the set.
-func (b *bitset) has(i uint64) bool {
-	return b.words[i/64].Load()&(uint64(1)<<(i%64)) != 0
-}
-
 // count returns the number of members.
 func (b *bitset) count() int64 {
 	var c int

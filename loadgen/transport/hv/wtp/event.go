@@ -67,17 +67,17 @@ const maxHeaderExtra = 20 + 5 + 10 + 10
 // (the frame is HeaderLen bytes more). Frame reuses one buffer, so an
 // Encoder belongs to one goroutine.
 type Encoder struct {
-	size              int
-	hdrA, hdrB, hdrC  []byte // constant header fields around the variable ones
-	hdrD              []byte
-	idPrefix          []byte
-	p3Head, mdcHead   []byte
-	miHead            []byte
-	values            []byte // the largest number of MeasValues ever needed, tagged
-	valueSize         int
-	hdr, out          []byte
-	plans             []plan
-	entryLen, padBase int
+	size             int
+	hdrA, hdrB, hdrC []byte // constant header fields around the variable ones
+	hdrD             []byte
+	idPrefix         []byte
+	p3Head, mdcHead  []byte
+	miHead           []byte
+	values           []byte // the largest number of MeasValues ever needed, tagged
+	valueSize        int
+	hdr, out         []byte
+	plans            []plan
+	padBase          int
 }
 
 // plan is how a header of hdrLen bytes is completed to the size: n
