@@ -3,6 +3,7 @@ package capcmp
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vesload/vesload/report/format"
@@ -32,9 +33,10 @@ func sideRow(s Side) []string {
 var compareColumns = []table.Column{table.Left("side"), table.Right("runs"), table.Right("max rps (mean)"), table.Right("min–max"),
 	table.Right("lowest fail"), table.Right("precision"), table.Left("limited by"), table.Left("confirmed")}
 
-// Header is the columns of the sides' table, so that the HTML page shows
-// the table the text and Markdown renderings do.
-func (c *Comparison) Header() []string { return titles(compareColumns) }
+// Columns are the columns of the sides' table, so that the HTML page
+// shows the table the text and Markdown renderings do, its numbers
+// aligned as theirs.
+func (c *Comparison) Columns() []table.Column { return slices.Clone(compareColumns) }
 
 // Cells are the rows of that table, A's then B's, unescaped: each
 // rendering escapes them its own way.
@@ -93,15 +95,6 @@ func JUnit(w io.Writer, c *Comparison) error {
 		s.Cases = append(s.Cases, tc)
 	}
 	return junit.Write(w, "vesload compare", s)
-}
-
-// titles are the columns' titles.
-func titles(cols []table.Column) []string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = c.Title
-	}
-	return out
 }
 
 // markdownTable is rows under cols as a Markdown table, each cell kept on

@@ -122,9 +122,9 @@ func docsOf[T any](items []T, doc func(T) *result.CapacityDocument) []*result.Ca
 // a build for a side, and the change against the build before.
 var trendColumns = append([]table.Column{table.Left("build")}, append(slices.Clone(compareColumns[1:]), table.Left("change"))...)
 
-// Header is the columns of the builds' table, so that the HTML page
+// Columns are the columns of the builds' table, so that the HTML page
 // shows the table the text and Markdown renderings do.
-func (h *History) Header() []string { return titles(trendColumns) }
+func (h *History) Columns() []table.Column { return slices.Clone(trendColumns) }
 
 // Cells are the rows of that table, one per build, oldest first,
 // unescaped: each rendering escapes them its own way.

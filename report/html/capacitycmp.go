@@ -12,6 +12,7 @@ import (
 	"github.com/vesload/vesload/report/capcmp"
 	"github.com/vesload/vesload/report/format"
 	"github.com/vesload/vesload/report/result"
+	texttable "github.com/vesload/vesload/report/table"
 )
 
 // capacitySide is one side of a capacity comparison as its page draws
@@ -133,22 +134,14 @@ func capacityVerdict(c *capcmp.Comparison) section {
 	default:
 		s.Badge = &badge{Text: "WITHIN THE PRECISION"}
 	}
-	t := table{Head: head(1, append(c.Header(), "interval")...)}
-	t.Head[6].Class, t.Head[7].Class = "", ""
+	cols := append(c.Columns(), texttable.Right("interval"))
+	t := table{Head: headOf(cols)}
 	for i, cells := range c.Cells() {
-		row := []cell{key(cells[0])}
-		for j, v := range cells[1:] {
-			if j+1 >= 6 {
-				row = append(row, txt(v))
-			} else {
-				row = append(row, num(v))
-			}
-		}
 		side := c.A
 		if i == 1 {
 			side = c.B
 		}
-		t.Rows = append(t.Rows, append(row, num(capacityInterval(side))))
+		t.Rows = append(t.Rows, rowOf(cols, append(cells, capacityInterval(side))))
 	}
 	s.Tables = []table{t}
 	return s
@@ -420,22 +413,15 @@ func capacityHistoryChart(h *capcmp.History) chart {
 // rendering shows it, with the files of each; a change beyond the
 // precision coloured by whether the build holds less or more.
 func capacityBuilds(h *capcmp.History) section {
-	t := table{Head: head(1, append(h.Header(), "files")...)}
-	t.Head[6].Class, t.Head[7].Class, t.Head[8].Class, t.Head[9].Class = "", "", "", ""
+	cols := append(h.Columns(), texttable.Left("files"))
+	t := table{Head: headOf(cols)}
 	for i, cells := range h.Cells() {
 		b := h.Builds[i]
-		row := []cell{key(cells[0])}
-		for j, v := range cells[1:] {
-			if j+1 >= 6 { // limited by, confirmed and the change, which wraps
-				row = append(row, txt(v))
-			} else {
-				row = append(row, num(v))
-			}
-		}
+		row := rowOf(cols, append(cells, strings.Join(b.Files, ", ")))
 		if b.Real && b.ChangePct != nil {
-			row[len(row)-1].Class = capacityClass(*b.ChangePct)
+			row[len(row)-2].Class = capacityClass(*b.ChangePct) // the change, before the files
 		}
-		t.Rows = append(t.Rows, append(row, txt(strings.Join(b.Files, ", "))))
+		t.Rows = append(t.Rows, row)
 	}
 	return section{ID: "builds", Title: "Builds", Tables: []table{t}}
 }

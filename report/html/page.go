@@ -72,6 +72,36 @@ func head(numFrom int, titles ...string) []cell {
 	return out
 }
 
+// headOf is the header row of a table laid out by cols, the columns a
+// text rendering aligns (report/table): numbers right-aligned.
+func headOf(cols []texttable.Column) []cell {
+	out := make([]cell, len(cols))
+	for i, c := range cols {
+		out[i] = cell{Text: c.Title}
+		if c.Right {
+			out[i].Class = "num"
+		}
+	}
+	return out
+}
+
+// rowOf is one row of cells under cols: the first the row's key, numbers
+// right-aligned.
+func rowOf(cols []texttable.Column, cells []string) []cell {
+	out := make([]cell, len(cells))
+	for i, v := range cells {
+		switch {
+		case i == 0:
+			out[i] = key(v)
+		case i < len(cols) && cols[i].Right:
+			out[i] = num(v)
+		default:
+			out[i] = txt(v)
+		}
+	}
+	return out
+}
+
 // render writes p as a complete HTML document.
 func render(w io.Writer, p *page) error {
 	p.CSS = styles + uplotCSS
