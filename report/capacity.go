@@ -60,21 +60,13 @@ func CapacityMarkdown(w io.Writer, d *result.CapacityDocument) error {
 		if s.StoppedEarly {
 			verdict += " (stopped early)"
 		}
-		cpu := format.NA
-		if s.TargetCPUMaxPct != nil {
-			cpu = format.CPU(*s.TargetCPUMaxPct)
-		}
 		cause := ""
 		if !s.Pass {
 			cause = s.Cause
 		}
-		row := []string{format.Num(float64(s.N)), table.EscapeCell(markdownText(s.Phase)), format.Num(s.OfferedRPS), format.Num(s.AchievedRPS),
-			format.Ms(s.P50Ms), format.Ms(s.P99Ms)}
-		if followed {
-			row = append(row, summary.E2EMs(s))
-		}
-		t.Add(append(row, format.Pct(s.ErrorRatePct), cpu, verdict,
-			table.EscapeCell(markdownText(cause)), table.EscapeCell(markdownText(s.Decided)))...)
+		row := summary.CapacityFigures(s, followed)
+		row[1] = table.EscapeCell(markdownText(row[1])) // the phase, the one word among the figures
+		t.Add(append(row, verdict, table.EscapeCell(markdownText(cause)), table.EscapeCell(markdownText(s.Decided)))...)
 	}
 	p.Lines(t.Pipe(""))
 	if err := p.Err(); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vesload/vesload/loadgen/transport/hv"
 	"github.com/vesload/vesload/profiles/scenario"
+	"github.com/vesload/vesload/report/result"
 	"github.com/vesload/vesload/report/result/metric"
 	"github.com/vesload/vesload/session"
 	"github.com/vesload/vesload/testserver/builtin"
@@ -98,7 +99,7 @@ func (c *capacitySearch) checkHV() error {
 // The quantities an HV-VES search varies (--vary).
 const (
 	varyRate      = "rate"
-	varyProducers = "producers"
+	varyProducers = result.VaryProducers
 )
 
 // hvChanged says which producer flags were given: the duration always
@@ -169,10 +170,7 @@ func (c *capacitySearch) prepareHV() error {
 		}
 		c.emu, h.emulator, addr = emu, emu, emu.HVAddr()
 	}
-	c.url = "tcp://" + addr // as an HV-VES run's result names its target
-	if h.tls.Enabled() {
-		c.url = "tls://" + addr
-	}
+	c.url = hv.Target(addr, h.tls.Enabled()) // as each step's result names it
 	c.setUp = func(rate float64, out io.Writer) (*scenario.Plan, session.Options, func(), error) {
 		o := *h
 		o.rate, o.duration, o.run.quiet = rate, c.o.warmup+c.o.step, true

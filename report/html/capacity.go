@@ -277,16 +277,13 @@ func capacitySteps(c *result.Capacity) section {
 		if s.StoppedEarly {
 			decided += "; stopped early"
 		}
-		cpu := format.NA
-		if s.TargetCPUMaxPct != nil {
-			cpu = format.CPU(*s.TargetCPUMaxPct)
+		figures := summary.CapacityFigures(s, followed)
+		row := make([]cell, len(figures), len(figures)+2)
+		for i, v := range figures {
+			row[i] = num(v)
 		}
-		row := []cell{num(format.Num(float64(s.N))), {Text: s.Phase, Class: "nowrap"}, num(format.Num(s.OfferedRPS)), num(format.Num(s.AchievedRPS)),
-			num(format.Ms(s.P50Ms)), num(format.Ms(s.P99Ms))}
-		if followed {
-			row = append(row, num(summary.E2EMs(s)))
-		}
-		t.Rows = append(t.Rows, append(row, num(format.Pct(s.ErrorRatePct)), num(cpu), verdict, txt(decided)))
+		row[1] = cell{Text: figures[1], Class: "nowrap"} // the phase
+		t.Rows = append(t.Rows, append(row, verdict, txt(decided)))
 	}
 	s := section{ID: "steps", Title: "Steps", Tables: []table{t}}
 	if len(t.Rows) == 0 {

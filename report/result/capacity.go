@@ -44,7 +44,7 @@ type CapacityConfig struct {
 	Protocol  string `json:"protocol,omitempty"`
 	Producers int    `json:"producers,omitempty"`
 	SizeBytes int    `json:"size_bytes,omitempty"`
-	// Vary is "producers" when the search added producers, each sending
+	// Vary is VaryProducers when the search added producers, each sending
 	// one message every IntervalS (Producers is then each step's own),
 	// rather than the rate over a fixed number of them.
 	Vary         string   `json:"vary,omitempty"`
@@ -92,6 +92,10 @@ type Capacity struct {
 	BudgetS float64        `json:"budget_s"`
 	Steps   []CapacityStep `json:"steps"`
 }
+
+// VaryProducers is CapacityConfig.Vary of a search that added HV-VES
+// producers (capacity hv --vary producers).
+const VaryProducers = "producers"
 
 // CapacityStep is one step's figures over its measured seconds (after
 // the warm-up) and its verdict.

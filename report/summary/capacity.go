@@ -102,18 +102,32 @@ func capacityTable(steps []result.CapacityStep) *table.Table {
 		if s.StoppedEarly {
 			verdict += ", stopped early"
 		}
-		cpu := format.NA
-		if s.TargetCPUMaxPct != nil {
-			cpu = format.CPU(*s.TargetCPUMaxPct)
-		}
-		row := []string{format.Num(float64(s.N)), s.Phase, format.Num(s.OfferedRPS), format.Num(s.AchievedRPS), format.Ms(s.P50Ms),
-			format.Ms(s.P99Ms)}
-		if followed {
-			row = append(row, E2EMs(s))
-		}
-		t.Add(append(row, format.Pct(s.ErrorRatePct), cpu, verdict)...)
+		t.Add(append(CapacityFigures(s, followed), verdict)...)
 	}
 	return t
+}
+
+// CapacityFigures are a step's figures as every rendering of a search's
+// steps shows them, in their columns' order: its number and phase, the
+// offered and achieved rate, p50 and p99, the travel time's p99 when the
+// search's steps followed their events (result.AnyFollowed), its error
+// rate and the target's highest CPU. Each rendering names the columns
+// and adds its verdict after them.
+func CapacityFigures(s result.CapacityStep, followed bool) []string {
+	cpu := format.NA
+	if s.TargetCPUMaxPct != nil {
+		cpu = format.CPU(*s.TargetCPUMaxPct)
+	}
+	row := []string{format.Num(float64(s.N)), s.Phase, format.Num(s.OfferedRPS), format.Num(s.AchievedRPS), format.Ms(s.P50Ms),
+		format.Ms(s.P99Ms)}
+	if followed {
+		e2e := format.NA
+		if s.E2EP99Ms != nil {
+			e2e = format.Ms(*s.E2EP99Ms)
+		}
+		row = append(row, e2e)
+	}
+	return append(row, format.Pct(s.ErrorRatePct), cpu)
 }
 
 // HVShape says, for a search of HV-VES message rates, what its rates
@@ -124,7 +138,7 @@ func HVShape(c result.CapacityConfig) string {
 	switch {
 	case c.Protocol != result.ProtocolHV:
 		return ""
-	case c.Vary == "producers" && c.IntervalS > 0:
+	case c.Vary == result.VaryProducers && c.IntervalS > 0:
 		return "HV-VES: producers added one by one, each sending a message every " +
 			(time.Duration(c.IntervalS * float64(time.Second))).String() + " (" + format.Num(1/c.IntervalS) +
 			"/s), messages of " + format.Num(float64(c.SizeBytes)) + " bytes; rates are all producers' messages a second"
@@ -141,13 +155,4 @@ func CapacityRate(rps float64, producers int) string {
 		return format.Num(rps) + "/s (" + format.Num(float64(producers)) + " producers)"
 	}
 	return format.Num(rps) + "/s"
-}
-
-// E2EMs is a step's travel time p99 as a table cell, n/a when its events
-// were not followed.
-func E2EMs(s result.CapacityStep) string {
-	if s.E2EP99Ms == nil {
-		return format.NA
-	}
-	return format.Ms(*s.E2EP99Ms)
 }

@@ -79,16 +79,21 @@ func addCounts(dst *result.HVCounts, c result.HVCounts) {
 	dst.Bytes += c.Bytes
 }
 
-// RunConfig is the result's description of the run: its target as
-// tcp:// or tls://, its rate and shape, the producers as the pool.
-func (c Config) RunConfig() result.RunConfig {
-	scheme := "tcp://"
-	if c.TLS != nil {
-		scheme = "tls://"
+// Target names a collector at addr as a result does: tcp://HOST:PORT, or
+// tls:// when the producers speak TLS.
+func Target(addr string, tls bool) string {
+	if tls {
+		return "tls://" + addr
 	}
+	return "tcp://" + addr
+}
+
+// RunConfig is the result's description of the run: its target
+// (Target), its rate and shape, the producers as the pool.
+func (c Config) RunConfig() result.RunConfig {
 	producers := len(c.mine())
 	target := float64(producers) / c.Interval.Seconds()
-	return result.RunConfig{Protocol: Protocol, URL: scheme + c.Addr, RPS: target,
+	return result.RunConfig{Protocol: Protocol, URL: Target(c.Addr, c.TLS != nil), RPS: target,
 		Shape:     fmt.Sprintf("%d producers × %d every %s", producers, c.Messages, c.Interval),
 		DurationS: (c.Span() + c.Interval).Seconds(), Pool: producers, KeepAlive: true,
 		Event: c.domain(), EventSize: c.Size, RunID: c.RunID, TimeoutS: c.withDefaults().WriteTimeout.Seconds()}
