@@ -26,8 +26,8 @@ type Window struct {
 	mu      sync.Mutex
 	sum     result.Tally
 	seconds int
+	// cpuMax is the target's highest CPU, 0 while it is not sampled.
 	cpuMax  float64
-	cpu     bool
 	stopped bool
 	// sched sums the generator's wait to run (p99, ms) of the measured
 	// seconds.
@@ -58,10 +58,8 @@ func (w *Window) Timeline(s result.Second, t *result.Tally) {
 	w.sum.Merge(t)
 	w.seconds++
 	w.sched += s.GenSchedP99Ms
-	if s.TargetCPUPct > 0 {
-		w.cpu, w.cpuMax = true, max(w.cpuMax, s.TargetCPUPct)
-	}
-	if w.stop == nil || w.stopped {
+	w.cpuMax = max(w.cpuMax, s.TargetCPUPct)
+	if w.stop == nil {
 		return
 	}
 	if _, failed := Clearly(w.slos, observe.WindowResult(&w.sum, w.seconds), w.planned); failed {
@@ -77,7 +75,7 @@ func (w *Window) Result() (r *result.Result, stopped bool, cpuMax *float64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	r = observe.WindowResult(&w.sum, w.seconds)
-	if w.cpu {
+	if w.cpuMax > 0 {
 		v := w.cpuMax
 		cpuMax = &v
 	}
