@@ -14,11 +14,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/process"
 	"github.com/vesload/vesload/internal/proctest"
 	"github.com/vesload/vesload/internal/waitfor"
 )
@@ -117,7 +117,7 @@ type Server struct {
 	URL string
 	// Worker is its one worker process's pid, so that a test can sample
 	// the process that answers (vesload --target-pid): the master only
-	// starts it. 0 when the kernel does not list a process's children.
+	// starts it. 0 when its children cannot be read.
 	Worker int
 }
 
@@ -167,25 +167,25 @@ func StartConfig(tb testing.TB, c Config) Server {
 // is started by the time nginx listens; 0 when it cannot be read.
 func worker(tb testing.TB, master int) int {
 	tb.Helper()
-	path := fmt.Sprintf("/proc/%d/task/%d/children", master, master)
-	var pid int
+	var pid int32
+	var err error
 	found := waitfor.True(5*time.Second, 20*time.Millisecond, func() bool {
-		raw, err := os.ReadFile(path)
-		if err != nil {
+		var p *process.Process
+		var children []*process.Process
+		if p, err = process.NewProcess(int32(master)); err == nil {
+			children, err = p.Children()
+		}
+		if len(children) != 1 {
 			return false
 		}
-		fields := strings.Fields(string(raw))
-		if len(fields) != 1 {
-			return false
-		}
-		pid, err = strconv.Atoi(fields[0])
-		return err == nil
+		pid = children[0].Pid
+		return true
 	})
 	if !found {
-		tb.Logf("nginx (pid %d): no one worker in %s; its worker is not sampled", master, path)
+		tb.Logf("nginx (pid %d): no one worker among its children (%v); its worker is not sampled", master, err)
 		return 0
 	}
-	return pid
+	return int(pid)
 }
 
 // socket returns the path of the limited server's Unix socket, in a

@@ -17,15 +17,38 @@ import (
 // interval, microseconds long, made it thousands of percent.
 func TestSelfCPUOverItsOwnInterval(t *testing.T) {
 	t.Parallel()
+	r := spinAndSample(t, 2, 200*time.Millisecond)
+	if ceiling := 100 * float64(runtime.NumCPU()); r.NoCPU || r.CPUPct <= 0 || r.CPUPct > 1.05*ceiling {
+		t.Errorf("CPU %.1f %% (NoCPU %v), want a share of the 200 ms spin within the %d cores' %.0f %%",
+			r.CPUPct, r.NoCPU, runtime.NumCPU(), ceiling)
+	}
+}
+
+// More goroutines busy at once than there are cores wait their turns of
+// the runtime's time slice (10 ms): the reading must show waits of
+// milliseconds, where a process with cores to spare shows tens of
+// microseconds.
+func TestSelfShowsTheWaitToRun(t *testing.T) {
+	t.Parallel()
+	n := 4 * runtime.GOMAXPROCS(0)
+	if r := spinAndSample(t, n, 300*time.Millisecond); r.SchedP99Ms < 1 {
+		t.Errorf("wait to run p99 %.3f ms with %d goroutines spinning on %d Ps: want 1 ms or more", r.SchedP99Ms, n, runtime.GOMAXPROCS(0))
+	}
+}
+
+// spinAndSample primes the self sampler, keeps n goroutines busy for d and
+// takes one reading, passing it the instant of the priming.
+func spinAndSample(t *testing.T, n int, d time.Duration) Reading {
+	t.Helper()
 	s, err := NewSelf()
 	if err != nil {
 		t.Skipf("the process cannot be read here: %v", err)
 	}
 	now := time.Now()
 	var wg sync.WaitGroup
-	for range 2 {
+	for range n {
 		wg.Go(func() {
-			for time.Since(now) < 200*time.Millisecond {
+			for time.Since(now) < d {
 			}
 		})
 	}
@@ -34,8 +57,5 @@ func TestSelfCPUOverItsOwnInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ceiling := 100 * float64(runtime.NumCPU()); r.NoCPU || r.CPUPct <= 0 || r.CPUPct > 1.05*ceiling {
-		t.Errorf("CPU %.1f %% (NoCPU %v), want a share of the 200 ms spin within the %d cores' %.0f %%",
-			r.CPUPct, r.NoCPU, runtime.NumCPU(), ceiling)
-	}
+	return r
 }

@@ -1,43 +1,10 @@
 package sample
 
 import (
-	"context"
 	"math"
-	"runtime"
 	"runtime/metrics"
-	"sync"
 	"testing"
-	"time"
 )
-
-// More goroutines busy at once than there are cores wait their turns of
-// the runtime's time slice (10 ms): the reading must show waits of
-// milliseconds, where a process with cores to spare shows tens of
-// microseconds.
-func TestSelfShowsTheWaitToRun(t *testing.T) {
-	t.Parallel()
-	s, err := NewSelf()
-	if err != nil {
-		t.Skipf("the process cannot be read here: %v", err)
-	}
-	now := time.Now()
-	var wg sync.WaitGroup
-	for range 4 * runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for time.Since(now) < 300*time.Millisecond {
-			}
-		})
-	}
-	wg.Wait()
-	r, err := s.Sample(context.Background(), now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.SchedP99Ms < 1 {
-		t.Errorf("wait to run p99 %.3f ms with %d goroutines spinning on %d Ps: want 1 ms or more",
-			r.SchedP99Ms, 4*runtime.GOMAXPROCS(0), runtime.GOMAXPROCS(0))
-	}
-}
 
 // Each reading is of the waits since the previous one, whose counts the
 // runtime keeps adding to.
